@@ -1,0 +1,519 @@
+//! [`Builder`]: validated configuration, from code or from `SLUICE_*`
+//! environment variables, and [`ConfigError`].
+//!
+//! Nothing is ever capped or defaulted silently: zero, junk, negative or
+//! above-maximum values are errors that name the setting and its value.
+
+use crate::budget;
+use crate::lane::Lane;
+use crate::loom;
+use crate::policy::Policy;
+use crate::policy::lanes::default_settings;
+use crate::pool::Pool;
+use std::time::Duration;
+
+/// The environment variables [`Builder::from_env`] reads.
+pub const ENV_VARS: [&str; 5] = [
+    "SLUICE_CPU_THREADS",
+    "SLUICE_FASTIO_THREADS",
+    "SLUICE_SLOWIO_THREADS",
+    "SLUICE_QUEUE_BOUND",
+    "SLUICE_STACK_SIZE",
+];
+
+/// A refused configuration value. The message names the setting (an
+/// environment variable or a builder call), the value, and what is accepted.
+///
+/// ```
+/// use sluice::{Builder, ConfigError};
+///
+/// let env = |name: &str| (name == "SLUICE_CPU_THREADS").then(|| "abc".to_string());
+/// let err = Builder::from_vars(env).unwrap_err();
+/// assert!(matches!(err, ConfigError::NotANumber { .. }));
+/// assert!(err.to_string().starts_with("SLUICE_CPU_THREADS=\"abc\" is not a number; expected 1..="));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The value is not a whole number.
+    #[error("{setting}={value:?} is not a number; expected {expected}")]
+    NotANumber {
+        /// The environment variable or builder call.
+        setting: String,
+        /// The value as given.
+        value: String,
+        /// What is accepted, e.g. `1..=1024`.
+        expected: String,
+    },
+    /// The value is a number outside the accepted range.
+    #[error("{setting}={value:?} is out of range; expected {expected}{why}")]
+    OutOfRange {
+        /// The environment variable or builder call.
+        setting: String,
+        /// The value as given.
+        value: String,
+        /// What is accepted, e.g. `1..=2`.
+        expected: String,
+        /// Why the range is what it is, starting with a separator, or empty.
+        why: String,
+    },
+    /// The setting has no meaning under the chosen policy.
+    #[error("{setting} is not supported by the {policy} policy: {why}")]
+    Unsupported {
+        /// The builder call or operation.
+        setting: String,
+        /// The policy's name.
+        policy: &'static str,
+        /// What to do instead.
+        why: String,
+    },
+}
+
+/// A value and where it came from, so errors can name it.
+#[derive(Debug, Clone)]
+struct Setting<T> {
+    value: T,
+    /// The raw text as given (for environment variables) or the number.
+    raw: String,
+    /// `SLUICE_CPU_THREADS` or `threads(Lane::Cpu)`.
+    source: String,
+}
+
+/// Configures and builds a [`Pool`].
+///
+/// ```
+/// use sluice::{Lane, Pool};
+/// use std::time::Duration;
+///
+/// let pool = Pool::builder()
+///     .threads(Lane::FastIo, 8)
+///     .threads(Lane::SlowIo, 128)
+///     .queue_bound(Lane::Cpu, 1_000)
+///     .queue_timeout(Lane::Cpu, Duration::from_secs(2))
+///     .build()?;
+/// assert_eq!(pool.limit(Lane::FastIo), 8);
+/// assert_eq!(pool.metrics().lane(Lane::Cpu).queue_bound, Some(1_000));
+///
+/// // Above the documented maximum: an error, never a cap.
+/// let err = Pool::builder().threads(Lane::SlowIo, 5_000).build().unwrap_err();
+/// assert_eq!(err.to_string(), "threads(Lane::SlowIo)=\"5000\" is out of range; expected 1..=1024");
+/// # Ok::<(), sluice::ConfigError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    policy: Policy,
+    threads: [Option<Setting<usize>>; 3],
+    queue_bound: [Option<Setting<usize>>; 3],
+    queue_timeout: [Option<Duration>; 3],
+    keep_alive: [Option<Duration>; 3],
+    stack_size: Option<Setting<usize>>,
+    untimed: bool,
+}
+
+impl Builder {
+    /// A builder with every default: the lanes policy sized from the machine.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// A builder with defaults overridden by the `SLUICE_*` environment
+    /// variables that are set (see [`Builder::from_vars`]).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Builder::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+    }
+
+    /// Like [`Builder::from_env`], reading variables through `lookup`:
+    ///
+    /// | variable                | meaning                                    | accepted               |
+    /// |-------------------------|--------------------------------------------|------------------------|
+    /// | `SLUICE_CPU_THREADS`    | `Cpu` budget                               | 1..=usable cores       |
+    /// | `SLUICE_FASTIO_THREADS` | `FastIo` budget                            | 1..=1024               |
+    /// | `SLUICE_SLOWIO_THREADS` | `SlowIo` budget                            | 1..=1024               |
+    /// | `SLUICE_QUEUE_BOUND`    | queue bound of every lane                  | 1..=16777216           |
+    /// | `SLUICE_STACK_SIZE`     | worker stack size in bytes                 | 65536..=1073741824     |
+    ///
+    /// Surrounding white space is ignored; anything else that is not a
+    /// whole number in range is an error naming the variable and its value.
+    ///
+    /// ```
+    /// use sluice::{Builder, Lane};
+    ///
+    /// let env = |name: &str| match name {
+    ///     "SLUICE_FASTIO_THREADS" => Some("16".to_string()),
+    ///     "SLUICE_QUEUE_BOUND" => Some(" 500 ".to_string()),
+    ///     _ => None,
+    /// };
+    /// let pool = Builder::from_vars(env)?.build()?;
+    /// assert_eq!(pool.limit(Lane::FastIo), 16);
+    /// assert_eq!(pool.metrics().lane(Lane::SlowIo).queue_bound, Some(500));
+    ///
+    /// let neg = |name: &str| (name == "SLUICE_SLOWIO_THREADS").then(|| "-3".to_string());
+    /// let err = Builder::from_vars(neg).unwrap_err();
+    /// assert_eq!(err.to_string(), "SLUICE_SLOWIO_THREADS=\"-3\" is out of range; expected 1..=1024");
+    /// # Ok::<(), sluice::ConfigError>(())
+    /// ```
+    pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let cores = loom::usable_cores();
+        let mut b = Builder::new();
+        let lanes = [
+            (Lane::Cpu, "SLUICE_CPU_THREADS"),
+            (Lane::FastIo, "SLUICE_FASTIO_THREADS"),
+            (Lane::SlowIo, "SLUICE_SLOWIO_THREADS"),
+        ];
+        for (lane, var) in lanes {
+            if let Some(raw) = lookup(var) {
+                let value = parse_count(
+                    var,
+                    &raw,
+                    1,
+                    budget::max_threads(lane, cores),
+                    cores_why(lane, cores),
+                )?;
+                b.threads[lane.index()] = Some(Setting {
+                    value,
+                    raw,
+                    source: var.to_string(),
+                });
+            }
+        }
+        if let Some(raw) = lookup("SLUICE_QUEUE_BOUND") {
+            let value = parse_count(
+                "SLUICE_QUEUE_BOUND",
+                &raw,
+                1,
+                budget::MAX_QUEUE_BOUND,
+                String::new(),
+            )?;
+            for lane in Lane::ALL {
+                b.queue_bound[lane.index()] = Some(Setting {
+                    value,
+                    raw: raw.clone(),
+                    source: "SLUICE_QUEUE_BOUND".to_string(),
+                });
+            }
+        }
+        if let Some(raw) = lookup("SLUICE_STACK_SIZE") {
+            let value = parse_count(
+                "SLUICE_STACK_SIZE",
+                &raw,
+                budget::MIN_STACK_SIZE,
+                budget::MAX_STACK_SIZE,
+                String::new(),
+            )?;
+            b.stack_size = Some(Setting {
+                value,
+                raw,
+                source: "SLUICE_STACK_SIZE".to_string(),
+            });
+        }
+        Ok(b)
+    }
+
+    /// Chooses the policy (default [`Policy::Lanes`]).
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Sets `lane`'s concurrency budget: at most `n` of its tasks run at once.
+    /// Checked by [`build`](Builder::build): `1..=usable cores` for `Cpu`,
+    /// `1..=1024` for the others. Lanes policy only.
+    pub fn threads(mut self, lane: Lane, n: usize) -> Self {
+        self.threads[lane.index()] = Some(Setting {
+            value: n,
+            raw: n.to_string(),
+            source: format!("threads(Lane::{lane:?})"),
+        });
+        self
+    }
+
+    /// Bounds `lane`'s queue: past `n` queued tasks, [`Pool::try_spawn`]
+    /// refuses with [`Busy`](crate::Busy) and [`Pool::spawn`] blocks the caller
+    /// until there is room. Default: unbounded. Lanes policy only.
+    pub fn queue_bound(mut self, lane: Lane, n: usize) -> Self {
+        self.queue_bound[lane.index()] = Some(Setting {
+            value: n,
+            raw: n.to_string(),
+            source: format!("queue_bound(Lane::{lane:?})"),
+        });
+        self
+    }
+
+    /// Gives every task of `lane` a queue-wait deadline: one that has not
+    /// started `timeout` after submission fails with
+    /// [`TaskError::DeadlineExceeded`](crate::TaskError::DeadlineExceeded).
+    pub fn queue_timeout(mut self, lane: Lane, timeout: Duration) -> Self {
+        self.queue_timeout[lane.index()] = Some(timeout);
+        self
+    }
+
+    /// How long an idle worker of `lane` waits for work before its thread
+    /// exits (defaults: 60 s for `Cpu` and `FastIo`, 10 s for `SlowIo`).
+    /// Lanes policy only.
+    pub fn keep_alive(mut self, lane: Lane, idle: Duration) -> Self {
+        self.keep_alive[lane.index()] = Some(idle);
+        self
+    }
+
+    /// Worker stack size in bytes (default 2 MiB for lanes, libuv's 8 MiB for
+    /// [`Policy::Libuv`]); accepted `64 KiB..=1 GiB`.
+    pub fn stack_size(mut self, bytes: usize) -> Self {
+        self.stack_size = Some(Setting {
+            value: bytes,
+            raw: bytes.to_string(),
+            source: "stack_size".to_string(),
+        });
+        self
+    }
+
+    /// Turns off the clock reads and histograms (counts stay on). Exists to
+    /// measure what timing costs; there is little reason to use it otherwise.
+    pub fn timing(mut self, on: bool) -> Self {
+        self.untimed = !on;
+        self
+    }
+
+    /// Validates everything and builds the pool. No thread starts here: the
+    /// lanes policy starts workers on demand, the libuv policy at the first
+    /// submission.
+    pub fn build(self) -> Result<Pool, ConfigError> {
+        let cores = loom::usable_cores();
+        let stack_size = match &self.stack_size {
+            Some(s) => check_range(
+                s,
+                budget::MIN_STACK_SIZE,
+                budget::MAX_STACK_SIZE,
+                String::new(),
+            )?,
+            None => match self.policy {
+                Policy::Lanes => budget::DEFAULT_STACK_SIZE,
+                Policy::Libuv { .. } => budget::LIBUV_STACK_SIZE,
+            },
+        };
+        let timeouts = self.queue_timeout;
+        match self.policy {
+            Policy::Lanes => {
+                let mut settings = Lane::ALL.map(|lane| default_settings(lane, cores));
+                for lane in Lane::ALL {
+                    let s = &mut settings[lane.index()];
+                    if let Some(t) = &self.threads[lane.index()] {
+                        s.limit = check_range(
+                            t,
+                            1,
+                            budget::max_threads(lane, cores),
+                            cores_why(lane, cores),
+                        )?;
+                    }
+                    if let Some(b) = &self.queue_bound[lane.index()] {
+                        s.bound = check_range(b, 1, budget::MAX_QUEUE_BOUND, String::new())?;
+                    }
+                    if let Some(k) = self.keep_alive[lane.index()] {
+                        s.keep_alive = k;
+                    }
+                    s.stack_size = stack_size;
+                    s.timed = !self.untimed;
+                }
+                Ok(Pool::new_lanes(settings, timeouts))
+            }
+            Policy::Libuv { threads } => {
+                let unsupported = |setting: &str, why: &str| ConfigError::Unsupported {
+                    setting: setting.to_string(),
+                    policy: "libuv",
+                    why: why.to_string(),
+                };
+                if let Some(t) = self.threads.iter().flatten().next() {
+                    return Err(unsupported(
+                        &t.source,
+                        "libuv has one pool size for every lane; set Policy::Libuv { threads }",
+                    ));
+                }
+                if let Some(b) = self.queue_bound.iter().flatten().next() {
+                    return Err(unsupported(&b.source, "libuv's queue is unbounded"));
+                }
+                if self.keep_alive.iter().any(Option::is_some) {
+                    return Err(unsupported(
+                        "keep_alive",
+                        "libuv's threads live as long as the process",
+                    ));
+                }
+                if let Some(n) = threads {
+                    let s = Setting {
+                        value: n,
+                        raw: n.to_string(),
+                        source: "Policy::Libuv { threads }".to_string(),
+                    };
+                    check_range(&s, 1, budget::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
+                }
+                Ok(Pool::new_libuv(
+                    threads,
+                    stack_size,
+                    !self.untimed,
+                    timeouts,
+                ))
+            }
+        }
+    }
+}
+
+fn cores_why(lane: Lane, cores: usize) -> String {
+    if lane == Lane::Cpu {
+        format!(
+            " (the usable cores: more Cpu threads than cores only moves the queue into the kernel; {cores} found by available_parallelism)"
+        )
+    } else {
+        String::new()
+    }
+}
+
+fn check_range(
+    s: &Setting<usize>,
+    min: usize,
+    max: usize,
+    why: String,
+) -> Result<usize, ConfigError> {
+    if s.value < min || s.value > max {
+        Err(ConfigError::OutOfRange {
+            setting: s.source.clone(),
+            value: s.raw.clone(),
+            expected: format!("{min}..={max}"),
+            why,
+        })
+    } else {
+        Ok(s.value)
+    }
+}
+
+/// Parses a whole number from an environment variable, strictly.
+pub(crate) fn parse_count(
+    setting: &str,
+    raw: &str,
+    min: usize,
+    max: usize,
+    why: String,
+) -> Result<usize, ConfigError> {
+    let text = raw.trim();
+    let expected = format!("{min}..={max}");
+    let Ok(n) = text.parse::<i128>() else {
+        return Err(ConfigError::NotANumber {
+            setting: setting.to_string(),
+            value: raw.to_string(),
+            expected,
+        });
+    };
+    if n < min as i128 || n > max as i128 {
+        return Err(ConfigError::OutOfRange {
+            setting: setting.to_string(),
+            value: raw.to_string(),
+            expected,
+            why,
+        });
+    }
+    Ok(n as usize)
+}
+
+/// Checks a run-time resize value.
+pub(crate) fn check_resize(lane: Lane, n: usize) -> Result<usize, ConfigError> {
+    let cores = loom::usable_cores();
+    let s = Setting {
+        value: n,
+        raw: n.to_string(),
+        source: format!("resize(Lane::{lane:?})"),
+    };
+    check_range(
+        &s,
+        1,
+        budget::max_threads(lane, cores),
+        cores_why(lane, cores),
+    )
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn junk_zero_negative_and_huge_are_refused_with_the_variable_named() {
+        for (var, val, want) in [
+            (
+                "SLUICE_FASTIO_THREADS",
+                "abc",
+                "SLUICE_FASTIO_THREADS=\"abc\" is not a number; expected 1..=1024",
+            ),
+            (
+                "SLUICE_FASTIO_THREADS",
+                "0",
+                "SLUICE_FASTIO_THREADS=\"0\" is out of range; expected 1..=1024",
+            ),
+            (
+                "SLUICE_SLOWIO_THREADS",
+                "2000",
+                "SLUICE_SLOWIO_THREADS=\"2000\" is out of range; expected 1..=1024",
+            ),
+            (
+                "SLUICE_QUEUE_BOUND",
+                "1.5",
+                "SLUICE_QUEUE_BOUND=\"1.5\" is not a number; expected 1..=16777216",
+            ),
+            (
+                "SLUICE_QUEUE_BOUND",
+                "",
+                "SLUICE_QUEUE_BOUND=\"\" is not a number; expected 1..=16777216",
+            ),
+            (
+                "SLUICE_STACK_SIZE",
+                "4096",
+                "SLUICE_STACK_SIZE=\"4096\" is out of range; expected 65536..=1073741824",
+            ),
+        ] {
+            let pairs: &'static [(&str, &str)] = Box::leak(Box::new([(var, val)]));
+            let err = Builder::from_vars(env(pairs)).unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+    }
+
+    #[test]
+    fn cpu_above_cores_names_the_reason() {
+        let cores = loom::usable_cores();
+        let err = Builder::new()
+            .threads(Lane::Cpu, cores + 1)
+            .build()
+            .unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "threads(Lane::Cpu)=\"{}\" is out of range; expected 1..={cores} (the usable cores",
+                cores + 1
+            )),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn libuv_refuses_lane_settings() {
+        let err = Builder::new()
+            .policy(Policy::Libuv { threads: Some(4) })
+            .threads(Lane::FastIo, 2)
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, ConfigError::Unsupported { .. }));
+        let err = Builder::new()
+            .policy(Policy::Libuv {
+                threads: Some(2000),
+            })
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Policy::Libuv { threads }=\"2000\" is out of range; expected 1..=1024"
+        );
+    }
+}

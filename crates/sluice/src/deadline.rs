@@ -1,0 +1,149 @@
+//! The deadline reaper: fails queued tasks whose queue-wait deadline passed,
+//! at the deadline, even when every worker of their lane is busy for longer.
+//!
+//! Workers also check the deadline when they pop a task; the reaper exists so
+//! that a caller awaiting a task in a saturated lane learns of the expiry on
+//! time (to answer 503, retry elsewhere...) instead of when a worker frees up.
+//!
+//! One thread per pool, `sluice-deadline`, started at the first task with a
+//! deadline; it sleeps until the earliest deadline, so it costs no CPU while
+//! nothing is due. Entries hold `Weak` references: a task that ran or was
+//! dropped costs the reaper nothing but its heap slot until its deadline.
+
+use crate::loom::sync::{Condvar, Mutex, MutexGuard};
+use crate::loom::thread;
+use crate::pool::{Aborted, Inner};
+use crate::task::TaskError;
+use crate::task::state::{Job, TransitionToAborted};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::{Arc, Weak};
+use std::time::Instant;
+
+struct Entry {
+    at: Instant,
+    seq: u64,
+    job: Weak<dyn Job>,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at, self.seq) == (other.at, other.seq)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// Reversed, so the `BinaryHeap` (a max-heap) pops the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at, other.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+#[derive(Default)]
+struct State {
+    heap: BinaryHeap<Entry>,
+    seq: u64,
+    started: bool,
+    closed: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    cv: Condvar,
+}
+
+/// The reaper of one pool.
+pub(crate) struct Deadlines {
+    shared: Arc<Shared>,
+    pool: Weak<Inner>,
+}
+
+impl Deadlines {
+    pub(crate) fn new(pool: Weak<Inner>) -> Self {
+        Deadlines {
+            shared: Arc::default(),
+            pool,
+        }
+    }
+
+    /// Watches `job`'s deadline.
+    pub(crate) fn watch(&self, job: &Arc<dyn Job>) {
+        let Some(at) = job.header().deadline else {
+            return;
+        };
+        let mut st = lock(&self.shared.state);
+        if st.closed {
+            return;
+        }
+        st.seq += 1;
+        let seq = st.seq;
+        let earliest = st.heap.peek().is_none_or(|top| at < top.at);
+        st.heap.push(Entry {
+            at,
+            seq,
+            job: Arc::downgrade(job),
+        });
+        if !st.started {
+            st.started = true;
+            let shared = Arc::clone(&self.shared);
+            let pool = self.pool.clone();
+            // If the thread cannot start, workers still fail expired tasks
+            // when they pop them; only the early notice is lost.
+            let _ = thread::spawn_named("sluice-deadline".to_string(), 256 << 10, move || {
+                reap(&shared, &pool)
+            });
+        } else if earliest {
+            self.shared.cv.notify_one();
+        }
+    }
+
+    /// Stops the reaper thread.
+    pub(crate) fn close(&self) {
+        let mut st = lock(&self.shared.state);
+        st.closed = true;
+        st.heap.clear();
+        self.shared.cv.notify_one();
+    }
+}
+
+fn reap(shared: &Shared, pool: &Weak<Inner>) {
+    let mut st = lock(&shared.state);
+    loop {
+        if st.closed {
+            return;
+        }
+        let now = Instant::now();
+        match st.heap.peek() {
+            None => st = shared.cv.wait(st).unwrap_or_else(|p| p.into_inner()),
+            Some(top) if top.at > now => {
+                let wait = top.at - now;
+                st = shared
+                    .cv
+                    .wait_timeout(st, wait)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            }
+            Some(_) => {
+                let entry = st.heap.pop().expect("peeked");
+                drop(st);
+                if let Some(job) = entry.job.upgrade()
+                    && job.abort(TaskError::DeadlineExceeded) == TransitionToAborted::Aborted
+                    && let Some(inner) = pool.upgrade()
+                {
+                    inner.on_aborted(&*job, Aborted::Expired);
+                }
+                st = lock(&shared.state);
+            }
+        }
+    }
+}
+
+fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}

@@ -1,0 +1,71 @@
+//! # sluice
+//!
+//! A work pool for the blocking work that sits beside an event loop (file
+//! system calls, name resolution, hashing, compression), built so that the
+//! failures of libuv's thread pool cannot happen:
+//!
+//! - **Lanes that cannot starve each other.** Work runs in [`Lane::Cpu`],
+//!   [`Lane::FastIo`] or [`Lane::SlowIo`], each with its own budget, queue
+//!   and threads. A file read behind 64 queued hashes starts at once.
+//! - **Sized to the machine.** `Cpu` defaults to the usable cores (cgroup
+//!   quota and affinity included); any explicit size is validated, never
+//!   capped silently; [`Pool::resize`] works at run time.
+//! - **Every task a handle.** [`Task`] is a `Future` and has a blocking
+//!   [`wait`](Task::wait); queued work can be cancelled, can carry a
+//!   deadline, and a bounded lane refuses with [`Busy`] instead of growing.
+//!   A panic fails its own task, never a worker.
+//! - **Every queue visible.** Counters, gauges and HDR histograms are always
+//!   on; [`Pool::metrics`] returns a [`Snapshot`] with Prometheus and JSON
+//!   exports.
+//! - **The old behaviour, on the same code.** [`Policy::Libuv`] reproduces
+//!   libuv 1.46's pool exactly (one FIFO, `(n + 1) / 2` slow-I/O threads, lazy
+//!   start, `UV_THREADPOOL_SIZE` parsing) so the two can be measured side by
+//!   side.
+//!
+//! ```
+//! use sluice::{Lane, Pool, Policy, TaskError};
+//!
+//! let pool = Pool::builder().build()?;                  // lanes, sized from the machine
+//! let task = pool.spawn(Lane::FastIo, || std::fs::read("Cargo.toml"));
+//! let bytes = task.wait()??;                             // TaskError, then io::Error
+//! assert!(!bytes.is_empty());
+//!
+//! let compat = Pool::builder().policy(Policy::Libuv { threads: Some(4) }).build()?;
+//! assert_eq!(compat.spawn(Lane::Cpu, || 2 + 2).wait()?, 4);
+//!
+//! let failed = pool.spawn(Lane::Cpu, || -> u8 { panic!("corrupt input") }).wait();
+//! assert_eq!(failed, Err(TaskError::Panicked("corrupt input".into())));
+//!
+//! let snap = pool.metrics();
+//! assert_eq!(snap.lane(Lane::FastIo).completed_total, 1);
+//! assert_eq!(snap.lane(Lane::Cpu).panicked_total, 1);
+//! assert!(snap.to_prometheus().contains("sluice_completed_total{lane=\"fastio\"} 1"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! See `ARCHITECTURE.md` in the repository for the map of the modules and
+//! `src/park/README.md` for the sleep/wake protocol and its proof sketch.
+
+#![doc(test(attr(deny(warnings))))]
+
+pub mod budget;
+mod clock;
+mod config;
+mod deadline;
+mod lane;
+mod loom;
+mod metrics;
+mod park;
+mod policy;
+mod pool;
+mod task;
+
+#[cfg(test)]
+mod tests;
+
+pub use config::{Builder, ConfigError, ENV_VARS};
+pub use lane::{Lane, ParseLaneError};
+pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
+pub use policy::Policy;
+pub use pool::{Pool, ShutdownReport};
+pub use task::{Busy, Task, TaskError};

@@ -1,0 +1,111 @@
+//! The sync shim: every synchronization primitive the pool's protocols use
+//! comes from here, so that the same code runs on `std` in production and on
+//! [loom](https://docs.rs/loom)'s model checker under `--cfg loom`.
+//!
+//! Modelled on `tokio/src/loom/`: core modules import
+//! `crate::loom::sync::{Mutex, Condvar}`, `crate::loom::sync::atomic::*` and
+//! `crate::loom::thread`, never `std::sync::{Mutex, Condvar}`, std atomics in
+//! protocol state, or `std::thread` directly. The test `sync_shim_is_used`
+//! (`tests/shim.rs`) enforces it: clippy's `disallowed-types` cannot, as it
+//! sees through the re-exports below.
+//!
+//! Two things are deliberately *not* swapped:
+//! - `Arc` stays `std::sync::Arc`: loom's `Arc` cannot hold `dyn Job`
+//!   (unsized coercion is unstable), and reference counting is not one of the
+//!   protocols we model.
+//! - metric counters use `std::sync::atomic` with `Relaxed` ordering (see
+//!   `metrics/counters.rs`): they carry no synchronization, and keeping them out
+//!   of loom keeps the models small enough to explore exhaustively.
+//!
+//! The nondeterministic inputs are pinned under loom: [`usable_cores`] is 2.
+
+#[cfg(not(loom))]
+mod imp {
+    pub(crate) mod sync {
+        pub(crate) use std::sync::{Condvar, Mutex, MutexGuard};
+
+        pub(crate) mod atomic {
+            pub(crate) use std::sync::atomic::{
+                AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering,
+            };
+        }
+    }
+
+    pub(crate) mod thread {
+        pub(crate) use std::thread::{JoinHandle, Thread, current, park, yield_now};
+
+        /// Spawns a named thread with the given stack size.
+        pub(crate) fn spawn_named<F>(
+            name: String,
+            stack_size: usize,
+            f: F,
+        ) -> std::io::Result<JoinHandle<()>>
+        where
+            F: FnOnce() + Send + 'static,
+        {
+            std::thread::Builder::new()
+                .name(name)
+                .stack_size(stack_size)
+                .spawn(f)
+        }
+    }
+
+    pub(crate) mod hint {
+        pub(crate) use std::hint::spin_loop;
+    }
+
+    /// The cores this process may use: `available_parallelism`, which honours
+    /// the cgroup CPU quota and the affinity mask on Linux.
+    pub(crate) fn usable_cores() -> usize {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+
+    /// How many spin rounds a searching worker or a waiting handle may burn
+    /// before it parks.
+    pub(crate) const SPIN_ROUNDS: u32 = 1;
+}
+
+#[cfg(loom)]
+mod imp {
+    pub(crate) mod sync {
+        pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
+
+        pub(crate) mod atomic {
+            pub(crate) use loom::sync::atomic::{
+                AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering,
+            };
+        }
+    }
+
+    pub(crate) mod thread {
+        pub(crate) use loom::thread::{JoinHandle, Thread, current, park, yield_now};
+
+        /// Spawns a thread under the model checker; names and stack sizes are
+        /// ignored there.
+        pub(crate) fn spawn_named<F>(
+            _name: String,
+            _stack_size: usize,
+            f: F,
+        ) -> std::io::Result<JoinHandle<()>>
+        where
+            F: FnOnce() + Send + 'static,
+        {
+            Ok(loom::thread::spawn(f))
+        }
+    }
+
+    pub(crate) mod hint {
+        pub(crate) use loom::hint::spin_loop;
+    }
+
+    /// Pinned under loom so that models are deterministic.
+    pub(crate) fn usable_cores() -> usize {
+        2
+    }
+
+    /// No spinning under loom: every spin round would multiply the states to
+    /// explore, and the protocol must be correct without it.
+    pub(crate) const SPIN_ROUNDS: u32 = 0;
+}
+
+pub(crate) use imp::*;

@@ -1,0 +1,335 @@
+//! Per-lane counters, cheap enough to leave on.
+//!
+//! Two kinds of storage, by who writes:
+//! - **Worker shards** ([`WorkerShard`]): `started`, `completed`, `panicked`,
+//!   `expired` (found past its deadline when popped) and the two histograms.
+//!   Each shard has exactly one writer at a time, the worker that checked it
+//!   out of the lane's [`Shards`] registry, so increments are a `Relaxed` load
+//!   and store, never a contended read-modify-write. A retiring worker returns
+//!   its shard to the free list, where the next worker picks it up: counts
+//!   are never lost and shards never multiply past the peak thread count.
+//! - **Shared counters** on [`LaneMetrics`]: `submitted`, `rejected`,
+//!   `cancelled`, `expired` (by the deadline reaper), `abandoned`: written by
+//!   any thread with `fetch_add(Relaxed)`.
+//!
+//! All of these are counts ("monotonically increasing, never decremented or
+//! reset"). Gauges (queue depth, threads) live with the protocol state they
+//! describe and are read at snapshot time.
+//!
+//! Every atomic here is a statistic, not a synchronization point, so every
+//! access is `Relaxed` and uses `std::sync::atomic` directly even under loom
+//! (see `loom.rs`).
+
+use crate::clock;
+use crate::loom::sync::Mutex;
+use crate::metrics::histogram::{Histogram, Merged};
+use crossbeam_utils::CachePadded;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Adds one to a single-writer counter (see the module docs for why a load and
+/// a store suffice).
+fn bump(c: &AtomicU64) {
+    c.store(c.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+}
+
+/// The counters one worker writes for one lane.
+pub(crate) struct WorkerShard {
+    started: AtomicU64,
+    completed: AtomicU64,
+    panicked: AtomicU64,
+    expired: AtomicU64,
+    queue_wait: Histogram,
+    run_time: Histogram,
+}
+
+impl WorkerShard {
+    fn new() -> Self {
+        WorkerShard {
+            started: AtomicU64::new(0),
+            completed: AtomicU64::new(0),
+            panicked: AtomicU64::new(0),
+            expired: AtomicU64::new(0),
+            queue_wait: Histogram::new(),
+            run_time: Histogram::new(),
+        }
+    }
+
+    /// A task started after waiting `queue_wait_ns` in its queue.
+    pub(crate) fn started(&self, queue_wait_ns: u64, timed: bool) {
+        bump(&self.started);
+        if timed {
+            self.queue_wait.record(queue_wait_ns);
+        }
+    }
+
+    /// A task finished running after `run_ns`, panicking or not.
+    pub(crate) fn finished(&self, run_ns: u64, panicked: bool, timed: bool) {
+        bump(if panicked {
+            &self.panicked
+        } else {
+            &self.completed
+        });
+        if timed {
+            self.run_time.record(run_ns);
+        }
+    }
+
+    /// A worker popped a task whose deadline had passed and failed it.
+    pub(crate) fn expired(&self) {
+        bump(&self.expired);
+    }
+}
+
+/// A worker's exclusive claim on a shard; returns it to the free list on drop.
+pub(crate) struct ShardLease<'a> {
+    shards: &'a Shards,
+    shard: Option<Arc<WorkerShard>>,
+}
+
+impl std::ops::Deref for ShardLease<'_> {
+    type Target = WorkerShard;
+    fn deref(&self) -> &WorkerShard {
+        self.shard.as_ref().expect("present until drop")
+    }
+}
+
+impl Drop for ShardLease<'_> {
+    fn drop(&mut self) {
+        if let Some(shard) = self.shard.take() {
+            lock(&self.shards.registry).free.push(shard);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Registry {
+    all: Vec<Arc<WorkerShard>>,
+    free: Vec<Arc<WorkerShard>>,
+}
+
+/// The shards of one lane.
+#[derive(Default)]
+pub(crate) struct Shards {
+    registry: Mutex<Registry>,
+}
+
+impl Shards {
+    /// Checks out a shard for a worker's exclusive use.
+    pub(crate) fn lease(&self) -> ShardLease<'_> {
+        let mut reg = lock(&self.registry);
+        let shard = match reg.free.pop() {
+            Some(shard) => shard,
+            None => {
+                let shard = Arc::new(WorkerShard::new());
+                reg.all.push(shard.clone());
+                shard
+            }
+        };
+        ShardLease {
+            shards: self,
+            shard: Some(shard),
+        }
+    }
+}
+
+/// Time the lane spent saturated: its whole budget busy with work still queued.
+///
+/// Edge-triggered: whoever changes queue depth, busy threads or the limit
+/// re-evaluates the predicate and, on a flip, starts or stops the clock. Under
+/// a sustained flood nothing flips, so nothing is timed per task.
+#[derive(Default)]
+pub(crate) struct Saturation {
+    /// Raw clock ticks when the current saturated interval began; 0 if none.
+    since: AtomicU64,
+    /// Nanoseconds of finished saturated intervals.
+    total_ns: AtomicU64,
+}
+
+impl Saturation {
+    /// Re-evaluates after a change. Concurrent callers may race, but `since`
+    /// is claimed with a CAS and released with a swap, so each interval is
+    /// opened once and closed once; never counted twice, never negative.
+    pub(crate) fn update(&self, saturated: bool) {
+        let since = self.since.load(Ordering::Relaxed);
+        if saturated && since == 0 {
+            let _ = self.since.compare_exchange(
+                0,
+                clock::now().max(1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        } else if !saturated && since != 0 {
+            let began = self.since.swap(0, Ordering::Relaxed);
+            if began != 0 {
+                self.total_ns
+                    .fetch_add(clock::nanos_between(began, clock::now()), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Seconds saturated so far, including an interval still open.
+    pub(crate) fn seconds(&self) -> f64 {
+        let mut ns = self.total_ns.load(Ordering::Relaxed);
+        let since = self.since.load(Ordering::Relaxed);
+        if since != 0 {
+            ns += clock::nanos_between(since, clock::now());
+        }
+        ns as f64 / 1e9
+    }
+}
+
+/// Everything counted about one lane.
+pub(crate) struct LaneMetrics {
+    /// When false, no clock is read and no histogram recorded; counts remain.
+    /// Only for measuring what the timing costs.
+    pub(crate) timed: bool,
+    submitted: CachePadded<AtomicU64>,
+    rejected: AtomicU64,
+    cancelled: AtomicU64,
+    expired: AtomicU64,
+    abandoned: AtomicU64,
+    spawn_failures: AtomicU64,
+    pub(crate) saturation: Saturation,
+    pub(crate) shards: Shards,
+}
+
+/// Totals read from a [`LaneMetrics`].
+pub(crate) struct Totals {
+    pub(crate) submitted: u64,
+    pub(crate) started: u64,
+    pub(crate) completed: u64,
+    pub(crate) panicked: u64,
+    pub(crate) rejected: u64,
+    pub(crate) cancelled: u64,
+    pub(crate) expired: u64,
+    pub(crate) abandoned: u64,
+    pub(crate) spawn_failures: u64,
+    pub(crate) saturated_seconds: f64,
+    pub(crate) queue_wait: Merged,
+    pub(crate) run_time: Merged,
+}
+
+impl LaneMetrics {
+    pub(crate) fn new(timed: bool) -> Self {
+        LaneMetrics {
+            timed,
+            submitted: CachePadded::new(AtomicU64::new(0)),
+            rejected: AtomicU64::new(0),
+            cancelled: AtomicU64::new(0),
+            expired: AtomicU64::new(0),
+            abandoned: AtomicU64::new(0),
+            spawn_failures: AtomicU64::new(0),
+            saturation: Saturation::default(),
+            shards: Shards::default(),
+        }
+    }
+
+    pub(crate) fn submitted(&self) {
+        self.submitted.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn rejected(&self) {
+        self.rejected.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn cancelled(&self) {
+        self.cancelled.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn expired(&self) {
+        self.expired.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn abandoned(&self) {
+        self.abandoned.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn spawn_failed(&self) {
+        self.spawn_failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Reads every count. Not atomic across counters: a snapshot of a busy
+    /// pool may be a few events apart between fields; of an idle one, exact.
+    pub(crate) fn totals(&self) -> Totals {
+        let mut t = Totals {
+            submitted: self.submitted.load(Ordering::Relaxed),
+            started: 0,
+            completed: 0,
+            panicked: 0,
+            rejected: self.rejected.load(Ordering::Relaxed),
+            cancelled: self.cancelled.load(Ordering::Relaxed),
+            expired: self.expired.load(Ordering::Relaxed),
+            abandoned: self.abandoned.load(Ordering::Relaxed),
+            spawn_failures: self.spawn_failures.load(Ordering::Relaxed),
+            saturated_seconds: self.saturation.seconds(),
+            queue_wait: Merged::new(),
+            run_time: Merged::new(),
+        };
+        let reg = lock(&self.shards.registry);
+        for s in &reg.all {
+            t.started += s.started.load(Ordering::Relaxed);
+            t.completed += s.completed.load(Ordering::Relaxed);
+            t.panicked += s.panicked.load(Ordering::Relaxed);
+            t.expired += s.expired.load(Ordering::Relaxed);
+            t.queue_wait.add(&s.queue_wait);
+            t.run_time.add(&s.run_time);
+        }
+        t
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> crate::loom::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leased_shards_are_reused_and_counts_survive() {
+        let m = LaneMetrics::new(true);
+        {
+            let a = m.shards.lease();
+            a.started(10, true);
+            a.finished(20, false, true);
+        }
+        {
+            let b = m.shards.lease(); // reuses the returned shard
+            b.started(10, true);
+            b.finished(20, true, true);
+            let c = m.shards.lease(); // a second concurrent worker gets a new one
+            c.expired();
+        }
+        let t = m.totals();
+        assert_eq!(
+            (t.started, t.completed, t.panicked, t.expired),
+            (2, 1, 1, 1)
+        );
+        assert_eq!(lock(&m.shards.registry).all.len(), 2);
+        assert_eq!(t.queue_wait.counts.iter().sum::<u64>(), 2);
+    }
+
+    #[test]
+    fn untimed_shards_count_but_do_not_record() {
+        let m = LaneMetrics::new(false);
+        let s = m.shards.lease();
+        s.started(5, false);
+        s.finished(5, false, false);
+        drop(s);
+        let t = m.totals();
+        assert_eq!((t.started, t.completed), (1, 1));
+        assert_eq!(t.run_time.counts.iter().sum::<u64>(), 0);
+    }
+
+    #[test]
+    fn saturation_opens_and_closes_intervals_once() {
+        let s = Saturation::default();
+        s.update(false);
+        assert_eq!(s.seconds(), 0.0);
+        s.update(true);
+        s.update(true); // already open: no new interval
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        s.update(false);
+        let closed = s.seconds();
+        assert!(closed > 0.0);
+        s.update(false);
+        assert_eq!(s.seconds(), closed);
+    }
+}

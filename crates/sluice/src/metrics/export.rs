@@ -1,0 +1,251 @@
+//! [`Snapshot::to_prometheus`] (via the prometheus-client crate) and
+//! [`Snapshot::to_json`] (via serde).
+
+use crate::metrics::{HistogramSnapshot, LaneSnapshot, Snapshot};
+use prometheus_client::encoding::{EncodeLabelSet, EncodeMetric, MetricEncoder};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::registry::Registry;
+use std::sync::atomic::AtomicU64;
+
+/// A counter family: name, help, and how to read it from a lane.
+type CounterDef = (&'static str, &'static str, fn(&LaneSnapshot) -> u64);
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LaneLabel {
+    lane: &'static str,
+}
+
+/// One histogram series per lane, encoded as a single metric family.
+#[derive(Debug)]
+struct LaneHistograms(Vec<(LaneLabel, HistogramSnapshot)>);
+
+impl EncodeMetric for LaneHistograms {
+    fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
+        for (label, h) in &self.0 {
+            // The encoder wants per-bucket counts and accumulates them
+            // itself; the snapshot holds cumulative ones. `+Inf` is the rest.
+            let mut per_bucket = Vec::with_capacity(h.buckets.len() + 1);
+            let mut below = 0;
+            for &(le, cumulative) in &h.buckets {
+                per_bucket.push((le, cumulative - below));
+                below = cumulative;
+            }
+            per_bucket.push((f64::INFINITY, h.count - below));
+            let mut family = encoder.encode_family(label)?;
+            family.encode_histogram::<LaneLabel>(h.sum_seconds, h.count, &per_bucket, None)?;
+        }
+        Ok(())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
+}
+
+fn counter_family(
+    registry: &mut Registry,
+    name: &str,
+    help: &str,
+    snap: &Snapshot,
+    value: impl Fn(&LaneSnapshot) -> u64,
+) {
+    let family = Family::<LaneLabel, Counter>::default();
+    for l in &snap.lanes {
+        family
+            .get_or_create(&LaneLabel {
+                lane: l.lane.name(),
+            })
+            .inc_by(value(l));
+    }
+    registry.register(name, help, family);
+}
+
+fn gauge_family(
+    registry: &mut Registry,
+    name: &str,
+    help: &str,
+    snap: &Snapshot,
+    value: impl Fn(&LaneSnapshot) -> Option<u64>,
+) {
+    let family = Family::<LaneLabel, Gauge>::default();
+    let mut any = false;
+    for l in &snap.lanes {
+        if let Some(v) = value(l) {
+            any = true;
+            family
+                .get_or_create(&LaneLabel {
+                    lane: l.lane.name(),
+                })
+                .set(i64::try_from(v).unwrap_or(i64::MAX));
+        }
+    }
+    if any {
+        registry.register(name, help, family);
+    }
+}
+
+impl Snapshot {
+    /// The snapshot as Prometheus text (OpenMetrics 1.0 exposition format),
+    /// every series named `sluice_*` with the lane as a label.
+    ///
+    /// ```
+    /// let pool = sluice::Pool::builder().build()?;
+    /// pool.spawn(sluice::Lane::Cpu, || ()).wait()?;
+    /// let text = pool.metrics().to_prometheus();
+    /// assert!(text.contains("# TYPE sluice_submitted counter"));
+    /// assert!(text.contains("sluice_submitted_total{lane=\"cpu\"} 1"));
+    /// assert!(text.contains("sluice_queue_wait_seconds_count{lane=\"cpu\"} 1"));
+    /// assert!(text.ends_with("# EOF\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_prometheus(&self) -> String {
+        let mut r = Registry::default();
+        let counters: [CounterDef; 9] = [
+            ("sluice_submitted", "Tasks accepted into the lane", |l| {
+                l.submitted_total
+            }),
+            ("sluice_started", "Tasks a worker started", |l| {
+                l.started_total
+            }),
+            ("sluice_completed", "Tasks that returned", |l| {
+                l.completed_total
+            }),
+            ("sluice_panicked", "Tasks that panicked", |l| {
+                l.panicked_total
+            }),
+            (
+                "sluice_rejected",
+                "Submissions refused with Busy (queue at its bound)",
+                |l| l.rejected_total,
+            ),
+            (
+                "sluice_cancelled",
+                "Queued tasks pulled by Task::cancel",
+                |l| l.cancelled_total,
+            ),
+            (
+                "sluice_expired",
+                "Tasks whose queue deadline passed before they started",
+                |l| l.expired_total,
+            ),
+            (
+                "sluice_abandoned",
+                "Queued tasks failed because no thread would run them (shutdown)",
+                |l| l.abandoned_total,
+            ),
+            (
+                "sluice_spawn_failures",
+                "Worker threads the OS refused to start",
+                |l| l.spawn_failures_total,
+            ),
+        ];
+        for (name, help, f) in counters {
+            counter_family(&mut r, name, help, self, f);
+        }
+        let saturated = Family::<LaneLabel, Counter<f64, AtomicU64>>::default();
+        for l in &self.lanes {
+            saturated
+                .get_or_create(&LaneLabel {
+                    lane: l.lane.name(),
+                })
+                .inc_by(l.saturated_seconds_total);
+        }
+        r.register(
+            "sluice_saturated_seconds",
+            "Seconds the lane's whole budget was busy with work still queued",
+            saturated,
+        );
+        gauge_family(
+            &mut r,
+            "sluice_limit",
+            "How many of the lane's tasks may run at once",
+            self,
+            |l| Some(l.limit),
+        );
+        gauge_family(
+            &mut r,
+            "sluice_queue_depth",
+            "Tasks waiting in the lane's queue",
+            self,
+            |l| Some(l.queue_depth),
+        );
+        gauge_family(&mut r, "sluice_in_flight", "Tasks running now", self, |l| {
+            Some(l.in_flight)
+        });
+        gauge_family(
+            &mut r,
+            "sluice_threads_alive",
+            "The lane's worker threads",
+            self,
+            |l| l.threads_alive,
+        );
+        gauge_family(
+            &mut r,
+            "sluice_threads_idle",
+            "The lane's idle worker threads",
+            self,
+            |l| l.threads_idle,
+        );
+        let pool_alive = Gauge::<i64>::default();
+        pool_alive.set(i64::try_from(self.threads_alive).unwrap_or(i64::MAX));
+        r.register(
+            "sluice_pool_threads_alive",
+            "Worker threads alive, all lanes",
+            pool_alive,
+        );
+        let pool_idle = Gauge::<i64>::default();
+        pool_idle.set(i64::try_from(self.threads_idle).unwrap_or(i64::MAX));
+        r.register(
+            "sluice_pool_threads_idle",
+            "Idle worker threads, all lanes",
+            pool_idle,
+        );
+        let hist = |f: fn(&LaneSnapshot) -> &HistogramSnapshot| {
+            LaneHistograms(
+                self.lanes
+                    .iter()
+                    .map(|l| {
+                        (
+                            LaneLabel {
+                                lane: l.lane.name(),
+                            },
+                            f(l).clone(),
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        r.register(
+            "sluice_queue_wait_seconds",
+            "Time from submission to start",
+            hist(|l| &l.queue_wait_seconds),
+        );
+        r.register(
+            "sluice_run_time_seconds",
+            "Time from start to finish",
+            hist(|l| &l.run_time_seconds),
+        );
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &r);
+        out
+    }
+
+    /// The snapshot as pretty-printed JSON, with the same field names as the
+    /// Rust struct and the Prometheus series.
+    ///
+    /// ```
+    /// let pool = sluice::Pool::builder().build()?;
+    /// let json: serde_json::Value = serde_json::from_str(&pool.metrics().to_json())?;
+    /// assert_eq!(json["policy"], "lanes");
+    /// assert_eq!(json["lanes"][0]["lane"], "cpu");
+    /// assert_eq!(json["lanes"][2]["submitted_total"], 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a snapshot always serializes")
+    }
+}

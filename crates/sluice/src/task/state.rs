@@ -1,0 +1,259 @@
+//! The task cell: one allocation shared by the queue (as `Arc<dyn Job>`) and
+//! the handle (as `Arc<dyn Output<T>>`), and every transition of its stage.
+//!
+//! ```text
+//!            transition_to_running            transition_to_complete
+//!   Queued ───────────────────────▶ Running ──────────────────────────▶ Done ──▶ Taken
+//!     │                                                                  ▲  take_output
+//!     └────────── transition_to_aborted (cancel, deadline, shutdown) ───┘
+//! ```
+//!
+//! All transitions happen under the cell's `slot` mutex, which also guards the
+//! stored waker, so "store the result" and "read the waker" cannot interleave
+//! with "check for the result" and "store the waker": no lost wake-up. Leaving
+//! `Queued` happens exactly once, and whoever does it owns the accounting of
+//! that task's queue slot (see `task/mod.rs`).
+
+use crate::clock;
+use crate::lane::Lane;
+use crate::loom::sync::Mutex;
+use crate::loom::sync::atomic::{AtomicU8, Ordering};
+use crate::task::TaskError;
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::task::{Context, Poll, Waker};
+use std::time::Instant;
+
+/// `state` values. The mirror only ever moves forward: QUEUED → RUNNING → DONE
+/// or QUEUED → DONE. Once DONE is set it is never unset.
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+
+/// What every task carries besides its closure and result.
+pub(crate) struct Header {
+    /// The lane the task was submitted to.
+    pub(crate) lane: Lane,
+    /// Raw clock ticks at submission, for the queue-wait histogram.
+    pub(crate) queued_at: u64,
+    /// The latest moment the task may start; past it the task fails with
+    /// [`TaskError::DeadlineExceeded`] instead of running.
+    pub(crate) deadline: Option<Instant>,
+    /// A lock-free mirror of the stage, written after the stage changes under
+    /// the slot mutex (Release) and read without it (Acquire) by spinning
+    /// waiters and by workers skipping tombstones. It is a hint: decisions
+    /// are always made under the mutex.
+    state: AtomicU8,
+}
+
+impl Header {
+    /// True while the task has neither started nor been aborted.
+    pub(crate) fn is_queued(&self) -> bool {
+        self.state.load(Ordering::Acquire) == QUEUED
+    }
+
+    /// True once the task's output is ready (or taken).
+    pub(crate) fn is_done(&self) -> bool {
+        self.state.load(Ordering::Acquire) == DONE
+    }
+
+    /// True if the deadline has passed at `now`.
+    pub(crate) fn is_expired(&self, now: Instant) -> bool {
+        self.deadline.is_some_and(|d| now >= d)
+    }
+}
+
+/// The outcome of [`Job::run`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunOutcome {
+    /// The task had already left `Queued` (cancelled, expired): nothing ran.
+    NotQueued,
+    /// The closure returned.
+    Completed,
+    /// The closure panicked; the handle yields [`TaskError::Panicked`].
+    Panicked,
+}
+
+/// The outcome of [`Job::abort`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransitionToAborted {
+    /// The task was queued and now resolves to the given error; the caller
+    /// owns the accounting of its queue slot.
+    Aborted,
+    /// A worker already took it (running or done): nothing changed.
+    NotQueued,
+}
+
+/// The queue's view of a task: type-erased, run or abort it.
+pub(crate) trait Job: Send + Sync + 'static {
+    /// The task's header.
+    fn header(&self) -> &Header;
+
+    /// Queued → Running → Done. `on_start` runs once, after the transition to
+    /// running and before the closure, on the worker's thread.
+    fn run(&self, on_start: &mut dyn FnMut()) -> RunOutcome;
+
+    /// Queued → Done with `err`; wakes the handle.
+    fn abort(&self, err: TaskError) -> TransitionToAborted;
+}
+
+/// The handle's view of a task.
+pub(crate) trait Output<T>: Job {
+    /// Takes the output if it is ready, or stores `cx`'s waker.
+    fn poll_output(&self, cx: &mut Context<'_>) -> Poll<Result<T, TaskError>>;
+}
+
+enum Stage<F, T> {
+    Queued(F),
+    Running,
+    Done(Result<T, TaskError>),
+    Taken,
+}
+
+struct Slot<F, T> {
+    stage: Stage<F, T>,
+    waker: Option<Waker>,
+}
+
+/// The concrete task: header plus the slot guarded by its mutex.
+pub(crate) struct Cell<F, T> {
+    header: Header,
+    slot: Mutex<Slot<F, T>>,
+}
+
+impl<F, T> Cell<F, T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    pub(crate) fn new(lane: Lane, deadline: Option<Instant>, f: F) -> Self {
+        Cell {
+            header: Header {
+                lane,
+                queued_at: clock::now(),
+                deadline,
+                state: AtomicU8::new(QUEUED),
+            },
+            slot: Mutex::new(Slot {
+                stage: Stage::Queued(f),
+                waker: None,
+            }),
+        }
+    }
+
+    /// Queued → Running: takes the closure out, if the task is still queued.
+    fn transition_to_running(&self) -> Option<F> {
+        let mut slot = lock(&self.slot);
+        match std::mem::replace(&mut slot.stage, Stage::Running) {
+            Stage::Queued(f) => {
+                self.header.state.store(RUNNING, Ordering::Release);
+                Some(f)
+            }
+            other => {
+                slot.stage = other;
+                None
+            }
+        }
+    }
+
+    /// Running/Queued → Done: stores the result and hands back the waker to
+    /// wake after the lock is released.
+    fn transition_to_complete(&self, result: Result<T, TaskError>) -> Option<Waker> {
+        let mut slot = lock(&self.slot);
+        slot.stage = Stage::Done(result);
+        self.header.state.store(DONE, Ordering::Release);
+        slot.waker.take()
+    }
+}
+
+impl<F, T> Job for Cell<F, T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    fn header(&self) -> &Header {
+        &self.header
+    }
+
+    fn run(&self, on_start: &mut dyn FnMut()) -> RunOutcome {
+        let Some(f) = self.transition_to_running() else {
+            return RunOutcome::NotQueued;
+        };
+        on_start();
+        let (result, outcome) = match catch_unwind(AssertUnwindSafe(f)) {
+            Ok(value) => (Ok(value), RunOutcome::Completed),
+            Err(payload) => (
+                Err(TaskError::Panicked(panic_message(payload))),
+                RunOutcome::Panicked,
+            ),
+        };
+        if let Some(waker) = self.transition_to_complete(result) {
+            waker.wake();
+        }
+        outcome
+    }
+
+    fn abort(&self, err: TaskError) -> TransitionToAborted {
+        let (closure, waker) = {
+            let mut slot = lock(&self.slot);
+            if !matches!(slot.stage, Stage::Queued(_)) {
+                return TransitionToAborted::NotQueued;
+            }
+            let closure = std::mem::replace(&mut slot.stage, Stage::Done(Err(err)));
+            self.header.state.store(DONE, Ordering::Release);
+            (closure, slot.waker.take())
+        };
+        // The closure (and whatever it captured) is dropped outside the lock:
+        // its destructor may be arbitrary user code.
+        drop(closure);
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+        TransitionToAborted::Aborted
+    }
+}
+
+impl<F, T> Output<T> for Cell<F, T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    fn poll_output(&self, cx: &mut Context<'_>) -> Poll<Result<T, TaskError>> {
+        let mut slot = lock(&self.slot);
+        match std::mem::replace(&mut slot.stage, Stage::Taken) {
+            Stage::Done(result) => Poll::Ready(result),
+            Stage::Taken => {
+                // Polled after completion: a contract violation of `Future`.
+                // Returning Pending forever would hang the caller silently.
+                panic!("sluice::Task polled after it returned Ready")
+            }
+            other => {
+                slot.stage = other;
+                match &mut slot.waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    w => *w = Some(cx.waker().clone()),
+                }
+                Poll::Pending
+            }
+        }
+    }
+}
+
+/// Locks a slot, ignoring poisoning: no user code runs while a slot lock is
+/// held (closures run and drop outside it), so a poisoned slot cannot hold a
+/// half-made change.
+fn lock<S>(m: &Mutex<S>) -> crate::loom::sync::MutexGuard<'_, S> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The text of a panic payload: `&str` and `String` payloads as they are,
+/// anything else as a fixed note.
+pub(crate) fn panic_message(payload: Box<dyn Any + Send>) -> String {
+    match payload.downcast::<String>() {
+        Ok(s) => *s,
+        Err(payload) => match payload.downcast::<&'static str>() {
+            Ok(s) => (*s).to_string(),
+            Err(_) => "non-string panic payload".to_string(),
+        },
+    }
+}
