@@ -340,7 +340,11 @@ impl LaneCore {
                 }
             };
             let before = self.park.work_found();
-            if before.searching() == 1 && self.depth.load(Ordering::SeqCst) > 0 {
+            // `depth` still counts the task just popped (its slot is released
+            // when it starts), hence `> 1`. If that task was cancelled in the
+            // meantime this undercounts by one, which only delays the hand-off
+            // until this worker pops again; nothing is stranded.
+            if before.searching() == 1 && self.depth.load(Ordering::SeqCst) > 1 {
                 // The last searcher just became busy with work still queued:
                 // hand the search on, or a burst would run one at a time.
                 self.notify_or_spawn();

@@ -1,0 +1,171 @@
+//! Many submitters, 100 000 tasks, random cancels, panics and deadlines:
+//! afterwards every counter balances exactly and agrees with what the
+//! submitters saw.
+
+use rand::{Rng, SeedableRng};
+use sluice::{Lane, Policy, Pool, TaskError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+const SUBMITTERS: usize = 8;
+const TASKS: usize = 100_000;
+
+#[derive(Default)]
+struct Seen {
+    ok: AtomicU64,
+    panicked: AtomicU64,
+    cancelled: AtomicU64,
+    cancel_true: AtomicU64,
+    expired: AtomicU64,
+}
+
+fn run(pool: Pool, tasks: usize) {
+    let seen = Arc::new(Seen::default());
+    let barrier = Arc::new(Barrier::new(SUBMITTERS));
+    let per = tasks / SUBMITTERS;
+    let submitters: Vec<_> = (0..SUBMITTERS)
+        .map(|s| {
+            let (pool, seen, barrier) = (pool.clone(), seen.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut rng = rand::rngs::StdRng::seed_from_u64(s as u64);
+                barrier.wait();
+                let mut handles = Vec::with_capacity(per);
+                for i in 0..per {
+                    let lane = Lane::ALL[rng.random_range(0..3)];
+                    let panics = rng.random_ratio(1, 50);
+                    let task = if rng.random_ratio(1, 50) {
+                        // Some deadlines pass before a worker gets there, some not.
+                        let at = Instant::now() + Duration::from_micros(rng.random_range(0..200));
+                        pool.spawn_before(lane, at, move || {
+                            if panics {
+                                panic!("stress panic {i}");
+                            }
+                            i
+                        })
+                    } else {
+                        pool.spawn(lane, move || {
+                            if panics {
+                                panic!("stress panic {i}");
+                            }
+                            i
+                        })
+                    };
+                    if rng.random_ratio(1, 10) && task.cancel() {
+                        seen.cancel_true.fetch_add(1, Ordering::Relaxed);
+                    }
+                    handles.push(task);
+                    if handles.len() >= 256 {
+                        drain(&mut handles, &seen);
+                    }
+                }
+                drain(&mut handles, &seen);
+            })
+        })
+        .collect();
+    for s in submitters {
+        s.join().unwrap();
+    }
+    assert!(pool.shutdown(Duration::from_secs(60)).drained);
+
+    let snap = pool.metrics();
+    let sum = |f: fn(&sluice::LaneSnapshot) -> u64| snap.lanes.iter().map(f).sum::<u64>();
+    for l in &snap.lanes {
+        assert_eq!(l.queue_depth, 0, "{l:?}");
+        assert_eq!(l.in_flight, 0, "{l:?}");
+        assert_eq!(
+            l.submitted_total,
+            l.started_total + l.cancelled_total + l.expired_total + l.abandoned_total,
+            "{} {l:?}",
+            snap.policy
+        );
+        assert_eq!(
+            l.started_total,
+            l.completed_total + l.panicked_total,
+            "{l:?}"
+        );
+        assert_eq!(l.queue_wait_seconds.count, l.started_total);
+        assert_eq!(l.run_time_seconds.count, l.started_total);
+    }
+    let per_submitter = (tasks / SUBMITTERS) * SUBMITTERS;
+    assert_eq!(sum(|l| l.submitted_total), per_submitter as u64);
+    assert_eq!(sum(|l| l.completed_total), seen.ok.load(Ordering::Relaxed));
+    assert_eq!(
+        sum(|l| l.panicked_total),
+        seen.panicked.load(Ordering::Relaxed)
+    );
+    assert_eq!(
+        sum(|l| l.cancelled_total),
+        seen.cancelled.load(Ordering::Relaxed)
+    );
+    assert_eq!(
+        sum(|l| l.cancelled_total),
+        seen.cancel_true.load(Ordering::Relaxed)
+    );
+    assert_eq!(
+        sum(|l| l.expired_total),
+        seen.expired.load(Ordering::Relaxed)
+    );
+    assert_eq!(sum(|l| l.abandoned_total), 0);
+    assert!(
+        seen.panicked.load(Ordering::Relaxed) > 0 && seen.cancelled.load(Ordering::Relaxed) > 0
+    );
+}
+
+fn drain(handles: &mut Vec<sluice::Task<usize>>, seen: &Seen) {
+    for t in handles.drain(..) {
+        let counter = match t.wait() {
+            Ok(_) => &seen.ok,
+            Err(TaskError::Panicked(msg)) => {
+                assert!(msg.starts_with("stress panic"), "{msg}");
+                &seen.panicked
+            }
+            Err(TaskError::Cancelled) => &seen.cancelled,
+            Err(TaskError::DeadlineExceeded) => &seen.expired,
+            Err(other) => panic!("unexpected {other:?}"),
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn quiet_panics() {
+    // 2 % of 100 000 tasks panic on purpose; keep their messages off stderr.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info.to_string();
+        if !msg.contains("stress panic") {
+            eprintln!("{msg}");
+        }
+    }));
+}
+
+#[test]
+fn stress_lanes() {
+    quiet_panics();
+    run(Pool::builder().build().unwrap(), TASKS);
+}
+
+#[test]
+fn stress_lanes_tiny_budgets_and_bounds() {
+    quiet_panics();
+    let pool = Pool::builder()
+        .threads(Lane::Cpu, 1)
+        .threads(Lane::FastIo, 1)
+        .threads(Lane::SlowIo, 2)
+        .queue_bound(Lane::FastIo, 8)
+        .keep_alive(Lane::SlowIo, Duration::from_micros(50))
+        .build()
+        .unwrap();
+    run(pool, TASKS / 4);
+}
+
+#[test]
+fn stress_libuv() {
+    quiet_panics();
+    run(
+        Pool::builder()
+            .policy(Policy::Libuv { threads: Some(4) })
+            .build()
+            .unwrap(),
+        TASKS,
+    );
+}
