@@ -1,0 +1,144 @@
+//! Round-trip dispatch cost of a trivial task, sluice beside tokio and rayon.
+//!
+//! One criterion group, `dispatch`, so every subject lands in the same
+//! report, in two shapes:
+//!
+//! - `1_in_flight/<subject>`: submit one task, wait for it, repeat. The time
+//!   per iteration is one round trip (submit, wake or find a worker, run,
+//!   complete, wake the waiter).
+//! - `1000_in_flight/<subject>`: submit 1000 tasks, then wait for all of
+//!   them. Throughput is `Elements(1000)`, so criterion prints tasks/s.
+//!
+//! Subjects:
+//!
+//! - `sluice_lanes`: `Pool::builder().build()`, `Lane::Cpu` (as many threads
+//!   as usable cores), `Task::wait`.
+//! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
+//!   `Task::wait`.
+//! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);
+//!   `Runtime::spawn_blocking`, then `Runtime::block_on` on the `JoinHandle`
+//!   from the bench thread (which is outside the runtime).
+//! - `rayon`: a `rayon::ThreadPool` with its default size (the cores);
+//!   `ThreadPool::spawn` sends the result on a `std::sync::mpsc` channel, one
+//!   channel per task in both shapes, so the result is delivered per task the
+//!   way a handle delivers it.
+//!
+//! Run with `cargo bench -p sluice --bench dispatch`.
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use sluice::{Lane, Policy, Pool};
+use std::hint::black_box;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Tasks per iteration in the `1000_in_flight` shape.
+const BATCH: usize = 1000;
+
+/// The trivial task every subject runs.
+fn work() -> u64 {
+    black_box(42)
+}
+
+fn sluice_one(pool: &Pool) -> u64 {
+    pool.spawn(Lane::Cpu, work).wait().expect("task failed")
+}
+
+fn sluice_batch(pool: &Pool, handles: &mut Vec<sluice::Task<u64>>) -> u64 {
+    handles.extend((0..BATCH).map(|_| pool.spawn(Lane::Cpu, work)));
+    handles
+        .drain(..)
+        .map(|t| t.wait().expect("task failed"))
+        .sum()
+}
+
+fn tokio_one(rt: &tokio::runtime::Runtime) -> u64 {
+    rt.block_on(rt.spawn_blocking(work)).expect("task failed")
+}
+
+fn tokio_batch(rt: &tokio::runtime::Runtime) -> u64 {
+    let handles: Vec<_> = (0..BATCH).map(|_| rt.spawn_blocking(work)).collect();
+    rt.block_on(async move {
+        let mut sum = 0;
+        for h in handles {
+            sum += h.await.expect("task failed");
+        }
+        sum
+    })
+}
+
+fn rayon_one(pool: &rayon::ThreadPool) -> u64 {
+    let (tx, rx) = mpsc::sync_channel(1);
+    pool.spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx.recv().expect("task failed")
+}
+
+fn rayon_batch(pool: &rayon::ThreadPool) -> u64 {
+    let receivers: Vec<_> = (0..BATCH)
+        .map(|_| {
+            let (tx, rx) = mpsc::sync_channel(1);
+            pool.spawn(move || {
+                let _ = tx.send(work());
+            });
+            rx
+        })
+        .collect();
+    receivers
+        .into_iter()
+        .map(|rx| rx.recv().expect("task failed"))
+        .sum()
+}
+
+fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
+    group
+        .sample_size(25)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+}
+
+fn dispatch(c: &mut Criterion) {
+    let lanes = Pool::builder().build().expect("lanes pool");
+    let libuv = Pool::builder()
+        .policy(Policy::Libuv { threads: Some(4) })
+        .build()
+        .expect("libuv pool");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .build()
+        .expect("tokio runtime");
+    let rayon = rayon::ThreadPoolBuilder::new().build().expect("rayon pool");
+
+    let mut group = c.benchmark_group("dispatch");
+    configure(&mut group);
+
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("1_in_flight/sluice_lanes", |b| {
+        b.iter(|| sluice_one(&lanes))
+    });
+    group.bench_function("1_in_flight/sluice_libuv", |b| {
+        b.iter(|| sluice_one(&libuv))
+    });
+    group.bench_function("1_in_flight/tokio_spawn_blocking", |b| {
+        b.iter(|| tokio_one(&rt))
+    });
+    group.bench_function("1_in_flight/rayon", |b| b.iter(|| rayon_one(&rayon)));
+
+    group.throughput(Throughput::Elements(BATCH as u64));
+    let mut handles = Vec::with_capacity(BATCH);
+    group.bench_function("1000_in_flight/sluice_lanes", |b| {
+        b.iter(|| sluice_batch(&lanes, &mut handles))
+    });
+    group.bench_function("1000_in_flight/sluice_libuv", |b| {
+        b.iter(|| sluice_batch(&libuv, &mut handles))
+    });
+    group.bench_function("1000_in_flight/tokio_spawn_blocking", |b| {
+        b.iter(|| tokio_batch(&rt))
+    });
+    group.bench_function("1000_in_flight/rayon", |b| b.iter(|| rayon_batch(&rayon)));
+
+    group.finish();
+}
+
+criterion_group!(benches, dispatch);
+criterion_main!(benches);

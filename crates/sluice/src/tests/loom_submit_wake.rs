@@ -1,0 +1,45 @@
+//! No lost wake-up: a task submitted while the only worker is falling asleep
+//! still runs. If the submitter's "push, then read the counters" and the
+//! worker's "announce sleeping, then read the depth" could both miss each
+//! other, some interleaving would leave the task queued and the waiter
+//! parked forever, and loom would report the deadlock.
+
+use crate::{Lane, Pool};
+use loom::thread;
+use std::time::Duration;
+
+fn one_thread_pool() -> Pool {
+    Pool::builder().threads(Lane::FastIo, 1).build().unwrap()
+}
+
+#[test]
+fn loom_submit_after_worker_idles() {
+    loom::model(|| {
+        let pool = one_thread_pool();
+        // The first task starts the worker; after it, the worker searches and
+        // then sleeps, racing with the second submit.
+        assert_eq!(pool.spawn(Lane::FastIo, || 1).wait(), Ok(1));
+        assert_eq!(pool.spawn(Lane::FastIo, || 2).wait(), Ok(2));
+        let snap = pool.metrics();
+        assert_eq!(snap.lane(Lane::FastIo).completed_total, 2);
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}
+
+#[test]
+fn loom_two_submitters_one_worker() {
+    loom::model(|| {
+        let pool = one_thread_pool();
+        let p = pool.clone();
+        let other = thread::spawn(move || p.spawn(Lane::FastIo, || 10).wait());
+        let mine = pool.spawn(Lane::FastIo, || 20).wait();
+        assert_eq!(mine, Ok(20));
+        assert_eq!(other.join().unwrap(), Ok(10));
+        let l = pool.metrics().lane(Lane::FastIo).clone();
+        assert_eq!(
+            (l.submitted_total, l.completed_total, l.queue_depth),
+            (2, 2, 0)
+        );
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}
