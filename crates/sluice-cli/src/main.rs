@@ -1,0 +1,199 @@
+//! The `sluice` command: parse flags with clap, turn them into a validated
+//! lab configuration, call one `sluice-lab` function per subcommand, map the
+//! result to an exit code. No experiment logic lives here.
+
+use anyhow::Context;
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run(cli().get_matches()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // A closed stdout (e.g. `| head`) is not an error worth reporting.
+            if err.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("sluice: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn common_args() -> Vec<Arg> {
+    vec![
+        Arg::new("subjects")
+            .long("subjects")
+            .value_name("LIST")
+            .help("subjects to run, comma-separated: node, sluice-compat, sluice, tokio [default: all available]"),
+        Arg::new("pools")
+            .long("pools")
+            .value_name("LIST")
+            .help("pool sizes, comma-separated; \"unset\" leaves each subject at its default [default: per experiment]"),
+        Arg::new("reps")
+            .long("reps")
+            .value_name("N")
+            .default_value("1")
+            .help("repetitions; tables show the median"),
+        Arg::new("node").long("node").value_name("PATH").help("the node binary [default: node on PATH, then /usr/bin/node]"),
+        Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
+    ]
+}
+
+fn cli() -> Command {
+    let mut lab = Command::new("lab")
+        .about("Run the seeds' experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(Command::new("list").about("List the experiments"))
+        .subcommand(
+            Command::new("report")
+                .about("Run every experiment with small defaults; write lab-report/REPORT.md and one SVG per experiment")
+                .args(common_args())
+                .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report")),
+        );
+    for e in EXPERIMENTS {
+        let mut cmd = Command::new(e.name())
+            .about(e.about())
+            .long_about(e.long_about())
+            .args(common_args())
+            .arg(
+                Arg::new("json")
+                    .long("json")
+                    .value_name("FILE")
+                    .help("also write the rows as JSON"),
+            )
+            .arg(
+                Arg::new("svg")
+                    .long("svg")
+                    .value_name("FILE")
+                    .help("also draw the chart as SVG"),
+            );
+        for a in e.args() {
+            cmd = cmd.arg(
+                Arg::new(a.name)
+                    .long(a.name)
+                    .value_name(a.value_name)
+                    .default_value(a.default)
+                    .help(a.help),
+            );
+        }
+        lab = lab.subcommand(cmd);
+    }
+    Command::new("sluice")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(
+            "sluice: a work pool beside the event loop, and the lab that measures it against Node",
+        )
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(lab)
+        .subcommand(
+            Command::new("lab-child")
+                .hide(true)
+                .about("internal: the Rust subjects' side of an experiment")
+                .arg(Arg::new("subject").required(true))
+                .arg(Arg::new("experiment").required(true))
+                .arg(Arg::new("pool").required(true))
+                .arg(Arg::new("params").required(true)),
+        )
+}
+
+fn run(m: ArgMatches) -> anyhow::Result<()> {
+    match m.subcommand() {
+        Some(("lab", m)) => lab(m),
+        Some(("lab-child", m)) => {
+            let get = |k: &str| {
+                m.get_one::<String>(k)
+                    .map(String::as_str)
+                    .unwrap_or_default()
+            };
+            sluice_lab::child_main(
+                get("subject"),
+                get("experiment"),
+                get("pool"),
+                get("params"),
+            )
+        }
+        _ => unreachable!("clap requires a subcommand"),
+    }
+}
+
+fn lab(m: &ArgMatches) -> anyhow::Result<()> {
+    match m.subcommand() {
+        Some(("list", _)) => {
+            for (name, about) in sluice_lab::list() {
+                println!("{name:<14} {about}");
+            }
+            Ok(())
+        }
+        Some(("report", m)) => {
+            let config = lab_config(m)?;
+            let out = PathBuf::from(m.get_one::<String>("out").expect("has default"));
+            let summary = sluice_lab::run_report(config, &out)?;
+            println!(
+                "\nwrote {} and {} charts",
+                summary.markdown.display(),
+                summary.svgs.len()
+            );
+            if !summary.failed.is_empty() {
+                anyhow::bail!(
+                    "{} experiment(s) failed: {}",
+                    summary.failed.len(),
+                    summary
+                        .failed
+                        .iter()
+                        .map(|(n, e)| format!("{n}: {e}"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                );
+            }
+            Ok(())
+        }
+        Some((name, m)) => {
+            let exp =
+                sluice_lab::experiment::by_name(name).expect("subcommands come from the registry");
+            let mut args = Args::defaults(exp.args(), false);
+            for a in exp.args() {
+                if let Some(v) = m.get_one::<String>(a.name) {
+                    args.set(a.name, v.clone());
+                }
+            }
+            let outputs = Outputs {
+                json: m.get_one::<String>("json").map(PathBuf::from),
+                svg: m.get_one::<String>("svg").map(PathBuf::from),
+            };
+            sluice_lab::run_experiment(name, lab_config(m)?, &args, &outputs).map(drop)
+        }
+        None => unreachable!("clap requires a subcommand"),
+    }
+}
+
+fn lab_config(m: &ArgMatches) -> anyhow::Result<LabConfig> {
+    let exe = std::env::current_exe().context("locating the sluice binary")?;
+    let mut c = LabConfig::new(exe);
+    c.node = m.get_one::<String>("node").map(PathBuf::from);
+    c.subjects = m.get_one::<String>("subjects").map(|s| {
+        s.split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect()
+    });
+    if let Some(p) = m.get_one::<String>("pools") {
+        c.pools = Some(PoolSize::parse_list(p).map_err(anyhow::Error::msg)?);
+    }
+    let reps = m.get_one::<String>("reps").expect("has default");
+    c.reps = reps
+        .trim()
+        .parse()
+        .ok()
+        .filter(|r| (1..=100).contains(r))
+        .with_context(|| format!("--reps {reps:?}: expected a whole number in 1..=100"))?;
+    c.progress = !m.get_flag("no-progress");
+    Ok(c)
+}

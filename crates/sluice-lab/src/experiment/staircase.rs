@@ -1,0 +1,339 @@
+//! `staircase` (seed 000 §1): n concurrent pool tasks; total wall time per
+//! subject, pool size and n. With a pool of P, libuv runs them in batches:
+//! wall = ceil(n / P) × one task.
+//!
+//! - `--kind wait`: each task holds a pool thread an exact time without CPU:
+//!   a one-byte read of a FIFO the lab holds (`workload::FifoHolder`), released
+//!   `--hold-ms` after the lab sees the thread blocked in `read(2)`. Sluice
+//!   subjects run it in `FastIo`. The holder also counts the most tasks it
+//!   saw in flight at once: the pool's real concurrency, counted from outside.
+//! - `--kind cpu`: pbkdf2-sha512 with iterations calibrated once (~40 ms with
+//!   sluice's implementation) and reused by every subject; `Cpu` lane.
+
+use super::{ArgSpec, Args, Experiment, repeat};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Series, Table, ms, ratio};
+use crate::subject::{ChildContext, run_on};
+use crate::workload::{self, FifoHolder};
+use anyhow::Context;
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::io::Read;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The staircase experiment.
+pub(crate) struct Staircase;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "kind",
+        value_name: "wait|cpu",
+        help: "task kind: wait (hold a thread without CPU) or cpu (pbkdf2); a list runs both",
+        default: "wait",
+        report: "wait,cpu",
+    },
+    ArgSpec {
+        name: "n",
+        value_name: "N,..",
+        help: "concurrent tasks per round",
+        default: "1,2,3,4,5,8,12,16",
+        report: "1,2,4,5,8,16",
+    },
+    ArgSpec {
+        name: "hold-ms",
+        value_name: "MS",
+        help: "wait kind: how long each task holds its thread",
+        default: "50",
+        report: "40",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "cpu kind: calibrate pbkdf2-sha512 iterations to about this long",
+        default: "40",
+        report: "40",
+    },
+];
+
+impl Experiment for Staircase {
+    fn name(&self) -> &'static str {
+        "staircase"
+    }
+
+    fn about(&self) -> &'static str {
+        "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)"
+    }
+
+    fn long_about(&self) -> &'static str {
+        "Seed 000 §1: start n pool tasks at once and time them. libuv runs them in batches of the pool size, so the wall time climbs in steps of one task. `wait` tasks hold a pool thread without CPU (a one-byte read of a FIFO the lab releases a fixed hold after it sees the thread blocked in read(2)); the lab also counts, from /proc, the most tasks in flight at once. `cpu` tasks are pbkdf2-sha512, the same iteration count for every subject."
+    }
+
+    fn args(&self) -> &'static [ArgSpec] {
+        ARGS
+    }
+
+    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
+        if report {
+            vec![PoolSize::Size(1), PoolSize::Size(4)]
+        } else {
+            [1, 2, 4, 8].map(PoolSize::Size).to_vec()
+        }
+    }
+
+    fn node_script(&self) -> &'static str {
+        include_str!("staircase.js")
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let kinds: Vec<String> = args
+            .text("kind")?
+            .split(',')
+            .map(|k| k.trim().to_string())
+            .collect();
+        for k in &kinds {
+            if k != "wait" && k != "cpu" {
+                anyhow::bail!("--kind {k:?}: expected wait, cpu, or wait,cpu");
+            }
+        }
+        let ns = args.numbers("n", 1, 1024)?;
+        let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
+        let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
+        let pools = lab.pools(&self.default_pools(false));
+        let iterations = if kinds.iter().any(|k| k == "cpu") {
+            workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
+        } else {
+            0
+        };
+        let children = (lab.reps() * pools.len() * lab.subjects().len() * kinds.len()) as u64;
+        let bar = lab.progress(children, "staircase");
+        let mut fifo_no = 0;
+        let rows = repeat(lab, |_| {
+            let mut rows = Vec::new();
+            for kind in &kinds {
+                for &pool in &pools {
+                    for subject in lab.subjects() {
+                        bar.set_message(format!("{} {kind} pool {pool}", subject.name()));
+                        let mut params = json!({ "kind": kind, "ns": ns, "gap_ms": 20, "iterations": iterations });
+                        let (result, in_flight) = if kind == "wait" {
+                            fifo_no += 1;
+                            let mut holder = FifoHolder::create(
+                                lab.scratch(),
+                                &format!("fifo-{fifo_no}"),
+                                hold,
+                            )?;
+                            params["fifo"] = json!(holder.path());
+                            let r = lab.run_child(
+                                *subject,
+                                self.name(),
+                                pool,
+                                &params,
+                                Some(&mut holder),
+                            )?;
+                            (r, Some(holder.max_in_flight))
+                        } else {
+                            (
+                                lab.run_child(*subject, self.name(), pool, &params, None)?,
+                                None,
+                            )
+                        };
+                        let got = result["rows"]
+                            .as_array()
+                            .context("no rows in the child's result")?;
+                        for (i, r) in got.iter().enumerate() {
+                            let mut row = Row::new(subject.name())
+                                .param("kind", kind.as_str())
+                                .param("pool", pool.to_value())
+                                .param("n", r["n"].clone())
+                                .metric("total_ms", r["total_ms"].as_f64().context("total_ms")?);
+                            if let Some(f) = &in_flight {
+                                let seen = f
+                                    .get(i)
+                                    .copied()
+                                    .context("the FIFO holder missed a round")?;
+                                row = row.metric("max_in_flight", seen as f64);
+                            }
+                            rows.push(row);
+                        }
+                        bar.inc(1);
+                    }
+                }
+            }
+            Ok(rows)
+        })?;
+        bar.finish_and_clear();
+        let mut notes = lab.pool_notes(&pools);
+        if kinds.iter().any(|k| k == "wait") {
+            notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall", hold.as_millis()));
+        }
+        if kinds.iter().any(|k| k == "cpu") {
+            notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
+        }
+        Ok(lab.outcome(self.name(), rows, notes))
+    }
+
+    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
+        let kind = params["kind"].as_str().context("kind")?;
+        let ns: Vec<u64> = serde_json::from_value(params["ns"].clone())?;
+        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(20));
+        let iterations = params["iterations"].as_u64().unwrap_or(0) as u32;
+        let fifo = match kind {
+            "wait" => Some(Arc::new(
+                std::fs::File::open(params["fifo"].as_str().context("fifo")?)
+                    .context("opening the FIFO")?,
+            )),
+            _ => None,
+        };
+        let exec = cx.exec.as_ref();
+        let mut rows = Vec::new();
+        for n in ns {
+            println!("{}", json!({ "event": "begin", "n": n }));
+            let t0 = Instant::now();
+            let tasks: Vec<_> = (0..n)
+                .map(|_| {
+                    let fifo = fifo.clone();
+                    async move {
+                        match fifo {
+                            Some(f) => run_on(exec, Lane::FastIo, move || {
+                                let mut b = [0u8; 1];
+                                (&*f).read(&mut b).map(drop).map_err(|e| e.to_string())
+                            })
+                            .await
+                            .and_then(|r| r),
+                            None => {
+                                run_on(exec, Lane::Cpu, move || {
+                                    workload::pbkdf2_sha512(iterations);
+                                })
+                                .await
+                            }
+                        }
+                    }
+                })
+                .collect();
+            for r in cx.block_on(futures::future::join_all(tasks)) {
+                r.map_err(anyhow::Error::msg)?;
+            }
+            rows.push(json!({ "n": n, "total_ms": t0.elapsed().as_secs_f64() * 1e3 }));
+            std::thread::sleep(gap);
+        }
+        Ok(json!({ "rows": rows }))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let mut kinds: Vec<String> = Vec::new();
+        let mut pools: Vec<Value> = Vec::new();
+        let mut ns: Vec<Value> = Vec::new();
+        for r in &o.rows {
+            let k = r.param_text("kind");
+            if !kinds.contains(&k) {
+                kinds.push(k);
+            }
+            if !pools.contains(&r.params["pool"]) {
+                pools.push(r.params["pool"].clone());
+            }
+            if !ns.contains(&r.params["n"]) {
+                ns.push(r.params["n"].clone());
+            }
+        }
+        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let mut tables = Vec::new();
+        for kind in &kinds {
+            for pool in &pools {
+                let mut header = vec!["n".to_string()];
+                header.extend(subjects.iter().map(|s| format!("{s} ms")));
+                if has("node") && has("sluice-compat") {
+                    header.push("compat/node".into());
+                }
+                if has("node") && has("sluice") {
+                    header.push("sluice/node".into());
+                }
+                let key = |n: &Value| {
+                    vec![
+                        ("kind", json!(kind)),
+                        ("pool", pool.clone()),
+                        ("n", n.clone()),
+                    ]
+                };
+                let mut rows = Vec::new();
+                for n in &ns {
+                    let get = |s: &str| o.metric(s, &key(n), "total_ms");
+                    let mut row = vec![n.to_string()];
+                    row.extend(subjects.iter().map(|s| get(s).map_or("-".into(), ms)));
+                    if has("node") && has("sluice-compat") {
+                        row.push(ratio(get("sluice-compat"), get("node")));
+                    }
+                    if has("node") && has("sluice") {
+                        row.push(ratio(get("sluice"), get("node")));
+                    }
+                    rows.push(row);
+                }
+                tables.push(Table {
+                    title: format!(
+                        "staircase, {kind} tasks, pool {}: total wall ms",
+                        pool_text(pool)
+                    ),
+                    header,
+                    rows,
+                    note: String::new(),
+                });
+                if kind == "wait" {
+                    let mut header = vec!["n".to_string()];
+                    header.extend(subjects.iter().cloned());
+                    let rows = ns
+                        .iter()
+                        .map(|n| {
+                            let mut row = vec![n.to_string()];
+                            row.extend(subjects.iter().map(|s| {
+                                o.metric(s, &key(n), "max_in_flight")
+                                    .map_or("-".into(), |v| format!("{v:.0}"))
+                            }));
+                            row
+                        })
+                        .collect();
+                    tables.push(Table {
+                        title: format!("staircase, wait tasks, pool {}: most tasks in flight at once, counted by the FIFO holder", pool_text(pool)),
+                        header,
+                        rows,
+                        note: String::new(),
+                    });
+                }
+            }
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            let name = format!(
+                "{} {} pool {}",
+                r.subject,
+                r.param_text("kind"),
+                r.param_text("pool")
+            );
+            let (Some(n), Some(t)) = (r.params["n"].as_f64(), r.metrics.get("total_ms")) else {
+                continue;
+            };
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push((n, *t)),
+                None => series.push(Series {
+                    name,
+                    points: vec![(n, *t)],
+                }),
+            }
+        }
+        Some(Chart {
+            title: "staircase: total wall ms for n concurrent tasks".into(),
+            x_label: "n (concurrent tasks)".into(),
+            y_label: "total ms".into(),
+            series,
+        })
+    }
+}
+
+fn pool_text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}

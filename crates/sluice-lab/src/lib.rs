@@ -1,0 +1,249 @@
+//! # sluice-lab
+//!
+//! The lab: every experiment of the seeds as a command, run against several
+//! *subjects* side by side in one run on one machine: the real Node
+//! (`node`), sluice's libuv policy (`sluice-compat`), sluice's lanes
+//! (`sluice`) and tokio's `spawn_blocking` (`tokio`).
+//!
+//! - `experiment/`: one file per experiment, plus its node script; the
+//!   registry [`experiment::EXPERIMENTS`].
+//! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
+//! - `lab.rs`: a run's context: subjects, node, children, watching.
+//! - `report/`: terminal tables, JSON, SVG, Markdown.
+//!
+//! The `sluice` binary (crate `sluice-cli`) parses flags and calls
+//! [`run_experiment`], [`run_report`] or [`child_main`]; nothing else.
+
+pub mod experiment;
+pub mod lab;
+pub mod machine;
+pub mod outcome;
+mod pool_size;
+pub mod procfs;
+pub mod report;
+pub mod subject;
+pub mod workload;
+
+pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment};
+pub use lab::{Lab, LabConfig, Watch};
+pub use outcome::{Outcome, Row, Skipped};
+pub use pool_size::PoolSize;
+
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Where an experiment's files go, besides the table on stdout.
+#[derive(Debug, Clone, Default)]
+pub struct Outputs {
+    /// `--json FILE`.
+    pub json: Option<PathBuf>,
+    /// `--svg FILE`.
+    pub svg: Option<PathBuf>,
+}
+
+/// `(name, about)` of every experiment, for `sluice lab list`.
+pub fn list() -> Vec<(&'static str, &'static str)> {
+    EXPERIMENTS.iter().map(|e| (e.name(), e.about())).collect()
+}
+
+/// Runs the experiment `name` and prints its tables to stdout; writes the
+/// JSON and SVG files asked for.
+pub fn run_experiment(
+    name: &str,
+    config: LabConfig,
+    args: &Args,
+    outputs: &Outputs,
+) -> anyhow::Result<Outcome> {
+    let exp = experiment::by_name(name).with_context(|| {
+        format!(
+            "unknown experiment {name:?}; `sluice lab list` shows them: {}",
+            EXPERIMENTS
+                .iter()
+                .map(|e| e.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let lab = Lab::new(config)?;
+    for s in lab.skipped() {
+        eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
+    }
+    let outcome = exp.run(&lab, args)?;
+    print!("{}", render_text(exp, &outcome));
+    if let Some(path) = &outputs.json {
+        report::json::write(&outcome, path)?;
+    }
+    if let Some(path) = &outputs.svg {
+        match exp.chart(&outcome) {
+            Some(chart) => report::svg::write(&chart, path)?,
+            None => anyhow::bail!("--svg: experiment {name} has no chart"),
+        }
+    }
+    Ok(outcome)
+}
+
+/// The terminal text of an outcome: machine, tables, notes.
+pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
+    let mut out = format!(
+        "\n{} — {}\n{}\n\n",
+        exp.name(),
+        exp.about(),
+        outcome.machine.summary()
+    );
+    for t in exp.tables(outcome) {
+        out.push_str(&report::table::render(&t));
+        out.push('\n');
+    }
+    for n in &outcome.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    for s in &outcome.skipped {
+        out.push_str(&format!("skipped {}: {}\n", s.subject, s.reason));
+    }
+    out
+}
+
+/// What [`run_report`] wrote.
+#[derive(Debug, Clone)]
+pub struct ReportSummary {
+    /// `REPORT.md`.
+    pub markdown: PathBuf,
+    /// One SVG per experiment with a chart.
+    pub svgs: Vec<PathBuf>,
+    /// One JSON per experiment.
+    pub json: Vec<PathBuf>,
+    /// Experiments that failed, with the error; the report still has the rest.
+    pub failed: Vec<(String, String)>,
+}
+
+/// Runs every experiment with the report's small defaults and writes
+/// `dir/REPORT.md`, `dir/<experiment>.svg` and `dir/<experiment>.json`.
+pub fn run_report(config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let started = Instant::now();
+    let pools_override = config.pools.clone();
+    let lab = Lab::new(config)?;
+    for s in lab.skipped() {
+        eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
+    }
+    let mut md = String::new();
+    md.push_str("# sluice lab report\n\n");
+    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
+    md.push_str(&format!(
+        "Subjects: {}.{}\n\n",
+        lab.subjects()
+            .iter()
+            .map(|s| format!("`{}` ({})", s.name(), s.about()))
+            .collect::<Vec<_>>()
+            .join("; "),
+        if pools_override.is_some() {
+            " Pool sizes overridden with --pools."
+        } else {
+            ""
+        }
+    ));
+    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
+    for e in EXPERIMENTS {
+        md.push_str(&format!(
+            "- [{}](#{}) — {}\n",
+            e.name(),
+            e.name(),
+            e.about()
+        ));
+    }
+    let mut summary = ReportSummary {
+        markdown: dir.join("REPORT.md"),
+        svgs: Vec::new(),
+        json: Vec::new(),
+        failed: Vec::new(),
+    };
+    let mut body = String::new();
+    let mut headlines = String::new();
+    for e in EXPERIMENTS {
+        eprintln!("sluice lab report: {} ...", e.name());
+        let t = Instant::now();
+        let args = Args::defaults(e.args(), true);
+        body.push_str(&format!("\n## {}\n\n{}\n\n", e.name(), e.long_about()));
+        match e.run(&lab, &args) {
+            Ok(outcome) => {
+                print!("{}", render_text(*e, &outcome));
+                let json = dir.join(format!("{}.json", e.name()));
+                report::json::write(&outcome, &json)?;
+                summary.json.push(json);
+                let flags: Vec<String> = e
+                    .args()
+                    .iter()
+                    .map(|a| format!("--{} {}", a.name, a.report))
+                    .collect();
+                body.push_str(&format!(
+                    "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
+                    e.name(),
+                    flags.join(" "),
+                    t.elapsed().as_secs_f64(),
+                    e.name(),
+                    e.name()
+                ));
+                let tables = e.tables(&outcome);
+                if let Some(first) = tables.first() {
+                    headlines.push_str(&format!(
+                        "### {}\n\n{}\n",
+                        e.name(),
+                        report::markdown::table(first)
+                    ));
+                }
+                for tb in &tables {
+                    body.push_str(&report::markdown::table(tb));
+                    body.push('\n');
+                }
+                if let Some(chart) = e.chart(&outcome) {
+                    let svg = dir.join(format!("{}.svg", e.name()));
+                    report::svg::write(&chart, &svg)?;
+                    body.push_str(&format!("![{}]({}.svg)\n\n", e.name(), e.name()));
+                    summary.svgs.push(svg);
+                }
+                for n in &outcome.notes {
+                    body.push_str(&format!("- {n}\n"));
+                }
+            }
+            Err(err) => {
+                let msg = format!("{err:#}");
+                eprintln!("sluice lab report: {} failed: {msg}", e.name());
+                body.push_str(&format!("**Failed:** {msg}\n"));
+                summary.failed.push((e.name().to_string(), msg));
+            }
+        }
+    }
+    for s in lab.skipped() {
+        body.push_str(&format!("\nSkipped `{}`: {}\n", s.subject, s.reason));
+    }
+    md.push_str("\n## Headlines\n\nThe first table of each experiment.\n\n");
+    md.push_str(&headlines);
+    md.push_str(&body);
+    md.push_str(&format!(
+        "\n---\nGenerated in {:.0} s.\n",
+        started.elapsed().as_secs_f64()
+    ));
+    std::fs::write(&summary.markdown, md)
+        .with_context(|| format!("writing {}", summary.markdown.display()))?;
+    Ok(summary)
+}
+
+/// The child side of a Rust subject: `sluice lab-child SUBJECT EXPERIMENT
+/// POOL PARAMS`. Runs the experiment's workload and prints its JSON result.
+pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> anyhow::Result<()> {
+    let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
+    let e = experiment::by_name(experiment)
+        .with_context(|| format!("unknown experiment {experiment:?}"))?;
+    let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
+    let params: serde_json::Value =
+        serde_json::from_str(params).context("parsing the child's params")?;
+    let exec = s.executor(pool)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let cx = subject::ChildContext { exec, rt, pool };
+    let out = e.child(&cx, &params)?;
+    println!("{out}");
+    Ok(())
+}

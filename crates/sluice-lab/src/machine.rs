@@ -1,0 +1,76 @@
+//! The machine an experiment ran on, as the report and `--json` state it.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::process::Command;
+
+/// Facts about the machine, read once per lab run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Machine {
+    /// Usable cores (`available_parallelism`: cgroup quota and affinity).
+    pub cores: usize,
+    /// Kernel release (`/proc/sys/kernel/osrelease`).
+    pub kernel: String,
+    /// CPU model name (`/proc/cpuinfo`).
+    pub cpu: String,
+    /// `node --version`, if a node was found.
+    pub node: Option<String>,
+    /// The libuv version inside that node (`process.versions.uv`).
+    pub libuv: Option<String>,
+}
+
+impl Machine {
+    /// Reads the machine's facts; `node` is the node binary, if any.
+    pub fn detect(node: Option<&Path>) -> Machine {
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_else(|_| "unknown".into());
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split(':').nth(1))
+                    .map(|m| m.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".into());
+        let (node_v, libuv) = match node {
+            Some(node) => {
+                let out = Command::new(node)
+                    .args(["-p", "process.version + ' ' + process.versions.uv"])
+                    .output();
+                match out {
+                    Ok(o) if o.status.success() => {
+                        let text = String::from_utf8_lossy(&o.stdout);
+                        let mut parts = text.split_whitespace();
+                        (
+                            parts.next().map(String::from),
+                            parts.next().map(String::from),
+                        )
+                    }
+                    _ => (None, None),
+                }
+            }
+            None => (None, None),
+        };
+        Machine {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            kernel,
+            cpu,
+            node: node_v,
+            libuv,
+        }
+    }
+
+    /// One line for headers: `2 cores, Intel(R) ..., Linux 6.1, node v20.20.2 (libuv 1.46.0)`.
+    pub fn summary(&self) -> String {
+        let node = match (&self.node, &self.libuv) {
+            (Some(n), Some(uv)) => format!("node {n} (libuv {uv})"),
+            _ => "no node".to_string(),
+        };
+        format!(
+            "{} cores, {}, Linux {}, {}",
+            self.cores, self.cpu, self.kernel, node
+        )
+    }
+}

@@ -1,0 +1,175 @@
+//! What an experiment produces: rows of measured metrics per subject and
+//! parameters, the machine they were measured on, and notes. This is exactly
+//! what `--json FILE` writes.
+
+use crate::machine::Machine;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The result of one experiment run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The experiment's name, e.g. `staircase`.
+    pub experiment: String,
+    /// Where it ran.
+    pub machine: Machine,
+    /// One row per (subject, parameters): the measured metrics.
+    pub rows: Vec<Row>,
+    /// What the reader needs to interpret the rows: how pool sizes map to
+    /// each subject, which stand-ins were used, what was calibrated.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// Subjects that did not run, and why.
+    #[serde(default)]
+    pub skipped: Vec<Skipped>,
+}
+
+/// A subject that was asked for but could not run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Skipped {
+    /// The subject's name.
+    pub subject: String,
+    /// Why, and how to fix or skip it.
+    pub reason: String,
+}
+
+/// One measurement: a subject, the parameters it ran with, the metrics.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    /// `node`, `sluice`, `sluice-compat`, `tokio`, ...
+    pub subject: String,
+    /// e.g. `{"pool": 4, "n": 8}`; `pool` is a number or `"unset"`.
+    pub params: BTreeMap<String, Value>,
+    /// e.g. `{"total_ms": 207.0}` (names documented in the README).
+    pub metrics: BTreeMap<String, f64>,
+}
+
+impl Row {
+    /// A row for `subject` with no params or metrics yet.
+    pub fn new(subject: &str) -> Self {
+        Row {
+            subject: subject.to_string(),
+            params: BTreeMap::new(),
+            metrics: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a parameter.
+    pub fn param(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// Adds a metric.
+    pub fn metric(mut self, key: &str, value: f64) -> Self {
+        self.metrics.insert(key.to_string(), value);
+        self
+    }
+
+    /// A parameter's value as text (`4`, `unset`, `wait`).
+    pub fn param_text(&self, key: &str) -> String {
+        match self.params.get(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        }
+    }
+}
+
+impl Outcome {
+    /// The rows matching `subject` and every `(key, value)` of `params`.
+    pub fn find<'a>(
+        &'a self,
+        subject: &'a str,
+        params: &'a [(&'a str, Value)],
+    ) -> impl Iterator<Item = &'a Row> + 'a {
+        self.rows.iter().filter(move |r| {
+            r.subject == subject && params.iter().all(|(k, v)| r.params.get(*k) == Some(v))
+        })
+    }
+
+    /// The metric of the first row matching `subject` and `params`.
+    pub fn metric(&self, subject: &str, params: &[(&str, Value)], metric: &str) -> Option<f64> {
+        self.find(subject, params)
+            .next()
+            .and_then(|r| r.metrics.get(metric).copied())
+    }
+
+    /// The distinct subjects, in first-seen order.
+    pub fn subjects(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for r in &self.rows {
+            if !out.contains(&r.subject) {
+                out.push(r.subject.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Merges repetitions: rows with the same subject and params are combined
+/// into one whose every metric is the median of the repetitions.
+pub fn median_rows(reps: Vec<Vec<Row>>) -> Vec<Row> {
+    let mut order: Vec<(String, BTreeMap<String, Value>)> = Vec::new();
+    let mut values: Vec<BTreeMap<String, Vec<f64>>> = Vec::new();
+    for rep in reps {
+        for row in rep {
+            let key = (row.subject.clone(), row.params.clone());
+            let idx = match order.iter().position(|k| *k == key) {
+                Some(i) => i,
+                None => {
+                    order.push(key);
+                    values.push(BTreeMap::new());
+                    order.len() - 1
+                }
+            };
+            for (m, v) in row.metrics {
+                values[idx].entry(m).or_default().push(v);
+            }
+        }
+    }
+    order
+        .into_iter()
+        .zip(values)
+        .map(|((subject, params), metrics)| Row {
+            subject,
+            params,
+            metrics: metrics.into_iter().map(|(k, v)| (k, median(v))).collect(),
+        })
+        .collect()
+}
+
+/// The median of `v` (the mean of the middle two for an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let mid = v.len() / 2;
+    if v.len() % 2 == 1 {
+        v[mid]
+    } else {
+        (v[mid - 1] + v[mid]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_merge_repetitions_per_subject_and_params() {
+        let rep = |t: f64| {
+            vec![
+                Row::new("node").param("n", 1).metric("total_ms", t),
+                Row::new("sluice").param("n", 1).metric("total_ms", t * 2.0),
+            ]
+        };
+        let rows = median_rows(vec![rep(3.0), rep(1.0), rep(2.0)]);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].metrics["total_ms"], 2.0);
+        assert_eq!(rows[1].metrics["total_ms"], 4.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+}

@@ -1,0 +1,93 @@
+//! Drawing outcomes: seed-style tables on the terminal (`table.rs`), JSON
+//! (`json.rs`), SVG charts (`svg.rs`) and the Markdown report (`markdown.rs`).
+//! Experiments describe *what* to draw with [`Table`] and [`Chart`]; these
+//! files decide *how*.
+
+pub mod json;
+pub mod markdown;
+pub mod svg;
+pub mod table;
+
+/// A table: a title, a header row, rows of cells, and a note under it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Table {
+    /// Shown above the table.
+    pub title: String,
+    /// Column names.
+    pub header: Vec<String>,
+    /// Cells, already formatted.
+    pub rows: Vec<Vec<String>>,
+    /// Shown under the table, if not empty.
+    pub note: String,
+}
+
+/// A line chart: one series per subject (and pool).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Chart {
+    /// Caption.
+    pub title: String,
+    /// X axis label.
+    pub x_label: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// The lines.
+    pub series: Vec<Series>,
+}
+
+/// One line of a [`Chart`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Series {
+    /// Legend entry.
+    pub name: String,
+    /// Points, in x order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Milliseconds for a table cell: `0.07`, `12.3`, `1460`.
+pub fn ms(v: f64) -> String {
+    if v.is_nan() {
+        "-".into()
+    } else if v < 1.0 {
+        format!("{v:.2}")
+    } else if v < 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// A ratio cell: `a / b` as `3.2x`, or `-` if either is missing or b is 0.
+pub fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 && a.is_finite() && b.is_finite() => {
+            let r = a / b;
+            if r >= 10.0 {
+                format!("{r:.0}x")
+            } else {
+                format!("{r:.2}x")
+            }
+        }
+        _ => "-".into(),
+    }
+}
+
+/// A cell for an optional value.
+pub fn cell(v: Option<f64>, f: fn(f64) -> String) -> String {
+    v.map_or_else(|| "-".to_string(), f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_format_like_the_seeds() {
+        assert_eq!(ms(0.066), "0.07");
+        assert_eq!(ms(45.44), "45.4");
+        assert_eq!(ms(1460.2), "1460");
+        assert_eq!(ratio(Some(10.0), Some(4.0)), "2.50x");
+        assert_eq!(ratio(Some(100.0), Some(2.0)), "50x");
+        assert_eq!(ratio(Some(1.0), Some(0.0)), "-");
+        assert_eq!(ratio(None, Some(1.0)), "-");
+    }
+}

@@ -1,0 +1,113 @@
+//! `--svg FILE`: a chart drawn with plotters' SVG backend.
+
+use super::Chart;
+use anyhow::Context;
+use plotters::prelude::*;
+use std::path::Path;
+
+const COLORS: [RGBColor; 8] = [
+    RGBColor(214, 39, 40),
+    RGBColor(31, 119, 180),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+/// Draws `chart` into `path`.
+pub fn write(chart: &Chart, path: &Path) -> anyhow::Result<()> {
+    let text = render(chart)?;
+    std::fs::write(path, text).with_context(|| format!("writing --svg {}", path.display()))
+}
+
+/// Draws `chart` as SVG text.
+pub fn render(chart: &Chart) -> anyhow::Result<String> {
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let pts = chart.series.iter().flat_map(|s| s.points.iter());
+        let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0f64);
+        for &(x, y) in pts {
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+        if x0 > x1 {
+            (x0, x1) = (0.0, 1.0);
+        }
+        if x0 == x1 {
+            x1 = x0 + 1.0;
+        }
+        let y1 = if y1 <= 0.0 { 1.0 } else { y1 * 1.08 };
+        let mut c = ChartBuilder::on(&root)
+            .caption(&chart.title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x0..x1, 0f64..y1)
+            .map_err(err)?;
+        c.configure_mesh()
+            .x_desc(&chart.x_label)
+            .y_desc(&chart.y_label)
+            .draw()
+            .map_err(err)?;
+        for (i, s) in chart.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            c.draw_series(LineSeries::new(
+                s.points.iter().copied(),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(&s.name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+            c.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(err)?;
+        }
+        c.configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(buf)
+}
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing the chart: {e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Series;
+
+    #[test]
+    fn draws_every_series_and_label() {
+        let chart = Chart {
+            title: "staircase".into(),
+            x_label: "n".into(),
+            y_label: "ms".into(),
+            series: vec![
+                Series {
+                    name: "node pool 4".into(),
+                    points: vec![(1.0, 45.0), (8.0, 97.0)],
+                },
+                Series {
+                    name: "sluice".into(),
+                    points: vec![(1.0, 45.0), (8.0, 50.0)],
+                },
+            ],
+        };
+        let svg = render(&chart).unwrap();
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.contains("node pool 4") && svg.contains("sluice") && svg.contains("staircase"));
+        assert_eq!(svg.matches("<polyline").count(), 2 + 2); // two lines, two legend marks
+    }
+}

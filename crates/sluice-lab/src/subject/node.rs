@@ -1,0 +1,80 @@
+//! The `node` subject: the real Node, running the experiment's script.
+
+use super::{Executor, Kind, Subject};
+use crate::PoolSize;
+use crate::lab::Lab;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The real Node on the machine.
+pub(crate) struct Node;
+
+/// Finds a node binary: `explicit` if given (it must exist), else `node` on
+/// `PATH`, else `/usr/bin/node`.
+pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(p) = explicit {
+        return if p.is_file() {
+            Ok(p.to_path_buf())
+        } else {
+            Err(format!(
+                "--node {}: no such file; pass the path of a node binary, or --subjects sluice,sluice-compat,tokio to skip node",
+                p.display()
+            ))
+        };
+    }
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("node"))
+        .find(|p| p.is_file());
+    on_path
+        .or_else(|| Some(PathBuf::from("/usr/bin/node")).filter(|p| p.is_file()))
+        .ok_or_else(|| "node not found on PATH or at /usr/bin/node; install Node, pass --node PATH, or pass --subjects sluice,sluice-compat,tokio".to_string())
+}
+
+impl Subject for Node {
+    fn name(&self) -> &'static str {
+        "node"
+    }
+
+    fn about(&self) -> &'static str {
+        "the real Node.js on this machine (libuv's pool), driven by a generated script"
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Node
+    }
+
+    fn unavailable(&self, lab: &Lab) -> Option<String> {
+        lab.node().err()
+    }
+
+    fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
+        match pool {
+            PoolSize::Unset => "node: UV_THREADPOOL_SIZE unset (libuv's default, 4)".into(),
+            PoolSize::Size(n) => format!("node: UV_THREADPOOL_SIZE={n}"),
+        }
+    }
+
+    fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &serde_json::Value,
+    ) -> anyhow::Result<Command> {
+        let node = lab.node().map_err(anyhow::Error::msg)?;
+        let script = lab.node_script(experiment)?;
+        let mut cmd = Command::new(node);
+        cmd.arg(script).arg(params.to_string());
+        match pool {
+            PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+            PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+        };
+        Ok(cmd)
+    }
+
+    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        anyhow::bail!("node runs its own script; it has no Rust executor")
+    }
+}

@@ -1,0 +1,95 @@
+//! The `sluice` subject: the lanes policy.
+
+use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use crate::PoolSize;
+use crate::lab::Lab;
+use sluice::{Lane, Pool};
+use std::process::Command;
+
+/// sluice's own policy: independent lanes.
+pub(crate) struct Sluice;
+
+/// A sluice pool as an executor (either policy).
+pub(crate) struct SluicePool {
+    pub(crate) subject: &'static str,
+    pub(crate) pool: Pool,
+}
+
+impl Executor for SluicePool {
+    fn subject(&self) -> &'static str {
+        self.subject
+    }
+
+    fn submit(&self, lane: Lane, job: Job) -> Done {
+        let task = self.pool.spawn(lane, job);
+        Box::pin(async move { task.await.map_err(|e| e.to_string()) })
+    }
+
+    fn metrics(&self) -> Option<sluice::Snapshot> {
+        Some(self.pool.metrics())
+    }
+}
+
+impl Subject for Sluice {
+    fn name(&self) -> &'static str {
+        "sluice"
+    }
+
+    fn about(&self) -> &'static str {
+        "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own"
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Rust
+    }
+
+    fn unavailable(&self, _lab: &Lab) -> Option<String> {
+        None
+    }
+
+    fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
+        match pool {
+            PoolSize::Unset => format!(
+                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {})",
+                sluice::budget::default_threads(Lane::Cpu, cores),
+                sluice::budget::default_threads(Lane::FastIo, cores),
+                sluice::budget::default_threads(Lane::SlowIo, cores)
+            ),
+            PoolSize::Size(n) => format!(
+                "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores)",
+                n.min(cores)
+            ),
+        }
+    }
+
+    fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &serde_json::Value,
+    ) -> anyhow::Result<Command> {
+        Ok(rust_child_command(
+            lab,
+            self.name(),
+            experiment,
+            pool,
+            params,
+        ))
+    }
+
+    fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        let mut b = Pool::builder();
+        if let PoolSize::Size(n) = pool {
+            let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+            b = b
+                .threads(Lane::Cpu, n.min(cores))
+                .threads(Lane::FastIo, n)
+                .threads(Lane::SlowIo, n);
+        }
+        Ok(Box::new(SluicePool {
+            subject: "sluice",
+            pool: b.build()?,
+        }))
+    }
+}

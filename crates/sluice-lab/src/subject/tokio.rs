@@ -1,0 +1,79 @@
+//! The `tokio` subject: tokio's blocking pool (`spawn_blocking`).
+
+use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use crate::PoolSize;
+use crate::lab::Lab;
+use sluice::Lane;
+use std::process::Command;
+
+/// tokio's `spawn_blocking`: one elastic pool for every kind of work.
+pub(crate) struct Tokio;
+
+struct TokioPool {
+    rt: tokio::runtime::Runtime,
+}
+
+impl Executor for TokioPool {
+    fn subject(&self) -> &'static str {
+        "tokio"
+    }
+
+    fn submit(&self, _lane: Lane, job: Job) -> Done {
+        let handle = self.rt.spawn_blocking(job);
+        Box::pin(async move { handle.await.map_err(|e| e.to_string()) })
+    }
+}
+
+impl Subject for Tokio {
+    fn name(&self) -> &'static str {
+        "tokio"
+    }
+
+    fn about(&self) -> &'static str {
+        "tokio's spawn_blocking: one elastic pool, no lanes"
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Rust
+    }
+
+    fn unavailable(&self, _lab: &Lab) -> Option<String> {
+        None
+    }
+
+    fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
+        match pool {
+            PoolSize::Unset => "tokio: max_blocking_threads unset (tokio's default, 512)".into(),
+            PoolSize::Size(n) => format!("tokio: max_blocking_threads({n})"),
+        }
+    }
+
+    fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &serde_json::Value,
+    ) -> anyhow::Result<Command> {
+        Ok(rust_child_command(
+            lab,
+            self.name(),
+            experiment,
+            pool,
+            params,
+        ))
+    }
+
+    fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        // A runtime that only hosts the blocking pool; the child's event loop
+        // is a separate current-thread runtime, as for the sluice subjects.
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(1).thread_name("tokio-blocking");
+        if let PoolSize::Size(n) = pool {
+            b.max_blocking_threads(n);
+        }
+        Ok(Box::new(TokioPool {
+            rt: b.enable_all().build()?,
+        }))
+    }
+}

@@ -1,0 +1,153 @@
+//! Workloads shared by experiments and by both sides (parent and child):
+//! pbkdf2 calibration, the FIFO holder.
+
+use crate::lab::Watch;
+use crate::procfs;
+use anyhow::Context;
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// pbkdf2-HMAC-SHA512 of a fixed password and salt, 64 bytes: the CPU task
+/// of the seeds (`crypto.pbkdf2(.., 'sha512', cb)` in Node).
+pub fn pbkdf2_sha512(iterations: u32) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    pbkdf2::pbkdf2_hmac::<sha2::Sha512>(b"secret", b"salt", iterations, &mut out);
+    out
+}
+
+/// pbkdf2-HMAC-SHA256, 64 bytes (seed 002's `/login`).
+pub fn pbkdf2_sha256(iterations: u32) -> [u8; 64] {
+    let mut out = [0u8; 64];
+    pbkdf2::pbkdf2_hmac::<sha2::Sha256>(b"secret", b"salt", iterations, &mut out);
+    out
+}
+
+/// Iterations of [`pbkdf2_sha512`] that take about `target` on this machine
+/// (the median of three timings of a probe run, scaled).
+pub fn calibrate_pbkdf2(target: Duration) -> u32 {
+    let probe = 20_000;
+    let mut times: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(pbkdf2_sha512(probe));
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let per_iter = times[1] / f64::from(probe);
+    ((target.as_secs_f64() / per_iter) as u32).max(1)
+}
+
+/// Holds a FIFO's write end and releases readers one byte at a time, a
+/// fixed hold after it sees each one waiting in `read(2)` on the FIFO.
+///
+/// The subject opens the FIFO for reading and issues one-byte reads from its
+/// pool; each read parks a pool thread in `read(2)` without CPU: the exact
+/// "wait" task. Every tick the holder counts the subject's threads blocked in
+/// `read` on the FIFO's fd (`/proc/PID/task/*/syscall`) and the bytes already
+/// in the pipe (`FIONREAD`). Readers beyond the bytes in the pipe and the
+/// bytes already scheduled are waiting for the holder: once that deficit has
+/// lasted two ticks (so a reader that took its byte but has not left the
+/// system call yet is not counted), the holder schedules one byte per
+/// waiting reader, due a hold after it first saw them.
+///
+/// Counting rather than tracking threads matters: when several bytes are
+/// written at once, a thread that finished its read can take the next task
+/// and a byte meant for a reader that was woken later, which then goes back
+/// to sleep without ever leaving `read(2)`.
+///
+/// The subject prints `{"event":"begin", ...}` before each round; the holder
+/// records the most readers it saw blocked at once per round.
+pub struct FifoHolder {
+    path: PathBuf,
+    fifo: std::fs::File,
+    hold: Duration,
+    fd: Option<u64>,
+    /// When the current deficit was first seen, and over how many ticks.
+    deficit_since: Option<(Instant, u32)>,
+    /// When each scheduled byte is due.
+    due: VecDeque<Instant>,
+    /// Most readers seen blocked at once, per round, in round order.
+    pub max_in_flight: Vec<usize>,
+    /// Bytes written so far.
+    pub released: usize,
+}
+
+impl FifoHolder {
+    /// Creates the FIFO at `dir/name` and opens it read-write, so opening
+    /// never blocks and reads block until a byte is written.
+    pub fn create(dir: &Path, name: &str, hold: Duration) -> anyhow::Result<FifoHolder> {
+        let path = dir.join(name);
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::from_bits_truncate(0o600))
+            .with_context(|| format!("mkfifo {}", path.display()))?;
+        let fifo = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {} read-write", path.display()))?;
+        Ok(FifoHolder {
+            path,
+            fifo,
+            hold,
+            fd: None,
+            deficit_since: None,
+            due: VecDeque::new(),
+            max_in_flight: Vec::new(),
+            released: 0,
+        })
+    }
+
+    /// The FIFO's path, for the subject.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Watch for FifoHolder {
+    fn tick(&mut self, pid: u32, lines: &[String]) -> anyhow::Result<()> {
+        for l in lines {
+            if l.contains("\"event\":\"begin\"") {
+                self.max_in_flight.push(0);
+            }
+        }
+        let now = Instant::now();
+        if self.fd.is_none() {
+            self.fd = procfs::fd_of(pid, &self.path);
+        }
+        if let Some(fd) = self.fd {
+            let blocked = procfs::threads(pid)
+                .unwrap_or_default()
+                .iter()
+                .filter(|t| t.syscall == Some((procfs::SYS_READ, fd)))
+                .count();
+            if let Some(max) = self.max_in_flight.last_mut() {
+                *max = (*max).max(blocked);
+            }
+            let unread =
+                rustix::io::ioctl_fionread(&self.fifo).context("FIONREAD on the FIFO")? as usize;
+            let deficit = blocked.saturating_sub(unread + self.due.len());
+            if deficit == 0 {
+                self.deficit_since = None;
+            } else {
+                let (since, ticks) = self.deficit_since.unwrap_or((now, 0));
+                if ticks >= 1 && now.duration_since(since) >= Duration::from_micros(300) {
+                    for _ in 0..deficit {
+                        self.due.push_back(since + self.hold);
+                    }
+                    self.deficit_since = None;
+                } else {
+                    self.deficit_since = Some((since, ticks + 1));
+                }
+            }
+        }
+        while self.due.front().is_some_and(|&d| d <= now) {
+            self.due.pop_front();
+            self.fifo.write_all(b"x").context("writing to the FIFO")?;
+            self.released += 1;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+        Ok(())
+    }
+}
