@@ -64,7 +64,7 @@ mod tests {
         };
         assert_eq!(
             render(&t),
-            "T\nn    node\n----------\n1    45.9\n16  191.8\nms\n"
+            "T\nn    node\n---------\n1    45.9\n16  191.8\nms\n"
         );
     }
 }
