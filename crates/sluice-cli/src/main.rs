@@ -40,7 +40,7 @@ fn common_args() -> Vec<Arg> {
             .value_name("N")
             .default_value("1")
             .help("repetitions; tables show the median"),
-        Arg::new("node").long("node").value_name("PATH").help("the node binary [default: node on PATH, then /usr/bin/node]"),
+        Arg::new("node").long("node").value_name("PATH").help("the node binary [default: node on PATH]"),
         Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
     ]
 }

@@ -10,26 +10,26 @@ use std::process::Command;
 pub(crate) struct Node;
 
 /// Finds a node binary: `explicit` if given (it must exist), else `node` on
-/// `PATH`, else `/usr/bin/node`.
+/// `PATH`.
 pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
     if let Some(p) = explicit {
         return if p.is_file() {
             Ok(p.to_path_buf())
         } else {
             Err(format!(
-                "--node {}: no such file; pass the path of a node binary, or --subjects sluice,sluice-compat,tokio to skip node",
+                "--node {}: no such file; pass the path of a node binary, or --subjects sluice-compat,sluice,tokio to skip node",
                 p.display()
             ))
         };
     }
-    let on_path = std::env::var_os("PATH")
+    std::env::var_os("PATH")
         .into_iter()
         .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
         .map(|dir| dir.join("node"))
-        .find(|p| p.is_file());
-    on_path
-        .or_else(|| Some(PathBuf::from("/usr/bin/node")).filter(|p| p.is_file()))
-        .ok_or_else(|| "node not found on PATH or at /usr/bin/node; install Node, pass --node PATH, or pass --subjects sluice,sluice-compat,tokio".to_string())
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            "node not found on PATH; install Node (or pass --node PATH), or pass --subjects sluice-compat,sluice,tokio to skip it".to_string()
+        })
 }
 
 impl Subject for Node {

@@ -1,0 +1,115 @@
+//! Bad input gets a clear error, exit code 2, and nothing else runs.
+
+mod common;
+
+use common::sluice;
+
+fn fails_with(args: &[&str], env: &[(&str, &str)], want: &str) {
+    let mut cmd = sluice();
+    cmd.args(args).arg("--no-progress");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(want),
+        "{args:?}: wanted {want:?} in:\n{stderr}"
+    );
+}
+
+#[test]
+fn bad_pools_are_refused_with_the_value() {
+    fails_with(
+        &["lab", "staircase", "--pools", "1,zero"],
+        &[],
+        "--pools \"1,zero\": pool size \"zero\" is not a number",
+    );
+    fails_with(
+        &["lab", "staircase", "--pools", "0"],
+        &[],
+        "pool size 0 is out of range",
+    );
+}
+
+#[test]
+fn bad_experiment_flags_are_refused() {
+    fails_with(
+        &["lab", "staircase", "--kind", "disk"],
+        &[],
+        "--kind \"disk\": expected wait, cpu, or wait,cpu",
+    );
+    fails_with(
+        &["lab", "staircase", "--n", "1,-2"],
+        &[],
+        "--n \"-2\" is out of range",
+    );
+    fails_with(
+        &["lab", "staircase", "--reps", "0"],
+        &[],
+        "--reps \"0\": expected a whole number in 1..=100",
+    );
+}
+
+#[test]
+fn unknown_experiment_and_subject_are_named() {
+    let out = sluice().args(["lab", "nosuch"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch"));
+    fails_with(
+        &["lab", "staircase", "--subjects", "node,bun"],
+        &[],
+        "unknown subject \"bun\"; expected one of node, sluice-compat, sluice, tokio",
+    );
+}
+
+#[test]
+fn an_explicit_node_that_does_not_exist_is_an_error() {
+    fails_with(
+        &["lab", "staircase", "--node", "/nonexistent/node"],
+        &[],
+        "--node /nonexistent/node: no such file",
+    );
+}
+
+#[test]
+fn without_node_the_other_subjects_still_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sluice()
+        .args([
+            "lab",
+            "staircase",
+            "--kind",
+            "wait",
+            "--n",
+            "2",
+            "--pools",
+            "1",
+            "--hold-ms",
+            "10",
+            "--no-progress",
+        ])
+        .env("PATH", dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("skipping node: node not found on PATH"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("sluice-compat ms") && !stdout.contains("node ms"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn list_names_every_experiment() {
+    let out = sluice().args(["lab", "list"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("staircase"));
+}

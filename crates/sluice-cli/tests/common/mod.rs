@@ -1,0 +1,72 @@
+//! Helpers for the end-to-end tests of the `sluice` binary.
+#![allow(dead_code, unreachable_pub)]
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+/// The built `sluice` binary.
+pub fn sluice() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sluice"))
+}
+
+/// Runs `sluice ARGS --json FILE --no-progress` and returns the parsed JSON
+/// and the process output; fails the test with stderr if it fails.
+pub fn lab_json(args: &[&str]) -> (Value, Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let out = sluice()
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .arg("--no-progress")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "sluice {args:?} failed:\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (v, out)
+}
+
+/// The rows of `v` for `subject` whose params match every pair.
+pub fn rows<'a>(v: &'a Value, subject: &str, params: &[(&str, Value)]) -> Vec<&'a Value> {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["subject"] == subject && params.iter().all(|(k, val)| &r["params"][*k] == val)
+        })
+        .collect()
+}
+
+/// The one metric of the one row matching.
+pub fn metric(v: &Value, subject: &str, params: &[(&str, Value)], name: &str) -> f64 {
+    let found = rows(v, subject, params);
+    assert_eq!(found.len(), 1, "{subject} {params:?}: {found:?}");
+    found[0]["metrics"][name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{subject} {params:?}: no metric {name}: {}", found[0]))
+}
+
+/// Checks the `--json` schema every experiment shares.
+pub fn assert_schema(v: &Value, experiment: &str) {
+    assert_eq!(v["experiment"], experiment);
+    assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
+    assert!(v["machine"]["kernel"].is_string());
+    assert!(
+        v["machine"]["node"].as_str().unwrap().starts_with('v'),
+        "node version recorded"
+    );
+    for r in v["rows"].as_array().unwrap() {
+        assert!(r["subject"].is_string());
+        assert!(r["params"].is_object());
+        for (k, m) in r["metrics"].as_object().unwrap() {
+            let x = m.as_f64().unwrap_or(f64::NAN);
+            assert!(x.is_finite(), "metric {k} = {m}");
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The reduced lab CI runs: the wait staircase with every subject, node
+//! included, so the node driver cannot silently rot. Counts only: the most
+//! tasks the FIFO holder saw in flight at once is the pool's concurrency.
+
+mod common;
+
+use common::{assert_schema, lab_json, metric, rows};
+use serde_json::json;
+
+const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
+
+#[test]
+fn wait_staircase_counts_the_pool_from_outside() {
+    let (v, out) = lab_json(&[
+        "lab",
+        "staircase",
+        "--kind",
+        "wait",
+        "--n",
+        "1,3,5",
+        "--pools",
+        "2",
+        "--hold-ms",
+        "30",
+    ]);
+    assert_schema(&v, "staircase");
+    for s in SUBJECTS {
+        for (n, want) in [(1, 1.0), (3, 2.0), (5, 2.0)] {
+            let p = [("kind", json!("wait")), ("pool", json!(2)), ("n", json!(n))];
+            assert_eq!(metric(&v, s, &p, "max_in_flight"), want, "{s} n={n}");
+            assert!(metric(&v, s, &p, "total_ms") > 0.0);
+        }
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("staircase, wait tasks, pool 2: total wall ms"),
+        "{text}"
+    );
+    assert!(
+        text.contains("sluice: pool 2 sets FastIo and SlowIo to 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn unset_pool_is_each_subjects_default() {
+    let (v, _) = lab_json(&[
+        "lab",
+        "staircase",
+        "--kind",
+        "wait",
+        "--n",
+        "6",
+        "--pools",
+        "unset",
+        "--hold-ms",
+        "20",
+        "--subjects",
+        "node,sluice-compat",
+    ]);
+    for s in ["node", "sluice-compat"] {
+        let p = [("pool", json!("unset")), ("n", json!(6))];
+        assert_eq!(
+            metric(&v, s, &p, "max_in_flight"),
+            4.0,
+            "{s}: libuv's default pool is 4"
+        );
+    }
+    assert!(
+        rows(&v, "sluice", &[]).is_empty(),
+        "only the subjects asked for ran"
+    );
+}
+
+#[test]
+fn cpu_staircase_reports_every_cell() {
+    let (v, _) = lab_json(&[
+        "lab",
+        "staircase",
+        "--kind",
+        "cpu",
+        "--n",
+        "1,2",
+        "--pools",
+        "1",
+        "--cpu-ms",
+        "5",
+    ]);
+    for s in SUBJECTS {
+        for n in [1, 2] {
+            let p = [("kind", json!("cpu")), ("pool", json!(1)), ("n", json!(n))];
+            assert!(metric(&v, s, &p, "total_ms") > 0.0);
+        }
+    }
+    assert!(
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("pbkdf2-sha512"))
+    );
+}
