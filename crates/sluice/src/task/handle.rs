@@ -123,7 +123,16 @@ impl<T: Send + 'static> Task<T> {
     /// ```
     pub fn wait(self) -> Result<T, TaskError> {
         let header = self.cell.header();
-        spin_until(WAIT_SPIN_NANOS, || header.is_done());
+        if spin_until(WAIT_SPIN_NANOS, || header.is_done()) {
+            // Done: the poll returns Ready and never stores the waker, so
+            // skip making a thread waker (an allocation and a handle clone).
+            if let Poll::Ready(result) = self
+                .cell
+                .poll_output(&mut Context::from_waker(Waker::noop()))
+            {
+                return result;
+            }
+        }
         let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
         let mut cx = Context::from_waker(&waker);
         loop {
