@@ -19,7 +19,7 @@ use crate::metrics::{HistogramSnapshot, LaneSnapshot};
 use crate::park::{Park, Wake, spin_until};
 use crate::pool::{Aborted, LaneShutdown, Refused};
 use crate::task::TaskError;
-use crate::task::state::{Job, RunOutcome, TransitionToAborted};
+use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -380,25 +380,12 @@ impl LaneCore {
             }
             return;
         }
-        let timed = self.metrics.timed;
-        let mut started_at = 0;
-        let outcome = job.run(&mut || {
-            self.release_slot();
-            if timed {
-                started_at = clock::now();
-                shard.started(clock::nanos_between(header.queued_at, started_at), true);
-            } else {
-                shard.started(0, false);
-            }
+        job.run(&mut Hooks {
+            lane: self,
+            shard,
+            queued_at: header.queued_at,
+            started_at: 0,
         });
-        if outcome != RunOutcome::NotQueued {
-            let run_ns = if timed {
-                clock::nanos_between(started_at, clock::now())
-            } else {
-                0
-            };
-            shard.finished(run_ns, outcome == RunOutcome::Panicked, timed);
-        }
     }
 
     // ===== resize and shutdown =====
@@ -492,6 +479,37 @@ impl LaneCore {
             queue_wait_seconds: HistogramSnapshot::from_merged(&t.queue_wait),
             run_time_seconds: HistogramSnapshot::from_merged(&t.run_time),
         }
+    }
+}
+
+/// Counts and times one task for a lanes-policy worker.
+struct Hooks<'a> {
+    lane: &'a LaneCore,
+    shard: &'a WorkerShard,
+    queued_at: u64,
+    started_at: u64,
+}
+
+impl RunHooks for Hooks<'_> {
+    fn started(&mut self) {
+        self.lane.release_slot();
+        if self.lane.metrics.timed {
+            self.started_at = clock::now();
+            self.shard
+                .started(clock::nanos_between(self.queued_at, self.started_at), true);
+        } else {
+            self.shard.started(0, false);
+        }
+    }
+
+    fn finished(&mut self, panicked: bool) {
+        let timed = self.lane.metrics.timed;
+        let run_ns = if timed {
+            clock::nanos_between(self.started_at, clock::now())
+        } else {
+            0
+        };
+        self.shard.finished(run_ns, panicked, timed);
     }
 }
 

@@ -40,11 +40,11 @@ use crate::clock;
 use crate::lane::Lane;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
-use crate::metrics::counters::{LaneMetrics, ShardLease};
+use crate::metrics::counters::{LaneMetrics, ShardLease, WorkerShard};
 use crate::metrics::{HistogramSnapshot, LaneSnapshot};
 use crate::pool::{Aborted, LaneShutdown};
 use crate::task::TaskError;
-use crate::task::state::{Job, RunOutcome, TransitionToAborted};
+use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,8 +63,6 @@ enum Entry {
 
 /// libuv's statics, all guarded by `mutex`.
 struct State {
-    /// `uv_once(&once, init_once)` has run.
-    started: bool,
     nthreads: usize,
     idle_threads: usize,
     slow_io_work_running: usize,
@@ -93,6 +91,11 @@ struct Shared {
     /// first submission.
     configured: Option<usize>,
     stack_size: usize,
+    /// libuv's `once`: true once `init_threads` ran.
+    once: Mutex<bool>,
+    /// libuv's `sem` in `init_threads`: workers started so far.
+    ready: Mutex<usize>,
+    ready_cv: Condvar,
     mutex: Mutex<State>,
     cond: Condvar,
     /// Signalled when the last worker exits.
@@ -107,8 +110,10 @@ impl Libuv {
             shared: Arc::new(Shared {
                 configured,
                 stack_size,
+                once: Mutex::new(false),
+                ready: Mutex::new(0),
+                ready_cv: Condvar::new(),
                 mutex: Mutex::new(State {
-                    started: false,
                     nthreads: 0,
                     idle_threads: 0,
                     slow_io_work_running: 0,
@@ -144,11 +149,9 @@ impl Libuv {
     /// `uv__work_submit` + `post()`.
     pub(crate) fn post(&self, job: Arc<dyn Job>) {
         let lane = job.header().lane;
+        // uv_once(&once, init_once): the size is read now, once.
+        self.init_once();
         let mut st = self.shared.lock();
-        if !st.started {
-            // uv_once(&once, init_once): the size is read now, once.
-            self.init_threads(&mut st);
-        }
         if st.exiting {
             drop(st);
             if job.abort(TaskError::Shutdown) == TransitionToAborted::Aborted {
@@ -189,28 +192,40 @@ impl Libuv {
         self.shared.update_saturation(&st);
     }
 
-    /// `init_threads()`: size the pool and start every thread.
-    fn init_threads(&self, st: &mut State) {
-        st.started = true;
-        st.nthreads = self.shared.configured.unwrap_or_else(|| {
+    /// `init_once()` / `init_threads()`: size the pool, start every thread,
+    /// and wait until each has started (libuv's `uv_sem_wait` loop), so
+    /// that all of them exist, named, when the first submission returns.
+    fn init_once(&self) {
+        let mut once = self.shared.once.lock().unwrap_or_else(|p| p.into_inner());
+        if *once {
+            return;
+        }
+        *once = true;
+        let nthreads = self.shared.configured.unwrap_or_else(|| {
             let val = std::env::var_os("UV_THREADPOOL_SIZE");
             budget::libuv_nthreads(val.as_ref().map(|v| v.to_string_lossy()).as_deref())
         });
+        self.shared.lock().nthreads = nthreads;
         let mut threads = self
             .shared
             .threads
             .lock()
             .unwrap_or_else(|p| p.into_inner());
-        for _ in 0..st.nthreads {
+        let mut started = 0;
+        for _ in 0..nthreads {
             let shared = Arc::clone(&self.shared);
+            // Counted alive before it runs, so a worker can never see itself
+            // as the last one before the others are counted.
+            self.shared.lock().alive += 1;
             match thread::spawn_named(THREAD_NAME.to_string(), self.shared.stack_size, move || {
                 worker(shared)
             }) {
                 Ok(h) => {
                     threads.push(h);
-                    st.alive += 1;
+                    started += 1;
                 }
                 Err(_) => {
+                    self.shared.lock().alive -= 1;
                     for m in &self.shared.metrics {
                         m.spawn_failed();
                     }
@@ -219,7 +234,15 @@ impl Libuv {
         }
         // libuv aborts the process if a thread cannot start; here the pool
         // runs with the threads it got, and the threshold follows them.
-        st.nthreads = st.alive;
+        self.shared.lock().nthreads = started;
+        let mut ready = self.shared.ready.lock().unwrap_or_else(|p| p.into_inner());
+        while *ready < started {
+            ready = self
+                .shared
+                .ready_cv
+                .wait(ready)
+                .unwrap_or_else(|p| p.into_inner());
+        }
     }
 
     /// `uv__work_cancel`, after the task's cell already moved to `Done`:
@@ -386,6 +409,12 @@ fn worker(shared: Arc<Shared>) {
         shared.metrics[1].shards.lease(),
         shared.metrics[2].shards.lease(),
     ];
+    // uv_sem_post(sem): tell init_threads this thread is up.
+    {
+        let mut ready = shared.ready.lock().unwrap_or_else(|p| p.into_inner());
+        *ready += 1;
+        shared.ready_cv.notify_all();
+    }
     let mut st = shared.lock();
     loop {
         // `mutex` should always be locked at this point.
@@ -474,22 +503,40 @@ fn execute(shared: &Shared, job: &Arc<dyn Job>, shards: &[ShardLease<'_>; 3]) {
         }
         return;
     }
-    let timed = shared.metrics[lane].timed;
-    let mut started_at = 0;
-    let outcome = job.run(&mut || {
-        if timed {
-            started_at = clock::now();
-            shard.started(clock::nanos_between(header.queued_at, started_at), true);
-        } else {
-            shard.started(0, false);
-        }
+    job.run(&mut Hooks {
+        timed: shared.metrics[lane].timed,
+        shard,
+        queued_at: header.queued_at,
+        started_at: 0,
     });
-    if outcome != RunOutcome::NotQueued {
-        let run_ns = if timed {
-            clock::nanos_between(started_at, clock::now())
+}
+
+/// Counts and times one request for a libuv-policy worker. The queue slot
+/// was already given back when the request left `wq`.
+struct Hooks<'a> {
+    timed: bool,
+    shard: &'a WorkerShard,
+    queued_at: u64,
+    started_at: u64,
+}
+
+impl RunHooks for Hooks<'_> {
+    fn started(&mut self) {
+        if self.timed {
+            self.started_at = clock::now();
+            self.shard
+                .started(clock::nanos_between(self.queued_at, self.started_at), true);
+        } else {
+            self.shard.started(0, false);
+        }
+    }
+
+    fn finished(&mut self, panicked: bool) {
+        let run_ns = if self.timed {
+            clock::nanos_between(self.started_at, clock::now())
         } else {
             0
         };
-        shard.finished(run_ns, outcome == RunOutcome::Panicked, timed);
+        self.shard.finished(run_ns, panicked, self.timed);
     }
 }

@@ -74,6 +74,14 @@ pub(crate) enum RunOutcome {
     Panicked,
 }
 
+/// What a worker does around running a task (counting, timing).
+pub(crate) trait RunHooks {
+    /// The task left `Queued`: its queue slot is free.
+    fn started(&mut self);
+    /// The closure returned or panicked; the handle does not know yet.
+    fn finished(&mut self, panicked: bool);
+}
+
 /// The outcome of [`Job::abort`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TransitionToAborted {
@@ -89,9 +97,11 @@ pub(crate) trait Job: Send + Sync + 'static {
     /// The task's header.
     fn header(&self) -> &Header;
 
-    /// Queued → Running → Done. `on_start` runs once, after the transition to
-    /// running and before the closure, on the worker's thread.
-    fn run(&self, on_start: &mut dyn FnMut()) -> RunOutcome;
+    /// Queued → Running → Done, on the worker's thread. `hooks.started` runs
+    /// after the transition to running and before the closure;
+    /// `hooks.finished` after the closure and before the result is published,
+    /// so whoever sees the result also sees it counted.
+    fn run(&self, hooks: &mut dyn RunHooks) -> RunOutcome;
 
     /// Queued → Done with `err`; wakes the handle.
     fn abort(&self, err: TaskError) -> TransitionToAborted;
@@ -175,11 +185,11 @@ where
         &self.header
     }
 
-    fn run(&self, on_start: &mut dyn FnMut()) -> RunOutcome {
+    fn run(&self, hooks: &mut dyn RunHooks) -> RunOutcome {
         let Some(f) = self.transition_to_running() else {
             return RunOutcome::NotQueued;
         };
-        on_start();
+        hooks.started();
         let (result, outcome) = match catch_unwind(AssertUnwindSafe(f)) {
             Ok(value) => (Ok(value), RunOutcome::Completed),
             Err(payload) => (
@@ -187,6 +197,7 @@ where
                 RunOutcome::Panicked,
             ),
         };
+        hooks.finished(outcome == RunOutcome::Panicked);
         if let Some(waker) = self.transition_to_complete(result) {
             waker.wake();
         }
