@@ -235,7 +235,7 @@ impl Experiment for SpawnBill {
             notes.extend(arena_note(&rows, lab.machine().cores));
         }
         if set {
-            notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once.", hold.as_millis()));
+            notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once. sluice's lanes start a burst's threads one after another (each new worker starts the next while work is queued), so its in flight reaches the budget only if all start within the hold; its size column (Pool::limit) is what shows the resize applied. threads: started by the first pool task.", hold.as_millis()));
             notes.push("set part, tokio: not applicable — max_blocking_threads is fixed when the runtime is built; there is no environment variable and no resize.".into());
         }
         Ok(lab.outcome(self.name(), rows, notes))
