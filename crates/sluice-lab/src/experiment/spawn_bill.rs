@@ -805,3 +805,43 @@ fn set_pool_size_env(value: &str, pool: &dyn Executor) -> anyhow::Result<()> {
     unsafe { std::env::set_var("UV_THREADPOOL_SIZE", value) };
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arenas_are_found_and_stacks_are_not() {
+        let maps = "\
+55c7b1989000-55c7b19aa000 rw-p 00000000 00:00 0                          [heap]
+7f0b68000000-7f0b68021000 rw-p 00000000 00:00 0
+7f0b68021000-7f0b6c000000 ---p 00000000 00:00 0
+7f0b6c000000-7f0b70000000 rw-p 00000000 00:00 0
+7f0b70000000-7f0b70021000 rw-p 00000000 00:00 0
+7f0b70021000-7f0b73000000 ---p 00000000 00:00 0
+7f0b74000000-7f0b74001000 ---p 00000000 00:00 0
+7f0b74001000-7f0b74801000 rw-p 00000000 00:00 0
+7f0b75346000-7f0b75347000 r--p 00000000 08:01 1234                       /usr/lib/libc.so.6
+7ffed0399000-7ffed03ba000 rw-p 00000000 00:00 0                          [stack]
+";
+        // Two arenas (one fully grown); a span that ends short of 64 MiB, and
+        // a stack whose guard page sits on a 64 MiB boundary, are not arenas.
+        assert_eq!(malloc_arenas(maps), 2);
+        assert_eq!(malloc_arenas(""), 0);
+    }
+
+    #[test]
+    fn a_refusal_is_read_from_the_childs_error() {
+        let err = anyhow::anyhow!(
+            "sluice running spawn-bill (pool 2000) failed (exit status: 2):\nsluice: threads(Lane::FastIo)=\"2000\" is out of range; expected 1..=1024\n"
+        );
+        let sluice = crate::subject::by_name("sluice").unwrap();
+        let node = crate::subject::by_name("node").unwrap();
+        assert_eq!(
+            refusal(sluice, &err).as_deref(),
+            Some("threads(Lane::FastIo)=\"2000\" is out of range; expected 1..=1024")
+        );
+        assert_eq!(refusal(node, &err), None);
+        assert_eq!(refusal(sluice, &anyhow::anyhow!("killed")), None);
+    }
+}
