@@ -46,6 +46,7 @@
 //! See `ARCHITECTURE.md` in the repository for the map of the modules and
 //! `src/park/README.md` for the sleep/wake protocol and its proof sketch.
 
+#![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
 pub mod budget;
