@@ -11,6 +11,7 @@
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
 mod staircase;
+mod starve;
 
 use crate::PoolSize;
 use crate::lab::Lab;
@@ -140,7 +141,7 @@ pub trait Experiment: Sync {
 }
 
 /// Every experiment, in report order.
-pub static EXPERIMENTS: &[&dyn Experiment] = &[&staircase::Staircase];
+pub static EXPERIMENTS: &[&dyn Experiment] = &[&staircase::Staircase, &starve::Starve];
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {
