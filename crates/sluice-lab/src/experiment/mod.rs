@@ -12,6 +12,7 @@
 
 mod staircase;
 mod starve;
+mod workers;
 
 use crate::PoolSize;
 use crate::lab::Lab;
@@ -141,7 +142,8 @@ pub trait Experiment: Sync {
 }
 
 /// Every experiment, in report order.
-pub static EXPERIMENTS: &[&dyn Experiment] = &[&staircase::Staircase, &starve::Starve];
+pub static EXPERIMENTS: &[&dyn Experiment] =
+    &[&staircase::Staircase, &starve::Starve, &workers::Workers];
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {
