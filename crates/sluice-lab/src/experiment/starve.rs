@@ -223,21 +223,30 @@ impl Experiment for Starve {
                                 .param("pool", pool.to_value())
                                 .param("queued", queued)
                         };
+                        // tokio has no lanes: everything is spawn_blocking.
+                        let lane = |l: &str| -> String {
+                            if subject.name() == "tokio" {
+                                "spawn_blocking".into()
+                            } else {
+                                l.into()
+                            }
+                        };
                         let stand_in = |probe: &str| -> String {
                             match (is_node, probe) {
                                 (true, "file_read") => "fs.read 1 KiB".into(),
                                 (true, "cpu_task") => "crypto.pbkdf2".into(),
                                 (true, "slow_wait") => "dns.lookup localhost".into(),
                                 (true, _) => format!("{queued} x crypto.pbkdf2"),
-                                (false, "file_read") => "pread 1 KiB, FastIo".into(),
-                                (false, "cpu_task") => "pbkdf2, Cpu".into(),
+                                (false, "file_read") => format!("pread 1 KiB, {}", lane("FastIo")),
+                                (false, "cpu_task") => format!("pbkdf2, {}", lane("Cpu")),
                                 (false, "slow_wait") => {
-                                    format!("FIFO read held {hold_ms} ms, SlowIo")
+                                    format!("FIFO read held {hold_ms} ms, {}", lane("SlowIo"))
                                 }
-                                (false, _) if scenario == "A" => {
-                                    format!("{queued} x FIFO read held {hold_ms} ms, SlowIo")
-                                }
-                                (false, _) => format!("{queued} x pbkdf2, Cpu"),
+                                (false, _) if scenario == "A" => format!(
+                                    "{queued} x FIFO read held {hold_ms} ms, {}",
+                                    lane("SlowIo")
+                                ),
+                                (false, _) => format!("{queued} x pbkdf2, {}", lane("Cpu")),
                             }
                         };
                         if is_node && scenario == "A" {
