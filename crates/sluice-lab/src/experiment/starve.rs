@@ -14,8 +14,11 @@
 //! - file read: one 1 KiB positioned read of a regular file, one pool
 //!   request (node: `fs.read` on an open fd; Rust subjects: `pread` in
 //!   `FastIo`).
-//! - CPU task: pbkdf2-sha512 in `Cpu` (node: `crypto.pbkdf2`, iterations
-//!   calibrated in node to the same `--cpu-ms`).
+//! - CPU task: pbkdf2-sha512 in `Cpu` (node: `crypto.pbkdf2`). Every
+//!   child calibrates its own iteration count to `--cpu-ms` on its event
+//!   loop thread just before the run (node with OpenSSL, the Rust subjects
+//!   with RustCrypto), so each subject's tasks take about the same time
+//!   whatever else the machine was doing when the lab started.
 //! - slow wait, Rust subjects: a one-byte read of a FIFO in `SlowIo`, held
 //!   `--hold-ms` by the lab's `workload::FifoHolder` after it sees the thread
 //!   blocked in `read(2)`; sluice-compat maps `SlowIo` to libuv's slow-I/O
@@ -200,7 +203,6 @@ impl Experiment for Starve {
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
         let pools = lab.pools(&self.default_pools(false));
-        let iterations = workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms));
         let dns_ok = localhost_from_files();
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])
@@ -263,7 +265,6 @@ impl Experiment for Starve {
                         let mut params = json!({
                             "scenario": scenario,
                             "queued": queued,
-                            "iterations": iterations,
                             "cpu_ms": cpu_ms,
                             "file": file,
                             "dns": dns_ok.is_ok(),
@@ -355,13 +356,16 @@ impl Experiment for Starve {
         let mut notes = lab.pool_notes(&pools);
         notes.push("wait_ms: Rust subjects time it inside the job, from submission until a pool thread starts it; node cannot see that moment, so its wait_ms is submission-to-callback (probe_ms) minus the median of the same operation on the idle pool (idle_ms), floored at 0".into());
         notes.push("file read: one 1 KiB positioned read of a regular file, one pool request (node: fs.read on an open fd; Rust subjects: pread in the FastIo lane)".into());
-        notes.push(format!("CPU task: pbkdf2-sha512; Rust subjects use {iterations} iterations (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2), node calibrates its own OpenSSL iteration count to ~{cpu_ms} ms; task_ms is one task alone on the idle pool of each subject"));
+        notes.push(format!("CPU task: pbkdf2-sha512; every child calibrates its own iteration count to ~{cpu_ms} ms just before its run (Rust subjects: sluice's RustCrypto pbkdf2; node: OpenSSL); task_ms is one task alone on that subject's idle pool, iterations the count it used; with P pool threads on C cores B's probes should wait about (queued - P + 1) x task_ms / min(P, C)"));
         let rust_subjects: Vec<&str> = lab
             .subjects()
             .iter()
             .filter(|s| s.kind() == Kind::Rust)
             .map(|s| s.name())
             .collect();
+        if lab.subjects().iter().any(|s| s.name() == "tokio") {
+            notes.push("tokio has no lanes: its file reads, CPU tasks and slow waits all go to the one spawn_blocking pool, in submission order".into());
+        }
         if !rust_subjects.is_empty() {
             notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
         }
@@ -382,7 +386,8 @@ impl Experiment for Starve {
     fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
         let scenario = params["scenario"].as_str().context("scenario")?;
         let queued = params["queued"].as_u64().context("queued")?;
-        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
+        let cpu_ms = params["cpu_ms"].as_u64().context("cpu_ms")?;
+        let iterations = calibrate(Duration::from_millis(cpu_ms));
         let fifo = Arc::new(
             std::fs::File::open(params["fifo"].as_str().context("fifo")?)
                 .context("opening the FIFO")?,
@@ -696,6 +701,22 @@ impl Watch for Throttled<'_> {
         self.last = Some(Instant::now());
         self.inner.tick(pid, lines)
     }
+}
+
+/// Iterations of pbkdf2-sha512 that take about `target` on an uncontended
+/// core: the fastest of five timed probe runs, scaled. The fastest, not the
+/// median: on a shared machine a probe run is only ever slowed down, and
+/// node's side (`starve.js`) calibrates the same way.
+fn calibrate(target: Duration) -> u32 {
+    const PROBE: u32 = 20_000;
+    let fastest = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(workload::pbkdf2_sha512(PROBE));
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    ((target.as_secs_f64() / fastest * f64::from(PROBE)) as u32).max(1)
 }
 
 /// A job that reports whether its work succeeded.
