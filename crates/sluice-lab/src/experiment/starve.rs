@@ -192,7 +192,7 @@ impl Experiment for Starve {
             let s = match s {
                 "A" | "a" => "A",
                 "B" | "b" => "B",
-                _ => anyhow::bail!("--scenario {s:?}: expected A, B, or A,B"),
+                _ => anyhow::bail!("--scenario {text:?}: expected A, B, or A,B"),
             };
             if !scenarios.contains(&s) {
                 scenarios.push(s);
