@@ -24,16 +24,19 @@ const median = (v) => {
 };
 
 // Iterations of pbkdf2-sha512 that take about `ms` with node's OpenSSL on an
-// uncontended core: the fastest of five probe runs, timed synchronously on
-// the main thread before the pool starts (as the Rust subjects do).
+// uncontended core, timed synchronously on the main thread before the pool
+// starts, as the Rust subjects do: a probe size that takes at least 2 ms
+// (grown from 1000), then the fastest of five runs of it, scaled.
 function calibrate(ms) {
-  const probe = 20000;
-  const times = [0, 1, 2, 3, 4].map(() => {
+  const time = (iterations) => {
     const t = now();
-    crypto.pbkdf2Sync('secret', 'salt', probe, 64, 'sha512');
+    crypto.pbkdf2Sync('secret', 'salt', iterations, 64, 'sha512');
     return now() - t;
-  });
-  return Math.max(1, Math.floor((ms / Math.min(...times)) * probe));
+  };
+  let probe = 1000;
+  while (probe < 1 << 24 && time(probe) < 2) probe *= 4;
+  const fastest = Math.min(...[0, 1, 2, 3, 4].map(() => time(probe)));
+  return Math.max(1, Math.floor((ms / fastest) * probe));
 }
 
 const cpuTask = (iterations) =>

@@ -704,19 +704,22 @@ impl Watch for Throttled<'_> {
 }
 
 /// Iterations of pbkdf2-sha512 that take about `target` on an uncontended
-/// core: the fastest of five timed probe runs, scaled. The fastest, not the
-/// median: on a shared machine a probe run is only ever slowed down, and
-/// node's side (`starve.js`) calibrates the same way.
+/// core: a probe size that takes at least 2 ms (grown from 1000, so a debug
+/// build does not spend seconds here), then the fastest of five timed runs
+/// of it, scaled. The fastest, not the median: on a shared machine a probe
+/// run is only ever slowed down; node's side (`starve.js`) does the same.
 fn calibrate(target: Duration) -> u32 {
-    const PROBE: u32 = 20_000;
-    let fastest = (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(workload::pbkdf2_sha512(PROBE));
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min);
-    ((target.as_secs_f64() / fastest * f64::from(PROBE)) as u32).max(1)
+    let time = |iterations: u32| {
+        let t = Instant::now();
+        std::hint::black_box(workload::pbkdf2_sha512(iterations));
+        t.elapsed().as_secs_f64()
+    };
+    let mut probe: u32 = 1000;
+    while probe < 1 << 24 && time(probe) < 0.002 {
+        probe *= 4;
+    }
+    let fastest = (0..5).map(|_| time(probe)).fold(f64::INFINITY, f64::min);
+    ((target.as_secs_f64() / fastest * f64::from(probe)) as u32).max(1)
 }
 
 /// A job that reports whether its work succeeded.
