@@ -12,6 +12,8 @@
 
 mod spawn_bill;
 mod staircase;
+mod starve;
+mod workers;
 
 use crate::PoolSize;
 use crate::lab::Lab;
@@ -141,7 +143,12 @@ pub trait Experiment: Sync {
 }
 
 /// Every experiment, in report order.
-pub static EXPERIMENTS: &[&dyn Experiment] = &[&staircase::Staircase, &spawn_bill::SpawnBill];
+pub static EXPERIMENTS: &[&dyn Experiment] = &[
+    &staircase::Staircase,
+    &starve::Starve,
+    &spawn_bill::SpawnBill,
+    &workers::Workers,
+];
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {

@@ -1,0 +1,125 @@
+//! `sluice lab starve` end to end, with node: counts only.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn rows<'a>(v: &'a Value, subject: &str, scenario: &str, probe: &str) -> Vec<&'a Value> {
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| {
+            r["subject"] == subject
+                && r["params"]["scenario"] == scenario
+                && r["params"]["probe"] == probe
+        })
+        .collect()
+}
+
+#[test]
+fn every_probe_is_reported_and_node_skips_a() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("starve.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args([
+            "lab",
+            "starve",
+            "--pools",
+            "4",
+            "--queued",
+            "8",
+            "--hold-ms",
+            "30",
+            "--cpu-ms",
+            "10",
+            "--no-progress",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["experiment"], "starve");
+    assert_eq!(v["rows"].as_array().unwrap().len(), 4 * 2 * 3);
+
+    for probe in ["file_read", "cpu_task", "total"] {
+        let r = rows(&v, "node", "A", probe);
+        assert_eq!(r.len(), 1, "node A {probe}");
+        assert!(
+            r[0]["params"]["skipped"]
+                .as_str()
+                .unwrap()
+                .contains("needs the DNS delay server (issue 4)")
+        );
+        assert!(r[0]["metrics"].as_object().unwrap().is_empty());
+    }
+    let notes = v["notes"].as_array().unwrap();
+    assert!(notes.iter().any(|n| {
+        n.as_str()
+            .unwrap()
+            .starts_with("node, scenario A: skipped, needs the DNS delay server (issue 4)")
+    }));
+
+    for s in ["sluice-compat", "sluice", "tokio"] {
+        for (scenario, probes) in [
+            ("A", ["file_read", "cpu_task"]),
+            ("B", ["file_read", "slow_wait"]),
+        ] {
+            for probe in probes {
+                let r = rows(&v, s, scenario, probe);
+                assert_eq!(r.len(), 1, "{s} {scenario} {probe}");
+                assert!(
+                    r[0]["metrics"]["wait_ms"].is_f64(),
+                    "{s} {scenario} {probe}"
+                );
+                assert!(r[0]["params"]["stand_in"].is_string());
+            }
+            let total = rows(&v, s, scenario, "total");
+            assert_eq!(total.len(), 1);
+            assert!(total[0]["metrics"]["total_ms"].is_f64());
+        }
+        // B: the one slow-wait probe is the only FIFO read.
+        assert_eq!(
+            rows(&v, s, "B", "total")[0]["metrics"]["max_in_flight"],
+            1.0,
+            "{s}"
+        );
+    }
+    // A: 8 slow waits queued at pool 4. libuv's rule lets (4 + 1) / 2 = 2
+    // run at once; sluice's SlowIo lane and tokio's pool run 4.
+    let in_flight = |s: &str| rows(&v, s, "A", "total")[0]["metrics"]["max_in_flight"].clone();
+    assert_eq!(in_flight("sluice-compat"), 2.0);
+    assert_eq!(in_flight("sluice"), 4.0);
+    assert_eq!(in_flight("tokio"), 4.0);
+
+    // node B: both probes and the run are there; the slow wait is
+    // dns.lookup('localhost'), or skipped with its reason where /etc/hosts
+    // could not answer it without a DNS server.
+    let file = rows(&v, "node", "B", "file_read");
+    assert_eq!(file.len(), 1);
+    assert!(file[0]["metrics"]["wait_ms"].is_f64());
+    assert!(file[0]["metrics"]["idle_ms"].is_f64());
+    let slow = rows(&v, "node", "B", "slow_wait");
+    assert_eq!(slow.len(), 1);
+    assert!(slow[0]["metrics"]["wait_ms"].is_f64() || slow[0]["params"]["skipped"].is_string());
+    assert_eq!(rows(&v, "node", "B", "total").len(), 1);
+}
+
+#[test]
+fn a_bad_scenario_is_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(["lab", "starve", "--scenario", "C", "--no-progress"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--scenario \"C\": expected A, B, or A,B"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

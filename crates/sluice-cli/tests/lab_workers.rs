@@ -1,0 +1,78 @@
+//! `sluice lab workers` end to end, with node: counts only.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn metric(rows: &[Value], subject: &str, name: &str) -> f64 {
+    let row = rows
+        .iter()
+        .find(|r| r["subject"] == subject)
+        .unwrap_or_else(|| panic!("no row for {subject}"));
+    row["metrics"][name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{subject}: no {name} in {row}"))
+}
+
+#[test]
+fn worker_threads_share_the_one_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("workers.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args([
+            "lab",
+            "workers",
+            "--pools",
+            "4",
+            "--workers",
+            "4",
+            "--tasks",
+            "4",
+            "--hold-ms",
+            "30",
+            "--no-progress",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["experiment"], "workers");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "one row per subject");
+    for s in ["node", "sluice-compat", "sluice", "tokio"] {
+        // 16 waits from 4 loops, one pool of 4 for the whole process.
+        assert_eq!(metric(rows, s, "max_in_flight"), 4.0, "{s}");
+        // The waits start the pool's 4 threads once, not once per loop.
+        assert_eq!(metric(rows, s, "pool_threads_added"), 4.0, "{s}");
+        assert_eq!(
+            metric(rows, s, "threads_added"),
+            metric(rows, s, "threads_after") - metric(rows, s, "threads_before"),
+            "{s}"
+        );
+    }
+    for s in ["sluice-compat", "sluice", "tokio"] {
+        // One OS thread per event loop.
+        assert_eq!(
+            metric(rows, s, "threads_ready") - metric(rows, s, "threads_before"),
+            4.0,
+            "{s}"
+        );
+    }
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        notes.contains(
+            &"node, pool 4: the 4 worker_threads share one pool: at most 4 of 16 waits in flight"
+        ),
+        "{notes:?}"
+    );
+}

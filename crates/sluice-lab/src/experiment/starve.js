@@ -1,0 +1,95 @@
+// sluice lab: starve (seed 001, "Who starves whom"), node's side. Only
+// scenario B runs on node: N CPU tasks (crypto.pbkdf2) queued, then one file
+// read (fs.read of 1 KiB, one pool request) and one slow wait
+// (dns.lookup('localhost', {family: 4}): getaddrinfo, libuv's slow I/O,
+// answered from /etc/hosts; only when the lab says "dns": true).
+// Scenario A needs slow waits that last, which node can only make with a
+// delaying DNS server, so the lab skips it.
+// argv[2]: {"scenario": "B", "queued": n, "cpu_ms": ms, "file": path, "dns": bool}
+// Prints {"event":"begin"} before the scenario, then
+// {"probes": {"file_read": {...}, "slow_wait": {...}}, "total_ms", "task_ms", "iterations"}
+// where each probe has probe_ms (submission to callback), idle_ms (the same
+// operation on the idle pool, median of 5) and wait_ms = probe_ms - idle_ms.
+'use strict';
+const fs = require('node:fs');
+const dns = require('node:dns');
+const crypto = require('node:crypto');
+
+const p = JSON.parse(process.argv[2]);
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const median = (v) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// Iterations of pbkdf2-sha512 that take about `ms` with node's OpenSSL on an
+// uncontended core, timed synchronously on the main thread before the pool
+// starts, as the Rust subjects do: a probe size that takes at least 2 ms
+// (grown from 1000), then the fastest of five runs of it, scaled.
+function calibrate(ms) {
+  const time = (iterations) => {
+    const t = now();
+    crypto.pbkdf2Sync('secret', 'salt', iterations, 64, 'sha512');
+    return now() - t;
+  };
+  let probe = 1000;
+  while (probe < 1 << 24 && time(probe) < 2) probe *= 4;
+  const fastest = Math.min(...[0, 1, 2, 3, 4].map(() => time(probe)));
+  return Math.max(1, Math.floor((ms / fastest) * probe));
+}
+
+const cpuTask = (iterations) =>
+  new Promise((resolve, reject) =>
+    crypto.pbkdf2('secret', 'salt', iterations, 64, 'sha512', (err) => (err ? reject(err) : resolve())));
+
+async function main() {
+  if (p.scenario !== 'B') throw new Error(`node runs scenario B only, not ${p.scenario}`);
+  const fd = fs.openSync(p.file, 'r');
+  const buf = Buffer.alloc(1024);
+  const fileRead = () =>
+    new Promise((resolve, reject) => fs.read(fd, buf, 0, buf.length, 0, (err) => (err ? reject(err) : resolve())));
+  const slowWait = () =>
+    new Promise((resolve, reject) => dns.lookup('localhost', { family: 4 }, (err) => (err ? reject(err) : resolve())));
+  const timed = async (f) => {
+    const t = now();
+    await f();
+    return now() - t;
+  };
+  const idle = async (f) => {
+    await f(); // warm up (the first lookup loads the resolver's modules)
+    const v = [];
+    for (let i = 0; i < 5; i++) v.push(await timed(f));
+    return median(v);
+  };
+
+  const iterations = calibrate(p.cpu_ms);
+  await fileRead(); // starts the pool
+  const taskMs = await timed(() => cpuTask(iterations));
+  const idleMs = { file_read: await idle(fileRead) };
+  if (p.dns) idleMs.slow_wait = await idle(slowWait);
+
+  console.log(JSON.stringify({ event: 'begin', scenario: p.scenario }));
+  const t0 = now();
+  const all = [];
+  for (let i = 0; i < p.queued; i++) all.push(cpuTask(iterations));
+  const probes = {};
+  const probe = (name, f) => {
+    const t = now();
+    return f().then(() => {
+      const probeMs = now() - t;
+      probes[name] = { probe_ms: probeMs, idle_ms: idleMs[name], wait_ms: Math.max(0, probeMs - idleMs[name]) };
+    });
+  };
+  all.push(probe('file_read', fileRead));
+  if (p.dns) all.push(probe('slow_wait', slowWait));
+  await Promise.all(all);
+  const totalMs = now() - t0;
+  fs.closeSync(fd);
+  console.log(JSON.stringify({ probes, total_ms: totalMs, task_ms: taskMs, iterations }));
+}
+
+main().catch((e) => {
+  console.error(e && e.stack ? e.stack : String(e));
+  process.exit(1);
+});
