@@ -29,6 +29,9 @@ pub struct LabConfig {
     pub reps: usize,
     /// Draw progress bars on stderr.
     pub progress: bool,
+    /// Running inside `sluice lab report`: experiments use their report
+    /// defaults (pools included).
+    pub report: bool,
     /// The longest one child may run before it is killed.
     pub child_timeout: Duration,
 }
@@ -43,6 +46,7 @@ impl LabConfig {
             pools: None,
             reps: 1,
             progress: true,
+            report: false,
             child_timeout: Duration::from_secs(180),
         }
     }
@@ -159,12 +163,17 @@ impl Lab {
         &self.skipped
     }
 
-    /// `--pools`, or the experiment's default.
-    pub fn pools(&self, default: &[PoolSize]) -> Vec<PoolSize> {
+    /// `--pools`, or `exp`'s default (its report default inside a report).
+    pub fn pools_for(&self, exp: &dyn experiment::Experiment) -> Vec<PoolSize> {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| default.to_vec())
+            .unwrap_or_else(|| exp.default_pools(self.config.report))
+    }
+
+    /// True inside `sluice lab report`.
+    pub fn is_report(&self) -> bool {
+        self.config.report
     }
 
     /// `--reps`.

@@ -119,7 +119,8 @@ pub struct ReportSummary {
 
 /// Runs every experiment with the report's small defaults and writes
 /// `dir/REPORT.md`, `dir/<experiment>.svg` and `dir/<experiment>.json`.
-pub fn run_report(config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
+pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
+    config.report = true;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let pools_override = config.pools.clone();

@@ -156,9 +156,16 @@ fn a_result_is_counted_before_its_handle_sees_it() {
     for pool in pools() {
         for i in 1..=300u64 {
             let panics = i % 10 == 0;
-            let _ = pool.spawn(Lane::FastIo, move || assert!(!panics, "on purpose")).wait();
+            let _ = pool
+                .spawn(Lane::FastIo, move || assert!(!panics, "on purpose"))
+                .wait();
             let l = pool.metrics().lane(Lane::FastIo).clone();
-            assert_eq!(l.completed_total + l.panicked_total, i, "{}", pool.policy().name());
+            assert_eq!(
+                l.completed_total + l.panicked_total,
+                i,
+                "{}",
+                pool.policy().name()
+            );
             assert_eq!(l.run_time_seconds.count, i);
         }
     }

@@ -137,7 +137,7 @@ impl Experiment for SpawnBill {
         let set = parts.iter().any(|p| p == "set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
-        let pools = lab.pools(&self.default_pools(false));
+        let pools = lab.pools_for(self);
         let set_subjects: Vec<&dyn Subject> = lab
             .subjects()
             .iter()

@@ -202,7 +202,7 @@ impl Experiment for Starve {
         let hold_ms = args.number("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
-        let pools = lab.pools(&self.default_pools(false));
+        let pools = lab.pools_for(self);
         let dns_ok = localhost_from_files();
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])

@@ -104,7 +104,7 @@ impl Experiment for Workers {
         let tasks = args.number("tasks", 1, 64)?;
         let hold_ms = args.number("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
-        let pools = lab.pools(&self.default_pools(false));
+        let pools = lab.pools_for(self);
         let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
         let bar = lab.progress(children, "workers");
         let mut fifo_no = 0;
