@@ -10,6 +10,7 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod probe;
 mod staircase;
 
 use crate::PoolSize;
@@ -140,7 +141,10 @@ pub trait Experiment: Sync {
 }
 
 /// Every experiment, in report order.
-pub static EXPERIMENTS: &[&dyn Experiment] = &[&staircase::Staircase];
+pub static EXPERIMENTS: &[&dyn Experiment] = &[
+    &staircase::Staircase,
+    &probe::Probe,
+];
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {
