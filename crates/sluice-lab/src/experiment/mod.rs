@@ -10,6 +10,7 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod loop_vs_pool;
 mod probe;
 mod staircase;
 
@@ -144,6 +145,7 @@ pub trait Experiment: Sync {
 pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &staircase::Staircase,
     &probe::Probe,
+    &loop_vs_pool::LoopVsPool,
 ];
 
 /// The experiment called `name`.
