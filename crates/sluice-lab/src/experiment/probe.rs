@@ -23,8 +23,9 @@
 //! - `timer`: `setTimeout(0)`; `tokio::time::sleep(0)` on the loop.
 //!
 //! Each probe runs behind a fresh set of blockers: the child submits them,
-//! waits 20 ms so they are picked up, issues the probe, and waits for all of
-//! it to finish before the next kind.
+//! waits 20 ms so they are picked up (Rust subjects also wait, if need be,
+//! until as many have started as the pool runs at once), issues the probe,
+//! and waits for all of it to finish before the next kind.
 //!
 //! Metrics per (subject, pool, probe): `idle_ms` (median of `--idle-runs`
 //! runs on the idle pool, after one warm-up), `probe_ms` (behind the
@@ -52,6 +53,7 @@ use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The probe experiment.
@@ -126,7 +128,7 @@ const ARGS: &[ArgSpec] = &[
         value_name: "MS",
         help: "calibrate the pbkdf2-sha512 blockers to about this long (one task, one thread)",
         default: "180",
-        report: "180",
+        report: "120",
     },
     ArgSpec {
         name: "idle-runs",
@@ -171,7 +173,12 @@ impl Experiment for Probe {
         let blocker_ms = args.number("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
         let pools = lab.pools(&self.default_pools(false));
-        let iterations = workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms));
+        // The most iterations of five calibrations: the one least slowed by
+        // whatever else the machine was doing.
+        let iterations = (0..5)
+            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms)))
+            .max()
+            .unwrap_or(1);
         let (small, big) = write_data(lab)?;
         let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
         let bar = lab.progress(children, "probe");
@@ -223,7 +230,7 @@ impl Experiment for Probe {
         bar.finish_and_clear();
         let mut notes = lab.pool_notes(&pools);
         notes.push(format!(
-            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
+            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of five, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
         ));
         notes.push(format!(
             "this machine has {} usable cores: with more blockers than cores each blocker's wall time (blocker_ms) stretches, and so does the wait of a probe queued behind them",
@@ -263,19 +270,35 @@ impl Experiment for Probe {
             idle.push(median(times));
         }
 
+        // How many blockers the pool runs at once: sluice's Cpu budget
+        // (both policies report it), else all of them.
+        let can_run = exec.metrics().map_or(blockers, |m| {
+            (m.lane(Lane::Cpu).limit as usize).min(blockers)
+        });
         let mut rows = Vec::new();
         for (kind, idle_ms) in probes.iter().zip(idle) {
             let (issued, probe_ms, spans) = cx.block_on(async {
                 let t0 = Instant::now();
+                let started = Arc::new(AtomicUsize::new(0));
                 let jobs = (0..blockers).map(|_| {
+                    let started = started.clone();
                     run_on(exec, Lane::Cpu, move || {
                         let start = Instant::now();
+                        started.fetch_add(1, Ordering::SeqCst);
                         std::hint::black_box(workload::pbkdf2_sha512(iterations));
                         (start, Instant::now())
                     })
                 });
                 let probe = async {
                     tokio::time::sleep(settle).await;
+                    // On a loaded machine a pool thread can take longer than
+                    // the settle to pick its blocker up: wait for every
+                    // blocker the pool can run at once to have started.
+                    while started.load(Ordering::SeqCst) < can_run
+                        && t0.elapsed() < Duration::from_secs(2)
+                    {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
                     let issued = Instant::now();
                     let took = probe(exec, kind, &files, port).await;
                     (issued, took)
