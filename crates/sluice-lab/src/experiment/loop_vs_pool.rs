@@ -99,9 +99,9 @@ impl Experiment for LoopVsPool {
         let tasks = args.numbers("pool-tasks", 1, 1024)?;
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
         let pools = lab.pools(&self.default_pools(false));
-        // The most iterations of five calibrations: the one least slowed by
+        // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
-        let iterations = (0..5)
+        let iterations = (0..3)
             .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
             .max()
             .unwrap_or(1);
@@ -155,7 +155,7 @@ impl Experiment for LoopVsPool {
             "timer: {timer_ms} ms, set on the event loop (node: setTimeout; Rust subjects: tokio::time::sleep_until on the child's current-thread runtime); lateness = fired - {timer_ms} ms"
         ));
         notes.push(format!(
-            "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of five, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
+            "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
         ));
         notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
         Ok(lab.outcome(self.name(), rows, notes))

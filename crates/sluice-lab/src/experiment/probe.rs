@@ -156,12 +156,10 @@ impl Experiment for Probe {
         ARGS
     }
 
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Unset]
-        } else {
-            vec![PoolSize::Unset, PoolSize::Size(4)]
-        }
+    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
+        // The seed's setting; `--pools unset,4` adds a set size (which
+        // fills tokio's pool too).
+        vec![PoolSize::Unset]
     }
 
     fn node_script(&self) -> &'static str {
@@ -173,9 +171,9 @@ impl Experiment for Probe {
         let blocker_ms = args.number("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
         let pools = lab.pools(&self.default_pools(false));
-        // The most iterations of five calibrations: the one least slowed by
+        // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
-        let iterations = (0..5)
+        let iterations = (0..3)
             .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms)))
             .max()
             .unwrap_or(1);
@@ -230,7 +228,7 @@ impl Experiment for Probe {
         bar.finish_and_clear();
         let mut notes = lab.pool_notes(&pools);
         notes.push(format!(
-            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of five, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
+            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of three, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
         ));
         notes.push(format!(
             "this machine has {} usable cores: with more blockers than cores each blocker's wall time (blocker_ms) stretches, and so does the wait of a probe queued behind them",
