@@ -235,6 +235,7 @@ impl Experiment for Probe {
             lab.machine().cores
         ));
         notes.push("sluice: the blockers go to Cpu, whose budget is min(pool, cores); gzip and randomBytes are CPU work in the Cpu lane too, so they wait for it; file probes go to FastIo and lookups to SlowIo, which the blockers cannot fill".into());
+        notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
         notes.push("tokio: one spawn_blocking pool for every kind of work; with max_blocking_threads unset (512) its blockers leave spare threads, with a set size they fill it".into());
         notes.push("Rust subjects: connect and sleep run on the child's event loop (a tokio current-thread runtime); the loopback listener lives in the child; `localhost` is resolved on SlowIo, then connected on the loop; both timers tick in whole milliseconds, so setTimeout(0) and sleep(0) take about 1 ms even when idle".into());
         Ok(lab.outcome(self.name(), rows, notes))
