@@ -10,6 +10,8 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod loop_vs_pool;
+mod probe;
 mod spawn_bill;
 mod staircase;
 mod starve;
@@ -145,6 +147,8 @@ pub trait Experiment: Sync {
 /// Every experiment, in report order.
 pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &staircase::Staircase,
+    &probe::Probe,
+    &loop_vs_pool::LoopVsPool,
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,

@@ -1,0 +1,98 @@
+//! `sluice lab probe` end to end with tiny parameters: every subject, every
+//! probe kind, the JSON's metrics. Counts only, never durations.
+
+use serde_json::Value;
+use std::process::Command;
+
+const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
+const PROBES: [&str; 8] = [
+    "read",
+    "stat",
+    "gzip",
+    "lookup",
+    "random",
+    "connect-ip",
+    "connect-name",
+    "timer",
+];
+
+fn finite(row: &Value, key: &str) -> f64 {
+    let v = row["metrics"][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} in {row}"));
+    assert!(v.is_finite(), "{key} is not finite in {row}");
+    v
+}
+
+#[test]
+fn every_subject_times_every_probe_behind_the_blockers() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("probe.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args([
+            "lab",
+            "probe",
+            "--no-progress",
+            "--pools",
+            "2",
+            "--blocker-ms",
+            "20",
+            "--idle-runs",
+            "1",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("sluice/node"), "{text}");
+
+    let o: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(o["experiment"], "probe");
+    let rows = o["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), SUBJECTS.len() * PROBES.len());
+    for s in SUBJECTS {
+        for p in PROBES {
+            let found: Vec<&Value> = rows
+                .iter()
+                .filter(|r| r["subject"] == s && r["params"]["probe"] == p)
+                .collect();
+            assert_eq!(found.len(), 1, "{s} {p}");
+            let r = found[0];
+            assert_eq!(r["params"]["pool"], 2);
+            for key in ["idle_ms", "probe_ms", "blocker_ms"] {
+                assert!(finite(r, key) >= 0.0, "{key} in {r}");
+            }
+            finite(r, "delta_ms");
+            finite(r, "first_done_ms");
+            assert_eq!(finite(r, "blockers"), 2.0, "{r}");
+            let left = finite(r, "blockers_left");
+            assert!((0.0..=2.0).contains(&left), "{r}");
+            if s == "node" {
+                assert!(r["metrics"].get("blockers_running").is_none(), "{r}");
+            } else {
+                let running = finite(r, "blockers_running");
+                assert!((0.0..=left).contains(&running), "{r}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_unknown_probe_is_named() {
+    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
+        .args(["lab", "probe", "--no-progress", "--probes", "stat,disk"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--probes \"disk\": expected one of read, stat"),
+        "{err}"
+    );
+}

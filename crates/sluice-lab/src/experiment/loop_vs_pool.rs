@@ -1,0 +1,370 @@
+//! `loop-vs-pool` (seed 000 §3): a blocked event loop and a busy pool are
+//! two different illnesses. Set a `--timer-ms` timer (50 ms) on the event
+//! loop, then load the system one of four ways, and measure how late the
+//! timer fires:
+//!
+//! - `idle`: nothing else runs.
+//! - `loop`: the loop thread itself runs `--loop-ms` (200 ms) of synchronous
+//!   CPU right after setting the timer (node: a busy loop on the main thread;
+//!   Rust subjects: a spin inside an async task of the child's current-thread
+//!   runtime, which is their event loop).
+//! - `pool-N`: the pool runs N pbkdf2-sha512 tasks (`--pool-tasks`, 4 and 16;
+//!   iterations calibrated once to `--cpu-ms` with sluice's implementation
+//!   and reused by every subject; sluice submits them to `Cpu`).
+//!
+//! Metrics per (subject, pool, scenario): `fired_ms` (when the timer's
+//! callback ran, from just before it was set), `lateness_ms` (`fired_ms -
+//! timer`; may be slightly negative for node, whose timers count from the
+//! loop's cached millisecond clock), `load_ms` (how long the load lasted from
+//! the same start: the spin, or until the last pool task finished; 0 when
+//! idle), so a reader can check the pool was still busy when the timer fired.
+
+use super::{ArgSpec, Args, Experiment, repeat};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Series, Table, ms};
+use crate::subject::{ChildContext, run_on};
+use crate::workload;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::time::{Duration, Instant};
+
+/// The loop-vs-pool experiment.
+pub(crate) struct LoopVsPool;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "timer-ms",
+        value_name: "MS",
+        help: "the timer set on the event loop",
+        default: "50",
+        report: "50",
+    },
+    ArgSpec {
+        name: "loop-ms",
+        value_name: "MS",
+        help: "loop scenario: synchronous CPU on the loop thread right after setting the timer",
+        default: "200",
+        report: "200",
+    },
+    ArgSpec {
+        name: "pool-tasks",
+        value_name: "N,..",
+        help: "pool scenarios: how many pbkdf2 tasks the pool runs, one scenario each",
+        default: "4,16",
+        report: "4,16",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "calibrate each pool task's pbkdf2-sha512 iterations to about this long",
+        default: "80",
+        report: "80",
+    },
+];
+
+/// Pause between scenarios, so each starts on a quiet loop and pool.
+const GAP_MS: u64 = 30;
+
+impl Experiment for LoopVsPool {
+    fn name(&self) -> &'static str {
+        "loop-vs-pool"
+    }
+
+    fn about(&self) -> &'static str {
+        "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)"
+    }
+
+    fn long_about(&self) -> &'static str {
+        "Seed 000 §3: set a 50 ms timer on the event loop, then either do nothing, run 200 ms of synchronous CPU on the loop thread itself, or have the pool run 4 or 16 pbkdf2 tasks; measure when the timer fires. A blocked loop delays everything on it (the timer fires ~150 ms late); a busy pool leaves the loop free (the timer fires on time) and only delays work queued in the pool. The Rust subjects' loop is a tokio current-thread runtime and their pool is a separate set of threads, so they show the same split."
+    }
+
+    fn args(&self) -> &'static [ArgSpec] {
+        ARGS
+    }
+
+    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
+        vec![PoolSize::Unset]
+    }
+
+    fn node_script(&self) -> &'static str {
+        include_str!("loop_vs_pool.js")
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let timer_ms = args.number("timer-ms", 1, 60_000)?;
+        let loop_ms = args.number("loop-ms", 1, 60_000)?;
+        let tasks = args.numbers("pool-tasks", 1, 1024)?;
+        let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
+        let pools = lab.pools_for(self);
+        // The most iterations of three calibrations: the one least slowed by
+        // whatever else the machine was doing.
+        let iterations = (0..3)
+            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
+            .max()
+            .unwrap_or(1);
+        let mut scenarios = vec![json!({ "id": "idle" }), json!({ "id": "loop" })];
+        scenarios.extend(
+            tasks
+                .iter()
+                .map(|n| json!({ "id": format!("pool-{n}"), "tasks": n })),
+        );
+        let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
+        let bar = lab.progress(children, "loop-vs-pool");
+        let rows = repeat(lab, |_| {
+            let mut rows = Vec::new();
+            for &pool in &pools {
+                for subject in lab.subjects() {
+                    bar.set_message(format!("{} pool {pool}", subject.name()));
+                    let params = json!({
+                        "scenarios": scenarios,
+                        "timer_ms": timer_ms,
+                        "loop_ms": loop_ms,
+                        "iterations": iterations,
+                        "gap_ms": GAP_MS,
+                    });
+                    let result = lab.run_child(*subject, self.name(), pool, &params, None)?;
+                    let got = result["rows"]
+                        .as_array()
+                        .context("no rows in the child's result")?;
+                    for r in got {
+                        let num = |k: &str| {
+                            r[k].as_f64()
+                                .with_context(|| format!("{} printed no {k}", subject.name()))
+                        };
+                        let fired = num("fired_ms")?;
+                        rows.push(
+                            Row::new(subject.name())
+                                .param("scenario", r["scenario"].clone())
+                                .param("pool", pool.to_value())
+                                .metric("fired_ms", fired)
+                                .metric("lateness_ms", fired - timer_ms as f64)
+                                .metric("load_ms", num("load_ms")?),
+                        );
+                    }
+                    bar.inc(1);
+                }
+            }
+            Ok(rows)
+        })?;
+        bar.finish_and_clear();
+        let mut notes = lab.pool_notes(&pools);
+        notes.push(format!(
+            "timer: {timer_ms} ms, set on the event loop (node: setTimeout; Rust subjects: tokio::time::sleep_until on the child's current-thread runtime); lateness = fired - {timer_ms} ms"
+        ));
+        notes.push(format!(
+            "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
+        ));
+        notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
+        Ok(lab.outcome(self.name(), rows, notes))
+    }
+
+    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
+        let scenarios = params["scenarios"].as_array().context("scenarios")?;
+        let timer = Duration::from_millis(params["timer_ms"].as_u64().context("timer_ms")?);
+        let spin = Duration::from_millis(params["loop_ms"].as_u64().context("loop_ms")?);
+        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
+        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(GAP_MS));
+        let exec = cx.exec.as_ref();
+        let mut rows = Vec::new();
+        for sc in scenarios {
+            let id = sc["id"].as_str().context("scenario id")?;
+            let tasks = sc["tasks"].as_u64().unwrap_or(0);
+            std::thread::sleep(gap);
+            let (fired, load) = cx.block_on(async {
+                let t0 = Instant::now();
+                let sleep = tokio::time::sleep_until((t0 + timer).into());
+                let timer_task = tokio::spawn(async move {
+                    sleep.await;
+                    t0.elapsed()
+                });
+                // Let the timer task register its deadline with the loop.
+                tokio::task::yield_now().await;
+                let (fired, load) = match id {
+                    "idle" => (timer_task.await, Duration::ZERO),
+                    "loop" => {
+                        let start = Instant::now();
+                        while start.elapsed() < spin {
+                            std::hint::spin_loop();
+                        }
+                        let load = t0.elapsed();
+                        (timer_task.await, load)
+                    }
+                    _ if id.starts_with("pool-") => {
+                        let jobs = (0..tasks).map(|_| {
+                            run_on(exec, Lane::Cpu, move || {
+                                std::hint::black_box(workload::pbkdf2_sha512(iterations));
+                                Instant::now()
+                            })
+                        });
+                        let (fired, ends) =
+                            tokio::join!(timer_task, futures::future::join_all(jobs));
+                        let mut last = t0;
+                        for e in ends {
+                            last = last.max(e.map_err(anyhow::Error::msg)?);
+                        }
+                        (fired, last.duration_since(t0))
+                    }
+                    other => bail!("unknown scenario {other:?}"),
+                };
+                anyhow::Ok((fired.context("the timer task failed")?, load))
+            })?;
+            rows.push(json!({
+                "scenario": id,
+                "fired_ms": fired.as_secs_f64() * 1e3,
+                "load_ms": load.as_secs_f64() * 1e3,
+            }));
+        }
+        Ok(json!({ "rows": rows }))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let mut pools: Vec<Value> = Vec::new();
+        let mut scenarios: Vec<String> = Vec::new();
+        for r in &o.rows {
+            if !pools.contains(&r.params["pool"]) {
+                pools.push(r.params["pool"].clone());
+            }
+            let s = r.param_text("scenario");
+            if !scenarios.contains(&s) {
+                scenarios.push(s);
+            }
+        }
+        let timer = o
+            .rows
+            .iter()
+            .find_map(|r| Some(r.metrics.get("fired_ms")? - r.metrics.get("lateness_ms")?))
+            .unwrap_or(f64::NAN);
+        let mut tables = Vec::new();
+        for pool in &pools {
+            let key = |s: &str| vec![("scenario", json!(s)), ("pool", pool.clone())];
+            let get = |subject: &str, s: &str, m: &str| o.metric(subject, &key(s), m);
+            let mut header = vec!["scenario".to_string()];
+            header.extend(subjects.iter().map(|s| format!("{s} late ms")));
+            let rows = scenarios
+                .iter()
+                .map(|s| {
+                    let mut row = vec![label(s)];
+                    row.extend(
+                        subjects
+                            .iter()
+                            .map(|x| get(x, s, "lateness_ms").map_or("-".into(), signed_ms)),
+                    );
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "loop-vs-pool, pool {}: how late a {timer:.0} ms timer fires",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: String::new(),
+            });
+
+            let mut header = vec!["scenario".to_string()];
+            header.extend(subjects.iter().map(|s| format!("{s} fired")));
+            header.extend(subjects.iter().map(|s| format!("{s} load")));
+            let rows = scenarios
+                .iter()
+                .map(|s| {
+                    let mut row = vec![label(s)];
+                    for m in ["fired_ms", "load_ms"] {
+                        row.extend(subjects.iter().map(|x| get(x, s, m).map_or("-".into(), ms)));
+                    }
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "loop-vs-pool, pool {}: ms when the timer fired, and how long the load ran",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: "load: the spin on the loop thread, or until the pool's last task finished; a pool load longer than the timer means the pool was still busy when it fired".into(),
+            });
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut order: Vec<String> = Vec::new();
+        for r in &o.rows {
+            let s = r.param_text("scenario");
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            let s = r.param_text("scenario");
+            let Some(x) = order.iter().position(|o| *o == s) else {
+                continue;
+            };
+            let Some(&y) = r.metrics.get("fired_ms") else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            let point = ((x + 1) as f64, y);
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push(point),
+                None => series.push(Series {
+                    name,
+                    points: vec![point],
+                }),
+            }
+        }
+        let legend: Vec<String> = order
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{} {s}", i + 1))
+            .collect();
+        Some(Chart {
+            title: "loop-vs-pool: when the timer fired".into(),
+            x_label: format!("scenario ({})", legend.join(", ")),
+            y_label: "timer fired at ms".into(),
+            series,
+        })
+    }
+}
+
+fn label(id: &str) -> String {
+    match id {
+        "idle" => "idle".into(),
+        "loop" => "loop thread runs CPU".into(),
+        s => match s.strip_prefix("pool-") {
+            Some(n) => format!("pool runs {n} pbkdf2"),
+            None => s.into(),
+        },
+    }
+}
+
+fn signed_ms(v: f64) -> String {
+    if v < 0.0 {
+        format!("-{}", ms(-v))
+    } else {
+        format!("+{}", ms(v))
+    }
+}
+
+fn pool_text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_name_the_scenarios() {
+        assert_eq!(label("pool-16"), "pool runs 16 pbkdf2");
+        assert_eq!(label("loop"), "loop thread runs CPU");
+        assert_eq!(signed_ms(-0.5), "-0.50");
+        assert_eq!(signed_ms(150.2), "+150");
+    }
+}

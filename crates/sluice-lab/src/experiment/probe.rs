@@ -1,0 +1,787 @@
+//! `probe` (seed 000 §2): fill the pool with long CPU tasks, then time one
+//! operation of each kind while they run, against the same operation on an
+//! idle pool. An operation that waits the blockers' length out is queued in
+//! the same pool; one that does not is served elsewhere.
+//!
+//! Blockers: pbkdf2-sha512, iterations calibrated once to `--blocker-ms`
+//! with sluice's implementation and reused by every subject; as many as the
+//! pool size P (unset: 4, libuv's default, for every subject). Sluice
+//! submits them to `Cpu`, whose budget is min(P, cores), so on a machine
+//! with fewer cores than P some of them queue in the `Cpu` lane.
+//!
+//! Probes (node API, then what the Rust subjects run):
+//! - `read`: `fs.readFile` of a 1 KiB file; `FastIo`, `std::fs::read`.
+//! - `stat`: `fs.stat`; `FastIo`, `std::fs::metadata`.
+//! - `gzip`: `zlib.gzip` of 1 MiB of text; `Cpu`, flate2 at the default level.
+//! - `lookup`: `dns.lookup('localhost')`; `SlowIo`, `getaddrinfo` through
+//!   `std::net::ToSocketAddrs`.
+//! - `random`: `crypto.randomBytes(32)`; `Cpu`, `rand`'s thread generator.
+//! - `connect-ip`: `net.connect` to a loopback listener of the child by IP;
+//!   tokio's `TcpStream::connect` on the event loop, no pool.
+//! - `connect-name`: `net.connect` by `localhost` (node resolves it with
+//!   `dns.lookup`, in the pool); Rust: resolve on `SlowIo`, connect on the loop.
+//! - `timer`: `setTimeout(0)`; `tokio::time::sleep(0)` on the loop.
+//!
+//! Each probe runs behind a fresh set of blockers: the child submits them,
+//! waits 20 ms so they are picked up (Rust subjects also wait, if need be,
+//! until as many have started as the pool runs at once), issues the probe,
+//! and waits for all of it to finish before the next kind.
+//!
+//! Metrics per (subject, pool, probe): `idle_ms` (median of `--idle-runs`
+//! runs on the idle pool, after one warm-up), `probe_ms` (behind the
+//! blockers), `delta_ms` (`probe_ms - idle_ms`, may be negative),
+//! `blockers` (how many were submitted), `blockers_left` (blockers not yet
+//! finished when the probe was issued: every one of them, or the probe did
+//! not run behind a full pool), `blockers_running` (Rust subjects only:
+//! blockers started and not finished when the probe was issued),
+//! `blocker_ms` (median wall time of a blocker, submission to completion),
+//! `first_done_ms` (from the probe's issue until the first blocker finished:
+//! how long the pool stayed full; a probe queued behind the blockers takes
+//! at least that long).
+
+use super::{ArgSpec, Args, Experiment, repeat};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row, median};
+use crate::report::{Chart, Series, Table, ms, ratio};
+use crate::subject::{ChildContext, Executor, run_on};
+use crate::workload;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::io::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The probe experiment.
+pub(crate) struct Probe;
+
+/// One kind of probe: its id, the node call, what the Rust subjects run.
+struct Kind {
+    id: &'static str,
+    node: &'static str,
+    rust: &'static str,
+}
+
+const KINDS: &[Kind] = &[
+    Kind {
+        id: "read",
+        node: "fs.readFile(1KB)",
+        rust: "FastIo: fs::read",
+    },
+    Kind {
+        id: "stat",
+        node: "fs.stat",
+        rust: "FastIo: fs::metadata",
+    },
+    Kind {
+        id: "gzip",
+        node: "zlib.gzip(1MB)",
+        rust: "Cpu: flate2 gzip",
+    },
+    Kind {
+        id: "lookup",
+        node: "dns.lookup(localhost)",
+        rust: "SlowIo: getaddrinfo",
+    },
+    Kind {
+        id: "random",
+        node: "crypto.randomBytes(32)",
+        rust: "Cpu: rand",
+    },
+    Kind {
+        id: "connect-ip",
+        node: "net.connect(127.0.0.1)",
+        rust: "loop: TcpStream::connect",
+    },
+    Kind {
+        id: "connect-name",
+        node: "net.connect(localhost)",
+        rust: "SlowIo lookup + loop connect",
+    },
+    Kind {
+        id: "timer",
+        node: "setTimeout(0)",
+        rust: "loop: sleep(0)",
+    },
+];
+
+/// Blockers per probe when the pool size is unset: libuv's default.
+const UNSET_BLOCKERS: usize = 4;
+/// How long the child waits after submitting the blockers before it
+/// issues the probe, so the pool threads have picked them up.
+const SETTLE_MS: u64 = 20;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "probes",
+        value_name: "LIST",
+        help: "probe kinds: read, stat, gzip, lookup, random, connect-ip, connect-name, timer",
+        default: "read,stat,gzip,lookup,random,connect-ip,connect-name,timer",
+        report: "read,stat,gzip,lookup,random,connect-ip,connect-name,timer",
+    },
+    ArgSpec {
+        name: "blocker-ms",
+        value_name: "MS",
+        help: "calibrate the pbkdf2-sha512 blockers to about this long (one task, one thread)",
+        default: "180",
+        report: "120",
+    },
+    ArgSpec {
+        name: "idle-runs",
+        value_name: "N",
+        help: "timed runs of each probe on the idle pool (median reported)",
+        default: "5",
+        report: "5",
+    },
+];
+
+impl Experiment for Probe {
+    fn name(&self) -> &'static str {
+        "probe"
+    }
+
+    fn about(&self) -> &'static str {
+        "fill the pool with blockers, then time one fs/zlib/dns/crypto/net/timer operation (seed 000 §2)"
+    }
+
+    fn long_about(&self) -> &'static str {
+        "Seed 000 §2: which operations queue in the pool? Start as many pbkdf2-sha512 blockers (~180 ms each) as the pool size (unset: 4), and while they run time one probe: fs.readFile of 1 KB, fs.stat, zlib.gzip of 1 MB, dns.lookup('localhost'), crypto.randomBytes(32), net.connect to a loopback listener by IP and by 'localhost', setTimeout(0); compare with the same probe on an idle pool. In node and sluice-compat every pool operation waits for a blocker to finish. Sluice runs file probes on FastIo and lookups on SlowIo, lanes the Cpu blockers cannot fill; gzip and randomBytes are CPU work and queue in its Cpu lane. Rust subjects connect and sleep on their event loop (a tokio current-thread runtime), not in the pool."
+    }
+
+    fn args(&self) -> &'static [ArgSpec] {
+        ARGS
+    }
+
+    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
+        // The seed's setting; `--pools unset,4` adds a set size (which
+        // fills tokio's pool too).
+        vec![PoolSize::Unset]
+    }
+
+    fn node_script(&self) -> &'static str {
+        include_str!("probe.js")
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let probes = probe_list(args)?;
+        let blocker_ms = args.number("blocker-ms", 1, 60_000)?;
+        let idle_runs = args.number("idle-runs", 1, 100)?;
+        let pools = lab.pools_for(self);
+        // The most iterations of three calibrations: the one least slowed by
+        // whatever else the machine was doing.
+        let iterations = (0..3)
+            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms)))
+            .max()
+            .unwrap_or(1);
+        let (small, big) = write_data(lab)?;
+        let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
+        let bar = lab.progress(children, "probe");
+        let rows = repeat(lab, |_| {
+            let mut rows = Vec::new();
+            for &pool in &pools {
+                let blockers = pool.size().unwrap_or(UNSET_BLOCKERS);
+                for subject in lab.subjects() {
+                    bar.set_message(format!("{} pool {pool}", subject.name()));
+                    let params = json!({
+                        "probes": probes,
+                        "blockers": blockers,
+                        "iterations": iterations,
+                        "settle_ms": SETTLE_MS,
+                        "idle_runs": idle_runs,
+                        "small_file": small,
+                        "big_file": big,
+                    });
+                    let result = lab.run_child(*subject, self.name(), pool, &params, None)?;
+                    let got = result["rows"]
+                        .as_array()
+                        .context("no rows in the child's result")?;
+                    for r in got {
+                        let num = |k: &str| {
+                            r[k].as_f64()
+                                .with_context(|| format!("{} printed no {k}", subject.name()))
+                        };
+                        let (idle, busy) = (num("idle_ms")?, num("probe_ms")?);
+                        let mut row = Row::new(subject.name())
+                            .param("probe", r["probe"].clone())
+                            .param("pool", pool.to_value())
+                            .metric("idle_ms", idle)
+                            .metric("probe_ms", busy)
+                            .metric("delta_ms", busy - idle)
+                            .metric("blockers", blockers as f64)
+                            .metric("blockers_left", num("blockers_left")?)
+                            .metric("blocker_ms", num("blocker_ms")?)
+                            .metric("first_done_ms", num("first_done_ms")?);
+                        if let Some(running) = r["blockers_running"].as_f64() {
+                            row = row.metric("blockers_running", running);
+                        }
+                        rows.push(row);
+                    }
+                    bar.inc(1);
+                }
+            }
+            Ok(rows)
+        })?;
+        bar.finish_and_clear();
+        let mut notes = lab.pool_notes(&pools);
+        notes.push(format!(
+            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of three, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
+        ));
+        notes.push(format!(
+            "this machine has {} usable cores: with more blockers than cores each blocker's wall time (blocker_ms) stretches, and so does the wait of a probe queued behind them",
+            lab.machine().cores
+        ));
+        notes.push("sluice: the blockers go to Cpu, whose budget is min(pool, cores); gzip and randomBytes are CPU work in the Cpu lane too, so they wait for it; file probes go to FastIo and lookups to SlowIo, which the blockers cannot fill".into());
+        notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
+        notes.push("tokio: one spawn_blocking pool for every kind of work; with max_blocking_threads unset (512) its blockers leave spare threads, with a set size they fill it".into());
+        notes.push("Rust subjects: connect and sleep run on the child's event loop (a tokio current-thread runtime); the loopback listener lives in the child; `localhost` is resolved on SlowIo, then connected on the loop; both timers tick in whole milliseconds, so setTimeout(0) and sleep(0) take about 1 ms even when idle".into());
+        Ok(lab.outcome(self.name(), rows, notes))
+    }
+
+    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
+        let probes: Vec<String> = serde_json::from_value(params["probes"].clone())?;
+        let blockers = params["blockers"].as_u64().context("blockers")? as usize;
+        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
+        let settle = Duration::from_millis(params["settle_ms"].as_u64().unwrap_or(SETTLE_MS));
+        let idle_runs = params["idle_runs"].as_u64().unwrap_or(5).max(1) as usize;
+        let files = Files {
+            small: PathBuf::from(params["small_file"].as_str().context("small_file")?),
+            data: Arc::new(
+                std::fs::read(params["big_file"].as_str().context("big_file")?)
+                    .context("reading the gzip input")?,
+            ),
+        };
+        let exec = cx.exec.as_ref();
+        let port = cx.block_on(listen())?;
+
+        let mut idle = Vec::new();
+        for kind in &probes {
+            let mut times = Vec::new();
+            for i in 0..=idle_runs {
+                let t = cx.block_on(probe(exec, kind, &files, port))?;
+                if i > 0 {
+                    times.push(t);
+                }
+            }
+            idle.push(median(times));
+        }
+
+        // How many blockers the pool runs at once: sluice's Cpu budget
+        // (both policies report it), else all of them.
+        let can_run = exec.metrics().map_or(blockers, |m| {
+            (m.lane(Lane::Cpu).limit as usize).min(blockers)
+        });
+        let mut rows = Vec::new();
+        for (kind, idle_ms) in probes.iter().zip(idle) {
+            let (issued, probe_ms, spans) = cx.block_on(async {
+                let t0 = Instant::now();
+                let started = Arc::new(AtomicUsize::new(0));
+                let jobs = (0..blockers).map(|_| {
+                    let started = started.clone();
+                    run_on(exec, Lane::Cpu, move || {
+                        let start = Instant::now();
+                        started.fetch_add(1, Ordering::SeqCst);
+                        std::hint::black_box(workload::pbkdf2_sha512(iterations));
+                        (start, Instant::now())
+                    })
+                });
+                let probe = async {
+                    tokio::time::sleep(settle).await;
+                    // On a loaded machine a pool thread can take longer than
+                    // the settle to pick its blocker up: wait for every
+                    // blocker the pool can run at once to have started.
+                    while started.load(Ordering::SeqCst) < can_run
+                        && t0.elapsed() < Duration::from_secs(2)
+                    {
+                        tokio::time::sleep(Duration::from_millis(1)).await;
+                    }
+                    let issued = Instant::now();
+                    let took = probe(exec, kind, &files, port).await;
+                    (issued, took)
+                };
+                let (spans, (issued, took)) = tokio::join!(futures::future::join_all(jobs), probe);
+                let spans = spans
+                    .into_iter()
+                    .map(|s| s.map(|(a, b)| (a, b, b.duration_since(t0))))
+                    .collect::<Result<Vec<_>, String>>()
+                    .map_err(anyhow::Error::msg)?;
+                anyhow::Ok((issued, took?, spans))
+            })?;
+            let left = spans.iter().filter(|(_, end, _)| *end > issued).count();
+            let running = spans
+                .iter()
+                .filter(|(start, end, _)| *start <= issued && *end > issued)
+                .count();
+            let blocker_ms = median(spans.iter().map(|s| s.2.as_secs_f64() * 1e3).collect());
+            let first_done_ms = spans
+                .iter()
+                .map(|(_, end, _)| signed_ms_between(issued, *end))
+                .reduce(f64::min)
+                .unwrap_or(f64::NAN);
+            rows.push(json!({
+                "probe": kind,
+                "idle_ms": idle_ms,
+                "probe_ms": probe_ms,
+                "blockers_left": left,
+                "blockers_running": running,
+                "blocker_ms": blocker_ms,
+                "first_done_ms": first_done_ms,
+            }));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(json!({ "rows": rows }))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let mut pools: Vec<Value> = Vec::new();
+        let mut probes: Vec<String> = Vec::new();
+        for r in &o.rows {
+            if !pools.contains(&r.params["pool"]) {
+                pools.push(r.params["pool"].clone());
+            }
+            let p = r.param_text("probe");
+            if !probes.contains(&p) {
+                probes.push(p);
+            }
+        }
+        let mut tables = Vec::new();
+        for pool in &pools {
+            let key = |p: &str| vec![("probe", json!(p)), ("pool", pool.clone())];
+            let get = |s: &str, p: &str, m: &str| o.metric(s, &key(p), m);
+
+            let mut header = vec!["probe".to_string(), "sluice runs it on".to_string()];
+            if has("node") {
+                header.push("node idle".into());
+            }
+            header.extend(subjects.iter().map(|s| format!("{} busy", short(s))));
+            if has("node") && has("sluice-compat") {
+                header.push("compat/node".into());
+            }
+            if has("node") && has("sluice") {
+                header.push("sluice/node".into());
+            }
+            let mut rows = Vec::new();
+            for p in &probes {
+                let mut row = vec![label(p).to_string(), lane_of(p).to_string()];
+                if has("node") {
+                    row.push(get("node", p, "idle_ms").map_or("-".into(), ms));
+                }
+                row.extend(
+                    subjects
+                        .iter()
+                        .map(|s| get(s, p, "probe_ms").map_or("-".into(), ms)),
+                );
+                if has("node") && has("sluice-compat") {
+                    row.push(ratio(
+                        get("sluice-compat", p, "probe_ms"),
+                        get("node", p, "probe_ms"),
+                    ));
+                }
+                if has("node") && has("sluice") {
+                    row.push(ratio(
+                        get("sluice", p, "probe_ms"),
+                        get("node", p, "probe_ms"),
+                    ));
+                }
+                rows.push(row);
+            }
+            tables.push(Table {
+                title: format!(
+                    "probe, pool {}: ms for one operation, idle and with the pool full of blockers",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: String::new(),
+            });
+
+            let mut header = vec!["probe".to_string()];
+            header.extend(subjects.iter().map(|s| format!("{} idle", short(s))));
+            header.extend(subjects.iter().map(|s| format!("{} delta", short(s))));
+            let rows = probes
+                .iter()
+                .map(|p| {
+                    let mut row = vec![label(p).to_string()];
+                    row.extend(
+                        subjects
+                            .iter()
+                            .map(|s| get(s, p, "idle_ms").map_or("-".into(), ms)),
+                    );
+                    row.extend(
+                        subjects
+                            .iter()
+                            .map(|s| get(s, p, "delta_ms").map_or("-".into(), signed_ms)),
+                    );
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "probe, pool {}: idle ms (median) and delta = busy - idle",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: String::new(),
+            });
+
+            let mut header = vec!["probe".to_string()];
+            header.extend(subjects.iter().map(|s| short(s).to_string()));
+            let rows = probes
+                .iter()
+                .map(|p| {
+                    let mut row = vec![label(p).to_string()];
+                    row.extend(
+                        subjects
+                            .iter()
+                            .map(|s| ratio(get(s, p, "probe_ms"), get(s, p, "first_done_ms"))),
+                    );
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "probe, pool {}: busy ms / ms from the probe's issue until the first blocker finished",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: "about 1x or more: the probe waited for a blocker to free a thread; near 0: it ran beside the blockers. Dividing by the blockers' own time takes out their speed (node's OpenSSL pbkdf2 vs sluice's) and the machine's noise.".into(),
+            });
+
+            let header = [
+                "subject",
+                "blockers",
+                "fewest unfinished at a probe",
+                "fewest running at a probe",
+                "blocker wall ms (median)",
+                "first blocker done after the probe's issue, ms (median)",
+            ]
+            .map(String::from)
+            .to_vec();
+            let rows = subjects
+                .iter()
+                .map(|s| {
+                    let all: Vec<&Row> = o
+                        .rows
+                        .iter()
+                        .filter(|r| r.subject == *s && r.params["pool"] == *pool)
+                        .collect();
+                    let fewest = |m: &str| {
+                        all.iter()
+                            .filter_map(|r| r.metrics.get(m).copied())
+                            .reduce(f64::min)
+                            .map_or("-".into(), |v| format!("{v:.0}"))
+                    };
+                    let blocker_ms = median(
+                        all.iter()
+                            .filter_map(|r| r.metrics.get("blocker_ms").copied())
+                            .collect(),
+                    );
+                    let first_done = median(
+                        all.iter()
+                            .filter_map(|r| r.metrics.get("first_done_ms").copied())
+                            .collect(),
+                    );
+                    vec![
+                        s.clone(),
+                        fewest("blockers"),
+                        fewest("blockers_left"),
+                        fewest("blockers_running"),
+                        ms(blocker_ms),
+                        ms(first_done),
+                    ]
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "probe, pool {}: were the blockers still there when each probe was issued?",
+                    pool_text(pool)
+                ),
+                header,
+                rows,
+                note: "running is counted inside the Rust children (blocker started, not finished); node's pool threads cannot be seen from its script".into(),
+            });
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            let probe = r.param_text("probe");
+            let Some(x) = KINDS.iter().position(|k| k.id == probe) else {
+                continue;
+            };
+            let Some(&y) = r.metrics.get("probe_ms") else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            let point = ((x + 1) as f64, y);
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push(point),
+                None => series.push(Series {
+                    name,
+                    points: vec![point],
+                }),
+            }
+        }
+        let legend: Vec<String> = KINDS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{} {}", i + 1, k.id))
+            .collect();
+        Some(Chart {
+            title: "probe: ms for one operation behind a pool full of blockers".into(),
+            x_label: format!("probe ({})", legend.join(", ")),
+            y_label: "ms behind the blockers".into(),
+            series,
+        })
+    }
+}
+
+/// `--probes`, validated.
+fn probe_list(args: &Args) -> anyhow::Result<Vec<String>> {
+    let text = args.text("probes")?;
+    let mut out: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim) {
+        if item.is_empty() {
+            bail!("--probes {text:?}: empty item; expected a list like read,stat,timer");
+        }
+        if !KINDS.iter().any(|k| k.id == item) {
+            bail!(
+                "--probes {item:?}: expected one of {}",
+                KINDS.iter().map(|k| k.id).collect::<Vec<_>>().join(", ")
+            );
+        }
+        if !out.iter().any(|o| o == item) {
+            out.push(item.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// Writes the probe's input files into the scratch directory: 1 KiB to
+/// read, 1 MiB of text to gzip (the same bytes for every subject).
+fn write_data(lab: &Lab) -> anyhow::Result<(PathBuf, PathBuf)> {
+    let small = lab.scratch().join("probe-1k.txt");
+    let big = lab.scratch().join("probe-1m.txt");
+    let text = words(1 << 20);
+    std::fs::write(&small, &text[..1024])
+        .with_context(|| format!("writing {}", small.display()))?;
+    std::fs::write(&big, &text).with_context(|| format!("writing {}", big.display()))?;
+    Ok((small, big))
+}
+
+/// `len` bytes of words drawn by a fixed linear congruential generator:
+/// text that compresses like text, identical on every run.
+fn words(len: usize) -> Vec<u8> {
+    const VOCAB: &[&str] = &[
+        "pool", "lane", "thread", "queue", "read", "stat", "lookup", "gzip", "random", "timer",
+        "loop", "socket", "budget", "worker", "blocker", "probe", "sluice", "node", "file", "task",
+        "wait", "cpu", "fast", "slow", "io", "the", "a", "of", "in", "and",
+    ];
+    let mut out = Vec::with_capacity(len + 16);
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    while out.len() < len {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let w = VOCAB[((x >> 33) % VOCAB.len() as u64) as usize];
+        out.extend_from_slice(w.as_bytes());
+        out.push(if (x >> 20).is_multiple_of(11) {
+            b'\n'
+        } else {
+            b' '
+        });
+    }
+    out.truncate(len);
+    out
+}
+
+/// The child's inputs.
+struct Files {
+    small: PathBuf,
+    data: Arc<Vec<u8>>,
+}
+
+/// Starts the loopback listener on the child's event loop: 127.0.0.1 on a
+/// free port, and `::1` on the same port where the machine has it (so a
+/// `localhost` that resolves to `::1` first connects too). Accepted
+/// connections are closed at once.
+async fn listen() -> anyhow::Result<u16> {
+    let v4 = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .context("binding the loopback listener")?;
+    let port = v4.local_addr()?.port();
+    let mut listeners = vec![v4];
+    if let Ok(v6) =
+        tokio::net::TcpListener::bind(SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, port))).await
+    {
+        listeners.push(v6);
+    }
+    for l in listeners {
+        tokio::spawn(async move {
+            while let Ok((s, _)) = l.accept().await {
+                drop(s);
+            }
+        });
+    }
+    Ok(port)
+}
+
+/// Runs one probe of `kind` from the event loop; returns its ms.
+async fn probe(exec: &dyn Executor, kind: &str, files: &Files, port: u16) -> anyhow::Result<f64> {
+    let t = Instant::now();
+    match kind {
+        "read" => {
+            let path = files.small.clone();
+            let n = run_on(exec, Lane::FastIo, move || {
+                std::fs::read(&path).map(|b| b.len())
+            })
+            .await
+            .map_err(anyhow::Error::msg)??;
+            anyhow::ensure!(n == 1024, "read {n} bytes of the 1 KiB file");
+        }
+        "stat" => {
+            let path = files.small.clone();
+            run_on(exec, Lane::FastIo, move || {
+                std::fs::metadata(&path).map(drop)
+            })
+            .await
+            .map_err(anyhow::Error::msg)??;
+        }
+        "gzip" => {
+            let data = files.data.clone();
+            let out = run_on(exec, Lane::Cpu, move || {
+                let mut enc =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                enc.write_all(&data)?;
+                enc.finish()
+            })
+            .await
+            .map_err(anyhow::Error::msg)??;
+            std::hint::black_box(out);
+        }
+        "lookup" => {
+            let n = run_on(exec, Lane::SlowIo, || {
+                ("localhost", 0u16).to_socket_addrs().map(Iterator::count)
+            })
+            .await
+            .map_err(anyhow::Error::msg)??;
+            anyhow::ensure!(n > 0, "localhost resolved to no address");
+        }
+        "random" => {
+            let bytes = run_on(exec, Lane::Cpu, || {
+                let mut b = [0u8; 32];
+                rand::RngCore::fill_bytes(&mut rand::rng(), &mut b);
+                b
+            })
+            .await
+            .map_err(anyhow::Error::msg)?;
+            std::hint::black_box(bytes);
+        }
+        "connect-ip" => {
+            let s = tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port)))
+                .await
+                .context("connecting to 127.0.0.1")?;
+            drop(s);
+        }
+        "connect-name" => {
+            let addrs: Vec<SocketAddr> = run_on(exec, Lane::SlowIo, move || {
+                ("localhost", port).to_socket_addrs().map(Iterator::collect)
+            })
+            .await
+            .map_err(anyhow::Error::msg)??;
+            let mut last = None;
+            let mut connected = false;
+            for a in addrs {
+                match tokio::net::TcpStream::connect(a).await {
+                    Ok(s) => {
+                        drop(s);
+                        connected = true;
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            if !connected {
+                bail!("connecting to localhost:{port}: {last:?}");
+            }
+        }
+        "timer" => tokio::time::sleep(Duration::ZERO).await,
+        other => bail!("unknown probe {other:?}"),
+    }
+    Ok(t.elapsed().as_secs_f64() * 1e3)
+}
+
+/// `to - from` in ms, negative when `to` is earlier.
+fn signed_ms_between(from: Instant, to: Instant) -> f64 {
+    match to.checked_duration_since(from) {
+        Some(d) => d.as_secs_f64() * 1e3,
+        None => -(from.duration_since(to).as_secs_f64() * 1e3),
+    }
+}
+
+fn label(id: &str) -> &str {
+    KINDS.iter().find(|k| k.id == id).map_or(id, |k| k.node)
+}
+
+fn lane_of(id: &str) -> &str {
+    KINDS.iter().find(|k| k.id == id).map_or("-", |k| k.rust)
+}
+
+fn short(subject: &str) -> &str {
+    match subject {
+        "sluice-compat" => "compat",
+        s => s,
+    }
+}
+
+fn signed_ms(v: f64) -> String {
+    if v < 0.0 {
+        format!("-{}", ms(-v))
+    } else {
+        format!("+{}", ms(v))
+    }
+}
+
+fn pool_text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_are_validated_by_name() {
+        let mut a = Args::defaults(ARGS, false);
+        assert_eq!(probe_list(&a).unwrap().len(), KINDS.len());
+        a.set("probes", "stat,disk");
+        let err = probe_list(&a).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--probes \"disk\": expected one of read, stat"),
+            "{err}"
+        );
+        a.set("probes", "stat,,timer");
+        assert!(
+            probe_list(&a)
+                .unwrap_err()
+                .to_string()
+                .contains("empty item")
+        );
+    }
+
+    #[test]
+    fn the_text_is_fixed_and_sized() {
+        let a = words(4096);
+        assert_eq!(a.len(), 4096);
+        assert_eq!(a, words(4096));
+    }
+}
