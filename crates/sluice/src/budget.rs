@@ -31,6 +31,13 @@ pub const MIN_STACK_SIZE: usize = 64 << 10;
 /// Largest accepted worker stack: 1 GiB.
 pub const MAX_STACK_SIZE: usize = 1 << 30;
 
+/// The nice value of `Cpu` lane workers: they yield a core to the event
+/// loop and the I/O lanes when cores are scarce (see [`crate::Builder::cpu_nice`]).
+pub const DEFAULT_CPU_NICE: i32 = 10;
+
+/// The largest nice value Linux accepts.
+pub const MAX_NICE: i32 = 19;
+
 /// libuv's `default_threads[4]`: the pool size when `UV_THREADPOOL_SIZE` is unset.
 pub const LIBUV_DEFAULT_THREADS: usize = 4;
 

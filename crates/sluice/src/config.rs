@@ -13,12 +13,13 @@ use crate::pool::Pool;
 use std::time::Duration;
 
 /// The environment variables [`Builder::from_env`] reads.
-pub const ENV_VARS: [&str; 5] = [
+pub const ENV_VARS: [&str; 6] = [
     "SLUICE_CPU_THREADS",
     "SLUICE_FASTIO_THREADS",
     "SLUICE_SLOWIO_THREADS",
     "SLUICE_QUEUE_BOUND",
     "SLUICE_STACK_SIZE",
+    "SLUICE_CPU_NICE",
 ];
 
 /// A refused configuration value. The message names the setting (an
@@ -107,6 +108,7 @@ pub struct Builder {
     queue_timeout: [Option<Duration>; 3],
     keep_alive: [Option<Duration>; 3],
     stack_size: Option<Setting<usize>>,
+    cpu_nice: Option<Setting<usize>>,
     untimed: bool,
 }
 
@@ -131,6 +133,7 @@ impl Builder {
     /// | `SLUICE_SLOWIO_THREADS` | `SlowIo` budget                            | 1..=1024               |
     /// | `SLUICE_QUEUE_BOUND`    | queue bound of every lane                  | 1..=16777216           |
     /// | `SLUICE_STACK_SIZE`     | worker stack size in bytes                 | 65536..=1073741824     |
+    /// | `SLUICE_CPU_NICE`       | nice value of `Cpu` workers                | 0..=19                 |
     ///
     /// Surrounding white space is ignored; anything else that is not a
     /// whole number in range is an error naming the variable and its value.
@@ -266,6 +269,25 @@ impl Builder {
         self
     }
 
+    /// The nice value `Cpu` lane workers set on themselves, `0..=19`
+    /// (default 10; 0 leaves them at the process's priority).
+    ///
+    /// When CPU work fills every core, a file read or the event loop thread
+    /// that wakes up would otherwise wait for the kernel to preempt a CPU
+    /// worker, a few milliseconds each time. At a higher nice value the CPU
+    /// workers yield at once. The cost: against *other processes* of the same
+    /// cgroup at nice 0, the `Cpu` lane gets a smaller share of a contended
+    /// core (inside a container, only the container's own threads compete).
+    /// Lanes policy only; the libuv policy keeps libuv's behaviour.
+    pub fn cpu_nice(mut self, nice: u8) -> Self {
+        self.cpu_nice = Some(Setting {
+            value: usize::from(nice),
+            raw: nice.to_string(),
+            source: "cpu_nice".to_string(),
+        });
+        self
+    }
+
     /// Turns off the clock reads and histograms (counts stay on). Exists to
     /// measure what timing costs; there is little reason to use it otherwise.
     pub fn timing(mut self, on: bool) -> Self {
@@ -313,6 +335,10 @@ impl Builder {
                     s.stack_size = stack_size;
                     s.timed = !self.untimed;
                 }
+                if let Some(n) = &self.cpu_nice {
+                    settings[Lane::Cpu.index()].nice =
+                        check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
+                }
                 Ok(Pool::new_lanes(settings, timeouts))
             }
             Policy::Libuv { threads } => {
@@ -329,6 +355,12 @@ impl Builder {
                 }
                 if let Some(b) = self.queue_bound.iter().flatten().next() {
                     return Err(unsupported(&b.source, "libuv's queue is unbounded"));
+                }
+                if let Some(n) = &self.cpu_nice {
+                    return Err(unsupported(
+                        &n.source,
+                        "libuv runs every thread at the process's priority",
+                    ));
                 }
                 if self.keep_alive.iter().any(Option::is_some) {
                     return Err(unsupported(

@@ -75,6 +75,8 @@ fn child_lanes_names() {
     println!("fastio={}", threads_named("sluice-fastio"));
     println!("slowio={}", threads_named("sluice-slowio"));
     println!("cpu={}", threads_named("sluice-cpu"));
+    println!("cpu_nice={}", nice_of("sluice-cpu"));
+    println!("fastio_nice={}", nice_of("sluice-fastio"));
     gate.wait();
     tasks.into_iter().for_each(|t| t.wait().unwrap());
 }
@@ -85,6 +87,32 @@ fn lanes_threads_are_named_by_lane() {
     assert_eq!(reported(&out, "fastio"), 3);
     assert_eq!(reported(&out, "slowio"), 1);
     assert_eq!(reported(&out, "cpu"), 1);
+    assert_eq!(
+        reported(&out, "cpu_nice"),
+        10,
+        "Cpu workers yield to the loop and the I/O lanes"
+    );
+    assert_eq!(reported(&out, "fastio_nice"), 0);
+}
+
+/// The nice value of the first thread named `name` (`/proc/self/task/TID/stat`
+/// field 19).
+fn nice_of(name: &str) -> i64 {
+    for t in std::fs::read_dir("/proc/self/task").unwrap() {
+        let dir = t.unwrap().path();
+        if std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim_end() == name) {
+            let stat = std::fs::read_to_string(dir.join("stat")).unwrap();
+            let after_comm = &stat[stat.rfind(')').unwrap() + 2..];
+            // Fields from 3 (state) on; nice is field 19.
+            return after_comm
+                .split_whitespace()
+                .nth(19 - 3)
+                .unwrap()
+                .parse()
+                .unwrap();
+        }
+    }
+    panic!("no thread named {name}");
 }
 
 #[test]

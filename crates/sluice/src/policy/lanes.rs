@@ -38,6 +38,8 @@ pub(crate) struct LaneSettings {
     pub(crate) keep_alive: Duration,
     pub(crate) stack_size: usize,
     pub(crate) timed: bool,
+    /// The nice value the lane's workers set on themselves (0: unchanged).
+    pub(crate) nice: i32,
 }
 
 /// The lanes policy: one [`LaneCore`] per lane.
@@ -318,6 +320,18 @@ impl LaneCore {
     }
 
     fn run_worker(self: Arc<Self>) {
+        // Under loom every model thread shares one OS thread: leave it alone.
+        #[cfg(not(loom))]
+        if self.settings.nice != 0 {
+            // Linux applies a nice value per thread when given a thread id.
+            // Raising it needs no privilege, so this cannot fail with EACCES;
+            // if it fails anyway, the worker runs at the process's priority,
+            // which is what every other pool does.
+            let _ = rustix::process::setpriority_process(
+                Some(rustix::thread::gettid()),
+                self.settings.nice,
+            );
+        }
         let shard = self.metrics.shards.lease();
         // Born counted as alive + searching by `spawn_worker`.
         loop {
@@ -522,5 +536,10 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         keep_alive: budget::default_keep_alive(lane),
         stack_size: budget::DEFAULT_STACK_SIZE,
         timed: true,
+        nice: if lane == Lane::Cpu {
+            budget::DEFAULT_CPU_NICE
+        } else {
+            0
+        },
     }
 }
