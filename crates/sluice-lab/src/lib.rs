@@ -218,7 +218,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     for s in lab.skipped() {
         body.push_str(&format!("\nSkipped `{}`: {}\n", s.subject, s.reason));
     }
-    md.push_str("\n## Headlines\n\nThe first table of each experiment.\n\n");
+    md.push_str("\n## Headlines\n\nOne table per experiment; the full tables follow.\n\n");
     md.push_str(&headlines);
     md.push_str(&body);
     md.push_str(&format!(

@@ -142,6 +142,10 @@ pub trait Experiment: Sync {
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
     fn chart(&self, outcome: &Outcome) -> Option<Chart>;
+    /// The one table the report's headlines show (default: the first).
+    fn headline(&self, outcome: &Outcome) -> Option<Table> {
+        self.tables(outcome).into_iter().next()
+    }
 }
 
 /// Every experiment, in report order.

@@ -305,6 +305,18 @@ impl Experiment for Staircase {
         tables
     }
 
+    /// The wait staircase at the largest pool: the steps and the fidelity.
+    fn headline(&self, o: &Outcome) -> Option<Table> {
+        let tables = self.tables(o);
+        let wait_totals =
+            |t: &&Table| t.title.contains("wait tasks") && t.title.ends_with("total wall ms");
+        tables
+            .iter()
+            .rfind(wait_totals)
+            .or_else(|| tables.first())
+            .cloned()
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut series: Vec<Series> = Vec::new();
         for r in &o.rows {
