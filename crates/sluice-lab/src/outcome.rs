@@ -96,6 +96,14 @@ impl Outcome {
             .and_then(|r| r.metrics.get(metric).copied())
     }
 
+    /// True if `row`'s pool is not the first pool size of this outcome (charts
+    /// draw those lines dashed).
+    pub fn is_later_pool(&self, row: &Row) -> bool {
+        self.rows
+            .first()
+            .is_some_and(|first| first.params.get("pool") != row.params.get("pool"))
+    }
+
     /// The distinct subjects, in first-seen order.
     pub fn subjects(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

@@ -523,13 +523,7 @@ impl Experiment for Probe {
             };
             let name = format!("{} pool {}", r.subject, r.param_text("pool"));
             let point = ((x + 1) as f64, y);
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push(point),
-                None => series.push(Series {
-                    name,
-                    points: vec![point],
-                }),
-            }
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
         }
         let legend: Vec<String> = KINDS
             .iter()

@@ -288,13 +288,7 @@ impl Experiment for SpawnBill {
                 continue;
             };
             let point = (pool, kb / 1024.0);
-            match series.iter_mut().find(|s| s.name == r.subject) {
-                Some(s) => s.points.push(point),
-                None => series.push(Series {
-                    name: r.subject.clone(),
-                    points: vec![point],
-                }),
-            }
+            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, point);
         }
         for s in &mut series {
             s.points.sort_by(|a, b| a.0.total_cmp(&b.0));

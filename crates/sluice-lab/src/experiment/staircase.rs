@@ -318,8 +318,14 @@ impl Experiment for Staircase {
     }
 
     fn chart(&self, o: &Outcome) -> Option<Chart> {
+        // One kind per chart, wait if it ran: 4 subjects x pools is enough lines.
+        let kind = if o.rows.iter().any(|r| r.param_text("kind") == "wait") {
+            "wait"
+        } else {
+            "cpu"
+        };
         let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
+        for r in o.rows.iter().filter(|r| r.param_text("kind") == kind) {
             let name = format!(
                 "{} {} pool {}",
                 r.subject,
@@ -329,16 +335,10 @@ impl Experiment for Staircase {
             let (Some(n), Some(t)) = (r.params["n"].as_f64(), r.metrics.get("total_ms")) else {
                 continue;
             };
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push((n, *t)),
-                None => series.push(Series {
-                    name,
-                    points: vec![(n, *t)],
-                }),
-            }
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), (n, *t));
         }
         Some(Chart {
-            title: "staircase: total wall ms for n concurrent tasks".into(),
+            title: format!("staircase ({kind} tasks): total wall ms for n concurrent tasks"),
             x_label: "n (concurrent tasks)".into(),
             y_label: "total ms".into(),
             series,

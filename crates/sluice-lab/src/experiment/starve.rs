@@ -652,13 +652,7 @@ impl Experiment for Starve {
             };
             let name = format!("{} pool {}", r.subject, r.param_text("pool"));
             let point = ((x + 1) as f64, w);
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push(point),
-                None => series.push(Series {
-                    name,
-                    points: vec![point],
-                }),
-            }
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
         }
         for s in &mut series {
             s.points.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -319,13 +319,7 @@ impl Experiment for Workers {
                 r.param_text("workers"),
                 r.param_text("tasks")
             );
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push((p, *m)),
-                None => series.push(Series {
-                    name,
-                    points: vec![(p, *m)],
-                }),
-            }
+            crate::report::add_point(&mut series, name, &r.subject, false, (p, *m));
         }
         for s in &mut series {
             s.points.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -41,6 +41,42 @@ pub struct Series {
     pub name: String,
     /// Points, in x order.
     pub points: Vec<(f64, f64)>,
+    /// Lines with the same key share a color (e.g. one per subject);
+    /// empty: a color of its own.
+    pub color_key: String,
+    /// Draw dashed (e.g. the second pool size of a subject).
+    pub dashed: bool,
+}
+
+impl Series {
+    /// A solid line with a color of its own.
+    pub fn new(name: impl Into<String>, points: Vec<(f64, f64)>) -> Self {
+        Series {
+            name: name.into(),
+            points,
+            ..Default::default()
+        }
+    }
+}
+
+/// Adds `point` to the series called `name`, creating it (colored by
+/// `color_key`, dashed or not) the first time.
+pub fn add_point(
+    series: &mut Vec<Series>,
+    name: String,
+    color_key: &str,
+    dashed: bool,
+    point: (f64, f64),
+) {
+    match series.iter_mut().find(|s| s.name == name) {
+        Some(s) => s.points.push(point),
+        None => series.push(Series {
+            name,
+            points: vec![point],
+            color_key: color_key.to_string(),
+            dashed,
+        }),
+    }
 }
 
 /// Milliseconds for a table cell: `0.07`, `12.3`, `1460`.

@@ -54,16 +54,33 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             .y_desc(&chart.y_label)
             .draw()
             .map_err(err)?;
+        let mut keys: Vec<&str> = Vec::new();
         for (i, s) in chart.series.iter().enumerate() {
-            let color = COLORS[i % COLORS.len()];
-            c.draw_series(LineSeries::new(
-                s.points.iter().copied(),
-                color.stroke_width(2),
-            ))
-            .map_err(err)?
-            .label(&s.name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            let slot = if s.color_key.is_empty() {
+                i
+            } else {
+                match keys.iter().position(|k| *k == s.color_key) {
+                    Some(k) => k,
+                    None => {
+                        keys.push(&s.color_key);
+                        keys.len() - 1
+                    }
+                }
+            };
+            let color = COLORS[slot % COLORS.len()];
+            let style = color.stroke_width(2);
+            let drawn = if s.dashed {
+                c.draw_series(DashedLineSeries::new(s.points.iter().copied(), 8, 5, style))
+            } else {
+                c.draw_series(LineSeries::new(s.points.iter().copied(), style))
+            };
+            let dashed = s.dashed;
+            drawn.map_err(err)?.label(&s.name).legend(move |(x, y)| {
+                if dashed {
+                    PathElement::new(vec![(x, y), (x + 7, y)], style)
+                } else {
+                    PathElement::new(vec![(x, y), (x + 20, y)], style)
+                }
             });
             c.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))
                 .map_err(err)?;
@@ -95,13 +112,10 @@ mod tests {
             x_label: "n".into(),
             y_label: "ms".into(),
             series: vec![
+                Series::new("node pool 4", vec![(1.0, 45.0), (8.0, 97.0)]),
                 Series {
-                    name: "node pool 4".into(),
-                    points: vec![(1.0, 45.0), (8.0, 97.0)],
-                },
-                Series {
-                    name: "sluice".into(),
-                    points: vec![(1.0, 45.0), (8.0, 50.0)],
+                    dashed: true,
+                    ..Series::new("sluice", vec![(1.0, 45.0), (8.0, 50.0)])
                 },
             ],
         };
