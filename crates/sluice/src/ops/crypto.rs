@@ -1,0 +1,179 @@
+//! Key derivation and random bytes on [`Lane::Cpu`]: what Node runs as
+//! `crypto.pbkdf2`, `crypto.scrypt` and `crypto.randomBytes` on its pool.
+//! Output bytes equal Node's (OpenSSL's) for the same inputs.
+//!
+//! ```
+//! use sluice::{Pool, crypto::{self, Digest}};
+//!
+//! let pool = Pool::builder().build()?;
+//! // node -p "crypto.pbkdf2Sync('secret', 'salt', 1000, 32, 'sha256').toString('hex')"
+//! let key = crypto::pbkdf2(&pool, b"secret", b"salt", 1000, 32, Digest::Sha256).wait()??;
+//! assert_eq!(hex(&key), "a8df899f3c4f204d967e0ad63c092987c10055ebb017b3d9d28add218d4f7aad");
+//! assert_eq!(crypto::random_bytes(&pool, 16).wait()??.len(), 16);
+//! # fn hex(b: &[u8]) -> String { b.iter().map(|x| format!("{x:02x}")).collect() }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::lane::Lane;
+use crate::pool::Pool;
+use crate::task::Task;
+
+/// The hash behind [`pbkdf2`]'s HMAC, as Node names it (`'sha1'`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Digest {
+    /// `'sha1'`.
+    Sha1,
+    /// `'sha256'`.
+    Sha256,
+    /// `'sha512'`.
+    Sha512,
+}
+
+impl std::str::FromStr for Digest {
+    type Err = CryptoError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "sha1" => Ok(Digest::Sha1),
+            "sha256" => Ok(Digest::Sha256),
+            "sha512" => Ok(Digest::Sha512),
+            _ => Err(CryptoError::Invalid(format!(
+                "unknown digest {s:?}; expected sha1, sha256 or sha512"
+            ))),
+        }
+    }
+}
+
+/// A refused input or a failing random source.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CryptoError {
+    /// An input outside what the algorithm accepts; the message names it.
+    #[error("{0}")]
+    Invalid(String),
+    /// The operating system's random source failed.
+    #[error("random source: {0}")]
+    Random(String),
+}
+
+/// The largest key any function here derives, and the most random bytes
+/// one call returns: 1 GiB (Node's own limits are of the same order).
+pub const MAX_OUTPUT: usize = 1 << 30;
+
+fn check_len(what: &str, len: usize) -> Result<(), CryptoError> {
+    if len == 0 || len > MAX_OUTPUT {
+        Err(CryptoError::Invalid(format!(
+            "{what} = {len}; expected 1..={MAX_OUTPUT}"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// PBKDF2-HMAC (`crypto.pbkdf2(password, salt, iterations, keylen, digest)`).
+/// `iterations` and `key_len` must be at least 1.
+pub fn pbkdf2(
+    pool: &Pool,
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+    key_len: usize,
+    digest: Digest,
+) -> Task<Result<Vec<u8>, CryptoError>> {
+    let (password, salt) = (password.to_vec(), salt.to_vec());
+    pool.spawn(Lane::Cpu, move || {
+        if iterations == 0 {
+            return Err(CryptoError::Invalid(
+                "iterations = 0; expected at least 1".into(),
+            ));
+        }
+        check_len("key length", key_len)?;
+        let mut out = vec![0u8; key_len];
+        match digest {
+            Digest::Sha1 => {
+                pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&password, &salt, iterations, &mut out)
+            }
+            Digest::Sha256 => {
+                pbkdf2::pbkdf2_hmac::<sha2::Sha256>(&password, &salt, iterations, &mut out)
+            }
+            Digest::Sha512 => {
+                pbkdf2::pbkdf2_hmac::<sha2::Sha512>(&password, &salt, iterations, &mut out)
+            }
+        }
+        Ok(out)
+    })
+}
+
+/// The cost parameters of [`scrypt`]; the default is Node's
+/// (`N = 16384, r = 8, p = 1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScryptParams {
+    /// CPU/memory cost; a power of two greater than 1.
+    pub n: u64,
+    /// Block size.
+    pub r: u32,
+    /// Parallelization.
+    pub p: u32,
+}
+
+impl Default for ScryptParams {
+    fn default() -> Self {
+        ScryptParams {
+            n: 16384,
+            r: 8,
+            p: 1,
+        }
+    }
+}
+
+/// scrypt (`crypto.scrypt(password, salt, keylen, { N, r, p })`).
+///
+/// ```
+/// use sluice::{Pool, crypto};
+/// let pool = Pool::builder().build()?;
+/// // node -p "crypto.scryptSync('secret', 'salt', 32).toString('hex')"
+/// let key = crypto::scrypt(&pool, b"secret", b"salt", 32, Default::default()).wait()??;
+/// assert_eq!(key[..4], [0x05, 0xff, 0xae, 0xbc]);
+/// let bad = crypto::scrypt(&pool, b"x", b"y", 32, crypto::ScryptParams { n: 1000, r: 8, p: 1 }).wait()?;
+/// assert_eq!(bad.unwrap_err().to_string(), "scrypt N = 1000; expected a power of two greater than 1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn scrypt(
+    pool: &Pool,
+    password: &[u8],
+    salt: &[u8],
+    key_len: usize,
+    params: ScryptParams,
+) -> Task<Result<Vec<u8>, CryptoError>> {
+    let (password, salt) = (password.to_vec(), salt.to_vec());
+    pool.spawn(Lane::Cpu, move || {
+        check_len("key length", key_len)?;
+        if params.n < 2 || !params.n.is_power_of_two() {
+            return Err(CryptoError::Invalid(format!(
+                "scrypt N = {}; expected a power of two greater than 1",
+                params.n
+            )));
+        }
+        let log_n = params.n.trailing_zeros() as u8;
+        let p = scrypt::Params::new(log_n, params.r, params.p, key_len).map_err(|e| {
+            CryptoError::Invalid(format!(
+                "scrypt N = {}, r = {}, p = {}: {e}",
+                params.n, params.r, params.p
+            ))
+        })?;
+        let mut out = vec![0u8; key_len];
+        scrypt::scrypt(&password, &salt, &p, &mut out)
+            .map_err(|e| CryptoError::Invalid(format!("scrypt key length {key_len}: {e}")))?;
+        Ok(out)
+    })
+}
+
+/// `len` cryptographically secure random bytes from the operating system
+/// (`crypto.randomBytes(len)`).
+pub fn random_bytes(pool: &Pool, len: usize) -> Task<Result<Vec<u8>, CryptoError>> {
+    pool.spawn(Lane::Cpu, move || {
+        check_len("random bytes", len)?;
+        let mut out = vec![0u8; len];
+        getrandom::fill(&mut out).map_err(|e| CryptoError::Random(e.to_string()))?;
+        Ok(out)
+    })
+}

@@ -1,0 +1,244 @@
+//! File system calls on [`Lane::FastIo`], the lane CPU work can never fill:
+//! what Node runs as `fs.*` on its pool.
+//!
+//! ```
+//! use sluice::{Pool, fs};
+//!
+//! let pool = Pool::builder().build()?;
+//! let dir = std::env::temp_dir().join(format!("sluice-doc-fs-{}", std::process::id()));
+//! fs::create_dir_all(&pool, &dir).wait()??;
+//! let file = dir.join("hello.txt");
+//! fs::write(&pool, &file, b"hello").wait()??;
+//! assert_eq!(fs::read(&pool, &file).wait()??, b"hello");
+//! assert_eq!(fs::metadata(&pool, &file).wait()??.len(), 5);
+//! assert_eq!(fs::read_dir(&pool, &dir).wait()??.len(), 1);
+//! fs::remove_dir_all(&pool, &dir).wait()??;
+//! assert_eq!(pool.metrics().lane(sluice::Lane::FastIo).completed_total, 6);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::lane::Lane;
+use crate::pool::Pool;
+use crate::task::Task;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn run<T: Send + 'static>(
+    pool: &Pool,
+    f: impl FnOnce() -> io::Result<T> + Send + 'static,
+) -> Task<io::Result<T>> {
+    pool.spawn(Lane::FastIo, f)
+}
+
+fn owned(path: impl AsRef<Path>) -> PathBuf {
+    path.as_ref().to_path_buf()
+}
+
+/// Reads a whole file (`fs.readFile`).
+pub fn read(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<Vec<u8>>> {
+    let path = owned(path);
+    run(pool, move || std::fs::read(path))
+}
+
+/// Reads a whole file as UTF-8 (`fs.readFile(path, 'utf8')`).
+pub fn read_to_string(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<String>> {
+    let path = owned(path);
+    run(pool, move || std::fs::read_to_string(path))
+}
+
+/// Writes a whole file, creating or truncating it (`fs.writeFile`).
+pub fn write(
+    pool: &Pool,
+    path: impl AsRef<Path>,
+    contents: impl AsRef<[u8]>,
+) -> Task<io::Result<()>> {
+    let (path, contents) = (owned(path), contents.as_ref().to_vec());
+    run(pool, move || std::fs::write(path, contents))
+}
+
+/// Appends to a file, creating it (`fs.appendFile`).
+pub fn append(
+    pool: &Pool,
+    path: impl AsRef<Path>,
+    contents: impl AsRef<[u8]>,
+) -> Task<io::Result<()>> {
+    let (path, contents) = (owned(path), contents.as_ref().to_vec());
+    run(pool, move || {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?
+            .write_all(&contents)
+    })
+}
+
+/// Metadata, following symlinks (`fs.stat`).
+pub fn metadata(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<std::fs::Metadata>> {
+    let path = owned(path);
+    run(pool, move || std::fs::metadata(path))
+}
+
+/// Metadata of the link itself (`fs.lstat`).
+pub fn symlink_metadata(
+    pool: &Pool,
+    path: impl AsRef<Path>,
+) -> Task<io::Result<std::fs::Metadata>> {
+    let path = owned(path);
+    run(pool, move || std::fs::symlink_metadata(path))
+}
+
+/// The entries of a directory, sorted by name (`fs.readdir`).
+pub fn read_dir(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<Vec<PathBuf>>> {
+    let path = owned(path);
+    run(pool, move || {
+        let mut entries = std::fs::read_dir(path)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<io::Result<Vec<_>>>()?;
+        entries.sort();
+        Ok(entries)
+    })
+}
+
+/// Creates a directory and its parents (`fs.mkdir(path, { recursive: true })`).
+pub fn create_dir_all(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<()>> {
+    let path = owned(path);
+    run(pool, move || std::fs::create_dir_all(path))
+}
+
+/// Removes a file (`fs.unlink`).
+pub fn remove_file(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<()>> {
+    let path = owned(path);
+    run(pool, move || std::fs::remove_file(path))
+}
+
+/// Removes a directory and everything in it (`fs.rm(path, { recursive: true })`).
+pub fn remove_dir_all(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<()>> {
+    let path = owned(path);
+    run(pool, move || std::fs::remove_dir_all(path))
+}
+
+/// Renames a file or directory (`fs.rename`).
+pub fn rename(pool: &Pool, from: impl AsRef<Path>, to: impl AsRef<Path>) -> Task<io::Result<()>> {
+    let (from, to) = (owned(from), owned(to));
+    run(pool, move || std::fs::rename(from, to))
+}
+
+/// Copies a file; returns the bytes copied (`fs.copyFile`).
+pub fn copy(pool: &Pool, from: impl AsRef<Path>, to: impl AsRef<Path>) -> Task<io::Result<u64>> {
+    let (from, to) = (owned(from), owned(to));
+    run(pool, move || std::fs::copy(from, to))
+}
+
+/// The canonical, absolute path (`fs.realpath`).
+pub fn canonicalize(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<PathBuf>> {
+    let path = owned(path);
+    run(pool, move || std::fs::canonicalize(path))
+}
+
+/// An open file whose every call is one FastIo task, like Node's
+/// `fs.open` / `fs.read` / `fs.write` / `fs.close` on a file descriptor.
+/// Dropping it closes the descriptor (the last handle to it does).
+///
+/// ```
+/// use sluice::{Pool, fs::File};
+///
+/// let pool = Pool::builder().build()?;
+/// let path = std::env::temp_dir().join(format!("sluice-doc-file-{}", std::process::id()));
+/// let file = File::create(&pool, &path).wait()??;
+/// file.write_all(b"0123456789").wait()??;
+/// let file = File::open(&pool, &path).wait()??;
+/// assert_eq!(file.read_at(3, 4).wait()??, b"3456");
+/// assert_eq!(file.read(2).wait()??, b"01");       // from the file's own position
+/// file.close().wait()??;
+/// sluice::fs::remove_file(&pool, &path).wait()??;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct File {
+    file: Arc<std::fs::File>,
+    pool: Pool,
+}
+
+impl File {
+    /// Opens a file for reading (`fs.open(path, 'r')`).
+    pub fn open(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<File>> {
+        let path = owned(path);
+        let p = pool.clone();
+        run(pool, move || {
+            Ok(File {
+                file: Arc::new(std::fs::File::open(path)?),
+                pool: p,
+            })
+        })
+    }
+
+    /// Creates or truncates a file for writing (`fs.open(path, 'w')`).
+    pub fn create(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<File>> {
+        let path = owned(path);
+        let p = pool.clone();
+        run(pool, move || {
+            Ok(File {
+                file: Arc::new(std::fs::File::create(path)?),
+                pool: p,
+            })
+        })
+    }
+
+    /// Reads up to `len` bytes from the file's position (`fs.read(fd, .., null)`).
+    pub fn read(&self, len: usize) -> Task<io::Result<Vec<u8>>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || {
+            let mut buf = vec![0; len];
+            let n = (&*file).read(&mut buf)?;
+            buf.truncate(n);
+            Ok(buf)
+        })
+    }
+
+    /// Reads up to `len` bytes at `offset`, leaving the position alone
+    /// (`fs.read(fd, .., position)`, a `pread`).
+    pub fn read_at(&self, offset: u64, len: usize) -> Task<io::Result<Vec<u8>>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || {
+            let mut buf = vec![0; len];
+            let n = std::os::unix::fs::FileExt::read_at(&*file, &mut buf, offset)?;
+            buf.truncate(n);
+            Ok(buf)
+        })
+    }
+
+    /// Writes all of `bytes` at the file's position (`fs.write`).
+    pub fn write_all(&self, bytes: impl AsRef<[u8]>) -> Task<io::Result<()>> {
+        let (file, bytes) = (Arc::clone(&self.file), bytes.as_ref().to_vec());
+        run(&self.pool, move || (&*file).write_all(&bytes))
+    }
+
+    /// Moves the file's position (`lseek`).
+    pub fn seek(&self, to: SeekFrom) -> Task<io::Result<u64>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || (&*file).seek(to))
+    }
+
+    /// Flushes data and metadata to the device (`fs.fsync`).
+    pub fn sync_all(&self) -> Task<io::Result<()>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || file.sync_all())
+    }
+
+    /// Metadata of the open file (`fs.fstat`).
+    pub fn metadata(&self) -> Task<io::Result<std::fs::Metadata>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || file.metadata())
+    }
+
+    /// Closes this handle on the pool (`fs.close`): the descriptor closes
+    /// when the last clone of this `File` is gone.
+    pub fn close(self) -> Task<io::Result<()>> {
+        let File { file, pool } = self;
+        run(&pool, move || {
+            drop(file);
+            Ok(())
+        })
+    }
+}

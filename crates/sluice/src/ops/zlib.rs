@@ -1,0 +1,63 @@
+//! gzip and gunzip on [`Lane::Cpu`]: what Node runs as `zlib.gzip` and
+//! `zlib.gunzip` on its pool.
+//!
+//! The output is byte for byte Node's: the same gzip header (no name, no
+//! time stamp, OS byte 3) and zlib's own deflate (flate2 on the C zlib,
+//! not a port: deflate streams are not unique, and a different matcher gives
+//! different bytes for the same input). `tests/ops_vectors.rs` checks it
+//! against `node`, both ways.
+//!
+//! ```
+//! use sluice::{Pool, zlib};
+//!
+//! let pool = Pool::builder().build()?;
+//! let data = b"hello hello hello hello".repeat(100);
+//! let packed = zlib::gzip(&pool, &data, zlib::DEFAULT_LEVEL).wait()??;
+//! assert!(packed.len() < data.len());
+//! assert_eq!(zlib::gunzip(&pool, &packed).wait()??, data);
+//! assert!(zlib::gunzip(&pool, b"not gzip").wait()?.is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::lane::Lane;
+use crate::pool::Pool;
+use crate::task::Task;
+use std::io::{self, Read, Write};
+
+/// zlib's default compression level (`Z_DEFAULT_COMPRESSION` is 6).
+pub const DEFAULT_LEVEL: u32 = 6;
+
+/// Compresses `data` as gzip at `level` (0..=9) (`zlib.gzip`).
+pub fn gzip(pool: &Pool, data: &[u8], level: u32) -> Task<io::Result<Vec<u8>>> {
+    let data = data.to_vec();
+    pool.spawn(Lane::Cpu, move || {
+        if level > 9 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("gzip level {level}; expected 0..=9"),
+            ));
+        }
+        let mut enc = flate2::GzBuilder::new().operating_system(3).write(
+            Vec::with_capacity(data.len() / 2 + 64),
+            flate2::Compression::new(level),
+        );
+        enc.write_all(&data)?;
+        enc.finish()
+    })
+}
+
+/// Decompresses gzip `data` (`zlib.gunzip`); concatenated members are read
+/// in turn, as Node does. Corrupt input is an `InvalidData` error.
+pub fn gunzip(pool: &Pool, data: &[u8]) -> Task<io::Result<Vec<u8>>> {
+    let data = data.to_vec();
+    pool.spawn(Lane::Cpu, move || {
+        let mut out = Vec::with_capacity(data.len() * 3);
+        match flate2::read::MultiGzDecoder::new(&data[..]).read_to_end(&mut out) {
+            Ok(_) => Ok(out),
+            Err(e) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("gunzip: not valid gzip data ({e})"),
+            )),
+        }
+    })
+}

@@ -1,0 +1,204 @@
+//! sluice's crypto and zlib operations give Node's bytes for Node's inputs.
+//!
+//! The vectors are `tests/vectors/ops.json`, produced by `node
+//! tests/vectors/ops.js`. Where `node` is on PATH the test regenerates them
+//! and requires the checked-in file to match, so the file cannot go stale;
+//! without node the checked-in file is used as it is.
+
+use serde_json::Value;
+use sha2::Digest as _;
+use sluice::crypto::{self, Digest, ScryptParams};
+use sluice::{Pool, zlib};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const VECTORS: &str = include_str!("vectors/ops.json");
+
+fn node() -> Option<std::path::PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
+}
+
+fn vectors() -> Value {
+    serde_json::from_str(VECTORS).unwrap()
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The gzip test inputs, built exactly as ops.js builds them.
+fn text(lines: u64) -> Vec<u8> {
+    (0..lines)
+        .map(|i| format!("sluice lane {}\n", i % 97))
+        .collect::<String>()
+        .into_bytes()
+}
+
+#[test]
+fn checked_in_vectors_match_this_node() {
+    let Some(node) = node() else {
+        eprintln!("node not on PATH: using the checked-in vectors as they are");
+        return;
+    };
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/ops.js");
+    let out = Command::new(node).arg(script).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fresh: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut stored = vectors();
+    // Only the algorithms must agree; the node version may differ.
+    stored["node"] = fresh["node"].clone();
+    assert_eq!(
+        fresh, stored,
+        "tests/vectors/ops.json is stale: regenerate it with `node tests/vectors/ops.js`"
+    );
+}
+
+#[test]
+fn pbkdf2_equals_node() {
+    let pool = Pool::builder().build().unwrap();
+    for v in vectors()["pbkdf2"].as_array().unwrap() {
+        let digest: Digest = v["digest"].as_str().unwrap().parse().unwrap();
+        let key = crypto::pbkdf2(
+            &pool,
+            v["password"].as_str().unwrap().as_bytes(),
+            v["salt"].as_str().unwrap().as_bytes(),
+            v["iterations"].as_u64().unwrap() as u32,
+            v["key_len"].as_u64().unwrap() as usize,
+            digest,
+        )
+        .wait()
+        .unwrap()
+        .unwrap();
+        assert_eq!(hex(&key), v["key"].as_str().unwrap(), "{v}");
+    }
+}
+
+#[test]
+fn scrypt_equals_node() {
+    let pool = Pool::builder().build().unwrap();
+    for v in vectors()["scrypt"].as_array().unwrap() {
+        let params = ScryptParams {
+            n: v["n"].as_u64().unwrap(),
+            r: v["r"].as_u64().unwrap() as u32,
+            p: v["p"].as_u64().unwrap() as u32,
+        };
+        let key = crypto::scrypt(
+            &pool,
+            v["password"].as_str().unwrap().as_bytes(),
+            v["salt"].as_str().unwrap().as_bytes(),
+            v["key_len"].as_u64().unwrap() as usize,
+            params,
+        )
+        .wait()
+        .unwrap()
+        .unwrap();
+        assert_eq!(hex(&key), v["key"].as_str().unwrap(), "{v}");
+    }
+}
+
+#[test]
+fn gunzip_reads_nodes_gzip_and_headers_match() {
+    let pool = Pool::builder().build().unwrap();
+    for v in vectors()["gzip"].as_array().unwrap() {
+        let input = text(v["input_lines"].as_u64().unwrap());
+        assert_eq!(
+            hex(&sha2::Sha256::digest(&input)),
+            v["input_sha256"].as_str().unwrap()
+        );
+        let nodes = unhex(v["gzip"].as_str().unwrap());
+        assert_eq!(zlib::gunzip(&pool, &nodes).wait().unwrap().unwrap(), input);
+        let ours = zlib::gzip(&pool, &input, zlib::DEFAULT_LEVEL)
+            .wait()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            ours[..10],
+            nodes[..10],
+            "gzip header (magic, method, flags, mtime, xfl, OS)"
+        );
+    }
+}
+
+#[test]
+fn node_gunzips_our_gzip() {
+    let Some(node) = node() else {
+        eprintln!("node not on PATH: skipping the node side of the gzip round trip");
+        return;
+    };
+    let pool = Pool::builder().build().unwrap();
+    let input = text(5000);
+    let ours = zlib::gzip(&pool, &input, 9).wait().unwrap().unwrap();
+    let mut child = Command::new(node)
+        .args(["-e", "let c=[];process.stdin.on('data',d=>c.push(d)).on('end',()=>process.stdout.write(require('zlib').gunzipSync(Buffer.concat(c))))"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&ours).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, input);
+}
+
+#[test]
+fn bad_inputs_are_refused_with_the_value() {
+    let pool = Pool::builder().build().unwrap();
+    let e = crypto::pbkdf2(&pool, b"p", b"s", 0, 32, Digest::Sha256)
+        .wait()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.to_string(), "iterations = 0; expected at least 1");
+    let e = crypto::pbkdf2(&pool, b"p", b"s", 1, 0, Digest::Sha256)
+        .wait()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.to_string(), "key length = 0; expected 1..=1073741824");
+    assert_eq!(
+        "md5".parse::<Digest>().unwrap_err().to_string(),
+        "unknown digest \"md5\"; expected sha1, sha256 or sha512"
+    );
+    let e = zlib::gzip(&pool, b"x", 10).wait().unwrap().unwrap_err();
+    assert_eq!(e.to_string(), "gzip level 10; expected 0..=9");
+    let e = zlib::gunzip(&pool, b"\x1f\x8b\x08\x00garbage")
+        .wait()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidData, "{e}");
+    let snap = pool.metrics();
+    assert_eq!(
+        snap.lane(sluice::Lane::Cpu).completed_total,
+        4,
+        "refusals are answers, not panics"
+    );
+}
+
+#[test]
+fn gzip_bytes_equal_nodes() {
+    let pool = Pool::builder().build().unwrap();
+    for v in vectors()["gzip"].as_array().unwrap() {
+        let input = text(v["input_lines"].as_u64().unwrap());
+        let ours = zlib::gzip(&pool, &input, zlib::DEFAULT_LEVEL)
+            .wait()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            hex(&ours),
+            v["gzip"].as_str().unwrap(),
+            "{} lines",
+            v["input_lines"]
+        );
+    }
+}
