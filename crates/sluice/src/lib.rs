@@ -53,6 +53,7 @@ pub mod budget;
 mod clock;
 mod config;
 mod deadline;
+pub mod health;
 mod lane;
 mod loom;
 mod metrics;

@@ -25,15 +25,7 @@ struct LaneHistograms(Vec<(LaneLabel, HistogramSnapshot)>);
 impl EncodeMetric for LaneHistograms {
     fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
         for (label, h) in &self.0 {
-            // The encoder wants per-bucket counts and accumulates them
-            // itself; the snapshot holds cumulative ones. `+Inf` is the rest.
-            let mut per_bucket = Vec::with_capacity(h.buckets.len() + 1);
-            let mut below = 0;
-            for &(le, cumulative) in &h.buckets {
-                per_bucket.push((le, cumulative - below));
-                below = cumulative;
-            }
-            per_bucket.push((f64::INFINITY, h.count - below));
+            let per_bucket = per_bucket(&h.buckets, h.count);
             let mut family = encoder.encode_family(label)?;
             family.encode_histogram::<LaneLabel>(h.sum_seconds, h.count, &per_bucket, None)?;
         }
@@ -43,6 +35,53 @@ impl EncodeMetric for LaneHistograms {
     fn metric_type(&self) -> MetricType {
         MetricType::Histogram
     }
+}
+
+/// One histogram series without labels, from precomputed cumulative buckets.
+#[derive(Debug)]
+pub(crate) struct ConstHistogram {
+    sum: f64,
+    count: u64,
+    /// Cumulative `(le, count)` pairs; `+Inf` is `count`.
+    buckets: Vec<(f64, u64)>,
+}
+
+impl ConstHistogram {
+    pub(crate) fn new(sum: f64, count: u64, buckets: Vec<(f64, u64)>) -> Self {
+        ConstHistogram {
+            sum,
+            count,
+            buckets,
+        }
+    }
+}
+
+impl EncodeMetric for ConstHistogram {
+    fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
+        encoder.encode_histogram::<LaneLabel>(
+            self.sum,
+            self.count,
+            &per_bucket(&self.buckets, self.count),
+            None,
+        )
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
+}
+
+/// The encoder wants per-bucket counts and accumulates them itself; the
+/// snapshots hold cumulative ones. `+Inf` holds the rest.
+fn per_bucket(cumulative: &[(f64, u64)], count: u64) -> Vec<(f64, u64)> {
+    let mut out = Vec::with_capacity(cumulative.len() + 1);
+    let mut below = 0;
+    for &(le, c) in cumulative {
+        out.push((le, c.saturating_sub(below)));
+        below = c;
+    }
+    out.push((f64::INFINITY, count.saturating_sub(below)));
+    out
 }
 
 fn counter_family(
@@ -103,6 +142,16 @@ impl Snapshot {
     /// ```
     pub fn to_prometheus(&self) -> String {
         let mut r = Registry::default();
+        self.register(&mut r);
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &r);
+        out
+    }
+
+    /// Registers every series of this snapshot in `r`.
+    pub(crate) fn register(&self, r: &mut Registry) {
+        let r = &mut *r;
         let counters: [CounterDef; 9] = [
             ("sluice_submitted", "Tasks accepted into the lane", |l| {
                 l.submitted_total
@@ -143,7 +192,7 @@ impl Snapshot {
             ),
         ];
         for (name, help, f) in counters {
-            counter_family(&mut r, name, help, self, f);
+            counter_family(r, name, help, self, f);
         }
         let saturated = Family::<LaneLabel, Counter<f64, AtomicU64>>::default();
         for l in &self.lanes {
@@ -159,31 +208,31 @@ impl Snapshot {
             saturated,
         );
         gauge_family(
-            &mut r,
+            r,
             "sluice_limit",
             "How many of the lane's tasks may run at once",
             self,
             |l| Some(l.limit),
         );
         gauge_family(
-            &mut r,
+            r,
             "sluice_queue_depth",
             "Tasks waiting in the lane's queue",
             self,
             |l| Some(l.queue_depth),
         );
-        gauge_family(&mut r, "sluice_in_flight", "Tasks running now", self, |l| {
+        gauge_family(r, "sluice_in_flight", "Tasks running now", self, |l| {
             Some(l.in_flight)
         });
         gauge_family(
-            &mut r,
+            r,
             "sluice_threads_alive",
             "The lane's worker threads",
             self,
             |l| l.threads_alive,
         );
         gauge_family(
-            &mut r,
+            r,
             "sluice_threads_idle",
             "The lane's idle worker threads",
             self,
@@ -228,10 +277,6 @@ impl Snapshot {
             "Time from start to finish",
             hist(|l| &l.run_time_seconds),
         );
-        let mut out = String::new();
-        // Writing into a String cannot fail.
-        let _ = prometheus_client::encoding::text::encode(&mut out, &r);
-        out
     }
 
     /// The snapshot as pretty-printed JSON, with the same field names as the

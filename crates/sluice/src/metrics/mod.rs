@@ -12,6 +12,7 @@
 
 pub(crate) mod counters;
 mod export;
+pub(crate) use export::ConstHistogram;
 pub(crate) mod histogram;
 
 use crate::lane::Lane;

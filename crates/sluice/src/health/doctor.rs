@@ -1,0 +1,459 @@
+//! The doctor: two samples of a service's counters, a window apart, and a
+//! verdict with its evidence.
+
+use crate::lane::Lane;
+use crate::metrics::{HistogramSnapshot, Snapshot};
+use std::fmt;
+use std::time::Duration;
+
+/// A histogram as Prometheus exposes it: count, sum and cumulative buckets.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistogramSample {
+    /// Values recorded.
+    pub count: u64,
+    /// Their sum, seconds.
+    pub sum_seconds: f64,
+    /// Cumulative `(le seconds, count)`, ascending; `+Inf` is `count`.
+    pub buckets: Vec<(f64, u64)>,
+}
+
+impl HistogramSample {
+    /// What was recorded between `earlier` and `self`.
+    pub fn since(&self, earlier: &HistogramSample) -> HistogramSample {
+        HistogramSample {
+            count: self.count.saturating_sub(earlier.count),
+            sum_seconds: (self.sum_seconds - earlier.sum_seconds).max(0.0),
+            buckets: self
+                .buckets
+                .iter()
+                .map(|&(le, c)| {
+                    let before = earlier
+                        .buckets
+                        .iter()
+                        .find(|(l, _)| *l == le)
+                        .map_or(0, |b| b.1);
+                    (le, c.saturating_sub(before))
+                })
+                .collect(),
+        }
+    }
+
+    /// The upper bound of the bucket holding quantile `q` (0..=1), seconds;
+    /// `None` when empty. Beyond the last bound it is `+Inf`.
+    pub fn quantile_upper(&self, q: f64) -> Option<f64> {
+        if self.count == 0 {
+            return None;
+        }
+        let want = (q * self.count as f64).ceil().max(1.0) as u64;
+        Some(
+            self.buckets
+                .iter()
+                .find(|(_, c)| *c >= want)
+                .map_or(f64::INFINITY, |b| b.0),
+        )
+    }
+
+    /// The mean, seconds; 0 when empty.
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum_seconds / self.count as f64
+        }
+    }
+}
+
+impl From<&HistogramSnapshot> for HistogramSample {
+    fn from(h: &HistogramSnapshot) -> Self {
+        HistogramSample {
+            count: h.count,
+            sum_seconds: h.sum_seconds,
+            buckets: h.buckets.clone(),
+        }
+    }
+}
+
+/// One lane's counters at one moment, as the doctor needs them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LaneSample {
+    /// The lane.
+    pub lane: Option<Lane>,
+    /// `started_total`.
+    pub started_total: u64,
+    /// `saturated_seconds_total`.
+    pub saturated_seconds_total: f64,
+    /// `queue_depth` (gauge).
+    pub queue_depth: u64,
+    /// `queue_wait_seconds`.
+    pub queue_wait: HistogramSample,
+}
+
+/// A service's counters at one moment: the lanes and the loop lag.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Sample {
+    /// One per lane.
+    pub lanes: Vec<LaneSample>,
+    /// `sluice_loop_lag_seconds`, if the service measures it.
+    pub lag: Option<HistogramSample>,
+}
+
+impl Sample {
+    /// A sample of an in-process pool (and loop-lag histogram).
+    pub fn from_snapshot(pool: &Snapshot, lag: Option<&HistogramSample>) -> Sample {
+        Sample {
+            lanes: pool
+                .lanes
+                .iter()
+                .map(|l| LaneSample {
+                    lane: Some(l.lane),
+                    started_total: l.started_total,
+                    saturated_seconds_total: l.saturated_seconds_total,
+                    queue_depth: l.queue_depth,
+                    queue_wait: (&l.queue_wait_seconds).into(),
+                })
+                .collect(),
+            lag: lag.cloned(),
+        }
+    }
+}
+
+/// A sample that could not be read (bad Prometheus text, missing series).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+/// When the doctor calls something a problem. The defaults come from the
+/// seeds' own probe (seed 000 §6): file latency over 10 ms with loop lag
+/// under 20 ms means the pool is saturated; loop lag over 20 ms means the
+/// loop is blocked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// Loop lag p99 at or above this is a blocked loop (default 20 ms).
+    pub loop_lag_p99: Duration,
+    /// A lane saturated this share of the window or more is saturated (default 0.5).
+    pub saturated_share: f64,
+    /// A lane whose queue wait p99 is at or above this is saturated (default 10 ms).
+    pub queue_wait_p99: Duration,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            loop_lag_p99: Duration::from_millis(20),
+            saturated_share: 0.5,
+            queue_wait_p99: Duration::from_millis(10),
+        }
+    }
+}
+
+/// What the doctor concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Loop on time, no lane saturated.
+    Healthy,
+    /// The event loop's timers fire late: synchronous work on the loop.
+    LoopBlocked,
+    /// The loop is on time but this lane's queue is full and waiting.
+    LaneSaturated(Lane),
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Healthy => f.write_str("healthy"),
+            Verdict::LoopBlocked => f.write_str("loop blocked"),
+            Verdict::LaneSaturated(l) => write!(f, "lane {l} saturated"),
+        }
+    }
+}
+
+/// One lane over the window.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LaneWindow {
+    /// The lane.
+    pub lane: String,
+    /// Tasks started in the window.
+    pub started: u64,
+    /// Share of the window the lane was saturated, 0..=1.
+    pub saturated_share: f64,
+    /// Mean queue wait of tasks started in the window, ms.
+    pub queue_wait_mean_ms: f64,
+    /// Upper bound of the p99 queue-wait bucket, ms (`None`: nothing started).
+    pub queue_wait_p99_ms: Option<f64>,
+    /// Tasks queued at the end of the window.
+    pub queue_depth: u64,
+}
+
+/// The verdict and the numbers behind it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Diagnosis {
+    /// The conclusion.
+    #[serde(serialize_with = "verdict_text")]
+    pub verdict: Verdict,
+    /// The window, seconds.
+    pub window_seconds: f64,
+    /// Loop lag ticks in the window (`None`: the service measures no lag).
+    pub loop_ticks: Option<u64>,
+    /// Upper bound of the p99 loop-lag bucket, ms.
+    pub loop_lag_p99_ms: Option<f64>,
+    /// Mean loop lag, ms.
+    pub loop_lag_mean_ms: Option<f64>,
+    /// Every lane.
+    pub lanes: Vec<LaneWindow>,
+    /// The sentences that justify the verdict, numbers included.
+    pub evidence: Vec<String>,
+}
+
+fn verdict_text<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.to_string())
+}
+
+/// Diagnoses the window between `start` and `end`, `window` apart.
+///
+/// ```
+/// use sluice::health::{Sample, Verdict, diagnose};
+/// use sluice::{Lane, Pool};
+/// use std::time::{Duration, Instant};
+///
+/// let pool = Pool::builder().threads(Lane::Cpu, 1).build()?;
+/// let start = Sample::from_snapshot(&pool.metrics(), None);
+/// let t = Instant::now();
+/// let busy: Vec<_> = (0..4)
+///     .map(|_| pool.spawn(Lane::Cpu, || std::thread::sleep(Duration::from_millis(30))))
+///     .collect();
+/// for task in busy { task.wait()?; }
+/// let end = Sample::from_snapshot(&pool.metrics(), None);
+/// let d = diagnose(&start, &end, t.elapsed(), &Default::default());
+/// assert_eq!(d.verdict, Verdict::LaneSaturated(Lane::Cpu)); // 3 of 4 tasks queued ~30-90 ms
+/// assert_eq!(d.lanes[0].started, 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) -> Diagnosis {
+    let secs = window.as_secs_f64().max(1e-9);
+    let ms = |s: f64| s * 1e3;
+    let lanes: Vec<LaneWindow> = end
+        .lanes
+        .iter()
+        .map(|e| {
+            let s = start
+                .lanes
+                .iter()
+                .find(|s| s.lane == e.lane)
+                .cloned()
+                .unwrap_or_default();
+            let wait = e.queue_wait.since(&s.queue_wait);
+            LaneWindow {
+                lane: e
+                    .lane
+                    .map_or_else(|| "?".to_string(), |l| l.name().to_string()),
+                started: e.started_total.saturating_sub(s.started_total),
+                saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
+                    .clamp(0.0, 1.0),
+                queue_wait_mean_ms: ms(wait.mean()),
+                queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
+                queue_depth: e.queue_depth,
+            }
+        })
+        .collect();
+    let lag = match (&start.lag, &end.lag) {
+        (Some(s), Some(e)) => Some(e.since(s)),
+        (None, Some(e)) => Some(e.clone()),
+        _ => None,
+    };
+    let lag_p99 = lag.as_ref().and_then(|l| l.quantile_upper(0.99)).map(ms);
+    let mut evidence = Vec::new();
+    let loop_blocked = lag_p99.is_some_and(|p| p >= ms(t.loop_lag_p99.as_secs_f64()));
+    match (&lag, lag_p99) {
+        (Some(l), Some(p)) => evidence.push(format!(
+            "loop lag p99 <= {} ms (mean {:.2} ms over {} ticks); blocked from {} ms",
+            fmt_ms(p),
+            ms(l.mean()),
+            l.count,
+            t.loop_lag_p99.as_millis()
+        )),
+        (Some(_), None) => evidence.push(
+            "loop lag: no timer tick in the window (the loop may be stuck for the whole window)"
+                .into(),
+        ),
+        (None, _) => evidence.push("loop lag: not measured by this service".into()),
+    }
+    let lag_stuck =
+        lag.as_ref().is_some_and(|l| l.count == 0) && window >= Duration::from_millis(200);
+    let mut saturated: Option<(&LaneWindow, f64)> = None;
+    for l in &lanes {
+        let wait_bad = l
+            .queue_wait_p99_ms
+            .is_some_and(|p| p >= ms(t.queue_wait_p99.as_secs_f64()));
+        let share_bad = l.saturated_share >= t.saturated_share;
+        if wait_bad || share_bad {
+            evidence.push(format!(
+                "lane {}: saturated {:.0}% of the window, queue wait p99 <= {} ms (mean {:.2} ms), {} started, {} queued now",
+                l.lane,
+                l.saturated_share * 100.0,
+                l.queue_wait_p99_ms.map_or("-".into(), fmt_ms),
+                l.queue_wait_mean_ms,
+                l.started,
+                l.queue_depth
+            ));
+            let score = l.saturated_share + l.queue_wait_mean_ms / 1e3;
+            if saturated.is_none_or(|(_, s)| score > s) {
+                saturated = Some((l, score));
+            }
+        }
+    }
+    if saturated.is_none() {
+        evidence.push(format!(
+            "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
+            t.saturated_share * 100.0,
+            t.queue_wait_p99.as_millis()
+        ));
+    }
+    let verdict = if loop_blocked || lag_stuck {
+        Verdict::LoopBlocked
+    } else if let Some((l, _)) = saturated {
+        l.lane
+            .parse()
+            .map(Verdict::LaneSaturated)
+            .unwrap_or(Verdict::Healthy)
+    } else {
+        Verdict::Healthy
+    };
+    Diagnosis {
+        verdict,
+        window_seconds: secs,
+        loop_ticks: lag.as_ref().map(|l| l.count),
+        loop_lag_p99_ms: lag_p99,
+        loop_lag_mean_ms: lag.as_ref().map(|l| ms(l.mean())),
+        lanes,
+        evidence,
+    }
+}
+
+fn fmt_ms(v: f64) -> String {
+    if v.is_infinite() {
+        "+Inf".into()
+    } else if v < 1.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+impl fmt::Display for Diagnosis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "verdict: {} (window {:.1} s)",
+            self.verdict, self.window_seconds
+        )?;
+        for e in &self.evidence {
+            writeln!(f, "  - {e}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn hist(values_ms: &[f64]) -> HistogramSample {
+        let bounds = crate::metrics::BUCKET_BOUNDS;
+        HistogramSample {
+            count: values_ms.len() as u64,
+            sum_seconds: values_ms.iter().sum::<f64>() / 1e3,
+            buckets: bounds
+                .iter()
+                .map(|&b| {
+                    (
+                        b,
+                        values_ms.iter().filter(|&&v| v / 1e3 <= b).count() as u64,
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    fn sample(cpu_sat: f64, cpu_wait_ms: &[f64], lag_ms: &[f64]) -> Sample {
+        let lane = |l, sat, wait: &[f64]| LaneSample {
+            lane: Some(l),
+            started_total: wait.len() as u64,
+            saturated_seconds_total: sat,
+            queue_depth: 0,
+            queue_wait: hist(wait),
+        };
+        Sample {
+            lanes: vec![
+                lane(Lane::Cpu, cpu_sat, cpu_wait_ms),
+                lane(Lane::FastIo, 0.0, &[0.01]),
+                lane(Lane::SlowIo, 0.0, &[]),
+            ],
+            lag: Some(hist(lag_ms)),
+        }
+    }
+
+    #[test]
+    fn loop_blocked_when_lag_is_high() {
+        let d = diagnose(
+            &Sample::default(),
+            &sample(0.0, &[0.01], &[0.5, 150.0, 150.0]),
+            Duration::from_secs(1),
+            &Thresholds::default(),
+        );
+        assert_eq!(d.verdict, Verdict::LoopBlocked);
+        assert!(
+            d.evidence[0].starts_with("loop lag p99 <= 500 ms"),
+            "{:?}",
+            d.evidence
+        );
+    }
+
+    #[test]
+    fn lane_saturated_when_loop_is_fine_and_queue_waits() {
+        let start = sample(0.0, &[], &[]);
+        let end = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+        let d = diagnose(&start, &end, Duration::from_secs(1), &Thresholds::default());
+        assert_eq!(d.verdict, Verdict::LaneSaturated(Lane::Cpu));
+        assert_eq!(d.lanes[0].started, 3);
+        assert!((d.lanes[0].saturated_share - 0.8).abs() < 1e-9);
+        assert!(
+            d.to_string()
+                .contains("lane cpu: saturated 80% of the window"),
+            "{d}"
+        );
+    }
+
+    #[test]
+    fn healthy_when_nothing_waits() {
+        let d = diagnose(
+            &sample(0.0, &[], &[]),
+            &sample(0.0, &[0.02, 0.03], &[0.4; 50]),
+            Duration::from_secs(1),
+            &Thresholds::default(),
+        );
+        assert_eq!(d.verdict, Verdict::Healthy);
+    }
+
+    #[test]
+    fn a_loop_without_ticks_over_a_long_window_is_blocked() {
+        let d = diagnose(
+            &sample(0.0, &[], &[1.0]),
+            &sample(0.0, &[], &[1.0]),
+            Duration::from_secs(2),
+            &Thresholds::default(),
+        );
+        assert_eq!(d.loop_ticks, Some(0));
+        assert_eq!(d.verdict, Verdict::LoopBlocked);
+    }
+
+    #[test]
+    fn window_quantiles_use_only_the_window() {
+        let a = hist(&[100.0; 10]);
+        let b = hist(&[
+            100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 100.0, 0.5, 0.5,
+        ]);
+        let w = b.since(&a);
+        assert_eq!(w.count, 2);
+        assert_eq!(w.quantile_upper(0.99), Some(0.0005)); // 0.5 ms sits in the le=0.5 ms bucket
+    }
+}

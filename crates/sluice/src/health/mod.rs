@@ -1,0 +1,52 @@
+//! Event-loop health: how late the loop runs ([`LoopMonitor`]) and a
+//! *doctor* that reads loop lag and lane counters over a window and says
+//! which it is: the loop blocked, a lane saturated, or healthy — with the
+//! numbers that prove it ([`diagnose`]).
+//!
+//! The two failures look alike from outside (slow requests, idle-looking
+//! CPU) and are cured differently: a blocked loop needs the sync work moved
+//! off the loop thread; a saturated lane needs budget or less work. The
+//! tell, measured in the lab's `loop-vs-pool` experiment: when the loop is
+//! blocked its timers fire late; when a lane is saturated the loop is on
+//! time and the lane's queue wait grows.
+//!
+//! - `lag.rs`: [`LoopMonitor`], a timer-based lag histogram for tokio
+//!   runtimes, like Node's `monitorEventLoopDelay` (feature `tokio`).
+//! - `doctor.rs`: [`Sample`], [`diagnose`], [`Diagnosis`], read from a pool
+//!   in-process or from its Prometheus text.
+
+mod doctor;
+#[cfg(feature = "tokio")]
+mod lag;
+
+pub use doctor::{
+    Diagnosis, HistogramSample, LaneSample, LaneWindow, ParseError, Sample, Thresholds, Verdict,
+    diagnose,
+};
+#[cfg(feature = "tokio")]
+pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
+
+/// Prometheus text of a pool's counters and, if given, the loop's lag: what
+/// a service serves at `/metrics`.
+///
+/// ```
+/// let pool = sluice::Pool::builder().build()?;
+/// let text = sluice::health::to_prometheus(&pool.metrics(), None);
+/// assert!(text.contains("sluice_queue_depth{lane=\"cpu\"} 0"));
+/// # Ok::<(), sluice::ConfigError>(())
+/// ```
+pub fn to_prometheus(pool: &crate::Snapshot, lag: Option<&HistogramSample>) -> String {
+    let mut r = prometheus_client::registry::Registry::default();
+    pool.register(&mut r);
+    if let Some(lag) = lag {
+        r.register(
+            "sluice_loop_lag_seconds",
+            "How late the event loop's timer fired (monitorEventLoopDelay)",
+            crate::metrics::ConstHistogram::new(lag.sum_seconds, lag.count, lag.buckets.clone()),
+        );
+    }
+    let mut out = String::new();
+    // Writing into a String cannot fail.
+    let _ = prometheus_client::encoding::text::encode(&mut out, &r);
+    out
+}
