@@ -258,13 +258,13 @@ impl Pool {
         T: Send + 'static,
     {
         let inner = self.inner();
-        let closed = match &inner.scheduler {
+        let (closed, was_empty) = match &inner.scheduler {
             Scheduler::Lanes(lanes) => match lanes.lane(lane).reserve(wait) {
-                Ok(()) => false,
+                Ok(was_empty) => (false, was_empty),
                 Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
-                Err(Refused::Closed) => true,
+                Err(Refused::Closed) => (true, false),
             },
-            Scheduler::Libuv(uv) => uv.is_closed(),
+            Scheduler::Libuv(uv) => (uv.is_closed(), false),
         };
         let cell = Arc::new(Cell::new(lane, deadline, f));
         let job: Arc<dyn Job> = cell.clone();
@@ -276,7 +276,7 @@ impl Pool {
                 inner.deadlines.watch(&job);
             }
             match &inner.scheduler {
-                Scheduler::Lanes(lanes) => lanes.lane(lane).push(job),
+                Scheduler::Lanes(lanes) => lanes.lane(lane).push(job, was_empty),
                 Scheduler::Libuv(uv) => uv.post(job),
             }
         }

@@ -149,11 +149,13 @@ impl LaneCore {
     // ===== submit side =====
 
     /// Reserves a queue slot for one task. With `wait`, a full queue blocks
-    /// the caller until there is room; without, it refuses.
-    pub(crate) fn reserve(&self, wait: bool) -> Result<(), Refused> {
+    /// the caller until there is room; without, it refuses. Returns whether
+    /// the queue was empty before (the only moment a submit can start a
+    /// saturated interval, see `push`).
+    pub(crate) fn reserve(&self, wait: bool) -> Result<bool, Refused> {
         let bound = self.settings.bound;
-        if !self.is_bounded() {
-            self.depth.fetch_add(1, Ordering::SeqCst);
+        let prev = if !self.is_bounded() {
+            self.depth.fetch_add(1, Ordering::SeqCst)
         } else {
             let mut cur = self.depth.load(Ordering::SeqCst);
             loop {
@@ -170,11 +172,11 @@ impl LaneCore {
                     .depth
                     .compare_exchange(cur, cur + 1, Ordering::SeqCst, Ordering::SeqCst)
                 {
-                    Ok(_) => break,
+                    Ok(_) => break cur,
                     Err(actual) => cur = actual,
                 }
             }
-        }
+        };
         // Checked after the reservation: a close that this load misses comes
         // later in the SeqCst order than our increment, so the closing lane's
         // workers see depth > 0 and stay to run what we push.
@@ -182,7 +184,7 @@ impl LaneCore {
             self.release_slot();
             return Err(Refused::Closed);
         }
-        Ok(())
+        Ok(prev == 0)
     }
 
     /// Blocks until the queue is below its bound or the lane closes.
@@ -207,14 +209,17 @@ impl LaneCore {
     /// take it: a searcher will find it; otherwise wake a sleeper or start a
     /// thread. If every thread is busy at the limit, the first to finish
     /// takes it.
-    pub(crate) fn push(self: &Arc<Self>, job: Arc<dyn Job>) {
+    pub(crate) fn push(self: &Arc<Self>, job: Arc<dyn Job>, was_empty: bool) {
         self.metrics.submitted();
         self.queue.push(job);
         let c = self.park.counters();
         if c.searching() == 0 {
             self.notify_or_spawn();
         }
-        self.check_saturation();
+        // Under a flood the queue is never empty and this is skipped.
+        if was_empty {
+            self.check_saturation();
+        }
     }
 
     /// Hands queued work to a sleeper, or starts a thread if below the limit.
