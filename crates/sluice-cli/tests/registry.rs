@@ -1,0 +1,67 @@
+//! Every experiment in the registry is reachable from the command line,
+//! documents its flags, and draws an empty outcome without panicking.
+
+mod common;
+
+use common::sluice;
+use sluice_lab::{EXPERIMENTS, Outcome, machine::Machine};
+
+#[test]
+fn every_experiment_is_listed_and_has_help() {
+    let list = sluice().args(["lab", "list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&list.stdout);
+    for e in EXPERIMENTS {
+        assert!(
+            listed.lines().any(|l| l.starts_with(e.name())),
+            "{} missing from `sluice lab list`",
+            e.name()
+        );
+        let help = sluice().args(["lab", e.name(), "--help"]).output().unwrap();
+        assert!(help.status.success(), "{}", e.name());
+        let text = String::from_utf8_lossy(&help.stdout);
+        for a in e.args() {
+            assert!(
+                text.contains(&format!("--{}", a.name)),
+                "{}: --{} not in --help",
+                e.name(),
+                a.name
+            );
+        }
+        for common in [
+            "--subjects",
+            "--pools",
+            "--reps",
+            "--json",
+            "--svg",
+            "--node",
+        ] {
+            assert!(
+                text.contains(common),
+                "{}: {common} not in --help",
+                e.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_experiment_draws_an_empty_outcome() {
+    for e in EXPERIMENTS {
+        let empty = Outcome {
+            experiment: e.name().to_string(),
+            machine: Machine::detect(None),
+            rows: Vec::new(),
+            notes: Vec::new(),
+            skipped: Vec::new(),
+        };
+        let _ = e.tables(&empty);
+        let _ = e.chart(&empty);
+        let _ = e.headline(&empty);
+        assert!(
+            !e.about().is_empty() && !e.long_about().is_empty(),
+            "{}",
+            e.name()
+        );
+        assert!(!e.node_script().is_empty(), "{}", e.name());
+    }
+}
