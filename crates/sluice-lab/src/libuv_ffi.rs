@@ -243,15 +243,17 @@ impl SystemLibuv {
             total,
             error: 0,
         }));
+        let reqs = req_mem.as_mut_ptr();
         let t0 = Instant::now();
         for i in 0..in_flight.min(total) {
             // SAFETY: request `i` is `uv_req_size(UV_WORK)` bytes inside
-            // `req_mem`, which is neither moved nor freed before `uv_run`
-            // has returned, after libuv's last use of any request. `run` is
-            // a live `Box` allocation; this thread is the loop thread and no
-            // callback runs before `uv_run`, so writing it here is unique.
+            // `req_mem` (`i < in_flight`), which is neither moved nor freed
+            // before `uv_run` has returned, after libuv's last use of any
+            // request. `run` is a live `Box` allocation; this thread is the
+            // loop thread and no callback runs before `uv_run`, so writing
+            // it here is unique.
             let rc = unsafe {
-                let req = req_mem.as_mut_ptr().add(i * req_words).cast::<c_void>();
+                let req = reqs.add(i * req_words).cast::<c_void>();
                 (api.req_set_data)(req, run.cast());
                 (*run).submitted += 1;
                 (api.queue_work)(lp, req, Some(work), Some(after_work))
