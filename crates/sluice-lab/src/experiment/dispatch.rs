@@ -423,7 +423,7 @@ impl Dispatch {
     ) -> Vec<String> {
         let mut notes = vec![
             format!(
-                "shapes: {} round trips one after another (µs per round trip = wall / {}), and {} tasks submitted at once then all awaited (tasks/s); {} untimed batches of each first, then the median of {} timed ones per child",
+                "shapes: {} round trips one after another (µs per round trip = wall / {}), and {} tasks submitted at once then all awaited (tasks/s); per child and shape, untimed warm-up batches: {}, then the median of {} timed ones",
                 p.rounds, p.rounds, p.batch, p.warmup, p.batches
             ),
             format!(
