@@ -16,6 +16,7 @@
 
 pub mod experiment;
 pub mod lab;
+mod libuv_ffi;
 pub mod machine;
 pub mod outcome;
 mod pool_size;
@@ -233,12 +234,16 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
 /// The child side of a Rust subject: `sluice lab-child SUBJECT EXPERIMENT
 /// POOL PARAMS`. Runs the experiment's workload and prints its JSON result.
 pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> anyhow::Result<()> {
-    let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
     let e = experiment::by_name(experiment)
         .with_context(|| format!("unknown experiment {experiment:?}"))?;
     let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
     let params: serde_json::Value =
         serde_json::from_str(params).context("parsing the child's params")?;
+    if let Some(out) = e.own_child(subject, &params) {
+        println!("{}", out?);
+        return Ok(());
+    }
+    let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
     let exec = s.executor(pool)?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

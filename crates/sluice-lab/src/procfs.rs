@@ -78,6 +78,117 @@ pub fn fd_of(pid: u32, path: &std::path::Path) -> Option<u64> {
     None
 }
 
+/// The CPU a process used over a window in which the measuring thread only
+/// slept ([`idle_cpu`]): for checking that an idle pool uses none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct IdleCpu {
+    /// How long the window really was.
+    pub window: std::time::Duration,
+    /// `utime + stime` of `/proc/self/stat` over the window, in clock ticks
+    /// ([`clock_ticks_per_second`]): the whole process, threads that exited
+    /// included, and the measuring thread's two reads of that file.
+    pub ticks: u64,
+    /// The other threads' time on a CPU (first field of
+    /// `/proc/self/task/*/schedstat`), in ns: threads alive at both ends,
+    /// the measuring thread left out.
+    pub others_ns: u64,
+    /// The same threads' context switches (voluntary and involuntary, from
+    /// `/proc/self/task/*/status`): how often they woke.
+    pub others_wakeups: u64,
+    /// Threads of the process at the end, the measuring one included.
+    pub threads: u64,
+}
+
+/// Sleeps for `window` on the calling thread and returns the CPU this
+/// process used meanwhile. The per-thread files are read outside the
+/// `/proc/self/stat` window, and the calling thread is left out of the
+/// per-thread sums, so the measurement's own reading (which grows with the
+/// number of threads) is not counted.
+pub fn idle_cpu(window: std::time::Duration) -> std::io::Result<IdleCpu> {
+    let me = std::fs::read_link("/proc/thread-self")?;
+    let me = me.file_name().map(|n| n.to_string_lossy().into_owned());
+    let before = others(me.as_deref())?;
+    let t0 = std::time::Instant::now();
+    let ticks0 = stat_ticks()?;
+    std::thread::sleep(window);
+    let ticks1 = stat_ticks()?;
+    let window = t0.elapsed();
+    let after = others(me.as_deref())?;
+    let (mut ns, mut wakeups) = (0, 0);
+    for (tid, (ns1, sw1)) in &after.0 {
+        if let Some((ns0, sw0)) = before.0.get(tid) {
+            ns += ns1.saturating_sub(*ns0);
+            wakeups += sw1.saturating_sub(*sw0);
+        }
+    }
+    Ok(IdleCpu {
+        window,
+        ticks: ticks1.saturating_sub(ticks0),
+        others_ns: ns,
+        others_wakeups: wakeups,
+        threads: after.1,
+    })
+}
+
+/// Per thread other than `me`: (ns on a CPU, context switches); and the
+/// number of threads, `me` included.
+type ThreadTimes = (std::collections::BTreeMap<String, (u64, u64)>, u64);
+
+fn others(me: Option<&str>) -> std::io::Result<ThreadTimes> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut threads = 0;
+    for task in std::fs::read_dir("/proc/self/task")?.flatten() {
+        threads += 1;
+        let tid = task.file_name().to_string_lossy().into_owned();
+        if Some(tid.as_str()) == me {
+            continue;
+        }
+        let dir = task.path();
+        // A thread that exits while being read is left out.
+        let Ok(sched) = std::fs::read_to_string(dir.join("schedstat")) else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(dir.join("status")) else {
+            continue;
+        };
+        let ns = sched
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or(0);
+        let switches = status
+            .lines()
+            .filter(|l| l.contains("ctxt_switches:"))
+            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .sum::<u64>();
+        out.insert(tid, (ns, switches));
+    }
+    Ok((out, threads))
+}
+
+fn stat_ticks() -> std::io::Result<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat")?;
+    parse_stat_ticks(&stat)
+        .ok_or_else(|| std::io::Error::other(format!("malformed /proc/self/stat: {stat:?}")))
+}
+
+/// The kernel's `USER_HZ`: the unit of `utime` and `stime` (usually 100).
+pub fn clock_ticks_per_second() -> u64 {
+    rustix::param::clock_ticks_per_second()
+}
+
+/// `utime + stime` (fields 14 and 15) of a `/proc/PID/stat` line. The
+/// command name (field 2) may hold spaces and parentheses, so fields are
+/// counted after its last `)`.
+pub fn parse_stat_ticks(stat: &str) -> Option<u64> {
+    let rest = stat.get(stat.rfind(')')? + 1..)?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state): utime is field 14, stime 15.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
 /// x86_64 `read(2)`.
 pub const SYS_READ: i64 = 0;
 
@@ -97,6 +208,35 @@ mod tests {
         );
         assert_eq!(parse_syscall("running\n"), None);
         assert_eq!(parse_syscall("-1 0x7ffd 0x1"), None);
+    }
+
+    #[test]
+    fn stat_ticks_skip_a_command_with_spaces() {
+        let line = "42 (a) b (c)) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 5 1000 10";
+        assert_eq!(parse_stat_ticks(line), Some(10));
+        assert_eq!(parse_stat_ticks("42 (a) S 1"), None);
+    }
+
+    #[test]
+    fn idle_cpu_sees_a_busy_thread_and_leaves_the_caller_out() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let spin = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        };
+        let used = idle_cpu(std::time::Duration::from_millis(30)).unwrap();
+        stop.store(true, Ordering::Relaxed);
+        spin.join().unwrap();
+        assert!(used.threads >= 2, "{used:?}");
+        assert!(
+            used.others_ns > 0,
+            "the spinning thread was on a CPU: {used:?}"
+        );
     }
 
     #[test]

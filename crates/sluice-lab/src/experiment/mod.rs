@@ -10,6 +10,7 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod dispatch;
 mod loop_vs_pool;
 mod probe;
 mod spawn_bill;
@@ -138,6 +139,14 @@ pub trait Experiment: Sync {
     /// The Rust subjects' side, inside `sluice lab-child`: runs the workload
     /// on `cx.exec` and returns the JSON the parent reads.
     fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value>;
+    /// The child of a subject that exists only inside this experiment and
+    /// runs its own event loop rather than an [`Executor`](crate::subject::Executor)
+    /// (dispatch's `libuv-ffi`): its JSON result, or `None` if `subject` is
+    /// not one of this experiment's own (the default: none are).
+    fn own_child(&self, subject: &str, params: &Value) -> Option<anyhow::Result<Value>> {
+        let _ = (subject, params);
+        None
+    }
     /// Seed-style tables of an outcome, subjects side by side.
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
@@ -156,6 +165,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,
+    &dispatch::Dispatch,
 ];
 
 /// The experiment called `name`.

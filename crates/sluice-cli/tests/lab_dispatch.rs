@@ -1,0 +1,204 @@
+//! `sluice lab dispatch` end to end with tiny parameters, every subject,
+//! node included: every row and metric is there, finite, and positive where
+//! it is a cost. The system libuv (FFI) is either timed or skipped with a
+//! note naming `libuv.so.1`, depending on whether this machine has it.
+//! Counts and schema only: no time is compared with anything.
+
+mod common;
+
+use common::{assert_schema, lab_json, metric, rows};
+use serde_json::json;
+use std::path::Path;
+
+const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
+
+/// Whether the dynamic loader can find libuv.so.1 (what the experiment
+/// dlopens), asked independently of the lab: the loader's cache, then the
+/// usual directories.
+fn system_libuv_present() -> bool {
+    let cached = std::process::Command::new("ldconfig")
+        .arg("-p")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("libuv.so.1 "));
+    cached
+        || [
+            "/lib",
+            "/usr/lib",
+            "/usr/local/lib",
+            "/lib/x86_64-linux-gnu",
+            "/usr/lib/x86_64-linux-gnu",
+            "/lib/aarch64-linux-gnu",
+            "/usr/lib/aarch64-linux-gnu",
+        ]
+        .iter()
+        .any(|d| Path::new(d).join("libuv.so.1").exists())
+}
+
+#[test]
+fn every_subject_gets_both_shapes_and_an_idle_row() {
+    let (v, out) = lab_json(&[
+        "lab",
+        "dispatch",
+        "--rounds",
+        "20",
+        "--batch",
+        "50",
+        "--batches",
+        "3",
+        "--warmup",
+        "1",
+        "--idle-ms",
+        "50",
+    ]);
+    assert_schema(&v, "dispatch");
+    let ffi = system_libuv_present();
+    let mut subjects = SUBJECTS.to_vec();
+    if ffi {
+        subjects.push("libuv-ffi");
+    }
+    for s in &subjects {
+        for in_flight in [1, 50] {
+            let p = [("pool", json!("unset")), ("in_flight", json!(in_flight))];
+            for m in ["us_per_task", "tasks_per_s"] {
+                let x = metric(&v, s, &p, m);
+                assert!(
+                    x.is_finite() && x > 0.0,
+                    "{s} {in_flight} in flight: {m} = {x}"
+                );
+            }
+        }
+        let idle = [("pool", json!("unset")), ("idle_ms", json!(50))];
+        for m in ["idle_cpu_ms", "idle_thread_cpu_ms", "idle_wakeups"] {
+            let x = metric(&v, s, &idle, m);
+            assert!(x.is_finite() && x >= 0.0, "{s} idle: {m} = {x}");
+        }
+        assert!(
+            metric(&v, s, &idle, "threads") >= 2.0,
+            "{s}: a loop and a pool"
+        );
+        assert_eq!(
+            rows(&v, s, &[]).len(),
+            3,
+            "{s}: 1 in flight, 50 in flight, idle"
+        );
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.contains("fs.access(\"/\", cb)")),
+        "{notes:?}"
+    );
+    if ffi {
+        assert!(
+            notes.iter().any(|n| n.contains("the system libuv 1.")),
+            "{notes:?}"
+        );
+        assert!(text.contains("x libuv-ffi (1 / 50)"), "{text}");
+    } else {
+        assert!(rows(&v, "libuv-ffi", &[]).is_empty());
+        let skipped = v["skipped"].as_array().unwrap();
+        assert!(
+            skipped.iter().any(|s| s["subject"] == "libuv-ffi"
+                && s["reason"].as_str().unwrap().contains("libuv.so.1")
+                && s["reason"].as_str().unwrap().contains("libuv1-dev")),
+            "{skipped:?}"
+        );
+        assert!(
+            text.contains("libuv-ffi skipped: libuv.so.1 not found"),
+            "{text}"
+        );
+    }
+    assert!(text.contains("tasks/s, 50 in flight"), "{text}");
+    assert!(text.contains("idle CPU over 50 ms"), "{text}");
+}
+
+#[test]
+fn a_libuv_that_cannot_load_is_skipped_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    let missing = dir.path().join("libuv.so.1");
+    let out = common::sluice()
+        .args([
+            "lab",
+            "dispatch",
+            "--subjects",
+            "sluice",
+            "--rounds",
+            "5",
+            "--batch",
+            "5",
+            "--batches",
+            "1",
+            "--warmup",
+            "0",
+            "--idle-ms",
+            "10",
+            "--no-progress",
+            "--json",
+        ])
+        .arg(&json)
+        .env("SLUICE_LIBUV", &missing)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(rows(&v, "libuv-ffi", &[]).is_empty());
+    assert_eq!(rows(&v, "sluice", &[]).len(), 3);
+    let skipped = v["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0]["subject"], "libuv-ffi");
+    let reason = skipped[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with(&format!(
+            "SLUICE_LIBUV={}: cannot load it",
+            missing.display()
+        )),
+        "{reason}"
+    );
+    assert!(text.contains("skipped libuv-ffi: SLUICE_LIBUV="), "{text}");
+}
+
+#[test]
+fn bad_flags_are_named() {
+    for (flag, value, want) in [
+        (
+            "--batch",
+            "1",
+            "--batch \"1\" is out of range; expected 2..=1000000",
+        ),
+        (
+            "--lane",
+            "gpu",
+            "--lane \"gpu\": expected one of cpu, fastio",
+        ),
+        (
+            "--libuv-ffi",
+            "maybe",
+            "--libuv-ffi \"maybe\": expected one of on, off",
+        ),
+        (
+            "--node-request",
+            "fs.read",
+            "--node-request \"fs.read\": expected one of fs.access, fs.fstat, crypto.randomFill",
+        ),
+    ] {
+        let out = common::sluice()
+            .args(["lab", "dispatch", "--no-progress", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{flag} {value}: {err}");
+    }
+}

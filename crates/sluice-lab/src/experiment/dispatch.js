@@ -1,0 +1,134 @@
+// sluice lab: dispatch. The round-trip cost of a trivial pool request from JS.
+// uv_queue_work is not reachable from JS; the request is the cheapest one that
+// goes through libuv's pool (p.request, see REQUESTS), issued with its plain
+// callback API (no promises), so each round trip is: JS call, C++ binding,
+// uv__work_submit, a pool thread runs it, uv_async_send wakes the loop, the
+// JS callback runs.
+// argv[2]: {"request", "rounds", "batch", "batches", "warmup", "settle_ms", "idle_ms"}
+// Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "idle": {..}, "request": ".."}.
+'use strict';
+const fs = require('node:fs');
+const crypto = require('node:crypto');
+
+const p = JSON.parse(process.argv[2]);
+
+const oneByte = Buffer.alloc(1);
+const REQUESTS = {
+  // fs.access(path, cb): one access(2) of "/" on a pool thread (FAST_IO);
+  // its callback gets only an error, no object is built for it.
+  'fs.access': (cb) => fs.access('/', cb),
+  // fs.fstat(fd, cb): one fstat(2) on a pool thread; the callback gets a
+  // Stats object.
+  'fs.fstat': (cb) => fs.fstat(0, cb),
+  // crypto.randomFill(1 byte): a CryptoJob through uv_queue_work (CPU).
+  'crypto.randomFill': (cb) => crypto.randomFill(oneByte, cb),
+};
+
+const request = REQUESTS[p.request];
+if (!request) {
+  console.error(`unknown request ${JSON.stringify(p.request)}; expected one of ${Object.keys(REQUESTS).join(', ')}`);
+  process.exit(2);
+}
+
+// `rounds` round trips one after another: each callback issues the next.
+function oneInFlight(rounds, done) {
+  const t0 = process.hrtime.bigint();
+  let left = rounds;
+  const cb = (err) => {
+    if (err) throw err;
+    if (--left > 0) request(cb);
+    else done(Number(process.hrtime.bigint() - t0));
+  };
+  request(cb);
+}
+
+// `batch` requests at once, then wait for all of them.
+function batchInFlight(batch, done) {
+  const t0 = process.hrtime.bigint();
+  let left = batch;
+  const cb = (err) => {
+    if (err) throw err;
+    if (--left === 0) done(Number(process.hrtime.bigint() - t0));
+  };
+  for (let i = 0; i < batch; i++) request(cb);
+}
+
+// `warmup` untimed runs, then `batches` timed ones; calls back with the walls.
+function series(run, arg, then) {
+  const walls = [];
+  let i = 0;
+  const step = () => {
+    run(arg, (ns) => {
+      if (i++ >= p.warmup) walls.push(ns);
+      if (walls.length < p.batches) setImmediate(step);
+      else then(walls);
+    });
+  };
+  step();
+}
+
+// The same reading as the Rust side (procfs::idle_cpu): per thread other than
+// this one (the JS thread, whose tid is the pid), schedstat and context
+// switches, read outside the window; /proc/self/stat's utime + stime (whole
+// process) at its two ends.
+function statTicks() {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/);
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function others() {
+  const out = new Map();
+  let threads = 0;
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    threads++;
+    if (tid === String(process.pid)) continue;
+    try {
+      const ns = Number(fs.readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      let switches = 0;
+      for (const line of fs.readFileSync(`/proc/self/task/${tid}/status`, 'utf8').split('\n')) {
+        if (line.includes('ctxt_switches:')) switches += Number(line.split(/\s+/)[1]);
+      }
+      out.set(tid, [ns, switches]);
+    } catch (_) {
+      // The thread exited while being read.
+    }
+  }
+  return { out, threads };
+}
+
+function idleCpu(windowMs, then) {
+  const before = others();
+  const t0 = process.hrtime.bigint();
+  const ticks0 = statTicks();
+  setTimeout(() => {
+    const ticks1 = statTicks();
+    const windowNs = Number(process.hrtime.bigint() - t0);
+    const after = others();
+    let ns = 0;
+    let switches = 0;
+    for (const [tid, [ns1, sw1]] of after.out) {
+      const b = before.out.get(tid);
+      if (b) {
+        ns += ns1 - b[0];
+        switches += sw1 - b[1];
+      }
+    }
+    then({ window_ns: windowNs, ticks: ticks1 - ticks0, thread_ns: ns, switches, threads: after.threads });
+  }, windowMs);
+}
+
+series(oneInFlight, p.rounds, (oneWalls) => {
+  series(batchInFlight, p.batch, (batchWalls) => {
+    setTimeout(() => {
+      idleCpu(p.idle_ms, (idle) => {
+        console.log(JSON.stringify({
+          request: p.request,
+          one_wall_ns: oneWalls,
+          batch_wall_ns: batchWalls,
+          idle,
+        }));
+      });
+    }, p.settle_ms);
+  });
+});

@@ -1,0 +1,713 @@
+//! `dispatch`: what one trivial pool task costs, submitted from the event
+//! loop and waited for there, per subject, in two shapes:
+//!
+//! - **1 in flight**: submit one, wait for it, repeat (`--rounds` times per
+//!   batch): µs per round trip.
+//! - **`--batch` in flight** (1000): submit them all, wait for all: tasks/s.
+//!
+//! Each child runs `--warmup` untimed batches of each shape, then
+//! `--batches` timed ones; the rows hold the medians. After the runs the
+//! child sits idle and measures its own CPU use from `/proc/self` (an idle
+//! pool should use none).
+//!
+//! Subjects: the registry's (node through the cheapest pool request JS can
+//! make, `--node-request`), plus `libuv-ffi`: the system libuv's
+//! `uv_queue_work` on a `uv_loop_t`, driven through FFI (`libuv_ffi.rs`) in a
+//! `sluice lab-child` of its own, skipped with a note when `libuv.so.1` is
+//! absent. It exists only here ([`Experiment::own_child`]), not in
+//! `SUBJECTS`: no other experiment can run on it.
+
+use super::{ArgSpec, Args, Experiment, repeat};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
+use crate::outcome::{Outcome, Row, Skipped, median};
+use crate::procfs;
+use crate::report::{Chart, Table, ratio};
+use crate::subject::{self, ChildContext, Done, Executor, Kind, Subject};
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The dispatch experiment.
+pub(crate) struct Dispatch;
+
+/// The name of the FFI subject in rows, tables and `lab-child`.
+const LIBUV_FFI: &str = "libuv-ffi";
+
+/// How long the child lets the pool settle after the runs before the idle
+/// window starts (workers that spin after a burst stop within this).
+const SETTLE_MS: u64 = 100;
+
+const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "crypto.randomFill"];
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "rounds",
+        value_name: "N",
+        help: "round trips per timed batch at 1 in flight",
+        default: "2000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "batch",
+        value_name: "N",
+        help: "tasks in flight at once in the throughput shape",
+        default: "1000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "batches",
+        value_name: "N",
+        help: "timed batches of each shape per child; rows hold their median",
+        default: "9",
+        report: "5",
+    },
+    ArgSpec {
+        name: "warmup",
+        value_name: "N",
+        help: "untimed batches of each shape first",
+        default: "2",
+        report: "1",
+    },
+    ArgSpec {
+        name: "idle-ms",
+        value_name: "MS",
+        help: "after the runs: the window over which the idle process's CPU is measured",
+        default: "1000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "lane",
+        value_name: "cpu|fastio",
+        help: "the sluice lane tasks go to (uv_queue_work's kind is CPU)",
+        default: "cpu",
+        report: "cpu",
+    },
+    ArgSpec {
+        name: "node-request",
+        value_name: "REQ",
+        help: "node's pool request: fs.access (of \"/\"), fs.fstat (of fd 0) or crypto.randomFill (1 byte)",
+        default: "fs.access",
+        report: "fs.access",
+    },
+    ArgSpec {
+        name: "libuv-ffi",
+        value_name: "on|off",
+        help: "also time the system libuv's uv_queue_work through FFI (skipped with a note when libuv.so.1 is absent; SLUICE_LIBUV=PATH loads another libuv)",
+        default: "on",
+        report: "on",
+    },
+];
+
+/// The validated flags, as the children get them.
+#[derive(Debug, Clone, Copy)]
+struct Params {
+    lane: Lane,
+    rounds: u64,
+    batch: u64,
+    batches: u64,
+    warmup: u64,
+    idle_ms: u64,
+}
+
+impl Params {
+    fn from_args(args: &Args) -> anyhow::Result<Params> {
+        Ok(Params {
+            lane: args
+                .choice("lane", &["cpu", "fastio"])?
+                .parse()
+                .map_err(anyhow::Error::msg)?,
+            rounds: args.number("rounds", 1, 10_000_000)?,
+            batch: args.number("batch", 2, 1_000_000)?,
+            batches: args.number("batches", 1, 1000)?,
+            warmup: args.number("warmup", 0, 1000)?,
+            idle_ms: args.number("idle-ms", 1, 600_000)?,
+        })
+    }
+
+    fn to_json(self, node_request: &str) -> Value {
+        json!({
+            "lane": self.lane.name(),
+            "rounds": self.rounds,
+            "batch": self.batch,
+            "batches": self.batches,
+            "warmup": self.warmup,
+            "settle_ms": SETTLE_MS,
+            "idle_ms": self.idle_ms,
+            "request": node_request,
+        })
+    }
+
+    fn from_json(v: &Value) -> anyhow::Result<Params> {
+        let n = |k: &str| v[k].as_u64().with_context(|| format!("param {k}"));
+        Ok(Params {
+            lane: v["lane"]
+                .as_str()
+                .context("param lane")?
+                .parse()
+                .map_err(anyhow::Error::msg)?,
+            rounds: n("rounds")?,
+            batch: n("batch")?,
+            batches: n("batches")?,
+            warmup: n("warmup")?,
+            idle_ms: n("idle_ms")?,
+        })
+    }
+}
+
+impl Experiment for Dispatch {
+    fn name(&self) -> &'static str {
+        "dispatch"
+    }
+
+    fn about(&self) -> &'static str {
+        "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after"
+    }
+
+    fn long_about(&self) -> &'static str {
+        "What the pool itself costs: a trivial task submitted from the event loop and awaited there, one at a time (µs per round trip) and 1000 at once (tasks/s), medians over several batches after a warm-up. node issues the cheapest pool request JS can make (fs.access of \"/\" by default; uv_queue_work is not reachable from JS), so its numbers include the JS binding and callback. libuv-ffi is the system libuv's uv_queue_work on a uv_loop_t, through FFI, with no JS: skipped with a note when libuv.so.1 is absent (Debian: libuv1-dev). The Rust subjects submit from a tokio current-thread runtime, the child's event loop. Afterwards each child sits idle and reads its own CPU use from /proc/self (an idle pool should use none)."
+    }
+
+    fn args(&self) -> &'static [ArgSpec] {
+        ARGS
+    }
+
+    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
+        vec![PoolSize::Unset]
+    }
+
+    fn node_script(&self) -> &'static str {
+        include_str!("dispatch.js")
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let p = Params::from_args(args)?;
+        let request = args.choice("node-request", NODE_REQUESTS)?;
+        let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
+        let pools = lab.pools_for(self);
+        let mut subjects: Vec<&dyn Subject> = lab.subjects().to_vec();
+        if ffi {
+            subjects.push(&LibuvFfi);
+        }
+        let params = p.to_json(&request);
+        let bar = lab.progress(
+            (lab.reps() * pools.len() * subjects.len()) as u64,
+            "dispatch",
+        );
+        let mut ffi_skipped: Option<String> = None;
+        let mut ffi_version: Option<String> = None;
+        let rows = repeat(lab, |_| {
+            let mut rows = Vec::new();
+            for &pool in &pools {
+                for &subject in &subjects {
+                    if subject.name() == LIBUV_FFI && ffi_skipped.is_some() {
+                        continue;
+                    }
+                    bar.set_message(format!("{} pool {pool}", subject.name()));
+                    let got = lab.run_child(subject, self.name(), pool, &params, None)?;
+                    bar.inc(1);
+                    if let Some(reason) = got["unavailable"].as_str() {
+                        ffi_skipped = Some(reason.to_string());
+                        continue;
+                    }
+                    if let Some(v) = got["version"].as_str() {
+                        ffi_version = Some(v.to_string());
+                    }
+                    rows.extend(
+                        rows_of(subject.name(), pool, &p, &got)
+                            .with_context(|| format!("reading {}'s result", subject.name()))?,
+                    );
+                }
+            }
+            Ok(rows)
+        })?;
+        bar.finish_and_clear();
+
+        let mut notes = lab.pool_notes(&pools);
+        if ffi && ffi_skipped.is_none() {
+            for &pool in &pools {
+                notes.push(LibuvFfi.pool_note(pool, lab.machine().cores));
+            }
+        }
+        notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
+        notes.extend(goal_note(&rows, &pools, &p));
+        let mut outcome = lab.outcome(self.name(), rows, notes);
+        if let Some(reason) = ffi_skipped {
+            outcome.notes.push(format!("{LIBUV_FFI} skipped: {reason}"));
+            outcome.skipped.push(Skipped {
+                subject: LIBUV_FFI.to_string(),
+                reason,
+            });
+        }
+        Ok(outcome)
+    }
+
+    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
+        let p = Params::from_json(params)?;
+        let exec = cx.exec.as_ref();
+        let (one, batch) = series(
+            &p,
+            |n| {
+                cx.block_on(async {
+                    let t0 = Instant::now();
+                    for _ in 0..n {
+                        submit(exec, p.lane).await.map_err(anyhow::Error::msg)?;
+                    }
+                    Ok(t0.elapsed())
+                })
+            },
+            |n| {
+                cx.block_on(async {
+                    let t0 = Instant::now();
+                    let done: Vec<Done> = (0..n).map(|_| submit(exec, p.lane)).collect();
+                    for d in done {
+                        d.await.map_err(anyhow::Error::msg)?;
+                    }
+                    Ok(t0.elapsed())
+                })
+            },
+        )?;
+        Ok(json!({
+            "one_wall_ns": one,
+            "batch_wall_ns": batch,
+            "idle": idle_window(&p)?,
+        }))
+    }
+
+    fn own_child(&self, subject: &str, params: &Value) -> Option<anyhow::Result<Value>> {
+        (subject == LIBUV_FFI).then(|| ffi_child(params))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let mut tables = Vec::new();
+        for pool in distinct(o, "pool") {
+            let batch = o
+                .rows
+                .iter()
+                .filter(|r| r.params.get("pool") == Some(&pool))
+                .filter_map(|r| r.params.get("in_flight"))
+                .find(|v| v.as_u64() != Some(1))
+                .cloned()
+                .unwrap_or(json!(1000));
+            let get = |s: &str, in_flight: &Value, m: &str| {
+                o.metric(
+                    s,
+                    &[("pool", pool.clone()), ("in_flight", in_flight.clone())],
+                    m,
+                )
+            };
+            let one = json!(1);
+            let mut header = vec![
+                "subject".to_string(),
+                "µs per round trip, 1 in flight".to_string(),
+                format!("tasks/s, {batch} in flight"),
+            ];
+            let bases: Vec<&str> = ["node", LIBUV_FFI].into_iter().filter(|b| has(b)).collect();
+            for b in &bases {
+                header.push(format!("x {b} (1 / {batch})"));
+            }
+            let rows = subjects
+                .iter()
+                .filter(|s| get(s, &one, "us_per_task").is_some())
+                .map(|s| {
+                    let us = get(s, &one, "us_per_task");
+                    let tps = get(s, &batch, "tasks_per_s");
+                    let mut row = vec![
+                        s.clone(),
+                        us.map_or("-".into(), micros),
+                        tps.map_or("-".into(), rate),
+                    ];
+                    for b in &bases {
+                        // Speed against the base: >1x means faster than it.
+                        row.push(format!(
+                            "{} / {}",
+                            ratio(get(b, &one, "us_per_task"), us),
+                            ratio(tps, get(b, &batch, "tasks_per_s"))
+                        ));
+                    }
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "dispatch, pool {}: round trip of a trivial task, submitted and awaited on the event loop",
+                    text(&pool)
+                ),
+                header,
+                rows,
+                note: "x base: how many times faster than the base (1 in flight / batch); >1x is faster"
+                    .into(),
+            });
+
+            let idle: Vec<&Row> = o
+                .rows
+                .iter()
+                .filter(|r| r.params.get("pool") == Some(&pool) && r.params.contains_key("idle_ms"))
+                .collect();
+            if let Some(first) = idle.first() {
+                let rows = idle
+                    .iter()
+                    .map(|r| {
+                        let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+                        vec![
+                            r.subject.clone(),
+                            format!("{:.0}", m("threads")),
+                            format!("{:.0}", m("idle_cpu_ms")),
+                            format!("{:.3}", m("idle_thread_cpu_ms")),
+                            format!("{:.0}", m("idle_wakeups")),
+                        ]
+                    })
+                    .collect();
+                tables.push(Table {
+                    title: format!(
+                        "dispatch, pool {}: idle CPU over {} ms, {SETTLE_MS} ms after the runs",
+                        text(&pool),
+                        first.param_text("idle_ms")
+                    ),
+                    header: [
+                        "subject",
+                        "threads",
+                        "process CPU ms (/proc/self/stat)",
+                        "other threads' CPU ms (schedstat)",
+                        "other threads' wake-ups",
+                    ]
+                    .map(String::from)
+                    .to_vec(),
+                    rows,
+                    note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
+                });
+            }
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series = Vec::new();
+        for r in &o.rows {
+            let (Some(n), Some(tps)) = (
+                r.params.get("in_flight").and_then(Value::as_f64),
+                r.metrics.get("tasks_per_s"),
+            ) else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            crate::report::add_point(
+                &mut series,
+                name,
+                &r.subject,
+                o.is_later_pool(r),
+                (n, tps / 1e6),
+            );
+        }
+        Some(Chart {
+            title: "dispatch: trivial tasks per second by tasks in flight".into(),
+            x_label: "tasks in flight".into(),
+            y_label: "million tasks/s".into(),
+            series,
+        })
+    }
+}
+
+impl Dispatch {
+    fn notes(
+        &self,
+        lab: &Lab,
+        p: &Params,
+        request: &str,
+        ffi_version: Option<&str>,
+    ) -> Vec<String> {
+        let mut notes = vec![
+            format!(
+                "shapes: {} round trips one after another (µs per round trip = wall / {}), and {} tasks submitted at once then all awaited (tasks/s); per child and shape, untimed warm-up batches: {}, then the median of {} timed ones",
+                p.rounds, p.rounds, p.batch, p.warmup, p.batches
+            ),
+            format!(
+                "Rust subjects: the task is an empty closure on the {} lane (tokio: spawn_blocking), submitted from the child's event loop (a tokio current-thread runtime) and awaited there, so a round trip includes waking that loop, as node's and libuv's include waking theirs",
+                p.lane
+            ),
+        ];
+        if lab.subjects().iter().any(|s| s.name() == "node") {
+            notes.push(format!(
+                "node: uv_queue_work is not reachable from JS; each task is {} with its plain callback (no promise). It goes through libuv's one queue like uv_queue_work, and its time also includes the JS binding, the system call and the JS callback. fs.access of \"/\" is the default as the request with the least work around the pool (one system call on the shortest path, no object built for its callback); --node-request fs.fstat or crypto.randomFill times the others",
+                node_request_text(request)
+            ));
+        }
+        if let Some(v) = ffi_version {
+            notes.push(format!(
+                "{LIBUV_FFI}: the system libuv {v} ({}), loaded with dlopen; an empty work_cb through uv_queue_work on a uv_loop_t run by the child's main thread, the after_work_cb resubmitting the request (1 in flight) or counting the batch down; no JS",
+                std::env::var(ENV)
+                    .ok()
+                    .filter(|v| !v.is_empty())
+                    .map_or_else(|| format!("{SONAME}; {ENV} may name another"), |p| format!("{ENV}={p}"))
+            ));
+        }
+        notes.push(format!(
+            "idle: each child, {SETTLE_MS} ms after its last task, sleeps on its event loop's thread for the window and reads its own /proc/self/stat (utime + stime of the whole process, in {} ms ticks) at both ends, and each other thread's schedstat and context switches just outside them (so the reading is not counted); the pool's threads are alive throughout",
+            1000 / procfs::clock_ticks_per_second().max(1)
+        ));
+        notes
+    }
+}
+
+/// A note comparing sluice with issue 2's goal, from the measured rows.
+fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
+    let pool = pools.first()?.to_value();
+    let get = |in_flight: u64, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r.subject == "sluice"
+                    && r.params.get("pool") == Some(&pool)
+                    && r.params.get("in_flight") == Some(&json!(in_flight))
+            })
+            .and_then(|r| r.metrics.get(m).copied())
+    };
+    let (us, tps) = (get(1, "us_per_task")?, get(p.batch, "tasks_per_s")?);
+    Some(format!(
+        "sluice against its goal (≤ 2 µs at 1 in flight, ≥ 10 M tasks/s at 1000, measured with Task::wait in `cargo bench -p sluice --bench dispatch`): here, through the event loop, {} µs and {} tasks/s at {} in flight",
+        micros(us),
+        rate(tps),
+        p.batch
+    ))
+}
+
+fn node_request_text(request: &str) -> &'static str {
+    match request {
+        "fs.fstat" => "fs.fstat(0, cb) (fstat(2) of the child's stdin)",
+        "crypto.randomFill" => {
+            "crypto.randomFill(1-byte buffer, cb) (a CryptoJob through uv_queue_work)"
+        }
+        _ => "fs.access(\"/\", cb)",
+    }
+}
+
+/// The trivial task.
+fn trivial() {
+    std::hint::black_box(42u64);
+}
+
+fn submit(exec: &dyn Executor, lane: Lane) -> Done {
+    exec.submit(lane, Box::new(trivial))
+}
+
+/// Runs `warmup` untimed then `batches` timed batches of each shape:
+/// `one(rounds)` and `batch(batch)` return a batch's wall time. Returns the
+/// timed walls in ns.
+fn series(
+    p: &Params,
+    mut one: impl FnMut(u64) -> anyhow::Result<Duration>,
+    mut batch: impl FnMut(u64) -> anyhow::Result<Duration>,
+) -> anyhow::Result<(Vec<f64>, Vec<f64>)> {
+    let ns = |d: Duration| d.as_nanos() as f64;
+    for _ in 0..p.warmup {
+        one(p.rounds)?;
+    }
+    let one_walls = (0..p.batches)
+        .map(|_| one(p.rounds).map(ns))
+        .collect::<anyhow::Result<_>>()?;
+    for _ in 0..p.warmup {
+        batch(p.batch)?;
+    }
+    let batch_walls = (0..p.batches)
+        .map(|_| batch(p.batch).map(ns))
+        .collect::<anyhow::Result<_>>()?;
+    Ok((one_walls, batch_walls))
+}
+
+/// Sleeps `SETTLE_MS`, then measures this process's CPU use over `idle_ms`.
+fn idle_window(p: &Params) -> anyhow::Result<Value> {
+    std::thread::sleep(Duration::from_millis(SETTLE_MS));
+    let used = procfs::idle_cpu(Duration::from_millis(p.idle_ms)).context("reading /proc/self")?;
+    Ok(json!({
+        "window_ns": used.window.as_nanos() as f64,
+        "ticks": used.ticks,
+        "thread_ns": used.others_ns,
+        "switches": used.others_wakeups,
+        "threads": used.threads,
+    }))
+}
+
+/// The `libuv-ffi` child: the system libuv, or why it is absent.
+fn ffi_child(params: &Value) -> anyhow::Result<Value> {
+    let uv = match SystemLibuv::load() {
+        Ok(uv) => uv,
+        Err(reason) => return Ok(json!({ "unavailable": reason })),
+    };
+    let p = Params::from_json(params)?;
+    let run = |in_flight: u64, total: u64| -> anyhow::Result<Duration> {
+        let b = uv
+            .queue_work(in_flight as usize, total as usize)
+            .map_err(anyhow::Error::msg)?;
+        if b.completed != total as usize {
+            bail!("libuv ran {} of {total} tasks", b.completed);
+        }
+        Ok(b.wall)
+    };
+    let (one, batch) = series(&p, |n| run(1, n), |n| run(n, n))?;
+    Ok(json!({
+        "version": uv.version(),
+        "one_wall_ns": one,
+        "batch_wall_ns": batch,
+        "idle": idle_window(&p)?,
+    }))
+}
+
+/// Turns a child's result into its three rows: 1 in flight, the batch, idle.
+fn rows_of(subject: &str, pool: PoolSize, p: &Params, got: &Value) -> anyhow::Result<Vec<Row>> {
+    let walls = |k: &str| -> anyhow::Result<Vec<f64>> {
+        let v: Vec<f64> = serde_json::from_value(got[k].clone()).with_context(|| k.to_string())?;
+        if v.is_empty() || v.iter().any(|w| !(w.is_finite() && *w > 0.0)) {
+            bail!("{k}: expected positive wall times, got {v:?}");
+        }
+        Ok(v)
+    };
+    let shape = |in_flight: u64, tasks: u64, walls: Vec<f64>| {
+        let us = median(walls.iter().map(|w| w / tasks as f64 / 1e3).collect());
+        let tps = median(walls.iter().map(|w| tasks as f64 * 1e9 / w).collect());
+        Row::new(subject)
+            .param("pool", pool.to_value())
+            .param("in_flight", in_flight)
+            .metric("us_per_task", us)
+            .metric("tasks_per_s", tps)
+    };
+    let idle = &got["idle"];
+    let n = |k: &str| idle[k].as_f64().with_context(|| format!("idle.{k}"));
+    let tick_ms = 1e3 / procfs::clock_ticks_per_second().max(1) as f64;
+    Ok(vec![
+        shape(1, p.rounds, walls("one_wall_ns")?),
+        shape(p.batch, p.batch, walls("batch_wall_ns")?),
+        Row::new(subject)
+            .param("pool", pool.to_value())
+            .param("idle_ms", p.idle_ms)
+            .metric("idle_cpu_ms", n("ticks")? * tick_ms)
+            .metric("idle_thread_cpu_ms", n("thread_ns")? / 1e6)
+            .metric("idle_wakeups", n("switches")?)
+            .metric("threads", n("threads")?),
+    ])
+}
+
+/// The distinct values of a param, in first-seen order.
+fn distinct(o: &Outcome, key: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    for r in &o.rows {
+        if let Some(v) = r.params.get(key)
+            && !out.contains(v)
+        {
+            out.push(v.clone());
+        }
+    }
+    out
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// µs for a cell: `0.84`, `12.3`, `140`.
+fn micros(v: f64) -> String {
+    crate::report::ms(v)
+}
+
+/// Tasks/s for a cell: `812 k`, `2.05 M`.
+fn rate(v: f64) -> String {
+    if !v.is_finite() {
+        "-".into()
+    } else if v >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.0} k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// The system libuv through FFI, as a subject of this experiment only: its
+/// child is `sluice lab-child libuv-ffi dispatch POOL PARAMS`, answered by
+/// [`Experiment::own_child`].
+struct LibuvFfi;
+
+impl Subject for LibuvFfi {
+    fn name(&self) -> &'static str {
+        LIBUV_FFI
+    }
+
+    fn about(&self) -> &'static str {
+        "the system libuv's uv_queue_work (libuv.so.1) through FFI, no JS"
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Rust
+    }
+
+    fn unavailable(&self, _lab: &Lab) -> Option<String> {
+        // The child loads the library and says if it cannot.
+        None
+    }
+
+    fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
+        match pool {
+            PoolSize::Unset => {
+                format!("{LIBUV_FFI}: UV_THREADPOOL_SIZE unset (libuv's default, 4)")
+            }
+            PoolSize::Size(n) => format!("{LIBUV_FFI}: UV_THREADPOOL_SIZE={n}"),
+        }
+    }
+
+    fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &Value,
+    ) -> anyhow::Result<Command> {
+        let mut cmd = subject::rust_child_command(lab, LIBUV_FFI, experiment, pool, params);
+        // The system libuv reads it at the first uv_queue_work, like node's.
+        match pool {
+            PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+            PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+        };
+        Ok(cmd)
+    }
+
+    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        bail!("{LIBUV_FFI} runs its own uv loop; it has no Executor")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_rows_are_computed_from_the_walls() {
+        assert_eq!(rate(2_050_000.0), "2.05 M");
+        assert_eq!(rate(812_300.0), "812 k");
+        let p = Params {
+            lane: Lane::Cpu,
+            rounds: 100,
+            batch: 10,
+            batches: 3,
+            warmup: 0,
+            idle_ms: 50,
+        };
+        let got = json!({
+            "one_wall_ns": [2000e3, 1000e3, 3000e3],
+            "batch_wall_ns": [10e3, 20e3, 5e3],
+            "idle": {"ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
+        });
+        let rows = rows_of("sluice", PoolSize::Unset, &p, &got).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].metrics["us_per_task"], 20.0);
+        assert_eq!(rows[0].metrics["tasks_per_s"], 50_000.0);
+        assert_eq!(rows[1].params["in_flight"], json!(10));
+        assert_eq!(rows[1].metrics["tasks_per_s"], 1e6);
+        assert_eq!(rows[2].metrics["idle_thread_cpu_ms"], 2.0);
+        assert_eq!(rows[2].metrics["idle_wakeups"], 3.0);
+        let bad = json!({"one_wall_ns": [], "batch_wall_ns": [1.0], "idle": {}});
+        assert!(rows_of("sluice", PoolSize::Unset, &p, &bad).is_err());
+    }
+}
