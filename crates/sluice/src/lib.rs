@@ -53,6 +53,8 @@ pub mod budget;
 mod clock;
 mod config;
 mod deadline;
+#[cfg(feature = "dns")]
+pub mod dns;
 mod lane;
 mod loom;
 mod metrics;
