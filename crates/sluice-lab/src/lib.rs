@@ -14,6 +14,7 @@
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls
 //! [`run_experiment`], [`run_report`] or [`child_main`]; nothing else.
 
+pub mod dns_delay;
 pub mod experiment;
 pub mod lab;
 pub mod machine;
