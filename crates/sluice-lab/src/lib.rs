@@ -18,6 +18,7 @@ pub mod dns_delay;
 pub mod experiment;
 pub mod lab;
 pub mod machine;
+pub mod netns;
 pub mod outcome;
 mod pool_size;
 pub mod procfs;
