@@ -92,6 +92,98 @@ impl DelayConfig {
     }
 }
 
+/// The text of `sluice dns-delay`'s (and `sluice lab-netns`'s) flags.
+#[derive(Debug, Clone, Default)]
+pub struct DelayFlags {
+    /// `--listen ADDR:PORT`.
+    pub listen: String,
+    /// `--hold DURATION`.
+    pub hold: String,
+    /// `--answer IP`, repeated.
+    pub answers: Vec<String>,
+    /// `--ttl SECONDS`.
+    pub ttl: String,
+    /// `--fast PATTERN`, repeated.
+    pub fast: Vec<String>,
+    /// `--no-tcp`.
+    pub no_tcp: bool,
+    /// `--stats FILE`.
+    pub stats: Option<PathBuf>,
+}
+
+impl DelayFlags {
+    /// Validates every flag; errors name the flag, the value and the fix.
+    ///
+    /// ```
+    /// use sluice_lab::dns_delay::DelayFlags;
+    /// let flags = DelayFlags {
+    ///     listen: "127.0.0.1:5353".into(),
+    ///     hold: "300ms".into(),
+    ///     answers: vec!["127.0.0.2".into(), "::2".into()],
+    ///     ttl: "0".into(),
+    ///     ..DelayFlags::default()
+    /// };
+    /// let c = flags.config()?;
+    /// assert_eq!((c.hold.as_millis(), c.ttl), (300, 0));
+    /// assert!(c.answer_v6.is_some());
+    /// let bad = DelayFlags { ttl: "-1".into(), ..flags };
+    /// assert_eq!(bad.config().unwrap_err().to_string(), "--ttl \"-1\": expected whole seconds, 0..=2147483647");
+    /// # Ok::<(), anyhow::Error>(())
+    /// ```
+    pub fn config(&self) -> anyhow::Result<DelayConfig> {
+        let listen: SocketAddr = self.listen.trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "--listen {:?}: expected an address and port like 127.0.0.1:5353 or [::1]:5353",
+                self.listen
+            )
+        })?;
+        let hold = parse_duration(&self.hold).map_err(|e| anyhow::anyhow!("--hold {e}"))?;
+        let ttl: u32 = self
+            .ttl
+            .trim()
+            .parse()
+            .ok()
+            .filter(|t| *t <= i32::MAX as u32)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--ttl {:?}: expected whole seconds, 0..=2147483647",
+                    self.ttl
+                )
+            })?;
+        let mut config = DelayConfig {
+            listen,
+            hold,
+            ttl,
+            tcp: !self.no_tcp,
+            stats_file: self.stats.clone(),
+            ..DelayConfig::default()
+        };
+        if !self.answers.is_empty() {
+            config.answer_v4 = None;
+            config.answer_v6 = None;
+        }
+        for a in &self.answers {
+            let ip: IpAddr = a.trim().parse().map_err(|_| {
+                anyhow::anyhow!("--answer {a:?}: expected an IPv4 or IPv6 address like 127.0.0.2")
+            })?;
+            let taken = match ip {
+                IpAddr::V4(_) => config.answer_v4.map(IpAddr::V4),
+                IpAddr::V6(_) => config.answer_v6.map(IpAddr::V6),
+            };
+            if let Some(first) = taken {
+                anyhow::bail!(
+                    "--answer {a:?}: {first} already answers that family; give at most one IPv4 and one IPv6 address"
+                );
+            }
+            config.answer(ip);
+        }
+        for f in &self.fast {
+            config.fast.push(f.parse().map_err(anyhow::Error::msg)?);
+        }
+        Ok(config)
+    }
+}
+
 /// The state every socket task shares.
 pub(crate) struct Shared {
     pub(crate) config: DelayConfig,
