@@ -10,6 +10,7 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod dns;
 mod loop_vs_pool;
 mod probe;
 mod spawn_bill;
@@ -156,6 +157,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,
+    &dns::Dns,
 ];
 
 /// The experiment called `name`.
