@@ -1,16 +1,19 @@
 //! The hosts file (`/etc/hosts`), read the way glibc's `files` source reads
-//! it, and re-read whenever it changes.
+//! it, and re-read whenever it changes. `crates/sluice-cli/tests/dns_netns.rs`
+//! checks these rules against glibc's `getaddrinfo` with a crafted file.
 //!
 //! - One entry per line: an address, then a canonical name and aliases;
 //!   `#` starts a comment. Lines whose address does not parse are skipped.
-//! - Names match without regard to ASCII case; a name given with a final
-//!   dot (`localhost.`) matches the entry without it.
-//! - Every line naming the host counts (glibc's `multi on`, the default
-//!   since glibc 2.26): the answer is their addresses in file order, each
-//!   once.
-//! - A lookup for one family answers from the lines of that family only;
-//!   a host with no line of that family is not in the file for it, and the
-//!   next source (DNS) is asked.
+//! - Names match without regard to ASCII case, and otherwise exactly: a
+//!   name asked with a final dot (`db.`) does not match the entry `db`
+//!   (glibc asks DNS for it).
+//! - Every line naming the host counts, as with glibc's `getaddrinfo`:
+//!   the answer is their addresses in file order, each once.
+//! - A lookup for one family answers from the lines of that family only,
+//!   with glibc's two exceptions for IPv4 (`nss_files/files-hosts.c`): the
+//!   line `::1` counts as `127.0.0.1`, and an IPv4-mapped `::ffff:a.b.c.d`
+//!   as `a.b.c.d`. A host with no line of the family is not in the file for
+//!   it, and the next source (DNS) is asked.
 //! - The file's size, modification time and inode are checked (one
 //!   `stat(2)`) on every lookup, and it is read again when any changed, so
 //!   an edit is seen by the next lookup, as with `getaddrinfo`. A missing
@@ -57,12 +60,21 @@ impl HostsFile {
     /// gives none.
     pub(crate) fn lookup(&self, host: &str, family: Family) -> Option<Vec<IpAddr>> {
         let table = self.current();
-        let addrs: Vec<IpAddr> = table
-            .get(&normalize(host))?
-            .iter()
-            .copied()
-            .filter(|ip| family.admits(*ip))
-            .collect();
+        let mut addrs: Vec<IpAddr> = Vec::new();
+        for ip in table.get(&normalize(host))? {
+            let ip = match (family, ip) {
+                (Family::V4, IpAddr::V6(v6)) if v6.is_loopback() => IpAddr::from([127, 0, 0, 1]),
+                (Family::V4, IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+                    Some(v4) => IpAddr::V4(v4),
+                    None => continue,
+                },
+                (_, ip) if family.admits(*ip) => *ip,
+                _ => continue,
+            };
+            if !addrs.contains(&ip) {
+                addrs.push(ip);
+            }
+        }
         (!addrs.is_empty()).then_some(addrs)
     }
 
@@ -82,9 +94,9 @@ impl HostsFile {
     }
 }
 
-/// The lookup key of a host: lowercased, without one final dot.
+/// The lookup key of a host: lowercased.
 fn normalize(host: &str) -> String {
-    host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase()
+    host.to_ascii_lowercase()
 }
 
 /// Parses hosts-file text.
@@ -137,12 +149,22 @@ mod tests {
     fn lookups_filter_by_family_and_see_edits() {
         let dir = tempdir();
         let path = dir.join("hosts");
-        std::fs::write(&path, "127.0.0.1 localhost\n::1 localhost\nfd00::5 six\n").unwrap();
+        std::fs::write(
+            &path,
+            "127.0.0.1 localhost\n::1 localhost ip6-localhost\nfd00::5 six\n::ffff:10.0.0.9 mapped\n",
+        )
+        .unwrap();
         let hosts = HostsFile::new(&path);
-        assert_eq!(hosts.lookup("LocalHost.", Family::Any).unwrap().len(), 2);
+        assert_eq!(hosts.lookup("LocalHost", Family::Any).unwrap().len(), 2);
+        assert_eq!(hosts.lookup("localhost.", Family::Any), None, "as glibc");
         assert_eq!(hosts.lookup("localhost", Family::V4).unwrap().len(), 1);
         assert_eq!(hosts.lookup("six", Family::V6).unwrap().len(), 1);
         assert_eq!(hosts.lookup("six", Family::V4), None);
+        // glibc's IPv4 exceptions: ::1 is 127.0.0.1, a mapped address its IPv4.
+        let v4 = |name| hosts.lookup(name, Family::V4).unwrap();
+        assert_eq!(v4("ip6-localhost"), vec![IpAddr::from([127, 0, 0, 1])]);
+        assert_eq!(v4("localhost"), vec![IpAddr::from([127, 0, 0, 1])]);
+        assert_eq!(v4("mapped"), vec![IpAddr::from([10, 0, 0, 9])]);
         assert_eq!(hosts.lookup("seven", Family::Any), None);
         // An edit (a different size) is seen by the next lookup.
         std::fs::write(&path, "127.0.0.1 localhost\n10.7.7.7 seven\n").unwrap();
