@@ -56,7 +56,15 @@ fn hosts_file_and_dns_answers_equal_getaddrinfo_in_a_namespace() {
     std::fs::write(&hosts, HOSTS).unwrap();
     let stats = dir.path().join("stats.json");
     let out = sluice()
-        .args(["lab-netns", "--hold", "10ms", "--answer", "127.0.0.2", "--answer", "::2"])
+        .args([
+            "lab-netns",
+            "--hold",
+            "10ms",
+            "--answer",
+            "127.0.0.2",
+            "--answer",
+            "::2",
+        ])
         .arg("--hosts")
         .arg(&hosts)
         .arg("--stats")
@@ -74,10 +82,15 @@ fn hosts_file_and_dns_answers_equal_getaddrinfo_in_a_namespace() {
     );
     assert!(out.status.success(), "inside the namespace:\n{text}");
     assert!(text.contains("compared 27 answers"), "{text}");
-    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     // DNS was asked for what the hosts file does not answer, by both.
     assert!(s["queries_total"].as_u64().unwrap() >= 2, "{s}");
-    assert_eq!(host_resolv_conf_hash(), before, "the machine's /etc/resolv.conf changed");
+    assert_eq!(
+        host_resolv_conf_hash(),
+        before,
+        "the machine's /etc/resolv.conf changed"
+    );
 }
 
 /// Inside the namespace: every name and family, sluice against glibc.
@@ -92,7 +105,11 @@ fn compare_inside() {
         &["127.0.0.1:53".parse().unwrap()],
         "the namespace's resolv.conf"
     );
-    assert!(matches!(resolver.mode(), Mode::Native { .. }), "{:?}", resolver.mode());
+    assert!(
+        matches!(resolver.mode(), Mode::Native { .. }),
+        "{:?}",
+        resolver.mode()
+    );
     let set = |v: Vec<IpAddr>| v.into_iter().collect::<BTreeSet<_>>();
     let mut compared = 0;
     for name in NAMES {
