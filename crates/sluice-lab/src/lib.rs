@@ -9,6 +9,9 @@
 //!   registry [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
 //! - `lab.rs`: a run's context: subjects, node, children, watching.
+//! - `dns_delay/`: the DNS delay server (`sluice dns-delay`, and in-process).
+//! - `netns/`: namespaced runs: a child in its own network and mount
+//!   namespace whose only name server is the delay server.
 //! - `report/`: terminal tables, JSON, SVG, Markdown.
 //!
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls

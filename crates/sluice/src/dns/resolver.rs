@@ -20,6 +20,7 @@ use super::hosts::HostsFile;
 use super::metrics::{Counters, DnsMetrics, dec, inc};
 use super::system::{HOSTS, Mode, Source, SystemConfig};
 use super::{DnsError, Family, gai};
+use crate::loom::sync::{Mutex, MutexGuard};
 use crate::{Lane, Pool};
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared, WeakShared};
@@ -34,7 +35,7 @@ use hickory_resolver::proto::rr::{Name, RData, RecordType};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Answers of up to this many distinct lookups are cached by default.

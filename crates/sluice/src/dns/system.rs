@@ -28,7 +28,8 @@
 //! `domain` (the last one wins; neither means the part of the host name
 //! after its first dot, as glibc), and the options `ndots` (glibc caps it
 //! at 15), `timeout` (capped at 30 s), `attempts` (capped at 5), `rotate`,
-//! `edns0`, `use-vc` (TCP only) and `no-aaaa` (no AAAA queries). Other
+//! `edns0`, `use-vc` (TCP only) and `no-aaaa` (no AAAA queries); a
+//! `timeout` or `attempts` of 0 counts as 1. Other
 //! options do not change answers and are ignored; a missing file means
 //! glibc's defaults (ndots 1, timeout 5 s, attempts 2). Both files are read
 //! once, when the resolver is built.
@@ -193,7 +194,7 @@ impl SystemConfig {
             search,
             ndots: conf.ndots.min(MAX_NDOTS) as usize,
             // A zero timeout or attempt count would fail every query at
-            // once; glibc's own parser treats them the same way.
+            // once, so either counts as 1.
             timeout: Duration::from_secs(u64::from(conf.timeout.clamp(1, MAX_TIMEOUT_S))),
             attempts: conf.attempts.clamp(1, MAX_ATTEMPTS) as usize,
             rotate: conf.rotate,
