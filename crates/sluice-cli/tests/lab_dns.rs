@@ -28,7 +28,7 @@ fn the_resolver_counts_two_for_node_and_compat_and_every_name_for_sluice() {
         "--names",
         "24",
         "--hold-ms",
-        "100",
+        "150",
     ]);
     common::assert_schema(&v, "dns");
     assert_eq!(
