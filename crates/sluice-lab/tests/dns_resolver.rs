@@ -165,3 +165,31 @@ async fn the_hosts_file_answers_first() {
     assert_eq!(asked(&s), 1);
     assert_eq!(r.metrics().hosts_total, 1);
 }
+
+/// One resolver used from one tokio runtime, then (that runtime gone) from
+/// another, as `sluice::dns::lookup` is across `#[tokio::test]`s: each
+/// runtime gets its own hickory resolver, so the second still answers.
+#[test]
+fn a_resolver_outlives_the_runtime_it_first_ran_on() {
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = server_rt.block_on(server(10, 0));
+    let r = resolver(&server).build().unwrap();
+    for _ in 0..2 {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        assert_eq!(
+            rt.block_on(r.lookup("again.lab.test", Family::V4)).unwrap(),
+            vec![ANSWER]
+        );
+        drop(rt);
+    }
+    let s = server_rt.block_on(server.stop());
+    assert_eq!(asked(&s), 2);
+    assert_eq!(r.metrics().errors_total, 0);
+}

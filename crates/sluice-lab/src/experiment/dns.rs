@@ -61,7 +61,7 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "hold-ms",
         value_name: "MS",
-        help: "how long the DNS delay server holds every query (the seed's: 300)",
+        help: "how long the DNS delay server holds every query (the seed's: 300; at most 1800, as c-ares resends after 2 s)",
         default: "300",
         report: "100",
     },
