@@ -27,7 +27,9 @@
 //! (queries the server held, net of retransmissions), and where the subject
 //! has a sluice pool `pool_tasks` (`SlowIo` tasks started during the
 //! batch); for sluice `hosts_match` (1 if `sluice::dns` answered
-//! `localhost` from `/etc/hosts` with `getaddrinfo`'s addresses).
+//! `localhost` from `/etc/hosts` with `getaddrinfo`'s addresses) and the
+//! param `mode` (`native`, or `getaddrinfo: why` where the system's
+//! configuration makes `sluice::dns` fall back).
 
 use super::{ArgSpec, Args, Experiment, repeat};
 use crate::PoolSize;
@@ -198,6 +200,9 @@ impl Experiment for Dns {
                             row = row.metric(extra, v);
                         }
                     }
+                    if let Some(mode) = r["mode"].as_str() {
+                        row = row.param("mode", mode);
+                    }
                     rows.push(row);
                     bar.inc(1);
                 }
@@ -214,6 +219,14 @@ impl Experiment for Dns {
         ));
         if lab.subjects().iter().any(|s| s.kind() == Kind::Node) {
             notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
+        }
+        let fallbacks: BTreeSet<String> = rows
+            .iter()
+            .map(|r| r.param_text("mode"))
+            .filter(|m| m.starts_with("getaddrinfo"))
+            .collect();
+        for m in fallbacks {
+            notes.push(format!("sluice::dns ran in {m}, so its lookups were getaddrinfo on the SlowIo lane (its budget is the pool size)"));
         }
         notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice::dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
         Ok(lab.outcome(self.name(), rows, notes))
@@ -249,7 +262,10 @@ impl Experiment for Dns {
                     b = b.fallback_pool(pool.clone());
                 }
                 let resolver: Resolver = b.build()?;
-                out["mode"] = json!(format!("{:?}", resolver.mode()));
+                out["mode"] = json!(match resolver.mode() {
+                    sluice::dns::Mode::Native { .. } => "native".to_string(),
+                    sluice::dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
+                });
                 // /etc/hosts still honoured: localhost as getaddrinfo has it.
                 let ours: BTreeSet<IpAddr> = cx
                     .block_on(resolver.lookup("localhost", Family::Any))
