@@ -4,7 +4,9 @@
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use sluice_lab::dns_delay::DelayFlags;
 use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,6 +45,118 @@ fn common_args() -> Vec<Arg> {
         Arg::new("node").long("node").value_name("PATH").help("the node binary [default: node on PATH]"),
         Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
     ]
+}
+
+const DNS_DELAY_ABOUT: &str = "A DNS server that holds every query a fixed time and counts the names in flight (seed 001's lab resolver)";
+
+const DNS_DELAY_LONG: &str = "\
+A real DNS server (UDP and TCP) that holds every query a fixed time before \
+answering it, and counts how many distinct names are in flight at once: \
+resolver-side evidence of how many lookups a client really runs in parallel \
+(seed 001's lab resolver).
+
+A queries are answered with the IPv4 --answer, AAAA queries with the IPv6 \
+one (or an empty answer), with TTL --ttl, after --hold. Names matching a \
+--fast pattern are answered at once and not counted in flight. Anything that \
+is not one well-formed query is counted (malformed_total) and dropped; \
+nothing a client sends stops the server. It listens on loopback unless told \
+otherwise.
+
+The counts, as JSON: printed as one line on stdout when the server stops \
+(Ctrl-C or SIGTERM); written to --stats FILE when they change (at most \
+every 100 ms, atomically) and on exit; and answered at any time to a \
+control query, one key=value TXT record per count:
+
+    dig @127.0.0.1 -p 5353 +short TXT _stats.dns-delay
+    dig @127.0.0.1 -p 5353 +short TXT _reset.dns-delay   (starts the maxima over)
+
+Counts: queries_total (held queries, retransmissions included), \
+retransmits_total, answered_total, fast_total, control_total, \
+malformed_total, udp_total, tcp_total, names_total (distinct names held), \
+in_flight_names, max_in_flight_names, in_flight_queries, \
+max_in_flight_queries; plus listen and hold_ms.
+
+Example:
+
+    sluice dns-delay --listen 127.0.0.1:5353 --hold 300ms --answer 127.0.0.2 --ttl 0 --fast '*.fast.test' --stats dns.json
+    dig @127.0.0.1 -p 5353 +short A n1.lab.test     # 127.0.0.2, 300 ms later";
+
+/// The delay server's flags; `listen` only for `dns-delay` itself (the
+/// namespaced server always listens on 127.0.0.1:53).
+fn delay_args(listen: bool) -> Vec<Arg> {
+    let mut args = Vec::new();
+    if listen {
+        args.push(
+            Arg::new("listen")
+                .long("listen")
+                .value_name("ADDR:PORT")
+                .default_value("127.0.0.1:5353")
+                .help("where to listen, UDP and TCP (port 0: any free port, printed on stderr)"),
+        );
+    }
+    args.extend([
+        Arg::new("hold")
+            .long("hold")
+            .value_name("DURATION")
+            .default_value("300ms")
+            .help("how long every query is held before its answer, e.g. 300ms or 1.5s"),
+        Arg::new("answer")
+            .long("answer")
+            .value_name("IP")
+            .action(ArgAction::Append)
+            .help("the address A (IPv4) or AAAA (IPv6) queries get; at most one per family [default: 127.0.0.2]"),
+        Arg::new("ttl")
+            .long("ttl")
+            .value_name("SECONDS")
+            .default_value("0")
+            .help("the TTL of the answers (0: clients must not cache them)"),
+        Arg::new("fast")
+            .long("fast")
+            .value_name("PATTERN")
+            .action(ArgAction::Append)
+            .help("answer these names at once, uncounted: a name, or *.suffix for every name under it (repeatable)"),
+        Arg::new("stats")
+            .long("stats")
+            .value_name("FILE")
+            .help("keep the counts in FILE as JSON (rewritten when they change, and on exit)"),
+    ]);
+    if listen {
+        args.push(
+            Arg::new("no-tcp")
+                .long("no-tcp")
+                .action(ArgAction::SetTrue)
+                .help("listen on UDP only"),
+        );
+    }
+    args
+}
+
+fn delay_flags(m: &ArgMatches) -> DelayFlags {
+    let text = |k: &str| m.get_one::<String>(k).cloned().unwrap_or_default();
+    let many = |k: &str| {
+        m.get_many::<String>(k)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    DelayFlags {
+        listen: m
+            .try_get_one::<String>("listen")
+            .ok()
+            .flatten()
+            .cloned()
+            .unwrap_or_else(|| "127.0.0.1:53".into()),
+        hold: text("hold"),
+        answers: many("answer"),
+        ttl: text("ttl"),
+        fast: many("fast"),
+        no_tcp: m
+            .try_get_one::<bool>("no-tcp")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
+        stats: m.get_one::<String>("stats").map(PathBuf::from),
+    }
 }
 
 fn cli() -> Command {
@@ -94,6 +208,27 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand(lab)
         .subcommand(
+            Command::new("dns-delay")
+                .about(DNS_DELAY_ABOUT)
+                .long_about(DNS_DELAY_LONG)
+                .args(delay_args(true)),
+        )
+        .subcommand(
+            Command::new("lab-netns")
+                .hide(true)
+                .about("internal: run a command in a private network and mount namespace whose name server is the DNS delay server")
+                .args(delay_args(false))
+                .arg(Arg::new("hosts").long("hosts").value_name("FILE").help("mount FILE over /etc/hosts inside"))
+                .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help("only check that the namespaces can be made"))
+                .arg(
+                    Arg::new("command")
+                        .num_args(1..)
+                        .last(true)
+                        .value_parser(clap::value_parser!(OsString))
+                        .required_unless_present("check"),
+                ),
+        )
+        .subcommand(
             Command::new("lab-child")
                 .hide(true)
                 .about("internal: the Rust subjects' side of an experiment")
@@ -107,6 +242,24 @@ fn cli() -> Command {
 fn run(m: ArgMatches) -> anyhow::Result<()> {
     match m.subcommand() {
         Some(("lab", m)) => lab(m),
+        Some(("dns-delay", m)) => sluice_lab::dns_delay::run(delay_flags(m).config()?).map(drop),
+        Some(("lab-netns", m)) => {
+            if m.get_flag("check") {
+                return sluice_lab::netns::check();
+            }
+            let mut command = m
+                .get_many::<OsString>("command")
+                .expect("required")
+                .cloned();
+            let run = sluice_lab::netns::NetnsRun {
+                server: delay_flags(m).config()?,
+                hosts: m.get_one::<String>("hosts").map(PathBuf::from),
+                program: command.next().expect("at least one value"),
+                args: command.collect(),
+            };
+            let code = sluice_lab::netns::run(run)?;
+            std::process::exit(code);
+        }
         Some(("lab-child", m)) => {
             let get = |k: &str| {
                 m.get_one::<String>(k)

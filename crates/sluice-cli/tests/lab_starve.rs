@@ -1,5 +1,7 @@
 //! `sluice lab starve` end to end, with node: counts only.
 
+mod common;
+
 use serde_json::Value;
 use std::process::Command;
 
@@ -17,7 +19,9 @@ fn rows<'a>(v: &'a Value, subject: &str, scenario: &str, probe: &str) -> Vec<&'a
 }
 
 #[test]
-fn every_probe_is_reported_and_node_skips_a() {
+fn every_probe_is_reported_and_node_waits_on_the_dns_server() {
+    let netns = common::netns_available();
+    let before = common::host_resolv_conf_hash();
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("starve.json");
     let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
@@ -46,24 +50,7 @@ fn every_probe_is_reported_and_node_skips_a() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["experiment"], "starve");
     assert_eq!(v["rows"].as_array().unwrap().len(), 4 * 2 * 3);
-
-    for probe in ["file_read", "cpu_task", "total"] {
-        let r = rows(&v, "node", "A", probe);
-        assert_eq!(r.len(), 1, "node A {probe}");
-        assert!(
-            r[0]["params"]["skipped"]
-                .as_str()
-                .unwrap()
-                .contains("needs the DNS delay server (issue 4)")
-        );
-        assert!(r[0]["metrics"].as_object().unwrap().is_empty());
-    }
-    let notes = v["notes"].as_array().unwrap();
-    assert!(notes.iter().any(|n| {
-        n.as_str()
-            .unwrap()
-            .starts_with("node, scenario A: skipped, needs the DNS delay server (issue 4)")
-    }));
+    assert_eq!(common::host_resolv_conf_hash(), before);
 
     for s in ["sluice-compat", "sluice", "tokio"] {
         for (scenario, probes) in [
@@ -97,17 +84,48 @@ fn every_probe_is_reported_and_node_skips_a() {
     assert_eq!(in_flight("sluice"), 4.0);
     assert_eq!(in_flight("tokio"), 4.0);
 
-    // node B: both probes and the run are there; the slow wait is
-    // dns.lookup('localhost'), or skipped with its reason where /etc/hosts
-    // could not answer it without a DNS server.
+    // node: 8 dns.lookup calls held by the DNS delay server; the server
+    // counts 2 names in flight at once, as the seed's did at pool 4.
     let file = rows(&v, "node", "B", "file_read");
     assert_eq!(file.len(), 1);
     assert!(file[0]["metrics"]["wait_ms"].is_f64());
     assert!(file[0]["metrics"]["idle_ms"].is_f64());
-    let slow = rows(&v, "node", "B", "slow_wait");
-    assert_eq!(slow.len(), 1);
-    assert!(slow[0]["metrics"]["wait_ms"].is_f64() || slow[0]["params"]["skipped"].is_string());
-    assert_eq!(rows(&v, "node", "B", "total").len(), 1);
+    match netns {
+        Ok(()) => {
+            assert_eq!(in_flight("node"), 2.0);
+            assert_eq!(
+                rows(&v, "node", "B", "total")[0]["metrics"]["max_in_flight"],
+                1.0
+            );
+            for (scenario, probe) in [("A", "file_read"), ("A", "cpu_task"), ("B", "slow_wait")] {
+                let r = rows(&v, "node", scenario, probe);
+                assert!(
+                    r[0]["metrics"]["wait_ms"].is_f64(),
+                    "node {scenario} {probe}"
+                );
+            }
+            for (scenario, probe) in [("A", "total"), ("B", "slow_wait")] {
+                let r = rows(&v, "node", scenario, probe);
+                let stand_in = r[0]["params"]["stand_in"].as_str().unwrap();
+                assert!(
+                    stand_in.contains("dns.lookup held 30 ms by the DNS server"),
+                    "{stand_in}"
+                );
+            }
+        }
+        Err(why) => {
+            eprintln!("namespaces unavailable ({why}): checking that node skips its slow waits");
+            for probe in ["file_read", "cpu_task", "total"] {
+                let r = rows(&v, "node", "A", probe);
+                assert!(
+                    r[0]["params"]["skipped"]
+                        .as_str()
+                        .unwrap()
+                        .contains("private network namespace")
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -68,6 +68,8 @@ pub struct Lab {
     subjects: Vec<&'static dyn Subject>,
     skipped: Vec<Skipped>,
     scripts: tempfile::TempDir,
+    /// Numbers the stats files of namespaced runs.
+    netns_runs: std::sync::atomic::AtomicUsize,
 }
 
 impl Lab {
@@ -114,6 +116,7 @@ impl Lab {
             subjects: Vec::new(),
             skipped: Vec::new(),
             scripts: tempfile::Builder::new().prefix("sluice-lab-").tempdir()?,
+            netns_runs: std::sync::atomic::AtomicUsize::new(0),
             config,
         };
         for s in wanted {
@@ -224,10 +227,53 @@ impl Lab {
         experiment: &str,
         pool: PoolSize,
         params: &Value,
-        mut watch: Option<&mut dyn Watch>,
+        watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<Value> {
         let what = format!("{} running {experiment} (pool {pool})", subject.name());
-        let mut cmd = subject.command(self, experiment, pool, params)?;
+        let cmd = subject.command(self, experiment, pool, params)?;
+        self.run_command(cmd, &what, watch)
+    }
+
+    /// Like [`Lab::run_child`], with the child inside a private network
+    /// and mount namespace whose only name server is a DNS delay server
+    /// configured as `server` (see [`crate::netns`]). Returns the child's
+    /// JSON and the server's counts; fails if the machine's
+    /// `/etc/resolv.conf` changed (it never should).
+    pub fn run_child_in_netns(
+        &self,
+        subject: &dyn Subject,
+        experiment: &str,
+        pool: PoolSize,
+        params: &Value,
+        server: &crate::dns_delay::DelayConfig,
+    ) -> anyhow::Result<(Value, crate::dns_delay::Stats)> {
+        let what = format!(
+            "{} running {experiment} (pool {pool}) in a network namespace",
+            subject.name()
+        );
+        let guard = crate::netns::HostGuard::snapshot();
+        let stats = self.scratch().join(format!(
+            "dns-stats-{}.json",
+            self.netns_runs
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let inner = subject.command(self, experiment, pool, params)?;
+        let cmd = crate::netns::wrap(self.exe(), &inner, server, &stats);
+        let result = self.run_command(cmd, &what, None);
+        let counts = crate::netns::finish(&stats, &guard);
+        let result = result?;
+        Ok((result, counts.with_context(|| what.clone())?))
+    }
+
+    /// Runs `cmd` as a child (stdin closed, stdout and stderr captured,
+    /// the lab's timeout) and returns the JSON document it printed last;
+    /// `watch`, if given, is ticked while it runs.
+    pub fn run_command(
+        &self,
+        mut cmd: std::process::Command,
+        what: &str,
+        mut watch: Option<&mut dyn Watch>,
+    ) -> anyhow::Result<Value> {
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

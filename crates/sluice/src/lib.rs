@@ -17,6 +17,11 @@
 //! - **Every queue visible.** Counters, gauges and HDR histograms are always
 //!   on; [`Pool::metrics`] returns a [`Snapshot`] with Prometheus and JSON
 //!   exports.
+//! - **Names without the pool.** [`dns`] (feature `dns`, on by default)
+//!   resolves names asynchronously, honouring `/etc/hosts` and
+//!   `resolv.conf` like `getaddrinfo`, with a TTL cache and coalescing; it
+//!   falls back to `getaddrinfo` on [`Lane::SlowIo`] only where the system's
+//!   configuration needs it.
 //! - **The old behaviour, on the same code.** [`Policy::Libuv`] reproduces
 //!   libuv 1.46's pool exactly (one FIFO, `(n + 1) / 2` slow-I/O threads, lazy
 //!   start, `UV_THREADPOOL_SIZE` parsing) so the two can be measured side by
@@ -53,6 +58,8 @@ pub mod budget;
 mod clock;
 mod config;
 mod deadline;
+#[cfg(feature = "dns")]
+pub mod dns;
 pub mod health;
 mod lane;
 mod loom;

@@ -70,3 +70,20 @@ pub fn assert_schema(v: &Value, experiment: &str) {
         }
     }
 }
+
+/// Whether this machine lets `sluice lab-netns` make its namespaces; `Err`
+/// says what is missing (tests that need them print it and skip).
+pub fn netns_available() -> Result<(), String> {
+    let out = sluice().args(["lab-netns", "--check"]).output().unwrap();
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
+/// SHA-256 of the machine's `/etc/resolv.conf`, to show a namespaced run
+/// left it alone.
+pub fn host_resolv_conf_hash() -> Option<String> {
+    sluice_lab::netns::HostGuard::snapshot().sha256
+}

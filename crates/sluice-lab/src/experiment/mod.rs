@@ -11,6 +11,7 @@
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
 mod dispatch;
+mod dns;
 mod loop_vs_pool;
 mod probe;
 mod spawn_bill;
@@ -166,6 +167,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &spawn_bill::SpawnBill,
     &workers::Workers,
     &dispatch::Dispatch,
+    &dns::Dns,
 ];
 
 /// The experiment called `name`.

@@ -1,13 +1,15 @@
-// sluice lab: starve (seed 001, "Who starves whom"), node's side. Only
-// scenario B runs on node: N CPU tasks (crypto.pbkdf2) queued, then one file
-// read (fs.read of 1 KiB, one pool request) and one slow wait
-// (dns.lookup('localhost', {family: 4}): getaddrinfo, libuv's slow I/O,
-// answered from /etc/hosts; only when the lab says "dns": true).
-// Scenario A needs slow waits that last, which node can only make with a
-// delaying DNS server, so the lab skips it.
-// argv[2]: {"scenario": "B", "queued": n, "cpu_ms": ms, "file": path, "dns": bool}
+// sluice lab: starve (seed 001, "Who starves whom"), node's side.
+// A: N slow waits queued, then one file read (fs.read of 1 KiB, one pool
+// request) and one CPU task (crypto.pbkdf2).
+// B: N CPU tasks queued, then one file read and one slow wait.
+// A slow wait is dns.lookup(name, {family: 4}) of a distinct name:
+// getaddrinfo, libuv's slow I/O, held by the lab's DNS delay server (the
+// lab runs this script in a network namespace whose only name server is
+// that server). Without it ("dns": false) the lab runs B only, without the
+// slow wait.
+// argv[2]: {"scenario": "A"|"B", "queued": n, "cpu_ms": ms, "file": path, "dns": bool, "dns_suffix": domain}
 // Prints {"event":"begin"} before the scenario, then
-// {"probes": {"file_read": {...}, "slow_wait": {...}}, "total_ms", "task_ms", "iterations"}
+// {"probes": {"file_read": {...}, "cpu_task"|"slow_wait": {...}}, "total_ms", "task_ms", "iterations"}
 // where each probe has probe_ms (submission to callback), idle_ms (the same
 // operation on the idle pool, median of 5) and wait_ms = probe_ms - idle_ms.
 'use strict';
@@ -44,13 +46,17 @@ const cpuTask = (iterations) =>
     crypto.pbkdf2('secret', 'salt', iterations, 64, 'sha512', (err) => (err ? reject(err) : resolve())));
 
 async function main() {
-  if (p.scenario !== 'B') throw new Error(`node runs scenario B only, not ${p.scenario}`);
+  if (p.scenario === 'A' && !p.dns) throw new Error('scenario A needs the DNS delay server ("dns": true)');
   const fd = fs.openSync(p.file, 'r');
   const buf = Buffer.alloc(1024);
   const fileRead = () =>
     new Promise((resolve, reject) => fs.read(fd, buf, 0, buf.length, 0, (err) => (err ? reject(err) : resolve())));
-  const slowWait = () =>
-    new Promise((resolve, reject) => dns.lookup('localhost', { family: 4 }, (err) => (err ? reject(err) : resolve())));
+  // Every slow wait asks a name of its own, so the server counts it apart.
+  let lookups = 0;
+  const slowWait = () => {
+    const name = `w${++lookups}.${p.dns_suffix}`;
+    return new Promise((resolve, reject) => dns.lookup(name, { family: 4 }, (err) => (err ? reject(err) : resolve())));
+  };
   const timed = async (f) => {
     const t = now();
     await f();
@@ -67,12 +73,13 @@ async function main() {
   await fileRead(); // starts the pool
   const taskMs = await timed(() => cpuTask(iterations));
   const idleMs = { file_read: await idle(fileRead) };
-  if (p.dns) idleMs.slow_wait = await idle(slowWait);
+  if (p.scenario === 'A') idleMs.cpu_task = await idle(() => cpuTask(iterations));
+  else if (p.dns) idleMs.slow_wait = await idle(slowWait);
 
   console.log(JSON.stringify({ event: 'begin', scenario: p.scenario }));
   const t0 = now();
   const all = [];
-  for (let i = 0; i < p.queued; i++) all.push(cpuTask(iterations));
+  for (let i = 0; i < p.queued; i++) all.push(p.scenario === 'A' ? slowWait() : cpuTask(iterations));
   const probes = {};
   const probe = (name, f) => {
     const t = now();
@@ -82,7 +89,8 @@ async function main() {
     });
   };
   all.push(probe('file_read', fileRead));
-  if (p.dns) all.push(probe('slow_wait', slowWait));
+  if (p.scenario === 'A') all.push(probe('cpu_task', () => cpuTask(iterations)));
+  else if (p.dns) all.push(probe('slow_wait', slowWait));
   await Promise.all(all);
   const totalMs = now() - t0;
   fs.closeSync(fd);

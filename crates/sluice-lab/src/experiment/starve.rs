@@ -24,13 +24,13 @@
 //!   blocked in `read(2)`; sluice-compat maps `SlowIo` to libuv's slow-I/O
 //!   rule, so it reproduces the threshold.
 //! - slow wait, node: the only way to submit slow I/O in Node is
-//!   `getaddrinfo` (`dns.lookup`). Holding it needs a delaying DNS server, so
-//!   node skips A (the 32 held slow waits cannot be made honestly yet) and in
-//!   B its slow-wait probe is `dns.lookup('localhost', {family: 4})`, a real
-//!   slow-I/O pool request answered from `/etc/hosts`, only if
-//!   `/etc/nsswitch.conf` consults `files` first and `/etc/hosts` names
-//!   localhost (so no DNS server is ever asked); its queue wait is what
-//!   counts.
+//!   `getaddrinfo` (`dns.lookup`), so node's slow waits are the seed's own:
+//!   `dns.lookup(name, {family: 4})` of distinct names, each held
+//!   `--hold-ms` by the DNS delay server. Node's children run inside a
+//!   private network namespace whose only name server is that server
+//!   ([`crate::netns`]); the server counts the names in flight
+//!   (`max_in_flight`). Where namespaces cannot be made (no root, no user
+//!   namespaces), node skips A and B's slow wait, saying why.
 //!
 //! How `wait_ms` is measured: Rust subjects time it inside the job, from the
 //! submission to the moment a pool thread starts the job. Node cannot see
@@ -46,8 +46,9 @@
 //! event loop), `idle_ms` (node: the same operation on an idle pool); on
 //! `total` rows `total_ms` (first submission to last completion), `task_ms`
 //! (one CPU task alone on the idle pool), `iterations` (pbkdf2 iterations
-//! that subject used) and, for Rust subjects, `max_in_flight` (the most
-//! slow waits the FIFO holder saw blocked at once).
+//! that subject used) and `max_in_flight` (the most slow waits in flight at
+//! once: Rust subjects', seen blocked by the FIFO holder; node's, the names
+//! the DNS delay server held at once).
 
 use super::{ArgSpec, Args, Experiment, repeat};
 use crate::PoolSize;
@@ -98,8 +99,15 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// Why node skips scenario A.
-const NODE_A_SKIP: &str = "needs the DNS delay server (issue 4): node can only submit slow I/O through getaddrinfo, and holding 32 of them needs a resolver that delays its answers";
+/// Why node skips its slow waits where namespaces cannot be made.
+fn node_dns_skip(why: &str) -> String {
+    format!(
+        "node's slow waits are dns.lookup calls held by the DNS delay server inside a private network namespace, and {why}"
+    )
+}
+
+/// The names node's slow waits look up (under `NAMES.starve...`).
+const NAME_SUFFIX: &str = "starve.sluice.test";
 
 /// The probes of a scenario, in submission order.
 fn probes(scenario: &str) -> [&'static str; 2] {
@@ -127,39 +135,6 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
     }
 }
 
-/// Whether `dns.lookup('localhost')` is answered from `/etc/hosts` without
-/// asking any DNS server: nsswitch consults `files` first and `/etc/hosts`
-/// maps localhost to an IPv4 address.
-fn localhost_from_files() -> Result<(), String> {
-    let ns = std::fs::read_to_string("/etc/nsswitch.conf").map_err(|e| {
-        format!("cannot read /etc/nsswitch.conf ({e}); without it glibc asks DNS before /etc/hosts")
-    })?;
-    let first = ns
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .find_map(|l| l.trim().strip_prefix("hosts:"))
-        .and_then(|rest| rest.split_whitespace().next())
-        .ok_or("/etc/nsswitch.conf has no hosts line")?;
-    if first != "files" {
-        return Err(format!(
-            "/etc/nsswitch.conf consults {first:?} before files for hosts; dns.lookup('localhost') might ask a DNS server"
-        ));
-    }
-    let hosts = std::fs::read_to_string("/etc/hosts")
-        .map_err(|e| format!("cannot read /etc/hosts ({e})"))?;
-    let ok = hosts.lines().any(|l| {
-        let mut f = l.split('#').next().unwrap_or("").split_whitespace();
-        f.next()
-            .is_some_and(|a| a.parse::<std::net::Ipv4Addr>().is_ok())
-            && f.any(|n| n == "localhost")
-    });
-    if ok {
-        Ok(())
-    } else {
-        Err("/etc/hosts has no IPv4 line for localhost; dns.lookup('localhost') would ask a DNS server".into())
-    }
-}
-
 impl Experiment for Starve {
     fn name(&self) -> &'static str {
         "starve"
@@ -170,7 +145,7 @@ impl Experiment for Starve {
     }
 
     fn long_about(&self) -> &'static str {
-        "Seed 001, \"Who starves whom\": with the pool at 4, (A) queue 32 slow waits, then one file read and one CPU task; (B) queue 32 CPU tasks (pbkdf2-sha512), then one file read and one slow wait. The table shows how long each probe waited in the queue. libuv's slow-I/O rule keeps half the pool free of slow work, so in A the probes start at once; nothing limits CPU work, so in B both probes wait for the whole queue. sluice's lanes run every probe at once. Rust subjects' slow waits are one-byte FIFO reads in the SlowIo lane, held by the lab; node can only make slow I/O with getaddrinfo, so it skips A until the DNS delay server exists and uses dns.lookup('localhost') (from /etc/hosts) as B's slow-wait probe."
+        "Seed 001, \"Who starves whom\": with the pool at 4, (A) queue 32 slow waits, then one file read and one CPU task; (B) queue 32 CPU tasks (pbkdf2-sha512), then one file read and one slow wait. The table shows how long each probe waited in the queue. libuv's slow-I/O rule keeps half the pool free of slow work, so in A the probes start at once; nothing limits CPU work, so in B both probes wait for the whole queue. sluice's lanes run every probe at once. Rust subjects' slow waits are one-byte FIFO reads in the SlowIo lane, held by the lab; node's are the seed's: dns.lookup of distinct names, each held by the DNS delay server inside a private network namespace, which counts the names in flight."
     }
 
     fn args(&self) -> &'static [ArgSpec] {
@@ -203,7 +178,8 @@ impl Experiment for Starve {
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
         let pools = lab.pools_for(self);
-        let dns_ok = localhost_from_files();
+        let node_dns = crate::netns::available(lab.exe());
+        let server = super::dns::delay_server(hold);
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])
             .with_context(|| format!("writing {}", file.display()))?;
@@ -237,7 +213,12 @@ impl Experiment for Starve {
                             match (is_node, probe) {
                                 (true, "file_read") => "fs.read 1 KiB".into(),
                                 (true, "cpu_task") => "crypto.pbkdf2".into(),
-                                (true, "slow_wait") => "dns.lookup localhost".into(),
+                                (true, "slow_wait") => {
+                                    format!("dns.lookup held {hold_ms} ms by the DNS server")
+                                }
+                                (true, _) if scenario == "A" => format!(
+                                    "{queued} x dns.lookup held {hold_ms} ms by the DNS server"
+                                ),
                                 (true, _) => format!("{queued} x crypto.pbkdf2"),
                                 (false, "file_read") => format!("pread 1 KiB, {}", lane("FastIo")),
                                 (false, "cpu_task") => format!("pbkdf2, {}", lane("Cpu")),
@@ -251,12 +232,15 @@ impl Experiment for Starve {
                                 (false, _) => format!("{queued} x pbkdf2, {}", lane("Cpu")),
                             }
                         };
-                        if is_node && scenario == "A" {
+                        if is_node
+                            && scenario == "A"
+                            && let Err(why) = &node_dns
+                        {
                             for probe in probes(scenario).into_iter().chain(["total"]) {
                                 rows.push(
                                     base(probe)
                                         .param("stand_in", "skipped")
-                                        .param("skipped", NODE_A_SKIP),
+                                        .param("skipped", node_dns_skip(why)),
                                 );
                             }
                             bar.inc(1);
@@ -267,9 +251,19 @@ impl Experiment for Starve {
                             "queued": queued,
                             "cpu_ms": cpu_ms,
                             "file": file,
-                            "dns": dns_ok.is_ok(),
+                            "dns": node_dns.is_ok(),
+                            "dns_suffix": NAME_SUFFIX,
                         });
-                        let (result, in_flight) = if is_node {
+                        let (result, in_flight) = if is_node && node_dns.is_ok() {
+                            let (r, stats) = lab.run_child_in_netns(
+                                *subject,
+                                self.name(),
+                                pool,
+                                &params,
+                                &server,
+                            )?;
+                            (r, Some(stats.max_in_flight_names as usize))
+                        } else if is_node {
                             (
                                 lab.run_child(*subject, self.name(), pool, &params, None)?,
                                 None,
@@ -296,8 +290,8 @@ impl Experiment for Starve {
                             let r = &result["probes"][probe];
                             let row = base(probe).param("stand_in", stand_in(probe));
                             if r.is_null() {
-                                let why = match &dns_ok {
-                                    Err(e) if probe == "slow_wait" => e.clone(),
+                                let why = match &node_dns {
+                                    Err(e) if probe == "slow_wait" => node_dns_skip(e),
                                     _ => "the child did not report this probe".into(),
                                 };
                                 rows.push(row.param("skipped", why));
@@ -370,15 +364,10 @@ impl Experiment for Starve {
             notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
         }
         if lab.subjects().iter().any(|s| s.kind() == Kind::Node) {
-            if scenarios.contains(&"A") {
-                notes.push(format!("node, scenario A: skipped, {NODE_A_SKIP}"));
-            }
-            if scenarios.contains(&"B") {
-                notes.push(match &dns_ok {
-                    Ok(()) => "node, scenario B: the slow-wait probe is dns.lookup('localhost', {family: 4}), a real slow-I/O (getaddrinfo) pool request answered from /etc/hosts (nsswitch consults files first; no DNS server is asked); its own run time is its idle_ms".into(),
-                    Err(e) => format!("node, scenario B: slow-wait probe skipped: {e}"),
-                });
-            }
+            notes.push(match &node_dns {
+                Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
+                Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
+            });
         }
         Ok(lab.outcome(self.name(), rows, notes))
     }
@@ -547,7 +536,7 @@ impl Experiment for Starve {
             let mut note = String::from(
                 "wait_ms: submission until a pool thread started the probe (node: callback latency minus the idle latency of the same operation). ",
             );
-            note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node skips A (needs the DNS delay server, issue 4) and uses dns.lookup('localhost') from /etc/hosts as B's slow wait.");
+            note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node's are dns.lookup calls held by the DNS delay server.");
             tables.push(Table {
                 title: format!(
                     "starve, pool {}: how long each probe waited in the queue (wait_ms)",
@@ -620,7 +609,7 @@ impl Experiment for Starve {
             }
             tables.push(Table {
                 title: format!(
-                    "starve, pool {}: slow waits the lab saw in flight, and one CPU task's time",
+                    "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
                     pool_text(pool)
                 ),
                 header,

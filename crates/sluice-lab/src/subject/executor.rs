@@ -21,6 +21,10 @@ pub trait Executor: Send + Sync {
     fn metrics(&self) -> Option<sluice::Snapshot> {
         None
     }
+    /// The sluice pool behind it, if it is one.
+    fn pool(&self) -> Option<&sluice::Pool> {
+        None
+    }
 }
 
 /// Runs `f` on `lane` of `exec` and returns its value.

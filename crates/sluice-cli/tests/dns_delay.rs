@@ -1,0 +1,123 @@
+//! `sluice dns-delay` as a user runs it: listening, answering after the
+//! hold, counting junk, the stats on SIGTERM and in the stats file, and
+//! bad flags. Counts only.
+
+mod common;
+
+use common::sluice;
+use std::io::{BufRead, BufReader};
+use std::net::UdpSocket;
+use std::process::Stdio;
+use std::time::Duration;
+
+/// A DNS query for `name`, type A, id `id`, recursion desired.
+fn query(id: u16, name: &str) -> Vec<u8> {
+    let mut q = Vec::new();
+    q.extend_from_slice(&id.to_be_bytes());
+    q.extend_from_slice(&[0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0]);
+    for label in name.split('.') {
+        q.push(label.len() as u8);
+        q.extend_from_slice(label.as_bytes());
+    }
+    q.extend_from_slice(&[0, 0, 1, 0, 1]);
+    q
+}
+
+#[test]
+fn it_answers_after_the_hold_and_reports_its_counts_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let mut child = sluice()
+        .args([
+            "dns-delay",
+            "--listen",
+            "127.0.0.1:0",
+            "--hold",
+            "50ms",
+            "--fast",
+            "*.fast.test",
+            "--stats",
+        ])
+        .arg(&stats)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(
+        first.starts_with("sluice dns-delay: listening on 127.0.0.1:"),
+        "{first}"
+    );
+    let addr = first
+        .split_whitespace()
+        .nth(4)
+        .unwrap()
+        .parse::<std::net::SocketAddr>()
+        .unwrap();
+
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    sock.send_to(b"junk, not DNS", addr).unwrap();
+    let mut buf = [0u8; 512];
+    for (id, name) in [(7u16, "a.lab.test"), (8, "b.fast.test")] {
+        sock.send_to(&query(id, name), addr).unwrap();
+        let n = sock.recv(&mut buf).unwrap();
+        assert_eq!(u16::from_be_bytes([buf[0], buf[1]]), id);
+        assert_eq!(u16::from_be_bytes([buf[6], buf[7]]), 1, "one answer");
+        assert_eq!(&buf[n - 4..n], &[127, 0, 0, 2]);
+    }
+
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    let line = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    assert_eq!(v["queries_total"], 1);
+    assert_eq!(v["answered_total"], 1);
+    assert_eq!(v["fast_total"], 1);
+    assert_eq!(v["malformed_total"], 1);
+    assert_eq!(v["max_in_flight_names"], 1);
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(file, v);
+}
+
+#[test]
+fn bad_flags_name_the_flag_and_the_fix() {
+    for (args, want) in [
+        (
+            vec!["--hold", "300"],
+            "--hold \"300\": expected a duration like 300ms or 1.5s",
+        ),
+        (
+            vec!["--listen", "localhost"],
+            "--listen \"localhost\": expected an address and port like 127.0.0.1:5353",
+        ),
+        (
+            vec!["--answer", "127.0.0.2", "--answer", "127.0.0.3"],
+            "--answer \"127.0.0.3\": 127.0.0.2 already answers that family",
+        ),
+        (
+            vec!["--answer", "two"],
+            "--answer \"two\": expected an IPv4 or IPv6 address",
+        ),
+        (vec!["--ttl", "1d"], "--ttl \"1d\": expected whole seconds"),
+        (vec!["--fast", "a b"], "--fast \"a b\": expected a name"),
+    ] {
+        let out = sluice().arg("dns-delay").args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("sluice: "), "{stderr}");
+        assert!(
+            stderr.contains(want),
+            "{args:?}: wanted {want:?} in {stderr}"
+        );
+    }
+}

@@ -1,0 +1,171 @@
+//! Name resolution that never occupies the pool (feature `dns`, on by
+//! default).
+//!
+//! Node resolves names with `getaddrinfo` on libuv's pool (`dns.lookup`):
+//! every lookup holds a pool thread for as long as the name server takes,
+//! and libuv lets lookups use at most half the pool. `dns.resolve4` leaves
+//! the pool but ignores `/etc/hosts`. [`lookup`] does both right: it asks
+//! the name servers asynchronously (hickory-resolver on the caller's tokio
+//! runtime: a lookup waiting on a slow server holds no thread at all) and
+//! answers like `getaddrinfo` does:
+//!
+//! - the hosts file first (`/etc/hosts`, re-read when it changes), then the
+//!   name servers, in the order of `/etc/nsswitch.conf`'s `hosts:` line;
+//! - `/etc/resolv.conf`'s `nameserver`, `search`/`domain`, `ndots`,
+//!   `timeout`, `attempts`, `rotate`, `edns0`, `use-vc`, `no-aaaa`
+//!   (see [`SystemConfig`]);
+//! - answers cached for their TTL (a TTL of 0 is not cached), identical
+//!   lookups in flight coalesced into one query, every lookup bounded by
+//!   `timeout × attempts` per name server and search name
+//!   ([`DnsError::Timeout`]).
+//!
+//! Where the system's configuration asks for what only the C library can
+//! do (an nsswitch source other than `files` and `dns`, an nsswitch action,
+//! glibc's resolver environment variables: the exact list is in
+//! [`system`](SystemConfig)'s docs), the resolver is in
+//! [`Mode::Getaddrinfo`] and runs `getaddrinfo` on a pool's [`SlowIo`]
+//! lane instead, where its budget applies and its wait is visible in the
+//! pool's metrics. [`Resolver::mode`] says which, and why.
+//!
+//! Differences from `getaddrinfo` in the native mode, for names the hosts
+//! file does not answer: hickory re-sends an unanswered UDP query every
+//! 333 ms within each attempt's timeout (glibc waits the whole timeout),
+//! answers `localhost.` itself (RFC 6761), and orders `Family::Any`
+//! answers IPv4 first (glibc sorts by RFC 6724).
+//!
+//! | item | what |
+//! |------|------|
+//! | [`lookup`] | one lookup with the system's resolver (built at the first call) |
+//! | [`Resolver`], [`Builder`] | a resolver with explicit or system settings |
+//! | [`Family`] | `Any`, `V4`, `V6`: `getaddrinfo`'s `ai_family` |
+//! | [`SystemConfig`], [`Mode`], [`Source`] | what the system asks for, and how it is honoured |
+//! | [`DnsMetrics`] | lookups, hosts and cache answers, coalesced, timeouts, fallbacks |
+//! | [`getaddrinfo`] | the C library's resolver (blocking) |
+//! | `HyperResolver` (feature `hyper`) | the resolver as hyper-util's `Service<Name>` |
+//!
+//! ```no_run
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), sluice::dns::DnsError> {
+//! use sluice::dns::{self, Family};
+//!
+//! let addrs = dns::lookup("example.com", Family::V4).await?;
+//! println!("{addrs:?}");
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`SlowIo`]: crate::Lane::SlowIo
+
+mod cache;
+mod error;
+mod gai;
+mod hosts;
+#[cfg(feature = "hyper")]
+mod hyper;
+mod metrics;
+mod resolver;
+mod system;
+
+pub use error::DnsError;
+pub use gai::getaddrinfo;
+#[cfg(feature = "hyper")]
+pub use hyper::HyperResolver;
+pub use metrics::DnsMetrics;
+pub use resolver::{Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver};
+pub use system::{HOSTS, Mode, NSSWITCH_CONF, RESOLV_CONF, Source, SystemConfig};
+
+use std::net::IpAddr;
+use std::sync::OnceLock;
+
+/// Which addresses a lookup wants: `getaddrinfo`'s `ai_family`.
+///
+/// ```
+/// use sluice::dns::Family;
+/// assert_eq!("4".parse::<Family>(), Ok(Family::V4));
+/// assert_eq!(Family::V6.to_string(), "IPv6");
+/// assert!("ipx".parse::<Family>().unwrap_err().contains("expected any, 4 or 6"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// IPv4 and IPv6 (`AF_UNSPEC`).
+    Any,
+    /// IPv4 only (`AF_INET`): one A query.
+    V4,
+    /// IPv6 only (`AF_INET6`): one AAAA query.
+    V6,
+}
+
+impl Family {
+    /// True if `ip` belongs to this family.
+    ///
+    /// ```
+    /// use sluice::dns::Family;
+    /// let v4: std::net::IpAddr = "10.0.0.1".parse().unwrap();
+    /// assert!(Family::V4.admits(v4) && Family::Any.admits(v4) && !Family::V6.admits(v4));
+    /// ```
+    pub fn admits(self, ip: IpAddr) -> bool {
+        match self {
+            Family::Any => true,
+            Family::V4 => ip.is_ipv4(),
+            Family::V6 => ip.is_ipv6(),
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Family::Any => "IPv4 or IPv6",
+            Family::V4 => "IPv4",
+            Family::V6 => "IPv6",
+        })
+    }
+}
+
+impl std::str::FromStr for Family {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "any" | "0" | "unspec" => Ok(Family::Any),
+            "4" | "v4" | "ipv4" | "inet" => Ok(Family::V4),
+            "6" | "v6" | "ipv6" | "inet6" => Ok(Family::V6),
+            _ => Err(format!("family {s:?}: expected any, 4 or 6")),
+        }
+    }
+}
+
+static SYSTEM: OnceLock<Result<Resolver, DnsError>> = OnceLock::new();
+
+/// The system's resolver ([`Resolver::system`]), built at the first call
+/// (which reads `/etc/resolv.conf` and `/etc/nsswitch.conf`) and shared by
+/// every later [`lookup`].
+///
+/// ```
+/// let resolver = sluice::dns::system_resolver()?;
+/// assert!(!resolver.nameservers().is_empty() || matches!(resolver.mode(), sluice::dns::Mode::Getaddrinfo { .. }));
+/// # Ok::<(), sluice::dns::DnsError>(())
+/// ```
+pub fn system_resolver() -> Result<&'static Resolver, DnsError> {
+    SYSTEM
+        .get_or_init(Resolver::system)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Looks `host` up with the system's resolver: the addresses
+/// `getaddrinfo(host, NULL, {family})` would return, without holding a
+/// pool thread (see the [module docs](self)).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), sluice::dns::DnsError> {
+/// use sluice::dns::{self, Family};
+/// let addrs = dns::lookup("127.0.0.1", Family::Any).await?;
+/// assert_eq!(addrs.len(), 1);
+/// # Ok(())
+/// # }
+/// ```
+pub async fn lookup(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> {
+    system_resolver()?.lookup(host, family).await
+}
