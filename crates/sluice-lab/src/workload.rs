@@ -59,8 +59,13 @@ pub fn calibrate_pbkdf2(target: Duration) -> u32 {
 /// and a byte meant for a reader that was woken later, which then goes back
 /// to sleep without ever leaving `read(2)`.
 ///
-/// The subject prints `{"event":"begin", ...}` before each round; the holder
-/// records the most readers it saw blocked at once per round.
+/// The subject prints `{"event":"begin", "t": NS, ...}` before each round,
+/// `t` being its `CLOCK_MONOTONIC` in nanoseconds ([`begin_event`]; node:
+/// `process.hrtime.bigint()`); the holder keeps its own samples on the same
+/// clock and gives each to the round that had begun by then, so a round's
+/// readers are never counted in the previous round when the begin line
+/// reaches the holder after they blocked. Without `t`, a sample goes to the
+/// last round whose line had arrived.
 pub struct FifoHolder {
     path: PathBuf,
     fifo: std::fs::File,
@@ -70,8 +75,10 @@ pub struct FifoHolder {
     deficit_since: Option<(Instant, u32)>,
     /// When each scheduled byte is due.
     due: VecDeque<Instant>,
-    /// Most readers seen blocked at once, per round, in round order.
-    pub max_in_flight: Vec<usize>,
+    /// Each round's begin stamp (monotonic ns), `None` if the line had none.
+    begins: Vec<Option<u64>>,
+    /// (monotonic ns, readers blocked, rounds begun when it was taken).
+    samples: Vec<(u64, usize, usize)>,
     /// Bytes written so far.
     pub released: usize,
 }
@@ -95,7 +102,8 @@ impl FifoHolder {
             fd: None,
             deficit_since: None,
             due: VecDeque::new(),
-            max_in_flight: Vec::new(),
+            begins: Vec::new(),
+            samples: Vec::new(),
             released: 0,
         })
     }
@@ -104,13 +112,48 @@ impl FifoHolder {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The most readers seen blocked at once, per round, in round order.
+    pub fn max_in_flight(&self) -> Vec<usize> {
+        let stamped = !self.begins.is_empty() && self.begins.iter().all(Option::is_some);
+        let mut out = vec![0; self.begins.len()];
+        for &(t, blocked, begun) in &self.samples {
+            let round = if stamped {
+                self.begins.iter().rposition(|b| b.is_some_and(|b| b <= t))
+            } else {
+                begun.checked_sub(1)
+            };
+            if let Some(r) = round {
+                out[r] = out[r].max(blocked);
+            }
+        }
+        out
+    }
+}
+
+/// `CLOCK_MONOTONIC` now, in nanoseconds: the clock node's
+/// `process.hrtime.bigint()` reads.
+pub fn monotonic_ns() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// The line a subject prints before a round the [`FifoHolder`] counts:
+/// `fields` plus `"event": "begin"` and the monotonic stamp `"t"`.
+pub fn begin_event(mut fields: serde_json::Value) -> serde_json::Value {
+    fields["event"] = "begin".into();
+    fields["t"] = monotonic_ns().into();
+    fields
 }
 
 impl Watch for FifoHolder {
     fn tick(&mut self, pid: u32, lines: &[String]) -> anyhow::Result<()> {
         for l in lines {
             if l.contains("\"event\":\"begin\"") {
-                self.max_in_flight.push(0);
+                let stamp = serde_json::from_str::<serde_json::Value>(l)
+                    .ok()
+                    .and_then(|v| v["t"].as_u64());
+                self.begins.push(stamp);
             }
         }
         let now = Instant::now();
@@ -123,9 +166,8 @@ impl Watch for FifoHolder {
                 .iter()
                 .filter(|t| t.syscall == Some((procfs::SYS_READ, fd)))
                 .count();
-            if let Some(max) = self.max_in_flight.last_mut() {
-                *max = (*max).max(blocked);
-            }
+            self.samples
+                .push((monotonic_ns(), blocked, self.begins.len()));
             let unread =
                 rustix::io::ioctl_fionread(&self.fifo).context("FIONREAD on the FIFO")? as usize;
             let deficit = blocked.saturating_sub(unread + self.due.len());
@@ -150,5 +192,34 @@ impl Watch for FifoHolder {
         }
         std::thread::sleep(Duration::from_micros(200));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamped_rounds_take_the_samples_taken_after_they_began() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = FifoHolder::create(dir.path(), "f", Duration::from_millis(1)).unwrap();
+        // Round 2's readers (2 blocked at t=250) were sampled before its
+        // begin line arrived (begun = 1 at the time): the stamp still puts
+        // them in round 2.
+        h.begins = vec![Some(100), Some(200)];
+        h.samples = vec![(50, 3, 0), (150, 1, 1), (250, 2, 1), (300, 0, 2)];
+        assert_eq!(h.max_in_flight(), vec![1, 2]);
+        // Without stamps, the order of arrival decides.
+        h.begins = vec![None, None];
+        assert_eq!(h.max_in_flight(), vec![2, 0]);
+    }
+
+    #[test]
+    fn begin_events_carry_a_monotonic_stamp() {
+        let before = monotonic_ns();
+        let e = begin_event(serde_json::json!({ "n": 3 }));
+        assert_eq!(e["event"], "begin");
+        assert_eq!(e["n"], 3);
+        assert!(e["t"].as_u64().unwrap() >= before);
     }
 }

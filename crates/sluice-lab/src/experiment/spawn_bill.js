@@ -78,7 +78,7 @@ async function setInside() {
   await firstTask();
   const after = status();
   if (p.set === 'after') process.env.UV_THREADPOOL_SIZE = String(p.size);
-  console.log(JSON.stringify({ event: 'begin', n: p.n }));
+  console.log(JSON.stringify({ event: 'begin', t: Number(process.hrtime.bigint()), n: p.n }));
   const reads = [];
   for (let i = 0; i < p.n; i++) reads.push(fifoRead(fd));
   await Promise.all(reads);

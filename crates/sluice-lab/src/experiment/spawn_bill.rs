@@ -48,7 +48,7 @@ use crate::outcome::{Outcome, Row};
 use crate::procfs;
 use crate::report::{Chart, Series, Table, ratio};
 use crate::subject::{ChildContext, Done, Executor, Job, Kind, Subject, run_on};
-use crate::workload::FifoHolder;
+use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::{Lane, Pool};
@@ -198,7 +198,7 @@ impl Experiment for SpawnBill {
                             Some(&mut holder),
                         )?;
                         let in_flight = holder
-                            .max_in_flight
+                            .max_in_flight()
                             .first()
                             .copied()
                             .context("the FIFO holder saw no round begin")?;
@@ -731,7 +731,7 @@ fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
     if set == "after" {
         apply()?;
     }
-    println!("{}", json!({ "event": "begin", "n": n }));
+    println!("{}", workload::begin_event(json!({ "n": n })));
     let reads: Vec<_> = (0..n)
         .map(|_| {
             let f = Arc::clone(&fifo);

@@ -25,7 +25,7 @@ async function main() {
   const fd = p.kind === 'wait' ? fs.openSync(p.fifo, 'r') : -1;
   const rows = [];
   for (const n of p.ns) {
-    console.log(JSON.stringify({ event: 'begin', n }));
+    console.log(JSON.stringify({ event: 'begin', t: Number(process.hrtime.bigint()), n }));
     const t0 = now();
     const tasks = [];
     for (let i = 0; i < n; i++) tasks.push(p.kind === 'wait' ? waitTask(fd) : cpuTask(p.iterations));

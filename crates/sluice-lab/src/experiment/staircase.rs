@@ -132,7 +132,7 @@ impl Experiment for Staircase {
                                 &params,
                                 Some(&mut holder),
                             )?;
-                            (r, Some(holder.max_in_flight))
+                            (r, Some(holder.max_in_flight()))
                         } else {
                             (
                                 lab.run_child(*subject, self.name(), pool, &params, None)?,
@@ -189,7 +189,7 @@ impl Experiment for Staircase {
         let exec = cx.exec.as_ref();
         let mut rows = Vec::new();
         for n in ns {
-            println!("{}", json!({ "event": "begin", "n": n }));
+            println!("{}", workload::begin_event(json!({ "n": n })));
             let t0 = Instant::now();
             let tasks: Vec<_> = (0..n)
                 .map(|_| {

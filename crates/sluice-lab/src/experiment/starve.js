@@ -76,7 +76,7 @@ async function main() {
   if (p.scenario === 'A') idleMs.cpu_task = await idle(() => cpuTask(iterations));
   else if (p.dns) idleMs.slow_wait = await idle(slowWait);
 
-  console.log(JSON.stringify({ event: 'begin', scenario: p.scenario }));
+  console.log(JSON.stringify({ event: 'begin', t: Number(process.hrtime.bigint()), scenario: p.scenario }));
   const t0 = now();
   const all = [];
   for (let i = 0; i < p.queued; i++) all.push(p.scenario === 'A' ? slowWait() : cpuTask(iterations));

@@ -283,7 +283,7 @@ impl Experiment for Starve {
                                 &params,
                                 Some(&mut Throttled::new(&mut holder)),
                             )?;
-                            (r, holder.max_in_flight.first().copied())
+                            (r, holder.max_in_flight().first().copied())
                         };
                         let what = || format!("{} starve {scenario}", subject.name());
                         for probe in probes(scenario) {
@@ -424,7 +424,7 @@ impl Experiment for Starve {
             .block_on(submit_timed(exec, Lane::Cpu, cpu()).finish())
             .map_err(anyhow::Error::msg)?;
 
-        println!("{}", json!({ "event": "begin", "scenario": scenario }));
+        println!("{}", workload::begin_event(json!({ "scenario": scenario })));
         let t0 = Instant::now();
         let mut queue = Vec::with_capacity(queued as usize);
         for _ in 0..queued {

@@ -69,7 +69,7 @@ async function main() {
   }
   await Promise.all(ready);
   const threadsReady = threads();
-  console.log(JSON.stringify({ event: 'begin' }));
+  console.log(JSON.stringify({ event: 'begin', t: Number(process.hrtime.bigint()) }));
   const t0 = now();
   for (const w of workers) w.postMessage('go');
   await Promise.all(done);

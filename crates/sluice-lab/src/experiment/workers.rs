@@ -34,7 +34,7 @@ use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms};
 use crate::subject::{ChildContext, run_on};
-use crate::workload::FifoHolder;
+use crate::workload::{self, FifoHolder};
 use crate::{procfs, subject};
 use anyhow::Context;
 use serde_json::{Value, json};
@@ -126,7 +126,7 @@ impl Experiment for Workers {
                     let what = |m: &str| format!("{} workers pool {pool}: {m}", subject.name());
                     let get = |m: &str| r[m].as_f64().with_context(|| what(m));
                     let max = holder
-                        .max_in_flight
+                        .max_in_flight()
                         .first()
                         .copied()
                         .with_context(|| what("the FIFO holder saw no round"))?;
@@ -217,7 +217,7 @@ impl Experiment for Workers {
             // No `?` until every barrier is passed: the loops wait on them.
             ready.wait();
             let threads_ready = procfs::status_field(me, "Threads");
-            println!("{}", json!({ "event": "begin" }));
+            println!("{}", workload::begin_event(json!({})));
             let t0 = Instant::now();
             go.wait();
             done.wait();
