@@ -11,6 +11,7 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, healthy.
+//! - `probe/`: probe mode (uprobes through tracefs, root).
 
 pub mod classify;
 pub mod discovery;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod image;
 pub mod maps;
 pub mod memory;
+pub mod probe;
 pub mod queue;
 pub mod sampler;
 pub mod syscalls;
