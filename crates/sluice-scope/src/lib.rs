@@ -10,9 +10,13 @@
 //! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
+//! - `aggregate.rs`: a window of samples into a [`Report`].
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
+//! - `session.rs`: one watched process, window after window.
+//! - `summary.rs`: the table at the end of a run.
 
+pub mod aggregate;
 pub mod classify;
 pub mod discovery;
 pub mod doctor;
@@ -23,8 +27,12 @@ pub mod memory;
 pub mod probe;
 pub mod queue;
 pub mod sampler;
+pub mod session;
+pub mod summary;
 pub mod syscalls;
 pub mod target;
 
+pub use aggregate::Report;
 pub use doctor::Verdict;
 pub use error::{ProbeRefusal, ScopeError};
+pub use session::{Options, Session};
