@@ -14,13 +14,17 @@
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
 //! - `session.rs`: one watched process, window after window.
-//! - `summary.rs`: the table at the end of a run.
+//! - `config.rs`: the validated command line; `face/`: the terminal view,
+//!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
+//!   table at the end. [`run`] drives them.
 
 pub mod aggregate;
 pub mod classify;
+pub mod config;
 pub mod discovery;
 pub mod doctor;
 pub mod error;
+pub mod face;
 pub mod image;
 pub mod maps;
 pub mod memory;
@@ -33,6 +37,8 @@ pub mod syscalls;
 pub mod target;
 
 pub use aggregate::Report;
+pub use config::ScopeConfig;
 pub use doctor::Verdict;
 pub use error::{ProbeRefusal, ScopeError};
+pub use face::{End, RunOutcome, run};
 pub use session::{Options, Session};
