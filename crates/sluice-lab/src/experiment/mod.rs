@@ -12,6 +12,7 @@
 
 mod loop_vs_pool;
 mod probe;
+mod scope;
 mod spawn_bill;
 mod staircase;
 mod starve;
@@ -156,6 +157,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,
+    &scope::Scope,
 ];
 
 /// The experiment called `name`.
