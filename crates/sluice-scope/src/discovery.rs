@@ -383,26 +383,30 @@ fn cross_check(
                 .is_some_and(|w| cond.contains(&w))
         })
         .count();
-    Some(format!(
-        "{on_cond} of {} wait on libuv's cond ({cond:#x?}) now{}, the rest are busy; {} wait there",
-        tids.len(),
-        if words.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " on {}",
-                words
-                    .iter()
-                    .map(|w| format!("{w:#x}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
-        match others {
-            0 => "no other thread".to_string(),
-            n => format!("{} other", threads_text(n)),
-        }
-    ))
+    let on = if words.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (words {})",
+            words
+                .iter()
+                .map(|w| format!("{w:#x}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let n = tids.len();
+    let ours = match on_cond {
+        0 => format!("none of the {n} waits on libuv's cond ({cond:#x?}) now: all busy"),
+        c if c == n => format!("all {n} wait on libuv's cond ({cond:#x?}) now{on}"),
+        c => format!("{c} of {n} wait on libuv's cond ({cond:#x?}) now{on}, the rest are busy"),
+    };
+    let theirs = match others {
+        0 => "no other thread waits there".to_string(),
+        1 => "1 other thread waits there".to_string(),
+        k => format!("{k} other threads wait there"),
+    };
+    Some(format!("{ours}; {theirs}"))
 }
 
 fn futex_with_symbols(
