@@ -207,6 +207,7 @@ fn cli() -> Command {
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(lab)
+        .subcommand(scope_command())
         .subcommand(
             Command::new("dns-delay")
                 .about(DNS_DELAY_ABOUT)
@@ -239,6 +240,41 @@ fn cli() -> Command {
         )
 }
 
+fn scope_command() -> Command {
+    Command::new("scope")
+        .about("Watch a running Node process's libuv pool from outside: threads, saturation, the loop, a verdict")
+        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop blocked, pool saturated, or healthy. Needs the process's user or root. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
+        .arg(Arg::new("pid").value_name("PID").required(true).help("the Node process (`pgrep -a node` lists them)"))
+        .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
+        .arg(Arg::new("duration").long("duration").value_name("TIME").help("stop after TIME (10, 2.5s, 500ms, 5m) and print the summary [default: until Ctrl-C or the process exits]"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).conflicts_with("prometheus").help("one JSON object per second on stdout"))
+        .arg(Arg::new("prometheus").long("prometheus").value_name("ADDR").help("serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9464"))
+        .arg(Arg::new("probe").long("probe").action(ArgAction::SetTrue).help("also set uprobes on libuv (root): queue wait and run time per kind"))
+        .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, futex"))
+}
+
+fn scope(m: &ArgMatches) -> anyhow::Result<()> {
+    use sluice_scope::config::{self, Face};
+    use std::io::IsTerminal;
+    let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
+    let mut c = sluice_scope::ScopeConfig::new(config::parse_pid(get("pid").unwrap_or_default())?);
+    c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
+    c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
+    c.options.probe = m.get_flag("probe");
+    c.duration = get("duration").map(config::parse_duration).transpose()?;
+    c.face = match get("prometheus") {
+        Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
+        None if m.get_flag("json") => Face::Json,
+        None if std::io::stdout().is_terminal() => Face::Tui,
+        None => Face::Text,
+    };
+    let outcome = sluice_scope::run(&c)?;
+    if !outcome.left_behind.is_empty() {
+        anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
+    }
+    Ok(())
+}
+
 fn run(m: ArgMatches) -> anyhow::Result<()> {
     match m.subcommand() {
         Some(("lab", m)) => lab(m),
@@ -260,6 +296,7 @@ fn run(m: ArgMatches) -> anyhow::Result<()> {
             let code = sluice_lab::netns::run(run)?;
             std::process::exit(code);
         }
+        Some(("scope", m)) => scope(m),
         Some(("lab-child", m)) => {
             let get = |k: &str| {
                 m.get_one::<String>(k)

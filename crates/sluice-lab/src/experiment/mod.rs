@@ -14,6 +14,7 @@ mod dispatch;
 mod dns;
 mod loop_vs_pool;
 mod probe;
+mod scope;
 mod spawn_bill;
 mod staircase;
 mod starve;
@@ -168,6 +169,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &workers::Workers,
     &dispatch::Dispatch,
     &dns::Dns,
+    &scope::Scope,
 ];
 
 /// The experiment called `name`.

@@ -1,0 +1,379 @@
+//! Per-window aggregation: [`Window`] counts [`Tick`]s, [`Window::finish`]
+//! turns the counts into a [`Report`] (one line of `--json`).
+//!
+//! Definitions (all ratios of counted samples):
+//! - `busy_threads`: mean number of busy pool threads per sample.
+//! - `utilization_pct`: `busy_threads / pool_size`.
+//! - `saturation_pct`: share of samples in which every pool thread was busy.
+//! - `loop_utilization_pct`: share of samples in which the loop thread was
+//!   outside its epoll wait.
+
+use crate::classify::ThreadState;
+use crate::discovery::PoolStatus;
+use crate::doctor::{self, Verdict, Vitals};
+use crate::probe::ProbeReport;
+use crate::queue::QueueReading;
+use crate::sampler::Tick;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One pool thread over one window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ThreadReport {
+    /// Its TID.
+    pub tid: u32,
+    /// Share of samples it was busy.
+    pub busy_pct: f64,
+    /// CPU time over the window, in % of one core (`null` if unreadable).
+    pub cpu_pct: Option<f64>,
+    /// Its state at the last sample (`idle`, `cpu`, `read`, ...).
+    pub state: String,
+}
+
+/// What scope saw during one window: one line of `--json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Seconds since scope attached, at the window's end.
+    pub t_s: f64,
+    /// The process.
+    pub pid: u32,
+    /// The window's length in seconds.
+    pub window_s: f64,
+    /// Samples taken in the window.
+    pub samples: u32,
+    /// Whether pool threads were found.
+    pub pool_started: bool,
+    /// How the pool was found: `names`, `memory`, `futex-symbols`,
+    /// `futex-heuristic`; `not-started` or `not-found` without a pool.
+    pub discovery: String,
+    /// Pool threads.
+    pub pool_size: usize,
+    /// Mean busy pool threads.
+    pub busy_threads: f64,
+    /// Most pool threads busy in one sample.
+    pub busy_threads_max: usize,
+    /// `busy_threads / pool_size`, in %.
+    pub utilization_pct: f64,
+    /// Share of samples with every pool thread busy, in %.
+    pub saturation_pct: f64,
+    /// Share of samples with the loop thread outside its epoll wait, in %.
+    pub loop_utilization_pct: f64,
+    /// Busy pool states and their mean thread counts (`cpu`, `read`,
+    /// `connect`, `futex`, ...).
+    pub pool_states: BTreeMap<String, f64>,
+    /// Busy loop states and their share of samples in %.
+    pub loop_states: BTreeMap<String, f64>,
+    /// Mean requests waiting in libuv's queue (`null` when not readable:
+    /// no symbols or no access to the process's memory).
+    pub queue_depth: Option<f64>,
+    /// Most requests waiting in one reading.
+    pub queue_depth_max: Option<usize>,
+    /// A reading stopped at the walk limit (256): the depth is a floor.
+    pub queue_depth_at_least: bool,
+    /// CPU time of all pool threads, in % of one core.
+    pub pool_cpu_pct: Option<f64>,
+    /// CPU time of the loop thread, in % of one core.
+    pub loop_cpu_pct: Option<f64>,
+    /// The pool threads one by one.
+    pub threads: Vec<ThreadReport>,
+    /// CPU time of scope's own sampling thread, in % of one core.
+    pub sampler_cpu_pct: f64,
+    /// The doctor's verdict.
+    pub verdict: Verdict,
+    /// The verdict's evidence, with its numbers.
+    pub evidence: String,
+    /// Probe mode's per-kind figures (absent without `--probe`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probe: Option<ProbeReport>,
+}
+
+/// Counts of one window's samples.
+#[derive(Debug, Clone, Default)]
+pub struct Window {
+    pool_tids: Vec<u32>,
+    samples: u32,
+    busy_sum: u64,
+    busy_max: usize,
+    all_busy: u32,
+    loop_busy: u32,
+    per_thread_busy: Vec<u32>,
+    last: Option<Tick>,
+    pool_states: BTreeMap<&'static str, u64>,
+    loop_states: BTreeMap<&'static str, u32>,
+    queue_sum: u64,
+    queue_readings: u32,
+    queue_max: usize,
+    queue_at_least: bool,
+}
+
+/// What a window's report needs besides its samples.
+#[derive(Debug, Clone)]
+pub struct Context<'a> {
+    /// Seconds since attach at the window's end.
+    pub t_s: f64,
+    /// The process.
+    pub pid: u32,
+    /// The window's length in seconds.
+    pub window_s: f64,
+    /// The pool as discovered.
+    pub status: &'a PoolStatus,
+    /// CPU nanoseconds of each pool thread over the window (sampler order).
+    pub pool_cpu_ns: Vec<Option<u64>>,
+    /// CPU nanoseconds of the loop thread over the window.
+    pub loop_cpu_ns: Option<u64>,
+    /// CPU nanoseconds of the sampling thread over the window.
+    pub sampler_cpu_ns: u64,
+    /// Probe mode's figures.
+    pub probe: Option<ProbeReport>,
+}
+
+impl Window {
+    /// An empty window over the pool threads `pool_tids` (sampler order).
+    pub fn new(pool_tids: Vec<u32>) -> Window {
+        Window {
+            per_thread_busy: vec![0; pool_tids.len()],
+            pool_tids,
+            ..Window::default()
+        }
+    }
+
+    /// Samples counted so far.
+    pub fn samples(&self) -> u32 {
+        self.samples
+    }
+
+    /// Counts one sample, and a queue reading taken with it.
+    pub fn add(&mut self, tick: &Tick, queue: Option<QueueReading>) {
+        self.samples += 1;
+        let busy = tick.busy();
+        self.busy_sum += busy as u64;
+        self.busy_max = self.busy_max.max(busy);
+        if !tick.pool.is_empty() && busy == tick.pool.len() {
+            self.all_busy += 1;
+        }
+        for (i, s) in tick.pool.iter().enumerate() {
+            if s.is_busy() {
+                if let Some(c) = self.per_thread_busy.get_mut(i) {
+                    *c += 1;
+                }
+                *self.pool_states.entry(s.label()).or_default() += 1;
+            }
+        }
+        if tick.loop_state.is_busy() {
+            self.loop_busy += 1;
+            *self.loop_states.entry(tick.loop_state.label()).or_default() += 1;
+        }
+        if let Some(q) = queue {
+            self.queue_sum += q.depth as u64;
+            self.queue_readings += 1;
+            self.queue_max = self.queue_max.max(q.depth);
+            self.queue_at_least |= q.at_least;
+        }
+        self.last = Some(tick.clone());
+    }
+
+    /// The report of this window.
+    pub fn finish(self, cx: Context<'_>) -> Report {
+        let n = f64::from(self.samples.max(1));
+        let pct = |count: f64| 100.0 * count / n;
+        let pool_size = self.pool_tids.len();
+        let busy_threads = self.busy_sum as f64 / n;
+        let utilization_pct = if pool_size == 0 {
+            0.0
+        } else {
+            100.0 * busy_threads / pool_size as f64
+        };
+        let saturation_pct = if pool_size == 0 {
+            0.0
+        } else {
+            pct(f64::from(self.all_busy))
+        };
+        let loop_utilization_pct = pct(f64::from(self.loop_busy));
+        let cpu_pct = |ns: u64| 100.0 * ns as f64 / 1e9 / cx.window_s.max(1e-9);
+        let pool_states: BTreeMap<String, f64> = self
+            .pool_states
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v as f64 / n))
+            .collect();
+        let loop_states: BTreeMap<String, f64> = self
+            .loop_states
+            .iter()
+            .map(|(k, v)| (k.to_string(), pct(f64::from(*v))))
+            .collect();
+        let queue_depth = (self.queue_readings > 0)
+            .then(|| self.queue_sum as f64 / f64::from(self.queue_readings));
+        let sorted = |m: &BTreeMap<String, f64>| {
+            let mut v: Vec<(String, f64)> = m.iter().map(|(k, x)| (k.clone(), *x)).collect();
+            v.sort_by(|a, b| b.1.total_cmp(&a.1));
+            v
+        };
+        let (verdict, evidence) = doctor::diagnose(&Vitals {
+            pool_size,
+            busy_threads,
+            saturation_pct,
+            loop_utilization_pct,
+            loop_states: sorted(&loop_states),
+            pool_states: sorted(&pool_states),
+            queue_depth,
+        });
+        let last = self.last.as_ref();
+        let threads = self
+            .pool_tids
+            .iter()
+            .enumerate()
+            .map(|(i, &tid)| ThreadReport {
+                tid,
+                busy_pct: pct(f64::from(self.per_thread_busy[i])),
+                cpu_pct: cx.pool_cpu_ns.get(i).copied().flatten().map(cpu_pct),
+                state: last
+                    .and_then(|t| t.pool.get(i))
+                    .map_or(ThreadState::Gone, |s| *s)
+                    .label()
+                    .to_string(),
+            })
+            .collect();
+        let pool_cpu_pct = (!cx.pool_cpu_ns.is_empty())
+            .then(|| cx.pool_cpu_ns.iter().map(|c| c.unwrap_or(0)).sum::<u64>())
+            .map(cpu_pct);
+        let (pool_started, discovery) = match cx.status {
+            PoolStatus::Started(p) => (true, p.method.as_str()),
+            PoolStatus::NotStarted { .. } => (false, "not-started"),
+            PoolStatus::NotFound { .. } => (false, "not-found"),
+        };
+        Report {
+            t_s: cx.t_s,
+            pid: cx.pid,
+            window_s: cx.window_s,
+            samples: self.samples,
+            pool_started,
+            discovery: discovery.to_string(),
+            pool_size,
+            busy_threads,
+            busy_threads_max: self.busy_max,
+            utilization_pct,
+            saturation_pct,
+            loop_utilization_pct,
+            pool_states,
+            loop_states,
+            queue_depth,
+            queue_depth_max: (self.queue_readings > 0).then_some(self.queue_max),
+            queue_depth_at_least: self.queue_at_least,
+            pool_cpu_pct,
+            loop_cpu_pct: cx.loop_cpu_ns.map(cpu_pct),
+            threads,
+            sampler_cpu_pct: cpu_pct(cx.sampler_cpu_ns),
+            verdict,
+            evidence,
+            probe: cx.probe,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::IdleWait;
+    use crate::discovery::{Method, Pool};
+
+    fn started(n: usize) -> PoolStatus {
+        PoolStatus::Started(Pool {
+            method: Method::Memory,
+            tids: (1..=n as u32).collect(),
+            idle: IdleWait::AnyFutex,
+            evidence: vec![],
+        })
+    }
+
+    fn cx(status: &PoolStatus) -> Context<'_> {
+        Context {
+            t_s: 1.0,
+            pid: 7,
+            window_s: 1.0,
+            status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 10_000_000,
+            probe: None,
+        }
+    }
+
+    #[test]
+    fn counts_become_ratios() {
+        use ThreadState::*;
+        let status = started(4);
+        let mut w = Window::new(vec![1, 2, 3, 4]);
+        // 3 samples all busy (one thread in read), 1 sample with 2 busy.
+        for _ in 0..3 {
+            w.add(
+                &Tick {
+                    pool: vec![OnCpu, OnCpu, OnCpu, Blocked(0)],
+                    loop_state: Idle,
+                },
+                Some(QueueReading {
+                    depth: 6,
+                    slow: 0,
+                    at_least: false,
+                }),
+            );
+        }
+        w.add(
+            &Tick {
+                pool: vec![OnCpu, Idle, OnCpu, Idle],
+                loop_state: OnCpu,
+            },
+            Some(QueueReading::default()),
+        );
+        let r = w.finish(cx(&status));
+        assert_eq!(r.samples, 4);
+        assert_eq!(r.pool_size, 4);
+        assert_eq!(r.busy_threads, 14.0 / 4.0);
+        assert_eq!(r.busy_threads_max, 4);
+        assert_eq!(r.saturation_pct, 75.0);
+        assert_eq!(r.utilization_pct, 87.5);
+        assert_eq!(r.loop_utilization_pct, 25.0);
+        assert_eq!(r.pool_states["cpu"], 11.0 / 4.0);
+        assert_eq!(r.pool_states["read"], 3.0 / 4.0);
+        assert_eq!(r.loop_states["cpu"], 25.0);
+        assert_eq!(r.queue_depth, Some(4.5));
+        assert_eq!(r.queue_depth_max, Some(6));
+        assert_eq!(r.threads[1].busy_pct, 75.0);
+        assert_eq!(r.threads[1].state, "idle");
+        assert_eq!(r.sampler_cpu_pct, 1.0);
+        assert_eq!(r.verdict, Verdict::Healthy);
+        assert_eq!(r.discovery, "memory");
+    }
+
+    #[test]
+    fn a_pool_not_started_reports_zeros() {
+        let status = PoolStatus::NotStarted {
+            evidence: "nthreads is 0".into(),
+        };
+        let mut w = Window::new(vec![]);
+        w.add(
+            &Tick {
+                pool: vec![],
+                loop_state: ThreadState::OnCpu,
+            },
+            None,
+        );
+        let r = w.finish(cx(&status));
+        assert_eq!((r.pool_size, r.saturation_pct), (0, 0.0));
+        assert!(!r.pool_started);
+        assert_eq!(r.discovery, "not-started");
+        assert_eq!(r.loop_utilization_pct, 100.0);
+        assert_eq!(r.verdict, Verdict::LoopBlocked);
+        assert_eq!(r.queue_depth, None);
+        let json = serde_json::to_value(&r).unwrap();
+        for k in [
+            "pool_size",
+            "busy_threads",
+            "utilization_pct",
+            "saturation_pct",
+            "loop_utilization_pct",
+            "verdict",
+        ] {
+            assert!(json.get(k).is_some(), "{k} missing from {json}");
+        }
+        assert!(json.get("probe").is_none());
+    }
+}

@@ -1,0 +1,319 @@
+//! The live terminal view (ratatui): the process and how its pool was
+//! found, gauges for utilisation, saturation and the loop, their history,
+//! the pool threads one by one, probe mode's per-kind table, and the
+//! doctor's verdict with its evidence. `q`, Esc or Ctrl-C quits.
+
+use super::Face;
+use crate::aggregate::Report;
+use crate::doctor::Verdict;
+use crate::error::ScopeError;
+use crate::probe::KindReport;
+use crate::session::Session;
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Row, Sparkline, Table, Wrap};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// How many windows the history keeps.
+const HISTORY: usize = 240;
+
+/// The terminal view.
+pub(crate) struct Tui {
+    terminal: Option<DefaultTerminal>,
+    title: String,
+    found: String,
+    last: Option<Report>,
+    utilization: VecDeque<u64>,
+    saturation: VecDeque<u64>,
+    loop_util: VecDeque<u64>,
+    quit: bool,
+}
+
+impl Tui {
+    /// Takes over the terminal (alternate screen, raw mode); restored by
+    /// [`Face::finish`], or by ratatui's panic hook on a panic.
+    pub(crate) fn new() -> Result<Tui, ScopeError> {
+        let terminal = ratatui::try_init().map_err(ScopeError::Terminal)?;
+        Ok(Tui {
+            terminal: Some(terminal),
+            title: String::new(),
+            found: String::new(),
+            last: None,
+            utilization: VecDeque::new(),
+            saturation: VecDeque::new(),
+            loop_util: VecDeque::new(),
+            quit: false,
+        })
+    }
+
+    fn draw(&mut self) -> Result<(), ScopeError> {
+        let Some(terminal) = self.terminal.as_mut() else {
+            return Ok(());
+        };
+        let (title, found, last) = (&self.title, &self.found, self.last.as_ref());
+        let (u, s, l) = (&self.utilization, &self.saturation, &self.loop_util);
+        terminal
+            .draw(|f| render(f, f.area(), title, found, last, [u, s, l]))
+            .map_err(ScopeError::Terminal)?;
+        Ok(())
+    }
+}
+
+fn push(h: &mut VecDeque<u64>, v: f64) {
+    if h.len() == HISTORY {
+        h.pop_front();
+    }
+    h.push_back(v.round().clamp(0.0, 100.0) as u64);
+}
+
+fn verdict_color(v: Verdict) -> Color {
+    match v {
+        Verdict::Healthy => Color::Green,
+        Verdict::PoolSaturated => Color::Yellow,
+        Verdict::LoopBlocked | Verdict::Both => Color::Red,
+    }
+}
+
+fn render(
+    f: &mut ratatui::Frame<'_>,
+    area: Rect,
+    title: &str,
+    found: &str,
+    last: Option<&Report>,
+    history: [&VecDeque<u64>; 3],
+) {
+    let probe = last.and_then(|r| r.probe.as_ref());
+    let rows = Layout::vertical([
+        Constraint::Length(4),
+        Constraint::Length(3),
+        Constraint::Length(5),
+        Constraint::Min(4),
+        Constraint::Length(if probe.is_some() { 7 } else { 0 }),
+        Constraint::Length(4),
+    ])
+    .split(area);
+    let block = |t: &str| Block::default().borders(Borders::ALL).title(t.to_string());
+    f.render_widget(
+        Paragraph::new(found.to_string())
+            .wrap(Wrap { trim: true })
+            .block(block(title)),
+        rows[0],
+    );
+    let Some(r) = last else {
+        f.render_widget(
+            Paragraph::new("sampling the first window…").block(block("pool")),
+            rows[1],
+        );
+        return;
+    };
+    let gauges = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(rows[1]);
+    let gauge = |t: String, pct: f64, color: Color| {
+        Gauge::default()
+            .block(block(&t))
+            .gauge_style(Style::default().fg(color))
+            .ratio((pct / 100.0).clamp(0.0, 1.0))
+            .label(format!("{pct:.0}%"))
+    };
+    f.render_widget(
+        gauge(
+            format!(
+                "pool utilization ({:.1} of {} busy)",
+                r.busy_threads, r.pool_size
+            ),
+            r.utilization_pct,
+            Color::Cyan,
+        ),
+        gauges[0],
+    );
+    f.render_widget(
+        gauge(
+            "saturation (all busy)".into(),
+            r.saturation_pct,
+            Color::Yellow,
+        ),
+        gauges[1],
+    );
+    f.render_widget(
+        gauge(
+            "loop utilization".into(),
+            r.loop_utilization_pct,
+            Color::Magenta,
+        ),
+        gauges[2],
+    );
+    let sparks = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(rows[2]);
+    for (i, (h, t)) in history
+        .iter()
+        .zip(["utilization %", "saturation %", "loop %"])
+        .enumerate()
+    {
+        let data: Vec<u64> = h.iter().copied().collect();
+        let width = usize::from(sparks[i].width.saturating_sub(2));
+        let shown = &data[data.len().saturating_sub(width)..];
+        f.render_widget(
+            Sparkline::default()
+                .block(block(&format!("{t}, one bar a window")))
+                .data(shown)
+                .max(100),
+            sparks[i],
+        );
+    }
+    let queue = r
+        .queue_depth
+        .map_or("queue: not readable".to_string(), |q| {
+            format!(
+                "queue: {q:.1} waiting on average, {} at most{}",
+                r.queue_depth_max.unwrap_or(0),
+                if r.queue_depth_at_least {
+                    " (at least)"
+                } else {
+                    ""
+                }
+            )
+        });
+    let thread_rows: Vec<Row<'_>> = r
+        .threads
+        .iter()
+        .map(|t| {
+            Row::new(vec![
+                t.tid.to_string(),
+                format!("{:.0}", t.busy_pct),
+                t.cpu_pct.map_or("-".into(), |c| format!("{c:.0}")),
+                t.state.clone(),
+            ])
+        })
+        .collect();
+    f.render_widget(
+        Table::new(
+            thread_rows,
+            [
+                Constraint::Length(10),
+                Constraint::Length(8),
+                Constraint::Length(8),
+                Constraint::Min(10),
+            ],
+        )
+        .header(
+            Row::new(vec!["tid", "busy %", "cpu %", "now"])
+                .style(Style::default().add_modifier(Modifier::BOLD)),
+        )
+        .block(block(&format!(
+            "pool threads ({}); loop {:.0}% busy, {}; sampler {:.1}% of a core",
+            r.discovery, r.loop_utilization_pct, queue, r.sampler_cpu_pct
+        ))),
+        rows[3],
+    );
+    if let Some(p) = probe {
+        let kind_row = |name: &str, k: &KindReport| {
+            let ms = |v: Option<f64>| v.map_or("-".into(), |x| format!("{x:.1}"));
+            Row::new(vec![
+                name.to_string(),
+                k.submitted.to_string(),
+                k.queue_depth.to_string(),
+                k.queue_depth_max.to_string(),
+                ms(k.wait_ms_p50),
+                ms(k.wait_ms_max),
+                ms(k.run_ms_p50),
+                ms(k.run_ms_max),
+            ])
+        };
+        let rows_p = vec![
+            kind_row("cpu", &p.cpu),
+            kind_row("fast_io", &p.fast_io),
+            kind_row("slow_io", &p.slow_io),
+            kind_row("unknown", &p.unknown),
+        ];
+        f.render_widget(
+            Table::new(rows_p, [Constraint::Length(9); 8])
+                .header(
+                    Row::new(vec![
+                        "kind",
+                        "submit",
+                        "queue",
+                        "queue max",
+                        "wait p50",
+                        "wait max",
+                        "run p50",
+                        "run max",
+                    ])
+                    .style(Style::default().add_modifier(Modifier::BOLD)),
+                )
+                .block(block(&format!(
+                    "probes: {:.0} submissions/s, ms; {} events lost",
+                    p.submitted_per_s, p.lost_events
+                ))),
+            rows[4],
+        );
+    }
+    f.render_widget(
+        Paragraph::new(vec![Line::styled(
+            format!("{}: {}", r.verdict.as_str(), r.evidence),
+            Style::default()
+                .fg(verdict_color(r.verdict))
+                .add_modifier(Modifier::BOLD),
+        )])
+        .wrap(Wrap { trim: true })
+        .block(block("doctor")),
+        rows[5],
+    );
+}
+
+impl Face for Tui {
+    fn start(&mut self, session: &Session) -> Result<(), ScopeError> {
+        let t = session.target();
+        self.title = format!(
+            " sluice scope — process {} ({}, {}) — q quits ",
+            t.pid, t.comm, t.exe
+        );
+        self.found = session.status().summary();
+        if let Some(g) = session.probe_group() {
+            self.found.push_str(&format!("; probes attached ({g})"));
+        }
+        self.draw()
+    }
+
+    fn show(&mut self, r: &Report, session: &Session) -> Result<(), ScopeError> {
+        self.found = session.status().summary();
+        push(&mut self.utilization, r.utilization_pct);
+        push(&mut self.saturation, r.saturation_pct);
+        push(&mut self.loop_util, r.loop_utilization_pct);
+        self.last = Some(r.clone());
+        self.draw()
+    }
+
+    fn wants_stop(&mut self) -> bool {
+        while !self.quit && event::poll(Duration::ZERO).unwrap_or(false) {
+            match event::read() {
+                Ok(Event::Key(k)) => {
+                    self.quit = matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
+                        || (k.code == KeyCode::Char('c')
+                            && k.modifiers.contains(KeyModifiers::CONTROL));
+                }
+                Ok(Event::Resize(..)) => {
+                    let _ = self.draw();
+                }
+                _ => {}
+            }
+        }
+        self.quit
+    }
+
+    fn finish(&mut self) -> Result<bool, ScopeError> {
+        if self.terminal.take().is_some() {
+            ratatui::try_restore().map_err(ScopeError::Terminal)?;
+        }
+        Ok(true)
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        if self.terminal.take().is_some() {
+            ratatui::restore();
+        }
+    }
+}

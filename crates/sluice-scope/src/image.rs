@@ -1,0 +1,342 @@
+//! [`LibuvImage`]: the ELF file that holds libuv in the watched process
+//! (node's own executable when libuv is linked in, as in the official
+//! builds; `libuv.so.1` when a distribution links it shared), and what its
+//! symbol table says about libuv's pool.
+//!
+//! libuv 1.x keeps its pool in file-local statics of `src/threadpool.c`:
+//! `mutex` and `cond` (one lock, one condition variable), `wq` (the queue),
+//! `nthreads` and `threads` (the pool's size and its `uv_thread_t`s),
+//! `idle_threads`, `run_slow_work_message` and `slow_io_pending_wq` (the
+//! slow-I/O gate). Unstripped binaries keep them in `.symtab`, grouped after
+//! the `threadpool.c` FILE symbol, which is how they are told apart from
+//! other files' statics of the same name (`cond`, `mutex` and `once` are
+//! common names). The functions probe mode attaches to are there too:
+//! `uv__work_submit` (hidden: local after linking), `worker`,
+//! `uv__work_done`, and the exported `uv_queue_work`.
+//!
+//! Addresses here are link-time addresses; [`LibuvImage::bias`] turns them
+//! into the running process's (0 for a non-PIE executable such as
+//! nodejs.org's node; the load address for a PIE or a shared library).
+
+use crate::error::ScopeError;
+use crate::maps::Mapping;
+use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// A function of libuv's pool: where it is and its machine code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// Link-time address.
+    pub addr: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Offset of its first byte in the file (what a uprobe is set on).
+    pub file_offset: u64,
+    /// Its machine code.
+    pub code: Vec<u8>,
+}
+
+/// libuv's pool symbols found in an image; `None` where the symbol table
+/// lacks one (or the image is stripped).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ThreadpoolSymbols {
+    /// `static uv_cond_t cond`: idle pool threads wait on it.
+    pub cond: Option<Range<u64>>,
+    /// `static uv_mutex_t mutex`: guards the queue.
+    pub mutex: Option<Range<u64>>,
+    /// `static struct uv__queue wq`: the queue of CPU and fast-I/O work.
+    pub wq: Option<u64>,
+    /// `static unsigned int nthreads`: the pool size, 0 before the first
+    /// submission.
+    pub nthreads: Option<u64>,
+    /// `static uv_thread_t* threads`: the pool's threads.
+    pub threads: Option<u64>,
+    /// `static unsigned int idle_threads`.
+    pub idle_threads: Option<u64>,
+    /// `static struct uv__queue run_slow_work_message`: stands in `wq` for
+    /// all pending slow I/O.
+    pub run_slow_work_message: Option<u64>,
+    /// `static struct uv__queue slow_io_pending_wq`.
+    pub slow_io_pending_wq: Option<u64>,
+    /// `static void worker(void*)`: a pool thread's loop.
+    pub worker: Option<Function>,
+    /// `void uv__work_done(uv_async_t*)`: runs completions on the loop.
+    pub work_done: Option<Function>,
+    /// `void uv__work_submit(loop, w, kind, work, done)`.
+    pub work_submit: Option<Function>,
+    /// `int uv_queue_work(loop, req, work_cb, after_work_cb)`.
+    pub queue_work: Option<Function>,
+}
+
+/// The file holding libuv in a process, and its pool symbols.
+#[derive(Debug, Clone)]
+pub struct LibuvImage {
+    /// A path the file can be opened by (`/proc/PID/exe`,
+    /// `/proc/PID/root/...`): it names the mapped file even when it was
+    /// replaced on disk or lives in another mount namespace.
+    pub path: PathBuf,
+    /// The path as the process maps it, for messages.
+    pub shown: String,
+    /// Runtime address minus link-time address.
+    pub bias: u64,
+    /// The writable segments (link-time): libuv's statics live there.
+    pub data: Vec<Range<u64>>,
+    /// What the symbol table says about the pool.
+    pub symbols: ThreadpoolSymbols,
+}
+
+impl LibuvImage {
+    /// Reads `path` (mapped as `shown`, inode `inode`, in `maps`) if it
+    /// exports `uv_queue_work`; `Ok(None)` if it does not (not libuv).
+    pub fn load(
+        path: &Path,
+        shown: &str,
+        inode: u64,
+        maps: &[Mapping],
+    ) -> Result<Option<LibuvImage>, ScopeError> {
+        let elf_err = |message: String| ScopeError::Elf {
+            path: PathBuf::from(shown),
+            message,
+        };
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::PermissionDenied => ScopeError::io(
+                format!(
+                    "opening {} (run as the process's user or root)",
+                    path.display()
+                ),
+                e,
+            ),
+            _ => ScopeError::io(format!("opening {}", path.display()), e),
+        })?;
+        let buf = sparse_read(&file).map_err(elf_err)?;
+        let obj = object::File::parse(&*buf).map_err(|e| elf_err(e.to_string()))?;
+        let exports = |name: &[u8]| {
+            obj.dynamic_symbols()
+                .chain(obj.symbols())
+                .any(|s| s.is_definition() && s.name_bytes().is_ok_and(|n| n == name))
+        };
+        if !exports(b"uv_queue_work") {
+            return Ok(None);
+        }
+        let (mut symbols, functions) = threadpool_symbols(&obj);
+        let data = obj
+            .segments()
+            .filter(|s| s.permissions().writable())
+            .map(|s| s.address()..s.address() + s.size())
+            .collect();
+        let bias = bias(&obj, inode, maps).ok_or_else(|| {
+            elf_err(format!(
+                "no mapping of inode {inode} matches its loadable segments"
+            ))
+        })?;
+        // The code of the pool's functions, for probe mode: the sparse
+        // buffer does not hold .text, so read it from the file.
+        for (name, addr, size) in functions {
+            let Some(file_offset) = file_offset(&obj, addr, size) else {
+                continue;
+            };
+            let mut code = vec![0u8; size as usize];
+            file.read_exact_at(&mut code, file_offset)
+                .map_err(|e| elf_err(format!("reading {name}: {e}")))?;
+            let f = Some(Function {
+                addr,
+                size,
+                file_offset,
+                code,
+            });
+            match name {
+                "worker" => symbols.worker = f,
+                "uv__work_done" => symbols.work_done = f,
+                "uv__work_submit" => symbols.work_submit = f,
+                _ => symbols.queue_work = f,
+            }
+        }
+        Ok(Some(LibuvImage {
+            path: path.to_path_buf(),
+            shown: shown.to_string(),
+            bias,
+            data,
+            symbols,
+        }))
+    }
+
+    /// The runtime address of link-time address `addr`.
+    pub fn runtime(&self, addr: u64) -> u64 {
+        addr.wrapping_add(self.bias)
+    }
+
+    /// The runtime range of link-time range `r`.
+    pub fn runtime_range(&self, r: &Range<u64>) -> Range<u64> {
+        self.runtime(r.start)..self.runtime(r.end)
+    }
+
+    /// Whether runtime address `addr` lies in the image's writable data.
+    pub fn holds_data(&self, addr: u64) -> bool {
+        self.data
+            .iter()
+            .any(|r| self.runtime_range(r).contains(&addr))
+    }
+}
+
+/// The pool's statics and `worker`, from the `threadpool.c` group of the
+/// symbol table; the other functions by their (unique) names.
+fn threadpool_symbols<'data, R: object::ReadRef<'data>>(
+    obj: &object::File<'data, R>,
+) -> (ThreadpoolSymbols, Vec<(&'static str, u64, u64)>) {
+    let mut out = ThreadpoolSymbols::default();
+    let mut functions = Vec::new();
+    let mut in_threadpool = false;
+    // A second threadpool.c group (another library's) must not overwrite
+    // libuv's: stop at the first group that had `cond`.
+    let mut done = false;
+    // .dynsym last: a stripped file still exports uv_queue_work there.
+    for sym in obj.symbols().chain(obj.dynamic_symbols()) {
+        let Ok(name) = sym.name() else { continue };
+        if sym.kind() == SymbolKind::File {
+            if in_threadpool && out.cond.is_some() {
+                done = true;
+            }
+            in_threadpool = !done && name.ends_with("threadpool.c");
+            continue;
+        }
+        // The functions have unique names: hidden ones (`uv__work_submit`,
+        // `uv__work_done`) turn local at link time but are listed apart
+        // from their file's group, and `uv_queue_work` is global.
+        if let Some(f) = ["uv_queue_work", "uv__work_submit", "uv__work_done"]
+            .into_iter()
+            .find(|f| *f == name)
+        {
+            if sym.is_definition() && !functions.iter().any(|g: &(&str, u64, u64)| g.0 == f) {
+                functions.push((f, sym.address(), sym.size()));
+            }
+            continue;
+        }
+        if !in_threadpool || !sym.is_local() {
+            continue;
+        }
+        let range = sym.address()..sym.address() + sym.size();
+        match name {
+            "cond" => out.cond = Some(range),
+            "mutex" => out.mutex = Some(range),
+            "wq" => out.wq = Some(range.start),
+            "nthreads" => out.nthreads = Some(range.start),
+            "threads" => out.threads = Some(range.start),
+            "idle_threads" => out.idle_threads = Some(range.start),
+            "run_slow_work_message" => out.run_slow_work_message = Some(range.start),
+            "slow_io_pending_wq" => out.slow_io_pending_wq = Some(range.start),
+            "worker" => functions.push(("worker", sym.address(), sym.size())),
+            _ => {}
+        }
+    }
+    (out, functions)
+}
+
+/// The file offset of `size` bytes at link-time address `addr`.
+fn file_offset<'data, R: object::ReadRef<'data>>(
+    obj: &object::File<'data, R>,
+    addr: u64,
+    size: u64,
+) -> Option<u64> {
+    if size == 0 {
+        return None;
+    }
+    obj.segments().find_map(|seg| {
+        let (offset, filesz) = seg.file_range();
+        let rel = addr.checked_sub(seg.address())?;
+        (rel + size <= filesz).then_some(offset + rel)
+    })
+}
+
+/// The file's bytes that the symbol tables need, at their offsets, in a
+/// buffer as long as the file: ELF and program headers, section headers,
+/// symbol and string tables. The rest stays zero: allocated zeroed, those
+/// pages are never touched, so a 100 MB node costs the ~15 MB of its
+/// tables (reading the whole file, or each name on demand, is far slower).
+fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
+    use object::read::elf::{FileHeader, SectionHeader};
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let cache = object::ReadCache::new(file);
+    let header = object::elf::FileHeader64::<object::Endianness>::parse(&cache)
+        .map_err(|e| format!("{e} (scope reads 64-bit ELF files)"))?;
+    let endian = header.endian().map_err(|e| e.to_string())?;
+    let shdrs = header
+        .section_headers(endian, &cache)
+        .map_err(|e| e.to_string())?;
+    let phoff = header.e_phoff(endian);
+    let shoff = header.e_shoff(endian);
+    let mut ranges = vec![
+        (0, 64),
+        (phoff, u64::from(header.e_phnum(endian)) * 56),
+        (shoff, shdrs.len() as u64 * 64),
+    ];
+    for sh in shdrs {
+        use object::elf::{SHT_DYNSYM, SHT_STRTAB, SHT_SYMTAB, SHT_SYMTAB_SHNDX};
+        if matches!(
+            sh.sh_type(endian),
+            SHT_SYMTAB | SHT_DYNSYM | SHT_STRTAB | SHT_SYMTAB_SHNDX
+        ) && let Some(r) = sh.file_range(endian)
+        {
+            ranges.push(r);
+        }
+    }
+    let len = usize::try_from(len).map_err(|e| e.to_string())?;
+    let mut buf = vec![0u8; len];
+    for (offset, size) in ranges {
+        let (Ok(start), Ok(size)) = (usize::try_from(offset), usize::try_from(size)) else {
+            return Err("a table lies beyond the address space".into());
+        };
+        let dst = buf
+            .get_mut(start..start.saturating_add(size))
+            .ok_or_else(|| format!("a table at {offset:#x} ({size} bytes) lies past the end"))?;
+        file.read_exact_at(dst, offset).map_err(|e| e.to_string())?;
+    }
+    Ok(buf)
+}
+
+/// Runtime minus link-time address, from the lowest mapping of the file:
+/// `start - offset` is where file offset 0 landed, and a segment's
+/// `p_vaddr - p_offset` is where file offset 0 sits at link time.
+fn bias<'data, R: object::ReadRef<'data>>(
+    obj: &object::File<'data, R>,
+    inode: u64,
+    maps: &[Mapping],
+) -> Option<u64> {
+    let m = maps
+        .iter()
+        .filter(|m| m.inode == inode && m.inode != 0)
+        .min_by_key(|m| m.offset)?;
+    let seg = obj
+        .segments()
+        .filter(|s| s.file_range().0 & !0xfff <= m.offset)
+        .max_by_key(|s| s.file_range().0)?;
+    let link_base = seg.address().wrapping_sub(seg.file_range().0);
+    Some(m.start.wrapping_sub(m.offset).wrapping_sub(link_base))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_without_libuv_is_not_loaded() {
+        // The test binary itself: an ELF file, no uv_queue_work.
+        let exe = std::env::current_exe().unwrap();
+        let maps = crate::maps::read(std::process::id()).unwrap();
+        assert!(LibuvImage::load(&exe, "test", 0, &maps).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_file_that_is_not_elf_is_named_in_the_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("not-elf");
+        std::fs::write(&p, b"#!/bin/sh\n").unwrap();
+        let err = LibuvImage::load(&p, "not-elf", 0, &[]).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("reading the symbols of not-elf:"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! # sluice-scope
+//!
+//! Watch a running Node process's libuv pool from outside, with no change
+//! to the process: `sluice scope PID`.
+//!
+//! - `target.rs`: the process (live, readable, has libuv); `maps.rs`,
+//!   `image.rs`: where libuv is and what its symbols say; `memory.rs`:
+//!   reading the process's memory.
+//! - `discovery.rs`: which threads are the pool.
+//! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
+//! - `sampler.rs`: one sample of every pool thread and the loop thread.
+//! - `queue.rs`: libuv's queue depth, read from memory.
+//! - `aggregate.rs`: a window of samples into a [`Report`].
+//! - `doctor.rs`: the verdict: loop blocked, pool saturated, healthy.
+//! - `probe/`: probe mode (uprobes through tracefs, root).
+//! - `session.rs`: one watched process, window after window.
+//! - `config.rs`: the validated command line; `face/`: the terminal view,
+//!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
+//!   table at the end. [`run`] drives them.
+
+pub mod aggregate;
+pub mod classify;
+pub mod config;
+pub mod discovery;
+pub mod doctor;
+pub mod error;
+pub mod face;
+pub mod image;
+pub mod maps;
+pub mod memory;
+pub mod probe;
+pub mod queue;
+pub mod sampler;
+pub mod session;
+pub mod summary;
+pub mod syscalls;
+pub mod target;
+
+pub use aggregate::Report;
+pub use config::ScopeConfig;
+pub use doctor::Verdict;
+pub use error::{ProbeRefusal, ScopeError};
+pub use face::{End, RunOutcome, run};
+pub use session::{Options, Session};

@@ -1,0 +1,253 @@
+//! [`Session`]: one watched process. Attaching opens the target, finds its
+//! pool, and (with `probe`) sets the uprobes; [`Session::window`] samples at
+//! the configured rate for one window and returns its [`Report`]. The faces
+//! call it in a loop; tests and the lab call it directly.
+//!
+//! The pool is looked for again at the start of each window while it is
+//! not found exactly (not started yet, or found by a futex method that may
+//! have missed busy threads).
+
+use crate::aggregate::{Context, Report, Window};
+use crate::discovery::{self, PoolStatus, Strategy};
+use crate::error::ScopeError;
+use crate::memory::RemoteMemory;
+use crate::probe::ProbeSession;
+use crate::queue::{self, QueueAddrs};
+use crate::sampler::Sampler;
+use crate::target::Target;
+use std::time::{Duration, Instant};
+
+/// The default sampling rate, per second.
+pub const DEFAULT_RATE_HZ: u32 = 200;
+/// The highest sampling rate accepted.
+pub const MAX_RATE_HZ: u32 = 2000;
+
+/// How a session watches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Samples per second, `1..=MAX_RATE_HZ`.
+    pub rate_hz: u32,
+    /// How to find the pool.
+    pub strategy: Strategy,
+    /// Set uprobes too (root).
+    pub probe: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            rate_hz: DEFAULT_RATE_HZ,
+            strategy: Strategy::Auto,
+            probe: false,
+        }
+    }
+}
+
+/// A process being watched.
+#[derive(Debug)]
+pub struct Session {
+    target: Target,
+    options: Options,
+    mem: Option<RemoteMemory>,
+    queue: Option<QueueAddrs>,
+    status: PoolStatus,
+    sampler: Sampler,
+    probe: Option<ProbeSession>,
+    attached: Instant,
+    /// The process exited during the last window.
+    exited: bool,
+}
+
+impl Session {
+    /// Attaches to process `pid`.
+    ///
+    /// ```no_run
+    /// use sluice_scope::session::{Options, Session};
+    /// let mut s = Session::attach(12345, Options::default())?;
+    /// let r = s.window(std::time::Duration::from_secs(1), &mut || false)?;
+    /// println!("{} of {} busy: {}", r.busy_threads, r.pool_size, r.verdict.as_str());
+    /// # Ok::<(), sluice_scope::ScopeError>(())
+    /// ```
+    pub fn attach(pid: u32, options: Options) -> Result<Session, ScopeError> {
+        check_rate(options.rate_hz)?;
+        let target = Target::open(pid)?;
+        let mem = RemoteMemory::open(pid).ok();
+        let syms = &target.image.symbols;
+        let queue = syms.wq.map(|wq| QueueAddrs {
+            wq: target.image.runtime(wq),
+            slow: syms
+                .run_slow_work_message
+                .zip(syms.slow_io_pending_wq)
+                .map(|(m, p)| (target.image.runtime(m), target.image.runtime(p))),
+        });
+        let probe = if options.probe {
+            Some(ProbeSession::attach(&target)?)
+        } else {
+            None
+        };
+        let status = discovery::discover(&target, mem.as_ref(), options.strategy, None)?;
+        let sampler = match status.pool() {
+            Some(p) => Sampler::new(pid, &p.tids, p.idle.clone()),
+            None => Sampler::new(pid, &[], crate::classify::IdleWait::AnyFutex),
+        };
+        Ok(Session {
+            target,
+            options,
+            mem,
+            queue,
+            status,
+            sampler,
+            probe,
+            attached: Instant::now(),
+            exited: false,
+        })
+    }
+
+    /// The process.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    /// The pool as last discovered.
+    pub fn status(&self) -> &PoolStatus {
+        &self.status
+    }
+
+    /// The probe session's group, with `--probe`.
+    pub fn probe_group(&self) -> Option<&str> {
+        self.probe.as_ref().map(ProbeSession::group)
+    }
+
+    /// Looks for the pool again unless it is known exactly.
+    fn rediscover(&mut self) -> Result<(), ScopeError> {
+        let exact = self.status.pool().is_some_and(|p| p.method.is_exact());
+        if exact {
+            return Ok(());
+        }
+        let status = discovery::discover(
+            &self.target,
+            self.mem.as_ref(),
+            self.options.strategy,
+            self.status.pool(),
+        )?;
+        if status.pool().map(|p| &p.tids) != self.status.pool().map(|p| &p.tids) {
+            match status.pool() {
+                Some(p) => self.sampler.set_pool(&p.tids, p.idle.clone()),
+                None => self
+                    .sampler
+                    .set_pool(&[], crate::classify::IdleWait::AnyFutex),
+            }
+        }
+        self.status = status;
+        Ok(())
+    }
+
+    /// Samples for `len` at the session's rate and reports the window.
+    /// `stop` is asked after every sample; when it says so the window ends
+    /// early (and reports what it has). When the process exits, the window
+    /// ends early too and reports what it saw; the next call returns
+    /// [`ScopeError::Exited`].
+    pub fn window(
+        &mut self,
+        len: Duration,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Report, ScopeError> {
+        if self.exited || !self.target.is_alive() {
+            self.exited = true;
+            return Err(ScopeError::Exited {
+                pid: self.target.pid,
+            });
+        }
+        self.rediscover()?;
+        let period = Duration::from_secs_f64(1.0 / f64::from(self.options.rate_hz));
+        let mut window = Window::new(self.sampler.pool_tids());
+        let (pool_cpu0, loop_cpu0) = self.sampler.cpu_ns();
+        let cpu0 = thread_cpu_ns();
+        let start = Instant::now();
+        let end = start + len;
+        let mut next = start;
+        loop {
+            let tick = self.sampler.tick();
+            if tick.loop_state == crate::classify::ThreadState::Gone && !self.target.is_alive() {
+                // The process is gone: this sample saw nothing; report the
+                // window up to here.
+                self.exited = true;
+                break;
+            }
+            let q = match (&self.mem, self.queue) {
+                (Some(mem), Some(at)) if self.status.pool().is_some() => queue::read(mem, at),
+                _ => None,
+            };
+            window.add(&tick, q);
+            if let Some(p) = self.probe.as_mut() {
+                p.poll();
+            }
+            if stop() {
+                break;
+            }
+            next += period;
+            let now = Instant::now();
+            if next >= end {
+                if end > now {
+                    std::thread::sleep(end - now);
+                }
+                break;
+            }
+            if next > now {
+                std::thread::sleep(next - now);
+            } else {
+                // Behind (a slow read, a busy machine): skip the missed
+                // samples rather than bunch them.
+                next = now;
+            }
+        }
+        let window_s = start.elapsed().as_secs_f64();
+        let (pool_cpu1, loop_cpu1) = self.sampler.cpu_ns();
+        let delta = |a: Option<u64>, b: Option<u64>| Some(b?.saturating_sub(a?));
+        let pool_cpu_ns = pool_cpu0
+            .iter()
+            .zip(&pool_cpu1)
+            .map(|(a, b)| delta(*a, *b))
+            .collect();
+        let probe = self.probe.as_mut().map(|p| p.take_report(window_s));
+        let sampler_cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+        Ok(window.finish(Context {
+            t_s: self.attached.elapsed().as_secs_f64(),
+            pid: self.target.pid,
+            window_s,
+            status: &self.status,
+            pool_cpu_ns,
+            loop_cpu_ns: delta(loop_cpu0, loop_cpu1),
+            sampler_cpu_ns,
+            probe,
+        }))
+    }
+
+    /// Ends the session: removes the probes, if any. Returns what could not
+    /// be removed (dropping the session does the same and prints it).
+    pub fn close(mut self) -> Vec<String> {
+        self.probe
+            .take()
+            .map(ProbeSession::detach)
+            .unwrap_or_default()
+    }
+}
+
+/// Refuses a rate outside `1..=MAX_RATE_HZ`.
+pub fn check_rate(rate_hz: u32) -> Result<(), ScopeError> {
+    if (1..=MAX_RATE_HZ).contains(&rate_hz) {
+        Ok(())
+    } else {
+        Err(ScopeError::Config {
+            flag: "--rate",
+            value: rate_hz.to_string(),
+            expected: format!("expected samples per second in 1..={MAX_RATE_HZ}"),
+        })
+    }
+}
+
+/// CPU time of the calling thread, in nanoseconds.
+fn thread_cpu_ns() -> u64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}

@@ -1,0 +1,195 @@
+//! [`Summary`]: the table printed when a run ends (`--duration`, Ctrl-C, or
+//! the process exiting): min, mean and max of each figure over the
+//! windows, and how many windows got each verdict.
+
+use crate::aggregate::Report;
+use crate::doctor::Verdict;
+use std::fmt::Write;
+
+/// Figures over every window of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    reports: Vec<Report>,
+}
+
+impl Summary {
+    /// An empty summary.
+    pub fn new() -> Summary {
+        Summary::default()
+    }
+
+    /// Adds one window.
+    pub fn add(&mut self, r: &Report) {
+        let mut r = r.clone();
+        r.threads.clear(); // not summarised; keep the memory flat
+        self.reports.push(r);
+    }
+
+    /// Windows added.
+    pub fn windows(&self) -> usize {
+        self.reports.len()
+    }
+
+    /// How many windows got `v`.
+    pub fn verdict_count(&self, v: Verdict) -> usize {
+        self.reports.iter().filter(|r| r.verdict == v).count()
+    }
+
+    /// The table, as text.
+    ///
+    /// ```
+    /// let s = sluice_scope::summary::Summary::new();
+    /// assert_eq!(s.render(), "sluice scope: no window completed\n");
+    /// ```
+    pub fn render(&self) -> String {
+        let Some(last) = self.reports.last() else {
+            return "sluice scope: no window completed\n".into();
+        };
+        let secs: f64 = self.reports.iter().map(|r| r.window_s).sum();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "sluice scope summary: process {}, {} window{} ({secs:.1} s), pool found by {}",
+            last.pid,
+            self.reports.len(),
+            if self.reports.len() == 1 { "" } else { "s" },
+            last.discovery
+        );
+        let mut rows: Vec<(&str, Vec<f64>)> = vec![
+            ("pool size", self.col(|r| Some(r.pool_size as f64))),
+            ("busy threads", self.col(|r| Some(r.busy_threads))),
+            ("utilization %", self.col(|r| Some(r.utilization_pct))),
+            ("saturation %", self.col(|r| Some(r.saturation_pct))),
+            (
+                "loop utilization %",
+                self.col(|r| Some(r.loop_utilization_pct)),
+            ),
+            ("queue depth", self.col(|r| r.queue_depth)),
+            ("pool CPU % of a core", self.col(|r| r.pool_cpu_pct)),
+            (
+                "sampler CPU % of a core",
+                self.col(|r| Some(r.sampler_cpu_pct)),
+            ),
+            (
+                "samples per window",
+                self.col(|r| Some(f64::from(r.samples))),
+            ),
+        ];
+        if self.reports.iter().any(|r| r.probe.is_some()) {
+            rows.push((
+                "probe: submitted per s",
+                self.col(|r| r.probe.as_ref().map(|p| p.submitted_per_s)),
+            ));
+            rows.push((
+                "probe: cpu wait ms (p50)",
+                self.col(|r| r.probe.as_ref().and_then(|p| p.cpu.wait_ms_p50)),
+            ));
+            rows.push((
+                "probe: fast_io wait ms (p50)",
+                self.col(|r| r.probe.as_ref().and_then(|p| p.fast_io.wait_ms_p50)),
+            ));
+            rows.push((
+                "probe: slow_io wait ms (p50)",
+                self.col(|r| r.probe.as_ref().and_then(|p| p.slow_io.wait_ms_p50)),
+            ));
+        }
+        let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>8}  {:>8}  {:>8}",
+            "figure", "min", "mean", "max"
+        );
+        let _ = writeln!(out, "{}", "-".repeat(width + 30));
+        for (name, v) in rows {
+            if v.is_empty() {
+                let _ = writeln!(out, "{name:<width$}  {:>8}  {:>8}  {:>8}", "-", "-", "-");
+                continue;
+            }
+            let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            let _ = writeln!(out, "{name:<width$}  {min:>8.1}  {mean:>8.1}  {max:>8.1}");
+        }
+        let verdicts: Vec<String> = Verdict::ALL
+            .iter()
+            .map(|v| (v, self.verdict_count(*v)))
+            .filter(|(_, n)| *n > 0)
+            .map(|(v, n)| format!("{} {n}", v.as_str()))
+            .collect();
+        let _ = writeln!(out, "verdicts (windows): {}", verdicts.join(", "));
+        out
+    }
+
+    fn col(&self, f: impl Fn(&Report) -> Option<f64>) -> Vec<f64> {
+        self.reports.iter().filter_map(f).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aggregate::{Context, Window};
+    use crate::classify::{IdleWait, ThreadState};
+    use crate::discovery::{Method, Pool, PoolStatus};
+    use crate::sampler::Tick;
+
+    fn report(busy: usize, t_s: f64) -> Report {
+        let status = PoolStatus::Started(Pool {
+            method: Method::Memory,
+            tids: vec![1, 2],
+            idle: IdleWait::AnyFutex,
+            evidence: vec![],
+        });
+        let mut w = Window::new(vec![1, 2]);
+        let mut pool = vec![ThreadState::Idle; 2];
+        for s in pool.iter_mut().take(busy) {
+            *s = ThreadState::OnCpu;
+        }
+        w.add(
+            &Tick {
+                pool,
+                loop_state: ThreadState::Idle,
+            },
+            None,
+        );
+        w.finish(Context {
+            t_s,
+            pid: 9,
+            window_s: 1.0,
+            status: &status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 0,
+            probe: None,
+        })
+    }
+
+    #[test]
+    fn the_table_has_min_mean_max_and_verdict_counts() {
+        let mut s = Summary::new();
+        s.add(&report(2, 1.0));
+        s.add(&report(0, 2.0));
+        s.add(&report(2, 3.0));
+        assert_eq!(s.windows(), 3);
+        assert_eq!(s.verdict_count(Verdict::PoolSaturated), 2);
+        let text = s.render();
+        assert!(
+            text.starts_with(
+                "sluice scope summary: process 9, 3 windows (3.0 s), pool found by memory\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("saturation %                  0.0      66.7     100.0"),
+            "{text}"
+        );
+        assert!(
+            text.contains("verdicts (windows): healthy 1, pool-saturated 2"),
+            "{text}"
+        );
+        assert!(
+            text.contains("queue depth                     -         -         -"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,216 @@
+//! [`Target`]: the process watched. Opening one checks, in order, that the
+//! PID names a live process (not a thread of one), that `/proc` lets this
+//! user read its system calls, and that it has a libuv pool: its executable
+//! or a mapped `libuv*.so` exports `uv_queue_work`. Each failure is its own
+//! [`ScopeError`], naming the PID and the fix.
+
+use crate::error::ScopeError;
+use crate::image::LibuvImage;
+use crate::maps;
+use std::io::ErrorKind;
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+
+/// A live process with a libuv pool.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Its PID; also the TID of its main thread, which runs the event loop.
+    pub pid: u32,
+    /// Its `comm` (e.g. `node`).
+    pub comm: String,
+    /// Its executable, as `/proc/PID/exe` names it.
+    pub exe: String,
+    /// The file holding its libuv.
+    pub image: LibuvImage,
+    /// Start time (clock ticks after boot): tells a reused PID apart.
+    start_time: u64,
+}
+
+impl Target {
+    /// Opens process `pid` for watching.
+    pub fn open(pid: u32) -> Result<Target, ScopeError> {
+        let proc = PathBuf::from(format!("/proc/{pid}"));
+        let status = match std::fs::read_to_string(proc.join("status")) {
+            Ok(s) => s,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Err(ScopeError::NoSuchProcess { pid });
+            }
+            Err(e) => return Err(ScopeError::io(format!("reading /proc/{pid}/status"), e)),
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+                .map(str::trim)
+        };
+        let tgid: u32 = field("Tgid").and_then(|v| v.parse().ok()).unwrap_or(pid);
+        if tgid != pid {
+            return Err(ScopeError::NotAProcess { pid, tgid });
+        }
+        if field("State").is_some_and(|s| s.starts_with('Z') || s.starts_with('X')) {
+            return Err(ScopeError::Exited { pid });
+        }
+        let comm = field("Name").unwrap_or("?").to_string();
+        let denied = |path: PathBuf| ScopeError::PermissionDenied { pid, path };
+        let exe_link = proc.join("exe");
+        let exe = match std::fs::read_link(&exe_link) {
+            Ok(p) => p.display().to_string(),
+            Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(denied(exe_link)),
+            Err(_) => {
+                return Err(ScopeError::NotNode {
+                    pid,
+                    comm,
+                    exe: "no executable: a kernel thread".into(),
+                });
+            }
+        };
+        let syscall = proc.join(format!("task/{pid}/syscall"));
+        if let Err(e) = std::fs::read_to_string(&syscall) {
+            return Err(match e.kind() {
+                ErrorKind::PermissionDenied => denied(syscall),
+                ErrorKind::NotFound => ScopeError::Exited { pid },
+                _ => ScopeError::io(format!("reading {}", syscall.display()), e),
+            });
+        }
+        let maps = maps::read(pid).map_err(|e| match e.kind() {
+            ErrorKind::PermissionDenied => denied(proc.join("maps")),
+            _ => ScopeError::io(format!("reading /proc/{pid}/maps"), e),
+        })?;
+        let start_time = start_time(pid).ok_or(ScopeError::Exited { pid })?;
+        let exe_inode = std::fs::metadata(&exe_link)
+            .map_err(|e| ScopeError::io(format!("reading {}", exe_link.display()), e))?
+            .ino();
+        let mut image = LibuvImage::load(&exe_link, &exe, exe_inode, &maps)?;
+        if image.is_none() {
+            // A distribution's node may link libuv as a shared library.
+            let mut seen = Vec::new();
+            for m in &maps {
+                let name = m.path.rsplit('/').next().unwrap_or("");
+                if !name.starts_with("libuv") || seen.contains(&m.inode) {
+                    continue;
+                }
+                seen.push(m.inode);
+                let path = proc.join("root").join(m.path.trim_start_matches('/'));
+                if let Some(img) = LibuvImage::load(&path, &m.path, m.inode, &maps)? {
+                    image = Some(img);
+                    break;
+                }
+            }
+        }
+        let image = image.ok_or_else(|| ScopeError::NotNode {
+            pid,
+            comm: comm.clone(),
+            exe: exe.clone(),
+        })?;
+        Ok(Target {
+            pid,
+            comm,
+            exe,
+            image,
+            start_time,
+        })
+    }
+
+    /// Whether the process still runs (the same process: a reused PID or a
+    /// zombie counts as gone).
+    pub fn is_alive(&self) -> bool {
+        start_time(self.pid) == Some(self.start_time)
+    }
+
+    /// The TIDs of its threads, in no particular order.
+    pub fn tids(&self) -> Result<Vec<u32>, ScopeError> {
+        let dir = std::fs::read_dir(format!("/proc/{}/task", self.pid)).map_err(|e| {
+            if e.kind() == ErrorKind::NotFound {
+                ScopeError::Exited { pid: self.pid }
+            } else {
+                ScopeError::io(format!("listing /proc/{}/task", self.pid), e)
+            }
+        })?;
+        Ok(dir
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect())
+    }
+
+    /// The name (`comm`) of thread `tid`, if it still exists.
+    pub fn thread_name(&self, tid: u32) -> Option<String> {
+        std::fs::read_to_string(format!("/proc/{}/task/{tid}/comm", self.pid))
+            .ok()
+            .map(|s| s.trim_end().to_string())
+    }
+
+    /// When thread `tid` started (clock ticks after boot), if it exists.
+    pub fn thread_start_time(&self, tid: u32) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/task/{tid}/stat", self.pid)).ok()?;
+        stat_field(&stat, 22)
+    }
+}
+
+/// Field `n` (1-based, as in `proc(5)`) of a `stat` line; the command name
+/// (field 2) may hold spaces and parentheses, so fields are counted after
+/// its last `)`.
+pub(crate) fn stat_field(stat: &str, n: usize) -> Option<u64> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    after
+        .split_whitespace()
+        .nth(n.checked_sub(3)?)?
+        .parse()
+        .ok()
+}
+
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let state = stat[stat.rfind(')')? + 1..].split_whitespace().next()?;
+    if state == "Z" || state == "X" {
+        return None;
+    }
+    stat_field(&stat, 22)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields_count_after_the_command_name() {
+        let stat = "42 (a b) c) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 12345 1000";
+        assert_eq!(stat_field(stat, 4), Some(1));
+        assert_eq!(stat_field(stat, 14), Some(7));
+        assert_eq!(stat_field(stat, 22), Some(12345));
+        assert_eq!(stat_field(stat, 2), None);
+    }
+
+    #[test]
+    fn a_missing_process_is_named() {
+        // PIDs are at most 2^22 on Linux; this one cannot exist.
+        let err = Target::open(99_999_999).unwrap_err();
+        assert!(matches!(err, ScopeError::NoSuchProcess { pid: 99_999_999 }));
+        assert!(err.to_string().starts_with("no process 99999999:"), "{err}");
+    }
+
+    #[test]
+    fn a_process_without_libuv_is_not_node() {
+        let err = Target::open(std::process::id()).unwrap_err();
+        assert!(matches!(err, ScopeError::NotNode { .. }), "{err}");
+        assert!(err.to_string().contains("is not a Node process"), "{err}");
+    }
+
+    #[test]
+    fn a_thread_is_not_a_process() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
+                .unwrap();
+            let _ = stop_rx.recv();
+        });
+        let tid = rx.recv().unwrap();
+        let err = Target::open(tid).unwrap_err();
+        stop_tx.send(()).unwrap();
+        t.join().unwrap();
+        assert!(
+            matches!(err, ScopeError::NotAProcess { pid, tgid } if pid == tid && tgid == std::process::id()),
+            "{err}"
+        );
+    }
+}
