@@ -68,6 +68,16 @@ fn child_lanes_names() {
             })
         })
         .collect();
+    // The burst's threads start one after another: count once all three
+    // tasks are running.
+    let start = std::time::Instant::now();
+    while pool.metrics().lane(Lane::FastIo).in_flight < 3 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "FastIo tasks never all started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
     let slow = pool.spawn(Lane::SlowIo, || ());
     let cpu = pool.spawn(Lane::Cpu, || ());
     slow.wait().unwrap();
