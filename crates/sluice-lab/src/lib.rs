@@ -16,6 +16,7 @@
 
 pub mod experiment;
 pub mod lab;
+pub mod loadgen;
 pub mod machine;
 pub mod outcome;
 mod pool_size;

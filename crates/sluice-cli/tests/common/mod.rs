@@ -70,3 +70,5 @@ pub fn assert_schema(v: &Value, experiment: &str) {
         }
     }
 }
+
+pub mod serve;
