@@ -10,8 +10,10 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod http;
 mod loop_vs_pool;
 mod probe;
+mod small_reads;
 mod spawn_bill;
 mod staircase;
 mod starve;
@@ -156,6 +158,8 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,
+    &small_reads::SmallReads,
+    &http::Http,
 ];
 
 /// The experiment called `name`.

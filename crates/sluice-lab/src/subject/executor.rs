@@ -21,6 +21,11 @@ pub trait Executor: Send + Sync {
     fn metrics(&self) -> Option<sluice::Snapshot> {
         None
     }
+    /// The sluice pool behind this executor, for workloads that call
+    /// sluice's own operations (`sluice::fs`, ...); `None` for tokio.
+    fn pool(&self) -> Option<&sluice::Pool> {
+        None
+    }
 }
 
 /// Runs `f` on `lane` of `exec` and returns its value.

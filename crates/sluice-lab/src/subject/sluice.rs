@@ -28,6 +28,10 @@ impl Executor for SluicePool {
     fn metrics(&self) -> Option<sluice::Snapshot> {
         Some(self.pool.metrics())
     }
+
+    fn pool(&self) -> Option<&Pool> {
+        Some(&self.pool)
+    }
 }
 
 impl Subject for Sluice {
