@@ -78,7 +78,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("autocannon").is_file()));
     if cannon {
         for s in ["node", "sluice"] {
-            for cell in ["login:autocannon", "ping:autocannon"] {
+            for cell in ["login:autocannon", "file:autocannon"] {
                 let p = [("pool", json!(2)), ("cell", json!(cell))];
                 assert!(metric(&v, s, &p, "req_s") > 0.0, "{s} {cell}");
             }

@@ -40,6 +40,10 @@ pub struct Load {
     /// until the load's end) before the next request, as a polite client
     /// does. Off: retry at once.
     pub honor_retry_after: bool,
+    /// Each worker waits this long after an answer before its next request
+    /// (zero: back to back). A latency probe beside a flood uses a pause so
+    /// that it measures without adding a flood of its own.
+    pub pause: Duration,
 }
 
 impl Load {
@@ -53,6 +57,7 @@ impl Load {
             duration,
             drain: Duration::from_secs(30),
             honor_retry_after: false,
+            pause: Duration::ZERO,
         }
     }
 }
@@ -249,6 +254,10 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
                     }
                     Ok(Some(wait)) if load.honor_retry_after => {
                         let until = (Instant::now() + wait).min(deadline);
+                        tokio::time::sleep_until(until.into()).await;
+                    }
+                    Ok(_) if !load.pause.is_zero() => {
+                        let until = (Instant::now() + load.pause).min(deadline);
                         tokio::time::sleep_until(until.into()).await;
                     }
                     Ok(_) => {}

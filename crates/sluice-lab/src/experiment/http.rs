@@ -74,6 +74,13 @@ const ARGS: &[ArgSpec] = &[
         report: "1",
     },
     ArgSpec {
+        name: "ping-pause-ms",
+        value_name: "MS",
+        help: "each /ping connection waits this long between answer and next request (a latency probe, not a second flood; 0: back to back)",
+        default: "5",
+        report: "5",
+    },
+    ArgSpec {
         name: "duration-ms",
         value_name: "MS",
         help: "how long each cell sends requests",
@@ -97,7 +104,7 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "autocannon",
         value_name: "auto|off",
-        help: "cross-check the login and ping cells of the first pool with autocannon when it is on PATH",
+        help: "cross-check the login and file cells of the first pool with autocannon when it is on PATH",
         default: "auto",
         report: "auto",
     },
@@ -147,6 +154,7 @@ impl Experiment for Http {
             cells,
             concurrency: args.number("concurrency", 1, 10_000)? as usize,
             ping_concurrency: args.number("ping-concurrency", 1, 10_000)? as usize,
+            ping_pause: Duration::from_millis(args.number("ping-pause-ms", 0, 10_000)?),
             duration: Duration::from_millis(args.number("duration-ms", 100, 600_000)?),
             iterations: args.number("iterations", 1, 100_000_000)?,
             admission_queue: args.number("admission-queue", 1, 1_000_000)? as usize,
@@ -219,7 +227,7 @@ impl Experiment for Http {
                             "ping-during-login" => {
                                 let rs = loadgen::run(&[
                                     Load::new(url("login"), p.concurrency, p.duration),
-                                    Load::new(url("ping"), p.ping_concurrency, p.duration),
+                                    p.ping(url("ping")),
                                 ])?;
                                 rows.push(
                                     metrics(row("ping-during-login"), &rs[1])
@@ -242,7 +250,7 @@ impl Experiment for Http {
                     {
                         for (cell, route, c) in [
                             ("login", "login", p.concurrency),
-                            ("ping", "ping", p.ping_concurrency),
+                            ("file", "file", p.concurrency),
                         ] {
                             if p.cells.iter().any(|x| x == cell) {
                                 let m =
@@ -282,10 +290,11 @@ impl Experiment for Http {
         let mut notes = lab.pool_notes(&pools);
         notes.retain(|n| n.starts_with("node") || n.starts_with("sluice:"));
         notes.push(format!(
-            "cells: {} ms each, {} connections (floods) and {} (/ping), closed loop with keep-alive; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
+            "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
             p.duration.as_millis(),
             p.concurrency,
-            p.ping_concurrency
+            p.ping_concurrency,
+            p.ping_pause.as_millis()
         ));
         notes.push(format!(
             "/login: pbkdf2('secret', 'salt', {}, 64, sha256) per request: OpenSSL in node, RustCrypto in sluice; login-1 (one request at a time) gives one hash's time through the server, and ideal req/s = {} cores / that time",
@@ -325,7 +334,7 @@ impl Experiment for Http {
         }
         match (&p.autocannon, cannon_used) {
             (Some(path), true) => notes.push(format!(
-                "autocannon ({}) re-ran the login and ping cells of pool {} as a cross-check (rows *:autocannon)",
+                "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
                 path.display(),
                 pools.first().map_or("-".into(), |p| p.to_string())
             )),
@@ -509,7 +518,7 @@ impl Experiment for Http {
                 note: String::new(),
             };
             for (s, pool) in &keys {
-                for cell in ["login", "ping"] {
+                for cell in ["login", "file"] {
                     let ac = format!("{cell}:autocannon");
                     if let Some(a) = get(s, pool, &ac, "req_s") {
                         let l = get(s, pool, cell, "req_s");
@@ -576,10 +585,20 @@ struct Plan {
     cells: Vec<String>,
     concurrency: usize,
     ping_concurrency: usize,
+    ping_pause: Duration,
     duration: Duration,
     iterations: u64,
     admission_queue: usize,
     autocannon: Option<PathBuf>,
+}
+
+impl Plan {
+    /// The `/ping` probe: `ping_concurrency` connections, `ping_pause` apart.
+    fn ping(&self, url: String) -> Load {
+        let mut load = Load::new(url, self.ping_concurrency, self.duration);
+        load.pause = self.ping_pause;
+        load
+    }
 }
 
 fn one(load: Load) -> anyhow::Result<LoadReport> {
