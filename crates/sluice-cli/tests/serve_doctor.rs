@@ -31,11 +31,13 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
         "--diagnostic-routes",
     ]);
     let url = s.url("/metrics");
-    // A 100 ms bar for the loop (the default is 20 ms): the lag buckets are
-    // 10 ms, 50 ms, 100 ms wide here, and this machine runs other work.
-    let strict = ["--lag-p99-ms", "100"];
+    // A 100 ms bar for the loop (the default is 20 ms): the lag buckets
+    // step 10 ms -> 50 ms -> 100 ms, a test machine runs other work, and
+    // with few ticks the p99 is the worst tick. 2 s windows (~200 ticks)
+    // where the loop should be fine: one hiccup is not the p99.
+    let lenient = ["--lag-p99-ms", "100"];
 
-    let (code, out, err) = doctor(&[&["--url", &url, "--window", "1500ms"][..], &strict].concat());
+    let (code, out, err) = doctor(&[&["--url", &url, "--window", "2s"][..], &lenient].concat());
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("verdict: healthy"), "{out}");
 
@@ -55,7 +57,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     while blocks.load(Ordering::SeqCst) == 0 {
         std::thread::yield_now();
     }
-    let (code, out, err) = doctor(&[&["--url", &url, "--window", "1500ms"][..], &strict].concat());
+    let (code, out, err) = doctor(&[&["--url", &url, "--window", "1500ms"][..], &lenient].concat());
     stop.store(true, Ordering::SeqCst);
     blocker.join().unwrap();
     assert_eq!(code, Some(1), "{out}{err}");
@@ -66,7 +68,8 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
     let logins = std::thread::spawn(move || get_many(port, "/login", 2));
     s.wait_metric("sluice_queue_depth{lane=\"cpu\"}", 2.0);
-    let (code, out, err) = doctor(&["--url", &url, "--window", "1s", "--json"]);
+    let (code, out, err) =
+        doctor(&[&["--url", &url, "--window", "2s", "--json"][..], &lenient].concat());
     assert_eq!(s.get("/release").0, 200);
     assert_eq!(hold.join().unwrap().0, 200);
     assert_eq!(logins.join().unwrap(), vec![200, 200]);
