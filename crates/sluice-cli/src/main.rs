@@ -6,6 +6,7 @@
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -217,12 +218,13 @@ fn serve_cli() -> Command {
     };
     Command::new("serve")
         .about("Serve /ping, /login (pbkdf2), /gzip, /file and /metrics on one event loop, with the work on sluice's lanes")
-        .long_about("Serve the seeds' demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS; flags win.")
+        .long_about("Serve the seeds' demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
         .arg(Arg::new("listen").long("listen").value_name("IP:PORT").default_value(sluice_serve::config::DEFAULT_LISTEN).help("address to listen on (port 0: any free port, printed at start)"))
         .arg(n("cpu-threads", "the Cpu lane's threads [default: the usable cores]"))
         .arg(n("fastio-threads", "the FastIo lane's threads [default: max(4, cores)]"))
         .arg(n("slowio-threads", "the SlowIo lane's threads [default: 64]"))
         .arg(n("cpu-queue", "Cpu tasks that may wait; past it /login and /gzip answer 429 [default: 64]"))
+        .arg(Arg::new("cpu-nice").long("cpu-nice").value_name("N").value_parser(clap::value_parser!(u8)).help("nice value of the Cpu lane's threads, 0..=19 [default: 10, or SLUICE_CPU_NICE]; above 0 they yield a core to the event loop at once"))
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
         .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
@@ -237,6 +239,7 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
         fastio_threads: m.get_one::<usize>("fastio-threads").copied(),
         slowio_threads: m.get_one::<usize>("slowio-threads").copied(),
         cpu_queue: m.get_one::<usize>("cpu-queue").copied(),
+        cpu_nice: m.get_one::<u8>("cpu-nice").copied(),
         login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
         file: m.get_one::<String>("file").map(PathBuf::from),
         lag_resolution: Duration::from_millis(
@@ -275,10 +278,11 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     config.thresholds.queue_wait_p99 =
         Duration::from_millis(*m.get_one::<u64>("queue-wait-p99-ms").expect("has default"));
     let report = sluice_serve::doctor::run(&config)?;
+    let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
-        println!("{}", report.to_json());
+        writeln!(out, "{}", report.to_json())?;
     } else {
-        print!("{report}");
+        write!(out, "{report}")?;
     }
     Ok(ExitCode::from(report.exit_code))
 }
@@ -305,10 +309,11 @@ fn load(m: &ArgMatches) -> anyhow::Result<()> {
     );
     load.max_requests = *m.get_one::<u64>("requests").expect("has default");
     let report = sluice_lab::loadgen::run(&[load])?.remove(0);
+    let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{report}");
+        write!(out, "{report}")?;
     }
     Ok(())
 }

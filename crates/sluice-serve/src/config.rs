@@ -39,6 +39,9 @@ pub struct ServeConfig {
     /// `--cpu-queue N`: the `Cpu` lane's queue bound, the admission limit
     /// (default [`DEFAULT_CPU_QUEUE`]).
     pub cpu_queue: Option<usize>,
+    /// `--cpu-nice N`: the nice value of `Cpu` workers, 0..=19 (default 10,
+    /// or `SLUICE_CPU_NICE`): above 0 they yield a core to the loop at once.
+    pub cpu_nice: Option<u8>,
     /// `--login-iterations N`: pbkdf2 iterations per `/login`.
     pub login_iterations: u32,
     /// `--file PATH`: what `/file` reads (default: a 4 KiB file the server
@@ -61,6 +64,7 @@ impl Default for ServeConfig {
             fastio_threads: None,
             slowio_threads: None,
             cpu_queue: None,
+            cpu_nice: None,
             login_iterations: LOGIN_ITERATIONS,
             file: None,
             lag_resolution: Duration::from_millis(10),
@@ -174,6 +178,14 @@ impl ServeConfig {
                 };
                 b = b.threads(lane, check(flag, n, budget::max_threads(lane, cores), why)?);
             }
+        }
+        if let Some(n) = self.cpu_nice {
+            if n > 19 {
+                return Err(ConfigError(format!(
+                    "--cpu-nice {n} is out of range; expected 0..=19"
+                )));
+            }
+            b = b.cpu_nice(n);
         }
         let bound = check(
             "--cpu-queue",

@@ -22,6 +22,15 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// One line on stdout; a closed stdout (`sluice serve | head -1`) must not
+/// stop the server, so write errors are ignored.
+fn say(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "sluice serve: {line}");
+    let _ = out.flush();
+}
+
 /// What happened while serving.
 #[derive(Debug, Clone)]
 pub struct ServeReport {
@@ -112,8 +121,8 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
             .context("installing the SIGTERM handler")?;
         let snap = pool.metrics();
-        println!(
-            "sluice serve: listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; routes /ping /login /gzip /file /metrics{})",
+        say(format_args!(
+            "listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; routes /ping /login /gzip /file /metrics{})",
             snap.lane(sluice::Lane::Cpu).limit,
             config.cpu_queue_bound(),
             snap.lane(sluice::Lane::FastIo).limit,
@@ -123,7 +132,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             } else {
                 ""
             }
-        );
+        ));
         let (sig_tx, sig_rx) = tokio::sync::oneshot::channel();
         let watcher = Arc::clone(&app);
         let shutdown = async move {
@@ -133,9 +142,9 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             };
             let in_flight = watcher.in_flight.load(Ordering::Relaxed);
             let answered = watcher.answered.load(Ordering::Relaxed);
-            println!(
-                "sluice serve: {signal}: no longer accepting; answering the {in_flight} requests in flight"
-            );
+            say(format_args!(
+                "{signal}: no longer accepting; answering the {in_flight} requests in flight"
+            ));
             watcher.gate.open_for_good();
             let _ = sig_tx.send((signal, in_flight, answered));
             tokio::spawn(async move {
@@ -158,12 +167,12 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
     });
     gate.open_for_good();
     let (addr, signal, in_flight_at_signal, answered_after_signal) = served?;
-    println!(
-        "sluice serve: {answered_after_signal} requests answered after {signal}; shutting the pool down"
-    );
+    say(format_args!(
+        "{answered_after_signal} requests answered after {signal}; shutting the pool down"
+    ));
     let report = pool.shutdown(config.shutdown_timeout);
-    println!(
-        "sluice serve: pool {} ({} queued tasks abandoned, {} still running)",
+    say(format_args!(
+        "pool {} ({} queued tasks abandoned, {} still running)",
         if report.drained {
             "drained"
         } else {
@@ -171,7 +180,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         },
         report.abandoned,
         report.still_running
-    );
+    ));
     Ok(ServeReport {
         addr,
         signal,
