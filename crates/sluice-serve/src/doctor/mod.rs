@@ -81,10 +81,12 @@ impl std::fmt::Display for DoctorReport {
                 l.saturated_share * 100.0,
                 l.queue_wait_mean_ms,
                 l.queue_wait_p99_ms
-                    .map_or("-".to_string(), |v| if v.is_finite() {
+                    .map_or("-".to_string(), |v| if v.is_infinite() {
+                        "+Inf".into()
+                    } else if v < 1.0 {
                         format!("{v:.3}")
                     } else {
-                        "+Inf".into()
+                        format!("{v:.0}")
                     }),
                 l.queue_depth
             )?;
