@@ -38,3 +38,27 @@ fn sigterm_answers_every_accepted_request() {
         "{lines:#?}"
     );
 }
+
+#[test]
+fn a_second_signal_exits_at_once_with_130() {
+    // A login that would hash for minutes keeps the first shutdown waiting.
+    let s = Serve::start(&["--login-iterations", "2000000000"]);
+    let port = s.port;
+    let _login = std::thread::spawn(move || {
+        // The server exits under it: the connection just closes.
+        let _ = std::panic::catch_unwind(|| get(port, "/login"));
+    });
+    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
+    s.terminate();
+    let line = s
+        .lines
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap();
+    assert!(
+        line.contains("SIGTERM: no longer accepting; answering the 1 requests in flight"),
+        "{line}"
+    );
+    s.terminate();
+    let (code, _) = s.wait();
+    assert_eq!(code, Some(130));
+}
