@@ -40,6 +40,9 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
             for m in ["req_s", "p50_ms", "p99_ms", "max_ms", "sent", "status_429"] {
                 metric(&v, s, &p, m);
             }
+            if cell != "admission" {
+                assert!(metric(&v, s, &p, "server_cores") >= 0.0, "{s} {cell}");
+            }
         }
         // Four connections never pass the flood cells' bound (64).
         for cell in ["login", "gzip", "ping-during-login"] {
