@@ -229,6 +229,7 @@ fn serve_cli() -> Command {
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
         .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
         .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long the pool may take to drain at shutdown"))
+        .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
 }
 
@@ -240,6 +241,7 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
         slowio_threads: m.get_one::<usize>("slowio-threads").copied(),
         cpu_queue: m.get_one::<usize>("cpu-queue").copied(),
         cpu_nice: m.get_one::<u8>("cpu-nice").copied(),
+        libuv: m.get_flag("libuv"),
         login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
         file: m.get_one::<String>("file").map(PathBuf::from),
         lag_resolution: Duration::from_millis(

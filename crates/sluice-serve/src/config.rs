@@ -39,6 +39,11 @@ pub struct ServeConfig {
     /// `--cpu-queue N`: the `Cpu` lane's queue bound, the admission limit
     /// (default [`DEFAULT_CPU_QUEUE`]).
     pub cpu_queue: Option<usize>,
+    /// `--libuv`: serve on sluice's libuv policy instead of the lanes (one
+    /// FIFO for every kind of work, `UV_THREADPOOL_SIZE` threads read at the
+    /// first task, nothing refused): the same server on libuv's pool, for
+    /// comparisons. Lane flags, `--cpu-queue` and `--cpu-nice` do not apply.
+    pub libuv: bool,
     /// `--cpu-nice N`: the nice value of `Cpu` workers, 0..=19 (default 10,
     /// or `SLUICE_CPU_NICE`): above 0 they yield a core to the loop at once.
     pub cpu_nice: Option<u8>,
@@ -65,6 +70,7 @@ impl Default for ServeConfig {
             slowio_threads: None,
             cpu_queue: None,
             cpu_nice: None,
+            libuv: false,
             login_iterations: LOGIN_ITERATIONS,
             file: None,
             lag_resolution: Duration::from_millis(10),
@@ -118,9 +124,9 @@ impl ServeConfig {
         })
     }
 
-    /// The `Cpu` queue bound in force.
-    pub fn cpu_queue_bound(&self) -> usize {
-        self.cpu_queue.unwrap_or(DEFAULT_CPU_QUEUE)
+    /// The `Cpu` queue bound in force (none under `--libuv`).
+    pub fn cpu_queue_bound(&self) -> Option<usize> {
+        (!self.libuv).then(|| self.cpu_queue.unwrap_or(DEFAULT_CPU_QUEUE))
     }
 
     /// Checks every setting; the pool is built from `SLUICE_*` variables
@@ -162,6 +168,24 @@ impl ServeConfig {
                 "--lag-resolution-ms {ms} is out of range; expected 1..=1000"
             )));
         }
+        if self.libuv {
+            let lanes_only = [
+                ("--cpu-threads", self.cpu_threads.is_some()),
+                ("--fastio-threads", self.fastio_threads.is_some()),
+                ("--slowio-threads", self.slowio_threads.is_some()),
+                ("--cpu-queue", self.cpu_queue.is_some()),
+                ("--cpu-nice", self.cpu_nice.is_some()),
+            ];
+            if let Some((flag, _)) = lanes_only.iter().find(|(_, set)| *set) {
+                return Err(ConfigError(format!(
+                    "{flag} does not apply with --libuv: libuv's pool has one size for every kind of work (UV_THREADPOOL_SIZE), one unbounded queue and no priorities; drop {flag} or --libuv"
+                )));
+            }
+            return Pool::builder()
+                .policy(sluice::Policy::Libuv { threads: None })
+                .build()
+                .map_err(|e| ConfigError(e.to_string()));
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut b = sluice::Builder::from_vars(env).map_err(|e| ConfigError(e.to_string()))?;
         let lanes = [
@@ -189,7 +213,7 @@ impl ServeConfig {
         }
         let bound = check(
             "--cpu-queue",
-            self.cpu_queue_bound(),
+            self.cpu_queue.unwrap_or(DEFAULT_CPU_QUEUE),
             budget::MAX_QUEUE_BOUND,
             "",
         )?;
@@ -235,6 +259,28 @@ mod tests {
         assert_eq!(
             ServeConfig::default().pool(env).unwrap_err().to_string(),
             "SLUICE_FASTIO_THREADS=\"x\" is not a number; expected 1..=1024"
+        );
+    }
+
+    #[test]
+    fn libuv_refuses_the_lanes_flags() {
+        let c = ServeConfig {
+            libuv: true,
+            ..Default::default()
+        };
+        let pool = c.pool(|_| None).unwrap();
+        assert!(matches!(pool.policy(), sluice::Policy::Libuv { .. }));
+        assert_eq!(c.cpu_queue_bound(), None);
+        let c = ServeConfig {
+            libuv: true,
+            cpu_queue: Some(4),
+            ..Default::default()
+        };
+        assert!(
+            c.pool(|_| None)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--cpu-queue does not apply with --libuv")
         );
     }
 

@@ -120,19 +120,26 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         });
         let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
             .context("installing the SIGTERM handler")?;
-        let snap = pool.metrics();
-        say(format_args!(
-            "listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; routes /ping /login /gzip /file /metrics{})",
-            snap.lane(sluice::Lane::Cpu).limit,
-            config.cpu_queue_bound(),
-            snap.lane(sluice::Lane::FastIo).limit,
-            snap.lane(sluice::Lane::SlowIo).limit,
-            if config.diagnostic_routes {
-                " /block /hold /release"
-            } else {
-                ""
-            }
-        ));
+        let routes = if config.diagnostic_routes {
+            "/ping /login /gzip /file /metrics /block /hold /release"
+        } else {
+            "/ping /login /gzip /file /metrics"
+        };
+        if config.libuv {
+            say(format_args!(
+                "listening on http://{local} (libuv policy: one queue, UV_THREADPOOL_SIZE={} read at the first task, no admission; routes {routes})",
+                std::env::var("UV_THREADPOOL_SIZE").unwrap_or_else(|_| "unset (4)".into())
+            ));
+        } else {
+            let snap = pool.metrics();
+            say(format_args!(
+                "listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; routes {routes})",
+                snap.lane(sluice::Lane::Cpu).limit,
+                config.cpu_queue_bound().unwrap_or(0),
+                snap.lane(sluice::Lane::FastIo).limit,
+                snap.lane(sluice::Lane::SlowIo).limit,
+            ));
+        }
         let (sig_tx, sig_rx) = tokio::sync::oneshot::channel();
         let watcher = Arc::clone(&app);
         let shutdown = async move {

@@ -2,9 +2,11 @@
 //! twin against `sluice serve`.
 //!
 //! Per subject and pool size one server is started as a child: the Node
-//! twin (`http.js`, `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve`
-//! (`lab.exe() serve`, lanes sized from the pool size like the `sluice`
-//! subject). The lab's load generator (`loadgen.rs`) drives it cell by cell,
+//! twin (`http.js`, `UV_THREADPOOL_SIZE` = the pool size), `sluice serve
+//! --libuv` for `sluice-compat` (the same Rust server on libuv's pool,
+//! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.exe()
+//! serve`, lanes sized from the pool size like the `sluice` subject). The
+//! lab's load generator (`loadgen.rs`) drives it cell by cell,
 //! each cell `--duration-ms` long with `--concurrency` connections:
 //!
 //! - `ping`: `/ping` alone (`--ping-concurrency` connections);
@@ -18,9 +20,9 @@
 //!   admitted.
 //!
 //! Where `autocannon` is on `PATH` (and `--autocannon auto`), the `login`
-//! and `ping` cells of the first pool size are run again with it, as a
-//! cross-check of the load generator. The Rust subjects other than `sluice`
-//! have no server here and are skipped.
+//! and `file` floods of the first pool size are run again with it, as a
+//! cross-check of the load generator. `tokio` has no server here and is
+//! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
 
 use super::{ArgSpec, Args, Experiment};
 use crate::PoolSize;
@@ -39,6 +41,10 @@ use std::time::{Duration, Instant};
 
 /// The http experiment.
 pub(crate) struct Http;
+
+/// The subjects with a server: the Node twin, `sluice serve --libuv`,
+/// `sluice serve`.
+const SERVERS: &[&str] = &["node", "sluice-compat", "sluice"];
 
 /// The cells, in run order.
 const CELLS: &[&str] = &[
@@ -120,7 +126,7 @@ impl Experiment for Http {
     }
 
     fn long_about(&self) -> &'static str {
-        "Seed 000 §5 and seed 002 §3: an HTTP service whose /login hashes (pbkdf2 100000 sha256 64 B), /gzip compresses 256 KiB and /file reads 4 KiB, served by a Node twin (UV_THREADPOOL_SIZE = pool) and by `sluice serve` (Cpu = min(pool, cores), FastIo = pool), driven by the lab's closed-loop load generator (keep-alive, HDR latencies, loopback only). Cells: /ping alone, one /login at a time (one hash's time), the /login flood, /ping during the /login flood, /gzip and /file floods, and admission: a small Cpu bound (sluice's lane bound, the twin's semaphore) under a /login flood whose clients honour Retry-After. Goals checked in the run: /login throughput >= 90 % of cores / one hash's time; /ping p99 <= 5 ms during the /login flood. autocannon cross-checks the load generator when installed."
+        "Seed 000 §5 and seed 002 §3: an HTTP service whose /login hashes (pbkdf2 100000 sha256 64 B), /gzip compresses 256 KiB and /file reads 4 KiB, served by a Node twin (UV_THREADPOOL_SIZE = pool), by `sluice serve --libuv` (sluice-compat: the same server on libuv's pool, UV_THREADPOOL_SIZE = pool) and by `sluice serve` (Cpu = min(pool, cores), FastIo = pool), driven by the lab's closed-loop load generator (keep-alive, HDR latencies, loopback only). Cells: /ping alone, one /login at a time (one hash's time), the /login flood, /ping during the /login flood, /gzip and /file floods, and admission: a small Cpu bound (sluice's lane bound, the twin's semaphore) under a /login flood whose clients honour Retry-After. Goals checked in the run: /login throughput >= 90 % of cores / one hash's time; /ping p99 <= 5 ms during the /login flood. autocannon cross-checks the load generator when installed."
     }
 
     fn args(&self) -> &'static [ArgSpec] {
@@ -168,17 +174,17 @@ impl Experiment for Http {
             .subjects()
             .iter()
             .map(|s| s.name())
-            .filter(|n| *n == "node" || *n == "sluice")
+            .filter(|n| SERVERS.contains(n))
             .collect();
         let others: Vec<&str> = lab
             .subjects()
             .iter()
             .map(|s| s.name())
-            .filter(|n| *n != "node" && *n != "sluice")
+            .filter(|n| !SERVERS.contains(n))
             .collect();
         if subjects.is_empty() {
             bail!(
-                "http runs node and sluice (sluice serve); pass --subjects node,sluice (asked for: {})",
+                "http runs node, sluice-compat and sluice (sluice serve); pass --subjects node,sluice (asked for: {})",
                 others.join(", ")
             );
         }
@@ -277,7 +283,8 @@ impl Experiment for Http {
                         }
                     }
                     server.stop()?;
-                    if p.cells.iter().any(|c| c == "admission") {
+                    // libuv's queue is unbounded: nothing to admit.
+                    if p.cells.iter().any(|c| c == "admission") && subject != "sluice-compat" {
                         let server =
                             Server::start(lab, subject, pool, &p, &file, Some(p.admission_queue))?;
                         let mut load = Load::new(
@@ -300,7 +307,10 @@ impl Experiment for Http {
         // Every repetition's rows in one list: the median per (subject, params).
         let rows = crate::outcome::median_rows(vec![rows]);
         let mut notes = lab.pool_notes(&pools);
-        notes.retain(|n| n.starts_with("node") || n.starts_with("sluice:"));
+        notes.retain(|n| subjects.iter().any(|s| n.starts_with(&format!("{s}:"))));
+        if subjects.contains(&"sluice-compat") {
+            notes.push("sluice-compat: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell".into());
+        }
         notes.push(format!(
             "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
             p.duration.as_millis(),
@@ -365,7 +375,7 @@ impl Experiment for Http {
         }
         if !others.is_empty() {
             notes.push(format!(
-                "{} skipped: http runs the Node twin and `sluice serve` only",
+                "{} skipped: http runs the Node twin and `sluice serve` (lanes, and --libuv for sluice-compat) only",
                 others.join(", ")
             ));
         }
@@ -831,6 +841,18 @@ impl Server {
                 };
                 cmd
             }
+            "sluice-compat" => {
+                let mut cmd = Command::new(lab.exe());
+                cmd.args(["serve", "--listen", "127.0.0.1:0", "--libuv"])
+                    .args(["--login-iterations", &p.iterations.to_string()])
+                    .arg("--file")
+                    .arg(file);
+                match pool {
+                    PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+                    PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+                };
+                cmd
+            }
             _ => {
                 let mut cmd = Command::new(lab.exe());
                 let bound =
@@ -926,7 +948,7 @@ impl Server {
             std::thread::sleep(Duration::from_millis(5));
         };
         let stderr = self.stderr.join().unwrap_or_default();
-        if !status.success() && self.subject == "sluice" {
+        if !status.success() && self.subject != "node" {
             bail!(
                 "the {} exited with {status} after SIGTERM: {stderr}",
                 self.what
