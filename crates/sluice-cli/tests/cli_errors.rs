@@ -154,6 +154,18 @@ fn serve_startup_errors_are_one_line() {
         "sluice: --cpu-threads 0 is out of range; expected 1..=",
     );
     serve_fails_with(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--libuv",
+            "--cpu-queue",
+            "4",
+        ],
+        &[],
+        "sluice: --cpu-queue does not apply with --libuv",
+    );
+    serve_fails_with(
         &["serve", "--listen", "127.0.0.1:0"],
         &[("SLUICE_QUEUE_BOUND", "8")],
         "SLUICE_QUEUE_BOUND=\"8\" is not used by sluice serve",

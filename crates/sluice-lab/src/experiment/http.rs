@@ -91,7 +91,7 @@ const ARGS: &[ArgSpec] = &[
         value_name: "MS",
         help: "how long each cell sends requests",
         default: "5000",
-        report: "1500",
+        report: "1200",
     },
     ArgSpec {
         name: "iterations",
