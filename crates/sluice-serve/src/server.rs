@@ -170,14 +170,19 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         let (signal, in_flight, answered_before) =
             sig_rx.await.unwrap_or(("none", 0, 0));
         let answered_after = app.answered.load(Ordering::Relaxed) - answered_before;
-        anyhow::Ok((local, signal, in_flight, answered_after))
+        say(format_args!(
+            "{answered_after} requests answered after {signal}; shutting the pool down"
+        ));
+        gate.open_for_good();
+        // Off the loop, so that a second signal still exits at once.
+        let (p, timeout) = (pool.clone(), config.shutdown_timeout);
+        let report = tokio::task::spawn_blocking(move || p.shutdown(timeout))
+            .await
+            .context("shutting the pool down")?;
+        anyhow::Ok((local, signal, in_flight, answered_after, report))
     });
     gate.open_for_good();
-    let (addr, signal, in_flight_at_signal, answered_after_signal) = served?;
-    say(format_args!(
-        "{answered_after_signal} requests answered after {signal}; shutting the pool down"
-    ));
-    let report = pool.shutdown(config.shutdown_timeout);
+    let (addr, signal, in_flight_at_signal, answered_after_signal, report) = served?;
     say(format_args!(
         "pool {} ({} queued tasks abandoned, {} still running)",
         if report.drained {
