@@ -102,6 +102,7 @@ impl Experiment for SmallReads {
         std::fs::write(&file, sluice_serve::payload::text(bytes as usize))
             .with_context(|| format!("writing {}", file.display()))?;
         let params = json!({ "file": file, "n": n, "in_flight": in_flight, "rounds": rounds, "bytes": bytes });
+        let load_before = crate::procfs::load_average().ok();
         let bar = lab.progress(
             (lab.reps() * pools.len() * lab.subjects().len()) as u64,
             "small-reads",
@@ -142,6 +143,12 @@ impl Experiment for SmallReads {
             "{n} reads of one {bytes} B file per round, {in_flight} in flight; one warm-up round, then the median of {rounds} rounds (ops_s) and the fastest (best_ops_s)"
         ));
         notes.push("node: fs.promises.readFile, which is four pool requests in turn (open, fstat, read, close), each a round trip between the loop and a pool thread; sluice, sluice-compat: sluice::fs::read, one FastIo task making the same system calls, awaited from the child's tokio current-thread loop; tokio: std::fs::read in spawn_blocking".into());
+        if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
+            notes.push(format!(
+                "machine load average (1 min) {:.2} before and {:.2} after the run",
+                a[0], b[0]
+            ));
+        }
         notes.extend(goal(&rows));
         Ok(lab.outcome(self.name(), rows, notes))
     }
