@@ -1,18 +1,21 @@
 //! The `sluice` command: parse flags with clap, turn them into a validated
-//! lab configuration, call one `sluice-lab` function per subcommand, map the
-//! result to an exit code. No experiment logic lives here.
+//! configuration, call one `sluice-lab` or `sluice-serve` function per
+//! subcommand, map the result to an exit code. No experiment, server or
+//! doctor logic lives here.
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use sluice_lab::dns_delay::DelayFlags;
 use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 fn main() -> ExitCode {
     match run(cli().get_matches()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(err) => {
             // A closed stdout (e.g. `| head`) is not an error worth reporting.
             if err.chain().any(|c| {
@@ -229,6 +232,9 @@ fn cli() -> Command {
                         .required_unless_present("check"),
                 ),
         )
+        .subcommand(serve_cli())
+        .subcommand(doctor_cli())
+        .subcommand(load_cli())
         .subcommand(
             Command::new("lab-child")
                 .hide(true)
@@ -275,13 +281,19 @@ fn scope(m: &ArgMatches) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run(m: ArgMatches) -> anyhow::Result<()> {
+fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
     match m.subcommand() {
-        Some(("lab", m)) => lab(m),
-        Some(("dns-delay", m)) => sluice_lab::dns_delay::run(delay_flags(m).config()?).map(drop),
+        Some(("lab", m)) => lab(m).map(|()| ExitCode::SUCCESS),
+        Some(("serve", m)) => serve(m).map(|()| ExitCode::SUCCESS),
+        Some(("doctor", m)) => doctor(m),
+        Some(("load", m)) => load(m).map(|()| ExitCode::SUCCESS),
+        Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
+        Some(("dns-delay", m)) => {
+            sluice_lab::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
+        }
         Some(("lab-netns", m)) => {
             if m.get_flag("check") {
-                return sluice_lab::netns::check();
+                return sluice_lab::netns::check().map(|()| ExitCode::SUCCESS);
             }
             let mut command = m
                 .get_many::<OsString>("command")
@@ -296,7 +308,6 @@ fn run(m: ArgMatches) -> anyhow::Result<()> {
             let code = sluice_lab::netns::run(run)?;
             std::process::exit(code);
         }
-        Some(("scope", m)) => scope(m),
         Some(("lab-child", m)) => {
             let get = |k: &str| {
                 m.get_one::<String>(k)
@@ -309,6 +320,7 @@ fn run(m: ArgMatches) -> anyhow::Result<()> {
                 get("pool"),
                 get("params"),
             )
+            .map(|()| ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a subcommand"),
     }
@@ -386,4 +398,116 @@ fn lab_config(m: &ArgMatches) -> anyhow::Result<LabConfig> {
         .with_context(|| format!("--reps {reps:?}: expected a whole number in 1..=100"))?;
     c.progress = !m.get_flag("no-progress");
     Ok(c)
+}
+
+fn serve_cli() -> Command {
+    let n = |name: &'static str, help: &'static str| {
+        Arg::new(name)
+            .long(name)
+            .value_name("N")
+            .value_parser(clap::value_parser!(usize))
+            .help(help)
+    };
+    Command::new("serve")
+        .about("Serve /ping, /login (pbkdf2), /gzip, /file and /metrics on one event loop, with the work on sluice's lanes")
+        .long_about("Serve the seeds' demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
+        .arg(Arg::new("listen").long("listen").value_name("IP:PORT").default_value(sluice_serve::config::DEFAULT_LISTEN).help("address to listen on (port 0: any free port, printed at start)"))
+        .arg(n("cpu-threads", "the Cpu lane's threads [default: the usable cores]"))
+        .arg(n("fastio-threads", "the FastIo lane's threads [default: max(4, cores)]"))
+        .arg(n("slowio-threads", "the SlowIo lane's threads [default: 64]"))
+        .arg(n("cpu-queue", "Cpu tasks that may wait; past it /login and /gzip answer 429 [default: 64]"))
+        .arg(Arg::new("cpu-nice").long("cpu-nice").value_name("N").value_parser(clap::value_parser!(u8)).help("nice value of the Cpu lane's threads, 0..=19 [default: 10, or SLUICE_CPU_NICE]; above 0 they yield a core to the event loop at once"))
+        .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
+        .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
+        .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
+        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long the pool may take to drain at shutdown"))
+        .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
+        .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
+}
+
+fn serve(m: &ArgMatches) -> anyhow::Result<()> {
+    let config = sluice_serve::ServeConfig {
+        listen: m.get_one::<String>("listen").expect("has default").clone(),
+        cpu_threads: m.get_one::<usize>("cpu-threads").copied(),
+        fastio_threads: m.get_one::<usize>("fastio-threads").copied(),
+        slowio_threads: m.get_one::<usize>("slowio-threads").copied(),
+        cpu_queue: m.get_one::<usize>("cpu-queue").copied(),
+        cpu_nice: m.get_one::<u8>("cpu-nice").copied(),
+        libuv: m.get_flag("libuv"),
+        login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
+        file: m.get_one::<String>("file").map(PathBuf::from),
+        lag_resolution: Duration::from_millis(
+            *m.get_one::<u64>("lag-resolution-ms").expect("has default"),
+        ),
+        diagnostic_routes: m.get_flag("diagnostic-routes"),
+        shutdown_timeout: Duration::from_millis(
+            *m.get_one::<u64>("shutdown-timeout-ms")
+                .expect("has default"),
+        ),
+    };
+    sluice_serve::server::run(&config).map(drop)
+}
+
+fn doctor_cli() -> Command {
+    Command::new("doctor")
+        .about("Read a running service's /metrics over a window: healthy, loop blocked, or lane X saturated, with the numbers")
+        .long_about("Fetch the service's Prometheus metrics at the start and the end of the window and diagnose the window: the event loop blocked by synchronous work (its timers fire late), a lane saturated (its queue waits while the loop is on time), or healthy, with the numbers that prove it. Exit code: 0 healthy, 1 a problem found, 2 the doctor could not diagnose (unreachable URL, not a sluice service's metrics, bad flags). Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .arg(Arg::new("url").long("url").value_name("URL").default_value("http://127.0.0.1:8080/metrics").help("the service's metrics"))
+        .arg(Arg::new("window").long("window").value_name("DURATION").default_value("10s").help("time between the two samples, e.g. 10s, 500ms, 1m"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the diagnosis as JSON"))
+        .arg(Arg::new("lag-p99-ms").long("lag-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("20").help("loop lag p99 at or above this is a blocked loop"))
+        .arg(Arg::new("queue-wait-p99-ms").long("queue-wait-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("10").help("a lane whose queue wait p99 is at or above this is saturated"))
+}
+
+fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let window =
+        sluice_serve::doctor::parse_window(m.get_one::<String>("window").expect("has default"))
+            .map_err(anyhow::Error::msg)?;
+    let mut config = sluice_serve::doctor::DoctorConfig::new(
+        m.get_one::<String>("url").expect("has default").clone(),
+        window,
+    );
+    config.thresholds.loop_lag_p99 =
+        Duration::from_millis(*m.get_one::<u64>("lag-p99-ms").expect("has default"));
+    config.thresholds.queue_wait_p99 =
+        Duration::from_millis(*m.get_one::<u64>("queue-wait-p99-ms").expect("has default"));
+    let report = sluice_serve::doctor::run(&config)?;
+    let mut out = std::io::stdout().lock();
+    if m.get_flag("json") {
+        writeln!(out, "{}", report.to_json())?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(ExitCode::from(report.exit_code))
+}
+
+fn load_cli() -> Command {
+    Command::new("load")
+        .about("Drive a server on this machine: closed loop, fixed concurrency, keep-alive, HDR latencies")
+        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
+        .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
+        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms"))
+        .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
+}
+
+fn load(m: &ArgMatches) -> anyhow::Result<()> {
+    let duration =
+        sluice_serve::doctor::parse_window(m.get_one::<String>("duration").expect("has default"))
+            .map_err(|e| anyhow::anyhow!(e.replace("--window", "--duration")))?;
+    let mut load = sluice_lab::loadgen::Load::new(
+        m.get_one::<String>("url").expect("required").clone(),
+        *m.get_one::<usize>("concurrency").expect("has default"),
+        duration,
+    );
+    load.max_requests = *m.get_one::<u64>("requests").expect("has default");
+    let report = sluice_lab::loadgen::run(&[load])?.remove(0);
+    let mut out = std::io::stdout().lock();
+    if m.get_flag("json") {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(out, "{report}")?;
+    }
+    Ok(())
 }

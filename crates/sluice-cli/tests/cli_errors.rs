@@ -113,3 +113,86 @@ fn list_names_every_experiment() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("staircase"));
 }
+
+/// `sluice serve`, `load` and `doctor` refuse bad input with one line naming
+/// the flag and the fix, and exit 2 before serving or sending anything.
+fn serve_fails_with(args: &[&str], env: &[(&str, &str)], want: &str) {
+    let mut cmd = sluice();
+    cmd.args(args).stdin(std::process::Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr}");
+    assert!(
+        stderr.contains(want),
+        "{args:?}: wanted {want:?} in:\n{stderr}"
+    );
+}
+
+#[test]
+fn serve_startup_errors_are_one_line() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    serve_fails_with(
+        &["serve", "--listen", &addr],
+        &[],
+        &format!(
+            "sluice: --listen {addr}: the address is already in use; stop the server on that port or choose another (--listen 127.0.0.1:0 picks a free one)"
+        ),
+    );
+    serve_fails_with(
+        &["serve", "--listen", "localhost:http"],
+        &[],
+        "sluice: --listen \"localhost:http\": expected IP:PORT, such as 127.0.0.1:8080",
+    );
+    serve_fails_with(
+        &["serve", "--listen", "127.0.0.1:0", "--cpu-threads", "0"],
+        &[],
+        "sluice: --cpu-threads 0 is out of range; expected 1..=",
+    );
+    serve_fails_with(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--libuv",
+            "--cpu-queue",
+            "4",
+        ],
+        &[],
+        "sluice: --cpu-queue does not apply with --libuv",
+    );
+    serve_fails_with(
+        &["serve", "--listen", "127.0.0.1:0"],
+        &[("SLUICE_QUEUE_BOUND", "8")],
+        "SLUICE_QUEUE_BOUND=\"8\" is not used by sluice serve",
+    );
+    serve_fails_with(
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--file",
+            "/nonexistent/file",
+        ],
+        &[],
+        "sluice: --file /nonexistent/file: cannot read it",
+    );
+}
+
+#[test]
+fn load_refuses_targets_off_this_machine() {
+    serve_fails_with(
+        &["load", "http://192.168.1.1:8080/login", "-d", "1s"],
+        &[],
+        "192.168.1.1 is not a loopback address",
+    );
+    serve_fails_with(
+        &["load", "http://127.0.0.1:8080/", "-c", "0"],
+        &[],
+        "concurrency 0 is out of range; expected 1..=10000",
+    );
+}

@@ -21,6 +21,7 @@ pub mod dns_delay;
 pub mod experiment;
 pub mod lab;
 mod libuv_ffi;
+pub mod loadgen;
 pub mod machine;
 pub mod netns;
 pub mod outcome;

@@ -67,6 +67,32 @@ pub fn status_field(pid: u32, field: &str) -> std::io::Result<u64> {
         .ok_or_else(|| std::io::Error::other(format!("no {field} in /proc/{pid}/status")))
 }
 
+/// CPU time `pid` has used so far, user plus system, in seconds
+/// (`/proc/PID/stat` fields 14 and 15, in clock ticks).
+pub fn cpu_seconds(pid: u32) -> std::io::Result<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    let bad = || std::io::Error::other(format!("unreadable /proc/{pid}/stat: {stat:?}"));
+    let after_comm = stat.rfind(')').map(|i| &stat[i + 2..]).ok_or_else(bad)?;
+    // Fields from 3 (state) on: utime is field 14, stime 15.
+    let mut f = after_comm.split_whitespace().skip(14 - 3);
+    let ticks = |v: Option<&str>| v.and_then(|v| v.parse::<u64>().ok()).ok_or_else(bad);
+    let total = ticks(f.next())? + ticks(f.next())?;
+    Ok(total as f64 / rustix::param::clock_ticks_per_second() as f64)
+}
+
+/// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
+pub fn load_average() -> std::io::Result<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg")?;
+    let mut it = text
+        .split_whitespace()
+        .map(|v| v.parse::<f64>().unwrap_or(f64::NAN));
+    Ok([
+        it.next().unwrap_or(f64::NAN),
+        it.next().unwrap_or(f64::NAN),
+        it.next().unwrap_or(f64::NAN),
+    ])
+}
+
 /// The fd of `pid` that is open on `path`, if any.
 pub fn fd_of(pid: u32, path: &std::path::Path) -> Option<u64> {
     let dir = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
@@ -245,5 +271,13 @@ mod tests {
         assert!(thread_count(me).unwrap() >= 1);
         assert!(status_field(me, "VmSize").unwrap() > 0);
         assert!(threads(me).unwrap().iter().any(|t| t.tid == me));
+        let before = cpu_seconds(me).unwrap();
+        // Burn a few ticks' worth of CPU: the counter cannot go down.
+        let mut x = 0u64;
+        for i in 0..2_000_000u64 {
+            x = std::hint::black_box(x.wrapping_add(i * i));
+        }
+        assert!(cpu_seconds(me).unwrap() >= before);
+        assert_eq!(load_average().unwrap().len(), 3);
     }
 }

@@ -209,6 +209,20 @@ impl Builder {
                 source: "SLUICE_STACK_SIZE".to_string(),
             });
         }
+        if let Some(raw) = lookup("SLUICE_CPU_NICE") {
+            let value = parse_count(
+                "SLUICE_CPU_NICE",
+                &raw,
+                0,
+                budget::MAX_NICE as usize,
+                String::new(),
+            )?;
+            b.cpu_nice = Some(Setting {
+                value,
+                raw,
+                source: "SLUICE_CPU_NICE".to_string(),
+            });
+        }
         Ok(b)
     }
 
@@ -505,11 +519,23 @@ mod tests {
                 "4096",
                 "SLUICE_STACK_SIZE=\"4096\" is out of range; expected 65536..=1073741824",
             ),
+            (
+                "SLUICE_CPU_NICE",
+                "20",
+                "SLUICE_CPU_NICE=\"20\" is out of range; expected 0..=19",
+            ),
         ] {
             let pairs: &'static [(&str, &str)] = Box::leak(Box::new([(var, val)]));
             let err = Builder::from_vars(env(pairs)).unwrap_err();
             assert_eq!(err.to_string(), want);
         }
+    }
+
+    #[test]
+    fn cpu_nice_is_read_from_the_environment() {
+        let b = Builder::from_vars(env(&[("SLUICE_CPU_NICE", " 0 ")])).unwrap();
+        assert_eq!(b.cpu_nice.as_ref().map(|n| n.value), Some(0));
+        assert!(Builder::from_vars(env(&[])).unwrap().cpu_nice.is_none());
     }
 
     #[test]

@@ -87,3 +87,5 @@ pub fn netns_available() -> Result<(), String> {
 pub fn host_resolv_conf_hash() -> Option<String> {
     sluice_lab::netns::HostGuard::snapshot().sha256
 }
+
+pub mod serve;

@@ -12,9 +12,11 @@
 
 mod dispatch;
 mod dns;
+mod http;
 mod loop_vs_pool;
 mod probe;
 mod scope;
+mod small_reads;
 mod spawn_bill;
 mod staircase;
 mod starve;
@@ -167,6 +169,8 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &starve::Starve,
     &spawn_bill::SpawnBill,
     &workers::Workers,
+    &small_reads::SmallReads,
+    &http::Http,
     &dispatch::Dispatch,
     &dns::Dns,
     &scope::Scope,

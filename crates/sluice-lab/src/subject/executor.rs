@@ -21,7 +21,8 @@ pub trait Executor: Send + Sync {
     fn metrics(&self) -> Option<sluice::Snapshot> {
         None
     }
-    /// The sluice pool behind it, if it is one.
+    /// The sluice pool behind this executor, for workloads that call
+    /// sluice's own operations (`sluice::fs`, ...); `None` for tokio.
     fn pool(&self) -> Option<&sluice::Pool> {
         None
     }

@@ -81,26 +81,45 @@ pub fn pbkdf2(
 ) -> Task<Result<Vec<u8>, CryptoError>> {
     let (password, salt) = (password.to_vec(), salt.to_vec());
     pool.spawn(Lane::Cpu, move || {
-        if iterations == 0 {
-            return Err(CryptoError::Invalid(
-                "iterations = 0; expected at least 1".into(),
-            ));
-        }
-        check_len("key length", key_len)?;
-        let mut out = vec![0u8; key_len];
-        match digest {
-            Digest::Sha1 => {
-                pbkdf2::pbkdf2_hmac::<sha1::Sha1>(&password, &salt, iterations, &mut out)
-            }
-            Digest::Sha256 => {
-                pbkdf2::pbkdf2_hmac::<sha2::Sha256>(&password, &salt, iterations, &mut out)
-            }
-            Digest::Sha512 => {
-                pbkdf2::pbkdf2_hmac::<sha2::Sha512>(&password, &salt, iterations, &mut out)
-            }
-        }
-        Ok(out)
+        pbkdf2_sync(&password, &salt, iterations, key_len, digest)
     })
+}
+
+/// [`pbkdf2`] on the calling thread (`crypto.pbkdf2Sync`): for code that
+/// submits the work itself, e.g. with [`Pool::try_spawn`] to refuse rather
+/// than queue. Never call it on an event loop's thread: it is the CPU work.
+///
+/// ```
+/// use sluice::{Lane, Pool, crypto::{self, Digest}};
+///
+/// let pool = Pool::builder().queue_bound(Lane::Cpu, 8).build()?;
+/// let task = pool
+///     .try_spawn(Lane::Cpu, || crypto::pbkdf2_sync(b"secret", b"salt", 1000, 32, Digest::Sha256))
+///     .map_err(|busy| busy.to_string())?;
+/// assert_eq!(task.wait()??[..4], [0xa8, 0xdf, 0x89, 0x9f]);
+/// assert!(crypto::pbkdf2_sync(b"x", b"y", 0, 32, Digest::Sha256).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn pbkdf2_sync(
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+    key_len: usize,
+    digest: Digest,
+) -> Result<Vec<u8>, CryptoError> {
+    if iterations == 0 {
+        return Err(CryptoError::Invalid(
+            "iterations = 0; expected at least 1".into(),
+        ));
+    }
+    check_len("key length", key_len)?;
+    let mut out = vec![0u8; key_len];
+    match digest {
+        Digest::Sha1 => pbkdf2::pbkdf2_hmac::<sha1::Sha1>(password, salt, iterations, &mut out),
+        Digest::Sha256 => pbkdf2::pbkdf2_hmac::<sha2::Sha256>(password, salt, iterations, &mut out),
+        Digest::Sha512 => pbkdf2::pbkdf2_hmac::<sha2::Sha512>(password, salt, iterations, &mut out),
+    }
+    Ok(out)
 }
 
 /// The cost parameters of [`scrypt`]; the default is Node's

@@ -30,20 +30,32 @@ pub const DEFAULT_LEVEL: u32 = 6;
 /// Compresses `data` as gzip at `level` (0..=9) (`zlib.gzip`).
 pub fn gzip(pool: &Pool, data: &[u8], level: u32) -> Task<io::Result<Vec<u8>>> {
     let data = data.to_vec();
-    pool.spawn(Lane::Cpu, move || {
-        if level > 9 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("gzip level {level}; expected 0..=9"),
-            ));
-        }
-        let mut enc = flate2::GzBuilder::new().operating_system(3).write(
-            Vec::with_capacity(data.len() / 2 + 64),
-            flate2::Compression::new(level),
-        );
-        enc.write_all(&data)?;
-        enc.finish()
-    })
+    pool.spawn(Lane::Cpu, move || gzip_sync(&data, level))
+}
+
+/// [`gzip`] on the calling thread (`zlib.gzipSync`): for code that submits
+/// the work itself, e.g. with [`Pool::try_spawn`]. Never call it on an event
+/// loop's thread.
+///
+/// ```
+/// let packed = sluice::zlib::gzip_sync(b"hello", sluice::zlib::DEFAULT_LEVEL)?;
+/// assert_eq!(packed[..4], [0x1f, 0x8b, 8, 0]); // gzip magic, deflate, no flags
+/// assert!(sluice::zlib::gzip_sync(b"hello", 10).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn gzip_sync(data: &[u8], level: u32) -> io::Result<Vec<u8>> {
+    if level > 9 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("gzip level {level}; expected 0..=9"),
+        ));
+    }
+    let mut enc = flate2::GzBuilder::new().operating_system(3).write(
+        Vec::with_capacity(data.len() / 2 + 64),
+        flate2::Compression::new(level),
+    );
+    enc.write_all(data)?;
+    enc.finish()
 }
 
 /// Decompresses gzip `data` (`zlib.gunzip`); concatenated members are read

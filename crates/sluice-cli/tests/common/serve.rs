@@ -1,0 +1,138 @@
+//! A `sluice serve` child on a free loopback port, and plain HTTP/1.1 GETs
+//! over `std::net` (one connection per request, `Connection: close`).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A running `sluice serve --listen 127.0.0.1:0 ARGS`.
+pub struct Serve {
+    pub child: Child,
+    pub port: u16,
+    /// Lines the server printed after the listening line.
+    pub lines: mpsc::Receiver<String>,
+}
+
+impl Serve {
+    /// Starts the server and waits for its listening line.
+    pub fn start(args: &[&str]) -> Serve {
+        let mut child = super::sluice()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let (tx, lines) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for l in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        let first = lines
+            .recv_timeout(Duration::from_secs(60))
+            .expect("sluice serve printed its listening line");
+        let addr = first
+            .split("listening on http://")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {first:?}"));
+        let port = addr.rsplit(':').next().unwrap().parse().unwrap();
+        Serve { child, port, lines }
+    }
+
+    /// The URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// GET `path`: (status, body).
+    pub fn get(&self, path: &str) -> (u16, String) {
+        get(self.port, path)
+    }
+
+    /// One series of `/metrics`, e.g. `sluice_queue_depth{lane="cpu"}`.
+    pub fn metric(&self, series: &str) -> f64 {
+        let (_, text) = self.get("/metrics");
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in:\n{text}"))
+    }
+
+    /// Polls `/metrics` until `series` equals `want` (a count, so no
+    /// sleeping for a guessed time).
+    pub fn wait_metric(&self, series: &str, want: f64) {
+        let t = Instant::now();
+        loop {
+            let v = self.metric(series);
+            if v == want {
+                return;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(120),
+                "{series} stayed {v}, wanted {want}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// SIGTERM.
+    pub fn terminate(&self) {
+        let pid = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    }
+
+    /// Waits for the exit; returns (exit code, the lines printed).
+    pub fn wait(mut self) -> (Option<i32>, Vec<String>) {
+        let status = self.child.wait().unwrap();
+        (status.code(), self.lines.try_iter().collect())
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// GET `path` on 127.0.0.1:`port`: (status, body).
+pub fn get(port: u16, path: &str) -> (u16, String) {
+    let (status, _, body) = get_full(port, path);
+    (status, body)
+}
+
+/// GET `path` on 127.0.0.1:`port`: (status, head, body).
+pub fn get_full(port: u16, path: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {text:?}"));
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_string(), body.to_string())
+}
+
+/// GETs `path` from `n` threads at once; returns the statuses.
+pub fn get_many(port: u16, path: &str, n: usize) -> Vec<u16> {
+    let threads: Vec<_> = (0..n)
+        .map(|_| {
+            let path = path.to_string();
+            std::thread::spawn(move || get(port, &path).0)
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}

@@ -1,0 +1,111 @@
+//! `sluice lab http` with tiny parameters, node included: every cell of
+//! every subject has its row and its metrics, nothing failed, the answers
+//! of the two servers agree. Counts and keys only; the numbers are the
+//! report's.
+
+mod common;
+
+use common::{assert_schema, lab_json, metric, rows};
+use serde_json::json;
+
+#[test]
+fn every_cell_of_node_and_sluice_serve_is_measured() {
+    let (v, out) = lab_json(&[
+        "lab",
+        "http",
+        "--pools",
+        "2",
+        "--duration-ms",
+        "300",
+        "--concurrency",
+        "4",
+        "--iterations",
+        "1000",
+    ]);
+    assert_schema(&v, "http");
+    let cells = [
+        "ping",
+        "login-1",
+        "login",
+        "ping-during-login",
+        "gzip",
+        "file",
+        "admission",
+    ];
+    for s in ["node", "sluice-compat", "sluice"] {
+        for cell in cells {
+            if s == "sluice-compat" && cell == "admission" {
+                continue; // libuv refuses nothing
+            }
+            let p = [("pool", json!(2)), ("cell", json!(cell))];
+            assert!(metric(&v, s, &p, "ok") >= 1.0, "{s} {cell}");
+            assert_eq!(metric(&v, s, &p, "errors"), 0.0, "{s} {cell}");
+            for m in ["req_s", "p50_ms", "p99_ms", "max_ms", "sent", "status_429"] {
+                metric(&v, s, &p, m);
+            }
+            if cell != "admission" {
+                assert!(metric(&v, s, &p, "server_cores") >= 0.0, "{s} {cell}");
+            }
+        }
+        // Four connections never pass the flood cells' bound (64).
+        for cell in ["login", "gzip", "ping-during-login"] {
+            let p = [("pool", json!(2)), ("cell", json!(cell))];
+            assert_eq!(metric(&v, s, &p, "status_429"), 0.0, "{s} {cell}");
+        }
+        if s != "sluice-compat" {
+            let p = [("pool", json!(2)), ("cell", json!("admission"))];
+            assert_eq!(metric(&v, s, &p, "bound"), 4.0);
+        }
+        let p = [("pool", json!(2)), ("cell", json!("ping-during-login"))];
+        assert!(metric(&v, s, &p, "login_req_s") > 0.0);
+    }
+    assert!(
+        rows(&v, "tokio", &[]).is_empty(),
+        "http runs node and sluice only"
+    );
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    let has = |want: &str| notes.iter().any(|n| n.contains(want));
+    for s in ["sluice-compat", "sluice"] {
+        assert!(
+            has(&format!(
+                "answers cross-checked: {s}'s /login key equals node's"
+            )),
+            "{notes:#?}"
+        );
+    }
+    assert!(has("both gunzip to the same 256 KiB input"), "{notes:#?}");
+    assert!(
+        has("goal /ping p99 <= 5 ms during a /login flood"),
+        "{notes:#?}"
+    );
+    assert!(has("tokio skipped"), "{notes:#?}");
+    // autocannon cross-checks the first pool when it is installed; the
+    // report says which.
+    let cannon = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("autocannon").is_file()));
+    if cannon {
+        for s in ["node", "sluice-compat", "sluice"] {
+            for cell in ["login:autocannon", "file:autocannon"] {
+                let p = [("pool", json!(2)), ("cell", json!(cell))];
+                assert!(metric(&v, s, &p, "req_s") > 0.0, "{s} {cell}");
+            }
+        }
+        assert!(has("autocannon ("), "{notes:#?}");
+    } else {
+        assert!(has("autocannon not used"), "{notes:#?}");
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    for title in [
+        "http: per subject and pool",
+        "http /login flood",
+        "http /ping alone and during the /login flood",
+        "http admission",
+    ] {
+        assert!(text.contains(title), "{title}:\n{text}");
+    }
+}

@@ -1,0 +1,64 @@
+//! Graceful shutdown loses no accepted request: one Cpu thread held, five
+//! `/login`s queued behind it, then SIGTERM. The hold is released at
+//! shutdown, all six answer 200, the server says how many were in flight
+//! and exits 0 after the pool drained.
+
+mod common;
+
+use common::serve::{Serve, get, get_many};
+
+#[test]
+fn sigterm_answers_every_accepted_request() {
+    let s = Serve::start(&[
+        "--cpu-threads",
+        "1",
+        "--login-iterations",
+        "1000",
+        "--diagnostic-routes",
+    ]);
+    let port = s.port;
+    let hold = std::thread::spawn(move || get(port, "/hold"));
+    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
+    let logins = std::thread::spawn(move || get_many(port, "/login", 5));
+    s.wait_metric("sluice_queue_depth{lane=\"cpu\"}", 5.0);
+
+    s.terminate();
+    assert_eq!(hold.join().unwrap().0, 200);
+    assert_eq!(logins.join().unwrap(), vec![200; 5]);
+    let (code, lines) = s.wait();
+    assert_eq!(code, Some(0), "{lines:#?}");
+    let has = |want: &str| lines.iter().any(|l| l.contains(want));
+    assert!(
+        has("SIGTERM: no longer accepting; answering the 6 requests in flight"),
+        "{lines:#?}"
+    );
+    assert!(has("6 requests answered after SIGTERM"), "{lines:#?}");
+    assert!(
+        has("pool drained (0 queued tasks abandoned, 0 still running)"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_second_signal_exits_at_once_with_130() {
+    // A login that would hash for minutes keeps the first shutdown waiting.
+    let s = Serve::start(&["--login-iterations", "2000000000"]);
+    let port = s.port;
+    let _login = std::thread::spawn(move || {
+        // The server exits under it: the connection just closes.
+        let _ = std::panic::catch_unwind(|| get(port, "/login"));
+    });
+    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
+    s.terminate();
+    let line = s
+        .lines
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap();
+    assert!(
+        line.contains("SIGTERM: no longer accepting; answering the 1 requests in flight"),
+        "{line}"
+    );
+    s.terminate();
+    let (code, _) = s.wait();
+    assert_eq!(code, Some(130));
+}

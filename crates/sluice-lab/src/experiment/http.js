@@ -1,0 +1,87 @@
+// sluice lab: http (seed 000 §5, seed 002 §3). The Node twin of `sluice serve`:
+// the same routes on Node's http server, the work on libuv's pool.
+// argv[2]: {"iterations": n, "gzip_bytes": n, "file": path, "cpu_queue": n|null}
+// UV_THREADPOOL_SIZE (in the environment) sizes the pool.
+// Prints {"event":"listening","port":p} once listening on 127.0.0.1 (a free port).
+// With cpu_queue set, /login and /gzip admit at most pool + cpu_queue at once
+// and answer 429 beyond (seed 002's twenty-line semaphore), as sluice serve does.
+'use strict';
+const http = require('node:http');
+const crypto = require('node:crypto');
+const zlib = require('node:zlib');
+const fs = require('node:fs');
+
+const p = JSON.parse(process.argv[2]);
+
+// The payload generator of sluice-serve's payload.rs: the same bytes.
+function text(len) {
+  const A = Buffer.from('abcdefghijklmnopqrstuvwxyz     \n');
+  const out = Buffer.alloc(len);
+  let x = 1;
+  for (let i = 0; i < len; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff;
+    out[i] = A[(x >>> 16) & 31];
+  }
+  return out;
+}
+
+const gzipInput = text(p.gzip_bytes);
+const poolSize = (() => {
+  const n = parseInt(process.env.UV_THREADPOOL_SIZE || '4', 10);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 1024) : 1;
+})();
+const limit = p.cpu_queue == null ? Infinity : poolSize + p.cpu_queue;
+let admitted = 0;
+
+function send(res, status, type, body, extra) {
+  res.writeHead(status, Object.assign({ 'content-type': type, 'content-length': body.length }, extra || {}));
+  res.end(body);
+}
+
+function busy(res) {
+  send(res, 429, 'text/plain; charset=utf-8',
+    Buffer.from(`busy: ${admitted} Cpu requests admitted (pool ${poolSize} + queue ${p.cpu_queue}); retry later\n`),
+    { 'retry-after': '1' });
+}
+
+// Runs fn(done) if admitted; done(err, status, type, body) answers.
+function admit(res, fn) {
+  if (admitted >= limit) return busy(res);
+  admitted++;
+  fn((err, type, body) => {
+    admitted--;
+    if (err) return send(res, 500, 'text/plain', Buffer.from(String(err) + '\n'));
+    send(res, 200, type, body);
+  });
+}
+
+const server = http.createServer((req, res) => {
+  const path = req.url.split('?')[0];
+  switch (path) {
+    case '/ping':
+      return send(res, 200, 'text/plain; charset=utf-8', Buffer.from('pong\n'));
+    case '/login':
+      return admit(res, (done) =>
+        crypto.pbkdf2('secret', 'salt', p.iterations, 64, 'sha256', (err, key) =>
+          done(err, 'text/plain; charset=utf-8', err ? null : Buffer.from(key.toString('hex') + '\n'))));
+    case '/gzip':
+      return admit(res, (done) => zlib.gzip(gzipInput, (err, out) => done(err, 'application/gzip', out)));
+    case '/file':
+      return fs.readFile(p.file, (err, data) => {
+        if (err) return send(res, 500, 'text/plain', Buffer.from(String(err) + '\n'));
+        send(res, 200, 'application/octet-stream', data);
+      });
+    default:
+      return send(res, 404, 'text/plain', Buffer.from(`no route ${path}\n`));
+  }
+});
+server.keepAliveTimeout = 60000;
+
+server.listen(0, '127.0.0.1', () => {
+  console.log(JSON.stringify({ event: 'listening', port: server.address().port, pool: poolSize }));
+});
+
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+});

@@ -1,0 +1,469 @@
+//! The lab's load generator: closed loop, fixed concurrency, keep-alive
+//! connections (hyper's HTTP/1 client), latencies in an HDR histogram,
+//! bounded in requests and in time, loopback only.
+//!
+//! Each of the `concurrency` workers holds one connection and sends its next
+//! request when the previous answer has been read in full (a closed loop,
+//! like `autocannon -c N` or `wrk`). Workers stop starting requests when the
+//! request budget is spent or the duration is up; requests already sent are
+//! answered (the server ends the cell idle, so the next cell starts clean)
+//! but only answers that arrived within the duration count towards the
+//! throughput. A request unanswered `drain` after the duration is given up
+//! and counted as an error.
+
+use anyhow::Context;
+use hdrhistogram::Histogram;
+use http_body_util::{BodyExt, Empty};
+use hyper::body::Bytes;
+use hyper::client::conn::http1::SendRequest;
+use serde::Serialize;
+use sluice_serve::loopback::{LoopbackUrl, check_url};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// One load: where, how many at once, how long, how many at most.
+#[derive(Debug, Clone)]
+pub struct Load {
+    /// `http://127.0.0.1:PORT/path` (loopback only).
+    pub url: String,
+    /// Requests in flight at once (one connection each).
+    pub concurrency: usize,
+    /// The most requests sent.
+    pub max_requests: u64,
+    /// How long requests are started.
+    pub duration: Duration,
+    /// How long after `duration` the last answers are waited for.
+    pub drain: Duration,
+    /// After a 429, wait what its `Retry-After` says (seconds; at most
+    /// until the load's end) before the next request, as a polite client
+    /// does. Off: retry at once.
+    pub honor_retry_after: bool,
+    /// Each worker waits this long after an answer before its next request
+    /// (zero: back to back). A latency probe beside a flood uses a pause so
+    /// that it measures without adding a flood of its own.
+    pub pause: Duration,
+}
+
+impl Load {
+    /// `concurrency` workers on `url` for `duration`, at most a million
+    /// requests, 30 s of drain.
+    pub fn new(url: impl Into<String>, concurrency: usize, duration: Duration) -> Self {
+        Load {
+            url: url.into(),
+            concurrency,
+            max_requests: 1_000_000,
+            duration,
+            drain: Duration::from_secs(30),
+            honor_retry_after: false,
+            pause: Duration::ZERO,
+        }
+    }
+}
+
+/// What one load measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadReport {
+    /// The URL.
+    pub url: String,
+    /// Workers.
+    pub concurrency: usize,
+    /// Requests sent.
+    pub sent: u64,
+    /// Answers with a 2xx status.
+    pub ok: u64,
+    /// Answers by status code (`429` is the admission's refusal).
+    pub statuses: BTreeMap<u16, u64>,
+    /// Requests that got no answer: refused or broken connections, timeouts.
+    pub errors: u64,
+    /// The first error's text, if any.
+    pub first_error: Option<String>,
+    /// The throughput's window, seconds: the duration, or less if the
+    /// request budget ran out first.
+    pub window_s: f64,
+    /// 2xx answers that arrived within the window, per second of it.
+    pub ok_per_s: f64,
+    /// All answers within the window, per second.
+    pub answers_per_s: f64,
+    /// Latency of 2xx answers, ms: median, 99th percentile, most, mean.
+    pub p50_ms: f64,
+    /// See `p50_ms`.
+    pub p99_ms: f64,
+    /// See `p50_ms`.
+    pub max_ms: f64,
+    /// See `p50_ms`.
+    pub mean_ms: f64,
+}
+
+impl LoadReport {
+    /// Answers with `status`.
+    pub fn status(&self, status: u16) -> u64 {
+        self.statuses.get(&status).copied().unwrap_or(0)
+    }
+}
+
+impl std::fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {} connections, {:.1} s: {} sent, {} ok ({:.1}/s), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            self.url,
+            self.concurrency,
+            self.window_s,
+            self.sent,
+            self.ok,
+            self.ok_per_s,
+            self.p50_ms,
+            self.p99_ms,
+            self.max_ms
+        )?;
+        let statuses: Vec<String> = self
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s}: {n}"))
+            .collect();
+        write!(
+            f,
+            "  statuses {{{}}}, errors {}",
+            statuses.join(", "),
+            self.errors
+        )?;
+        if let Some(e) = &self.first_error {
+            write!(f, " (first: {e})")?;
+        }
+        writeln!(f)
+    }
+}
+
+/// Checks every load before sending anything: loopback URL, concurrency
+/// 1..=10 000, at least one request, a duration.
+fn check(load: &Load) -> anyhow::Result<LoopbackUrl> {
+    let url = check_url(&load.url).map_err(anyhow::Error::msg)?;
+    if !(1..=10_000).contains(&load.concurrency) {
+        anyhow::bail!(
+            "concurrency {} is out of range; expected 1..=10000",
+            load.concurrency
+        );
+    }
+    if load.max_requests == 0 {
+        anyhow::bail!("a load of 0 requests measures nothing; expected at least 1");
+    }
+    if load.duration.is_zero() {
+        anyhow::bail!("a load of 0 seconds measures nothing; expected a duration");
+    }
+    Ok(url)
+}
+
+/// Runs every load at once (e.g. a `/login` flood and `/ping` beside it) on
+/// a one-thread runtime of its own; returns a report per load, in order.
+///
+/// ```no_run
+/// use sluice_lab::loadgen::{Load, run};
+/// use std::time::Duration;
+///
+/// let flood = Load::new("http://127.0.0.1:8080/login", 32, Duration::from_secs(5));
+/// let ping = Load::new("http://127.0.0.1:8080/ping", 1, Duration::from_secs(5));
+/// let [login, ping] = run(&[flood, ping])?.try_into().unwrap();
+/// println!("login {:.0} req/s, ping p99 {:.2} ms, 429s {}", login.ok_per_s, ping.p99_ms, login.status(429));
+/// # Ok::<(), anyhow::Error>(())
+/// ```
+pub fn run(loads: &[Load]) -> anyhow::Result<Vec<LoadReport>> {
+    let urls = loads
+        .iter()
+        .map(check)
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the load generator's runtime")?;
+    rt.block_on(async {
+        let drives = loads
+            .iter()
+            .zip(urls)
+            .map(|(load, url)| drive(load.clone(), url));
+        Ok(futures::future::join_all(drives).await)
+    })
+}
+
+/// Per-worker tallies, merged at the end.
+struct Tally {
+    latency_us: Histogram<u64>,
+    statuses: BTreeMap<u16, u64>,
+    ok: u64,
+    ok_in_window: u64,
+    answers_in_window: u64,
+    errors: u64,
+    first_error: Option<String>,
+    last_answer: Option<Instant>,
+}
+
+impl Tally {
+    fn new() -> Tally {
+        Tally {
+            latency_us: Histogram::new_with_bounds(1, 3_600_000_000, 3)
+                .expect("valid histogram bounds"),
+            statuses: BTreeMap::new(),
+            ok: 0,
+            ok_in_window: 0,
+            answers_in_window: 0,
+            errors: 0,
+            first_error: None,
+            last_answer: None,
+        }
+    }
+
+    fn error(&mut self, what: String) {
+        self.errors += 1;
+        self.first_error.get_or_insert(what);
+    }
+}
+
+async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
+    let start = Instant::now();
+    let deadline = start + load.duration;
+    let hard_deadline = deadline + load.drain;
+    let sent = Arc::new(AtomicU64::new(0));
+    let workers = (0..load.concurrency).map(|_| {
+        let sent = Arc::clone(&sent);
+        let url = url.clone();
+        let max = load.max_requests;
+        async move {
+            let mut t = Tally::new();
+            let mut conn: Option<SendRequest<Empty<Bytes>>> = None;
+            loop {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                // Relaxed: a ticket counter; nothing else is ordered by it.
+                if sent.fetch_add(1, Ordering::Relaxed) >= max {
+                    sent.fetch_sub(1, Ordering::Relaxed);
+                    break;
+                }
+                let once = tokio::time::timeout_at(
+                    hard_deadline.into(),
+                    request(&url, &mut conn, deadline, &mut t),
+                );
+                match once.await {
+                    Err(_) => {
+                        t.error(format!(
+                            "no answer within {:?} after the load's end",
+                            load.drain
+                        ));
+                        break;
+                    }
+                    Ok(Some(wait)) if load.honor_retry_after => {
+                        let until = (Instant::now() + wait).min(deadline);
+                        tokio::time::sleep_until(until.into()).await;
+                    }
+                    Ok(_) if !load.pause.is_zero() => {
+                        let until = (Instant::now() + load.pause).min(deadline);
+                        tokio::time::sleep_until(until.into()).await;
+                    }
+                    Ok(_) => {}
+                }
+            }
+            t
+        }
+    });
+    let tallies = futures::future::join_all(workers).await;
+    let mut total = Tally::new();
+    for t in tallies {
+        total
+            .latency_us
+            .add(&t.latency_us)
+            .expect("histograms of the same bounds add");
+        for (s, n) in t.statuses {
+            *total.statuses.entry(s).or_default() += n;
+        }
+        total.ok += t.ok;
+        total.ok_in_window += t.ok_in_window;
+        total.answers_in_window += t.answers_in_window;
+        total.errors += t.errors;
+        if total.first_error.is_none() {
+            total.first_error = t.first_error;
+        }
+        total.last_answer = total.last_answer.max(t.last_answer);
+    }
+    let sent = sent.load(Ordering::Relaxed);
+    // Count-bounded loads that finished early: the window is up to the last
+    // answer, not the whole duration.
+    let window = match total.last_answer {
+        Some(last) if last < deadline => last - start,
+        _ => load.duration,
+    }
+    .as_secs_f64()
+    .max(1e-9);
+    let h = &total.latency_us;
+    let ms = |us: u64| us as f64 / 1e3;
+    let empty = h.is_empty();
+    LoadReport {
+        url: load.url,
+        concurrency: load.concurrency,
+        sent,
+        ok: total.ok,
+        statuses: total.statuses,
+        errors: total.errors,
+        first_error: total.first_error,
+        window_s: window,
+        ok_per_s: total.ok_in_window as f64 / window,
+        answers_per_s: total.answers_in_window as f64 / window,
+        p50_ms: if empty {
+            f64::NAN
+        } else {
+            ms(h.value_at_quantile(0.5))
+        },
+        p99_ms: if empty {
+            f64::NAN
+        } else {
+            ms(h.value_at_quantile(0.99))
+        },
+        max_ms: if empty { f64::NAN } else { ms(h.max()) },
+        mean_ms: if empty { f64::NAN } else { h.mean() / 1e3 },
+    }
+}
+
+/// One request on the worker's connection (opening one if needed);
+/// returns the `Retry-After` of a 429.
+async fn request(
+    url: &LoopbackUrl,
+    conn: &mut Option<SendRequest<Empty<Bytes>>>,
+    deadline: Instant,
+    t: &mut Tally,
+) -> Option<Duration> {
+    if conn.as_ref().is_none_or(|c| c.is_closed()) {
+        match connect(url).await {
+            Ok(c) => *conn = Some(c),
+            Err(e) => {
+                t.error(e);
+                // A refused connection fails at once: do not spin on it.
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                return None;
+            }
+        }
+    }
+    let sender = conn.as_mut()?;
+    if let Err(e) = sender.ready().await {
+        *conn = None;
+        t.error(format!("connection to {}: {e}", url.url));
+        return None;
+    }
+    let req = hyper::Request::get(url.path.as_str())
+        .header(hyper::header::HOST, format!("{}:{}", url.host, url.port))
+        .body(Empty::<Bytes>::new())
+        .expect("a GET with a checked path builds");
+    let t0 = Instant::now();
+    let resp = match sender.send_request(req).await {
+        Ok(r) => r,
+        Err(e) => {
+            *conn = None;
+            t.error(format!("request to {}: {e}", url.url));
+            return None;
+        }
+    };
+    let status = resp.status().as_u16();
+    let retry_after = (status == 429)
+        .then(|| resp.headers().get(hyper::header::RETRY_AFTER))
+        .flatten()
+        .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
+        .map(Duration::from_secs);
+    if let Err(e) = resp.into_body().collect().await {
+        *conn = None;
+        t.error(format!("reading the answer of {}: {e}", url.url));
+        return None;
+    }
+    let done = Instant::now();
+    *t.statuses.entry(status).or_default() += 1;
+    t.last_answer = Some(done);
+    let in_window = done <= deadline;
+    if in_window {
+        t.answers_in_window += 1;
+    }
+    if (200..300).contains(&status) {
+        t.ok += 1;
+        if in_window {
+            t.ok_in_window += 1;
+        }
+        let us = (done - t0).as_micros().max(1) as u64;
+        t.latency_us.saturating_record(us);
+    }
+    retry_after
+}
+
+async fn connect(url: &LoopbackUrl) -> Result<SendRequest<Empty<Bytes>>, String> {
+    let stream = tokio::net::TcpStream::connect((url.ip, url.port))
+        .await
+        .map_err(|e| format!("connecting to {}: {e}", url.url))?;
+    let _ = stream.set_nodelay(true);
+    let (sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| format!("HTTP handshake with {}: {e}", url.url))?;
+    tokio::spawn(async move {
+        // Its errors surface on the sender.
+        let _ = connection.await;
+    });
+    Ok(sender)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_before_sending() {
+        let err = run(&[Load::new("http://10.0.0.1:80/", 1, Duration::from_secs(1))]).unwrap_err();
+        assert!(err.to_string().contains("not a loopback address"), "{err}");
+        let mut l = Load::new("http://127.0.0.1:9/", 0, Duration::from_secs(1));
+        assert_eq!(
+            run(&[l.clone()]).unwrap_err().to_string(),
+            "concurrency 0 is out of range; expected 1..=10000"
+        );
+        l.concurrency = 1;
+        l.max_requests = 0;
+        assert!(run(&[l]).is_err());
+    }
+
+    #[test]
+    fn counts_every_answer_of_a_local_server() {
+        // A tiny server on loopback: answers 200 to even requests, 429 to odd.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let server = std::thread::spawn(move || {
+            use std::io::{BufRead, BufReader, Write};
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut out = stream;
+            let mut n = 0;
+            let mut line = String::new();
+            while n < 10 {
+                line.clear();
+                if reader.read_line(&mut line).unwrap() == 0 {
+                    break;
+                }
+                if line == "\r\n" {
+                    let status = if n % 2 == 0 {
+                        "200 OK"
+                    } else {
+                        "429 Too Many Requests"
+                    };
+                    write!(out, "HTTP/1.1 {status}\r\ncontent-length: 2\r\n\r\nok").unwrap();
+                    n += 1;
+                }
+            }
+        });
+        let mut load = Load::new(
+            format!("http://127.0.0.1:{port}/x"),
+            1,
+            Duration::from_secs(60),
+        );
+        load.max_requests = 10;
+        let r = run(&[load]).unwrap().remove(0);
+        server.join().unwrap();
+        assert_eq!(r.sent, 10);
+        assert_eq!(r.ok, 5);
+        assert_eq!(r.status(429), 5);
+        assert_eq!(r.errors, 0);
+        assert!(r.p99_ms >= r.p50_ms);
+    }
+}

@@ -1,0 +1,302 @@
+//! [`ServeConfig`]: what `sluice serve` runs with, checked before anything
+//! starts, and the pool it builds.
+
+use sluice::{Lane, Pool, budget};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `--listen` when not given.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
+/// `--cpu-queue` when not given: at most this many Cpu tasks wait; past it
+/// `/login` and `/gzip` answer 429 at once. With 40 ms hashes on 2 cores
+/// that bounds a login's queue wait near 64 × 40 / 2 ≈ 1.3 s.
+pub const DEFAULT_CPU_QUEUE: usize = 64;
+
+/// `/login`'s pbkdf2 iterations (seed 002: 100 000, sha256, 64 bytes).
+pub const LOGIN_ITERATIONS: u32 = 100_000;
+
+/// `/gzip`'s input size: 256 KiB (seed 000 §5).
+pub const GZIP_BYTES: usize = 256 * 1024;
+
+/// `/file`'s size when the server writes its own file: 4 KiB (seed 000 §5).
+pub const FILE_BYTES: usize = 4096;
+
+/// How `sluice serve` runs. Every field has a flag; [`ServeConfig::default`]
+/// is what `sluice serve` does without any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServeConfig {
+    /// `--listen IP:PORT` (port 0: any free port; the one bound is printed).
+    pub listen: String,
+    /// `--cpu-threads N`: the `Cpu` lane's budget (default: the usable
+    /// cores, or `SLUICE_CPU_THREADS`).
+    pub cpu_threads: Option<usize>,
+    /// `--fastio-threads N` (default: max(4, cores), or `SLUICE_FASTIO_THREADS`).
+    pub fastio_threads: Option<usize>,
+    /// `--slowio-threads N` (default 64, or `SLUICE_SLOWIO_THREADS`).
+    pub slowio_threads: Option<usize>,
+    /// `--cpu-queue N`: the `Cpu` lane's queue bound, the admission limit
+    /// (default [`DEFAULT_CPU_QUEUE`]).
+    pub cpu_queue: Option<usize>,
+    /// `--libuv`: serve on sluice's libuv policy instead of the lanes (one
+    /// FIFO for every kind of work, `UV_THREADPOOL_SIZE` threads read at the
+    /// first task, nothing refused): the same server on libuv's pool, for
+    /// comparisons. Lane flags, `--cpu-queue` and `--cpu-nice` do not apply.
+    pub libuv: bool,
+    /// `--cpu-nice N`: the nice value of `Cpu` workers, 0..=19 (default 10,
+    /// or `SLUICE_CPU_NICE`): above 0 they yield a core to the loop at once.
+    pub cpu_nice: Option<u8>,
+    /// `--login-iterations N`: pbkdf2 iterations per `/login`.
+    pub login_iterations: u32,
+    /// `--file PATH`: what `/file` reads (default: a 4 KiB file the server
+    /// writes in a temporary directory and removes at exit).
+    pub file: Option<PathBuf>,
+    /// `--lag-resolution-ms N`: the loop-lag monitor's timer period.
+    pub lag_resolution: Duration,
+    /// `--diagnostic-routes`: also serve `/block`, `/hold` and `/release`.
+    pub diagnostic_routes: bool,
+    /// `--shutdown-timeout-ms N`: how long the pool may take to drain after
+    /// the last request was answered.
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            listen: DEFAULT_LISTEN.to_string(),
+            cpu_threads: None,
+            fastio_threads: None,
+            slowio_threads: None,
+            cpu_queue: None,
+            cpu_nice: None,
+            libuv: false,
+            login_iterations: LOGIN_ITERATIONS,
+            file: None,
+            lag_resolution: Duration::from_millis(10),
+            diagnostic_routes: false,
+            shutdown_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A setting `sluice serve` refuses, with the flag and the fix in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn check(flag: &str, n: usize, max: usize, why: &str) -> Result<usize, ConfigError> {
+    if (1..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(ConfigError(format!(
+            "{flag} {n} is out of range; expected 1..={max}{why}"
+        )))
+    }
+}
+
+impl ServeConfig {
+    /// `--listen` as a socket address.
+    ///
+    /// ```
+    /// use sluice_serve::ServeConfig;
+    /// let bad = ServeConfig { listen: "localhost".into(), ..Default::default() };
+    /// assert_eq!(
+    ///     bad.listen_addr().unwrap_err().to_string(),
+    ///     "--listen \"localhost\": expected IP:PORT, such as 127.0.0.1:8080 (port 0 picks a free port)"
+    /// );
+    /// assert_eq!(ServeConfig::default().listen_addr()?.port(), 8080);
+    /// # Ok::<(), sluice_serve::ConfigError>(())
+    /// ```
+    pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.listen.trim().parse().map_err(|_| {
+            ConfigError(format!(
+                "--listen {:?}: expected IP:PORT, such as {DEFAULT_LISTEN} (port 0 picks a free port)",
+                self.listen
+            ))
+        })
+    }
+
+    /// The `Cpu` queue bound in force (none under `--libuv`).
+    pub fn cpu_queue_bound(&self) -> Option<usize> {
+        (!self.libuv).then(|| self.cpu_queue.unwrap_or(DEFAULT_CPU_QUEUE))
+    }
+
+    /// Checks every setting; the pool is built from `SLUICE_*` variables
+    /// read through `env` (see `sluice::Builder::from_vars`), then the
+    /// flags, which win.
+    ///
+    /// `SLUICE_QUEUE_BOUND` is refused: it would bound `FastIo` too, and a
+    /// full `FastIo` queue would make `/file` block the event loop; the
+    /// `Cpu` bound is `--cpu-queue`.
+    ///
+    /// ```
+    /// use sluice::Lane;
+    /// use sluice_serve::ServeConfig;
+    ///
+    /// let c = ServeConfig { cpu_threads: Some(1), cpu_queue: Some(2), ..Default::default() };
+    /// let pool = c.pool(|_| None)?;
+    /// assert_eq!(pool.limit(Lane::Cpu), 1);
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).queue_bound, Some(2));
+    /// assert_eq!(pool.metrics().lane(Lane::FastIo).queue_bound, None);
+    ///
+    /// let c = ServeConfig { cpu_queue: Some(0), ..Default::default() };
+    /// assert_eq!(c.pool(|_| None).unwrap_err().to_string(), "--cpu-queue 0 is out of range; expected 1..=16777216");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn pool(&self, env: impl Fn(&str) -> Option<String>) -> Result<Pool, ConfigError> {
+        if let Some(v) = env("SLUICE_QUEUE_BOUND") {
+            return Err(ConfigError(format!(
+                "SLUICE_QUEUE_BOUND={v:?} is not used by sluice serve: it would bound FastIo too, and a full FastIo queue would block the event loop; unset it and pass --cpu-queue N for the admission bound"
+            )));
+        }
+        if self.login_iterations == 0 {
+            return Err(ConfigError(
+                "--login-iterations 0 is out of range; expected at least 1".into(),
+            ));
+        }
+        let ms = self.lag_resolution.as_millis();
+        if !(1..=1000).contains(&ms) {
+            return Err(ConfigError(format!(
+                "--lag-resolution-ms {ms} is out of range; expected 1..=1000"
+            )));
+        }
+        if self.libuv {
+            let lanes_only = [
+                ("--cpu-threads", self.cpu_threads.is_some()),
+                ("--fastio-threads", self.fastio_threads.is_some()),
+                ("--slowio-threads", self.slowio_threads.is_some()),
+                ("--cpu-queue", self.cpu_queue.is_some()),
+                ("--cpu-nice", self.cpu_nice.is_some()),
+            ];
+            if let Some((flag, _)) = lanes_only.iter().find(|(_, set)| *set) {
+                return Err(ConfigError(format!(
+                    "{flag} does not apply with --libuv: libuv's pool has one size for every kind of work (UV_THREADPOOL_SIZE), one unbounded queue and no priorities; drop {flag} or --libuv"
+                )));
+            }
+            return Pool::builder()
+                .policy(sluice::Policy::Libuv { threads: None })
+                .build()
+                .map_err(|e| ConfigError(e.to_string()));
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut b = sluice::Builder::from_vars(env).map_err(|e| ConfigError(e.to_string()))?;
+        let lanes = [
+            (Lane::Cpu, "--cpu-threads", self.cpu_threads),
+            (Lane::FastIo, "--fastio-threads", self.fastio_threads),
+            (Lane::SlowIo, "--slowio-threads", self.slowio_threads),
+        ];
+        for (lane, flag, n) in lanes {
+            if let Some(n) = n {
+                let why = if lane == Lane::Cpu {
+                    " (the usable cores: more Cpu threads than cores only add switching)"
+                } else {
+                    ""
+                };
+                b = b.threads(lane, check(flag, n, budget::max_threads(lane, cores), why)?);
+            }
+        }
+        if let Some(n) = self.cpu_nice {
+            if n > 19 {
+                return Err(ConfigError(format!(
+                    "--cpu-nice {n} is out of range; expected 0..=19"
+                )));
+            }
+            b = b.cpu_nice(n);
+        }
+        let bound = check(
+            "--cpu-queue",
+            self.cpu_queue.unwrap_or(DEFAULT_CPU_QUEUE),
+            budget::MAX_QUEUE_BOUND,
+            "",
+        )?;
+        b.queue_bound(Lane::Cpu, bound)
+            .build()
+            .map_err(|e| ConfigError(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_are_checked_by_name() {
+        let c = ServeConfig {
+            fastio_threads: Some(5000),
+            ..Default::default()
+        };
+        assert_eq!(
+            c.pool(|_| None).unwrap_err().to_string(),
+            "--fastio-threads 5000 is out of range; expected 1..=1024"
+        );
+        let c = ServeConfig {
+            cpu_threads: Some(10_000),
+            ..Default::default()
+        };
+        assert!(
+            c.pool(|_| None)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--cpu-threads 10000 is out of range; expected 1..=")
+        );
+        let env = |k: &str| (k == "SLUICE_QUEUE_BOUND").then(|| "8".to_string());
+        assert!(
+            ServeConfig::default()
+                .pool(env)
+                .unwrap_err()
+                .to_string()
+                .contains("pass --cpu-queue N")
+        );
+        let env = |k: &str| (k == "SLUICE_FASTIO_THREADS").then(|| "x".to_string());
+        assert_eq!(
+            ServeConfig::default().pool(env).unwrap_err().to_string(),
+            "SLUICE_FASTIO_THREADS=\"x\" is not a number; expected 1..=1024"
+        );
+    }
+
+    #[test]
+    fn libuv_refuses_the_lanes_flags() {
+        let c = ServeConfig {
+            libuv: true,
+            ..Default::default()
+        };
+        let pool = c.pool(|_| None).unwrap();
+        assert!(matches!(pool.policy(), sluice::Policy::Libuv { .. }));
+        assert_eq!(c.cpu_queue_bound(), None);
+        let c = ServeConfig {
+            libuv: true,
+            cpu_queue: Some(4),
+            ..Default::default()
+        };
+        assert!(
+            c.pool(|_| None)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--cpu-queue does not apply with --libuv")
+        );
+    }
+
+    #[test]
+    fn env_sizes_apply_and_flags_win() {
+        let env = |k: &str| (k == "SLUICE_FASTIO_THREADS").then(|| "7".to_string());
+        let pool = ServeConfig::default().pool(env).unwrap();
+        assert_eq!(pool.limit(Lane::FastIo), 7);
+        let c = ServeConfig {
+            fastio_threads: Some(3),
+            ..Default::default()
+        };
+        assert_eq!(c.pool(env).unwrap().limit(Lane::FastIo), 3);
+        assert_eq!(
+            c.pool(env).unwrap().metrics().lane(Lane::Cpu).queue_bound,
+            Some(DEFAULT_CPU_QUEUE as u64)
+        );
+    }
+}
