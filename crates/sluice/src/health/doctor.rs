@@ -128,11 +128,11 @@ pub struct ParseError(pub String);
 /// loop is blocked.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Thresholds {
-    /// Loop lag p99 at or above this is a blocked loop (default 20 ms).
+    /// Loop lag p99 above this is a blocked loop (default 20 ms).
     pub loop_lag_p99: Duration,
     /// A lane saturated this share of the window or more is saturated (default 0.5).
     pub saturated_share: f64,
-    /// A lane whose queue wait p99 is at or above this is saturated (default 10 ms).
+    /// A lane whose queue wait p99 is above this is saturated (default 10 ms).
     pub queue_wait_p99: Duration,
 }
 
@@ -262,7 +262,9 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
     };
     let lag_p99 = lag.as_ref().and_then(|l| l.quantile_upper(0.99)).map(ms);
     let mut evidence = Vec::new();
-    let loop_blocked = lag_p99.is_some_and(|p| p >= ms(t.loop_lag_p99.as_secs_f64()));
+    // Strictly above: a p99 read from the buckets is the bucket's upper
+    // bound, and a bound equal to the threshold holds values below it.
+    let loop_blocked = lag_p99.is_some_and(|p| p > ms(t.loop_lag_p99.as_secs_f64()));
     match (&lag, lag_p99) {
         (Some(l), Some(p)) => evidence.push(format!(
             "loop lag p99 <= {} ms (mean {:.2} ms over {} ticks); blocked from {} ms",
@@ -402,7 +404,7 @@ mod tests {
         );
         assert_eq!(d.verdict, Verdict::LoopBlocked);
         assert!(
-            d.evidence[0].starts_with("loop lag p99 <= 500 ms"),
+            d.evidence[0].starts_with("loop lag p99 <= 250 ms"),
             "{:?}",
             d.evidence
         );

@@ -134,9 +134,13 @@ pub struct HistogramSnapshot {
     pub buckets: Vec<(f64, u64)>,
 }
 
-/// Upper bounds (seconds) of the exported histogram buckets, `+Inf` implied.
-pub const BUCKET_BOUNDS: [f64; 16] = [
-    1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1.0, 5.0, 10.0, 60.0,
+/// Upper bounds (seconds) of the exported histogram buckets, `+Inf` implied:
+/// 1-2.5-5 steps from 1 µs to 10 s, then a minute. Fine enough around the
+/// doctor's thresholds (10 ms queue wait, 20 ms loop lag) that a p99 read
+/// from the buckets is off by at most one step.
+pub const BUCKET_BOUNDS: [f64; 23] = [
+    1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 2.5e-3, 5e-3, 1e-2, 2e-2,
+    5e-2, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 60.0,
 ];
 
 impl HistogramSnapshot {
