@@ -193,11 +193,11 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     e.name()
                 ));
                 let tables = e.tables(&outcome);
-                if let Some(first) = tables.first() {
+                if let Some(h) = e.headline(&outcome) {
                     headlines.push_str(&format!(
                         "### {}\n\n{}\n",
                         e.name(),
-                        report::markdown::table(first)
+                        report::markdown::table(&h)
                     ));
                 }
                 for tb in &tables {
