@@ -248,18 +248,16 @@ impl Experiment for LoopVsPool {
                 .iter()
                 .map(|s| {
                     let mut row = vec![label(s)];
-                    row.extend(
-                        subjects
-                            .iter()
-                            .map(|x| get(x, s, "lateness_ms").map_or("-".into(), signed_ms)),
-                    );
+                    row.extend(subjects.iter().map(|x| {
+                        get(x, s, "lateness_ms").map_or("-".into(), crate::report::signed_ms)
+                    }));
                     row
                 })
                 .collect();
             tables.push(Table {
                 title: format!(
                     "loop-vs-pool, pool {}: how late a {timer:.0} ms timer fires",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -282,7 +280,7 @@ impl Experiment for LoopVsPool {
             tables.push(Table {
                 title: format!(
                     "loop-vs-pool, pool {}: ms when the timer fired, and how long the load ran",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -338,18 +336,6 @@ fn label(id: &str) -> String {
     }
 }
 
-fn signed_ms(v: f64) -> String {
-    if v < 0.0 {
-        format!("-{}", ms(-v))
-    } else {
-        format!("+{}", ms(v))
-    }
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,7 +344,7 @@ mod tests {
     fn labels_name_the_scenarios() {
         assert_eq!(label("pool-16"), "pool runs 16 pbkdf2");
         assert_eq!(label("loop"), "loop thread runs CPU");
-        assert_eq!(signed_ms(-0.5), "-0.50");
-        assert_eq!(signed_ms(150.2), "+150");
+        assert_eq!(crate::report::signed_ms(-0.5), "-0.50");
+        assert_eq!(crate::report::signed_ms(150.2), "+150");
     }
 }

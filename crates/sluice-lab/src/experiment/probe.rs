@@ -393,7 +393,7 @@ impl Experiment for Probe {
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: ms for one operation, idle and with the pool full of blockers",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -412,18 +412,16 @@ impl Experiment for Probe {
                             .iter()
                             .map(|s| get(s, p, "idle_ms").map_or("-".into(), ms)),
                     );
-                    row.extend(
-                        subjects
-                            .iter()
-                            .map(|s| get(s, p, "delta_ms").map_or("-".into(), signed_ms)),
-                    );
+                    row.extend(subjects.iter().map(|s| {
+                        get(s, p, "delta_ms").map_or("-".into(), crate::report::signed_ms)
+                    }));
                     row
                 })
                 .collect();
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: idle ms (median) and delta = busy - idle",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -447,7 +445,7 @@ impl Experiment for Probe {
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: busy ms / ms from the probe's issue until the first blocker finished",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -501,7 +499,7 @@ impl Experiment for Probe {
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: were the blockers still there when each probe was issued?",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -735,18 +733,6 @@ fn short(subject: &str) -> &str {
         "sluice-compat" => "compat",
         s => s,
     }
-}
-
-fn signed_ms(v: f64) -> String {
-    if v < 0.0 {
-        format!("-{}", ms(-v))
-    } else {
-        format!("+{}", ms(v))
-    }
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 #[cfg(test)]

@@ -374,7 +374,7 @@ fn fidelity(rows: &[Row]) -> Vec<String> {
             if n != c {
                 out.push(format!(
                     "MISMATCH at pool {}: node started {n:.0} threads, sluice-compat {c:.0}",
-                    pool_text(p)
+                    crate::report::param_cell(p)
                 ));
             }
         }
@@ -411,10 +411,6 @@ fn arena_note(rows: &[Row], cores: usize) -> Option<String> {
             .collect::<Vec<_>>()
             .join(", ")
     ))
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 fn mib(kb: f64) -> String {
@@ -462,11 +458,11 @@ fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
         let rows = pools
             .iter()
             .map(|p| {
-                let mut row = vec![pool_text(p)];
+                let mut row = vec![crate::report::param_cell(p)];
                 row.extend(subjects.iter().map(|s| match find(s, p) {
                     None => "-".to_string(),
                     Some(r) => match r.params.get("error") {
-                        Some(e) if first => format!("refused: {}", pool_text(e)),
+                        Some(e) if first => format!("refused: {}", crate::report::param_cell(e)),
                         Some(_) => "refused".to_string(),
                         None => text(&r).unwrap_or_else(|| "-".into()),
                     },

@@ -273,7 +273,7 @@ impl Experiment for Staircase {
                 tables.push(Table {
                     title: format!(
                         "staircase, {kind} tasks, pool {}: total wall ms",
-                        pool_text(pool)
+                        crate::report::param_cell(pool)
                     ),
                     header,
                     rows,
@@ -294,7 +294,7 @@ impl Experiment for Staircase {
                         })
                         .collect();
                     tables.push(Table {
-                        title: format!("staircase, wait tasks, pool {}: most tasks in flight at once, counted by the FIFO holder", pool_text(pool)),
+                        title: format!("staircase, wait tasks, pool {}: most tasks in flight at once, counted by the FIFO holder", crate::report::param_cell(pool)),
                         header,
                         rows,
                         note: String::new(),
@@ -344,8 +344,4 @@ impl Experiment for Staircase {
             series,
         })
     }
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }

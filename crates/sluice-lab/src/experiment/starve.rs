@@ -540,7 +540,7 @@ impl Experiment for Starve {
             tables.push(Table {
                 title: format!(
                     "starve, pool {}: how long each probe waited in the queue (wait_ms)",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -571,7 +571,7 @@ impl Experiment for Starve {
             tables.push(Table {
                 title: format!(
                     "starve, pool {}: what each subject ran (stand-ins)",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -610,7 +610,7 @@ impl Experiment for Starve {
             tables.push(Table {
                 title: format!(
                     "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -781,10 +781,6 @@ fn small_ratio(a: Option<f64>, b: Option<f64>) -> String {
         }
         _ => ratio(a, b),
     }
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 #[cfg(test)]

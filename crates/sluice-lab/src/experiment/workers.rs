@@ -293,7 +293,7 @@ impl Experiment for Workers {
             tables.push(Table {
                 title: format!(
                     "workers, pool {}: {workers} event loops x {tasks} wait tasks ({total} waits)",
-                    pool_text(pool)
+                    crate::report::param_cell(pool)
                 ),
                 header,
                 rows,
@@ -371,10 +371,6 @@ fn verdict(row: &Row, cores: usize) -> String {
             "{name}, pool {pool}: cannot tell: {m} of {total} waits in flight, and one pool of {p} holds them all"
         )
     }
-}
-
-fn pool_text(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
 #[cfg(test)]

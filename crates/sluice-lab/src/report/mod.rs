@@ -107,6 +107,21 @@ pub fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     }
 }
 
+/// A signed milliseconds cell: `+0.31`, `-0.26`, `+150`.
+pub fn signed_ms(v: f64) -> String {
+    if v < 0.0 {
+        format!("-{}", ms(-v))
+    } else {
+        format!("+{}", ms(v))
+    }
+}
+
+/// A parameter value as a cell: a string as it is (`unset`), anything else
+/// as JSON (`4`).
+pub fn param_cell(v: &serde_json::Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
 /// A cell for an optional value.
 pub fn cell(v: Option<f64>, f: fn(f64) -> String) -> String {
     v.map_or_else(|| "-".to_string(), f)

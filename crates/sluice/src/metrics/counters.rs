@@ -210,6 +210,44 @@ pub(crate) struct Totals {
     pub(crate) run_time: Merged,
 }
 
+/// The gauges a policy reads from its own state for a [`LaneSnapshot`].
+pub(crate) struct Gauges {
+    pub(crate) lane: crate::lane::Lane,
+    pub(crate) limit: u64,
+    pub(crate) queue_bound: Option<u64>,
+    pub(crate) queue_depth: u64,
+    /// `(alive, idle)` for a lane with threads of its own.
+    pub(crate) threads: Option<(u64, u64)>,
+}
+
+impl Totals {
+    /// The lane's snapshot: these counts plus the policy's gauges.
+    pub(crate) fn snapshot(self, g: Gauges) -> crate::metrics::LaneSnapshot {
+        use crate::metrics::HistogramSnapshot;
+        crate::metrics::LaneSnapshot {
+            lane: g.lane,
+            limit: g.limit,
+            queue_bound: g.queue_bound,
+            submitted_total: self.submitted,
+            started_total: self.started,
+            completed_total: self.completed,
+            panicked_total: self.panicked,
+            rejected_total: self.rejected,
+            cancelled_total: self.cancelled,
+            expired_total: self.expired,
+            abandoned_total: self.abandoned,
+            spawn_failures_total: self.spawn_failures,
+            queue_depth: g.queue_depth,
+            in_flight: self.started.saturating_sub(self.completed + self.panicked),
+            threads_alive: g.threads.map(|t| t.0),
+            threads_idle: g.threads.map(|t| t.1),
+            saturated_seconds_total: self.saturated_seconds,
+            queue_wait_seconds: HistogramSnapshot::from_merged(&self.queue_wait),
+            run_time_seconds: HistogramSnapshot::from_merged(&self.run_time),
+        }
+    }
+}
+
 impl LaneMetrics {
     pub(crate) fn new(timed: bool) -> Self {
         LaneMetrics {

@@ -14,8 +14,8 @@ use crate::lane::Lane;
 use crate::loom::sync::atomic::{AtomicUsize, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
 use crate::loom::thread;
-use crate::metrics::counters::{LaneMetrics, WorkerShard};
-use crate::metrics::{HistogramSnapshot, LaneSnapshot};
+use crate::metrics::LaneSnapshot;
+use crate::metrics::counters::{Gauges, LaneMetrics, WorkerShard};
 use crate::park::{Park, Wake, spin_until};
 use crate::pool::{Aborted, LaneShutdown, Refused};
 use crate::task::TaskError;
@@ -477,27 +477,13 @@ impl LaneCore {
     pub(crate) fn snapshot(&self) -> LaneSnapshot {
         let t = self.metrics.totals();
         let c = self.park.counters();
-        LaneSnapshot {
+        t.snapshot(Gauges {
             lane: self.settings.lane,
             limit: self.limit() as u64,
             queue_bound: self.is_bounded().then_some(self.settings.bound as u64),
-            submitted_total: t.submitted,
-            started_total: t.started,
-            completed_total: t.completed,
-            panicked_total: t.panicked,
-            rejected_total: t.rejected,
-            cancelled_total: t.cancelled,
-            expired_total: t.expired,
-            abandoned_total: t.abandoned,
-            spawn_failures_total: t.spawn_failures,
             queue_depth: self.depth.load(Ordering::Relaxed) as u64,
-            in_flight: t.started.saturating_sub(t.completed + t.panicked),
-            threads_alive: Some(c.alive() as u64),
-            threads_idle: Some((c.searching() + c.sleeping()) as u64),
-            saturated_seconds_total: t.saturated_seconds,
-            queue_wait_seconds: HistogramSnapshot::from_merged(&t.queue_wait),
-            run_time_seconds: HistogramSnapshot::from_merged(&t.run_time),
-        }
+            threads: Some((c.alive() as u64, (c.searching() + c.sleeping()) as u64)),
+        })
     }
 }
 

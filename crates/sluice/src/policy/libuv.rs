@@ -40,8 +40,8 @@ use crate::clock;
 use crate::lane::Lane;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
-use crate::metrics::counters::{LaneMetrics, ShardLease, WorkerShard};
-use crate::metrics::{HistogramSnapshot, LaneSnapshot};
+use crate::metrics::LaneSnapshot;
+use crate::metrics::counters::{Gauges, LaneMetrics, ShardLease, WorkerShard};
 use crate::pool::{Aborted, LaneShutdown};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
@@ -348,27 +348,13 @@ impl Libuv {
             Lane::SlowIo => budget::slow_work_thread_threshold(st.nthreads),
             Lane::Cpu | Lane::FastIo => st.nthreads,
         };
-        LaneSnapshot {
+        t.snapshot(Gauges {
             lane,
             limit: limit as u64,
             queue_bound: None,
-            submitted_total: t.submitted,
-            started_total: t.started,
-            completed_total: t.completed,
-            panicked_total: t.panicked,
-            rejected_total: t.rejected,
-            cancelled_total: t.cancelled,
-            expired_total: t.expired,
-            abandoned_total: t.abandoned,
-            spawn_failures_total: t.spawn_failures,
             queue_depth: st.queued[lane.index()] as u64,
-            in_flight: t.started.saturating_sub(t.completed + t.panicked),
-            threads_alive: None,
-            threads_idle: None,
-            saturated_seconds_total: t.saturated_seconds,
-            queue_wait_seconds: HistogramSnapshot::from_merged(&t.queue_wait),
-            run_time_seconds: HistogramSnapshot::from_merged(&t.run_time),
-        }
+            threads: None,
+        })
     }
 
     /// (alive, idle) threads.
