@@ -1,48 +1,29 @@
 //! `sluice lab loop-vs-pool` end to end with tiny parameters: every subject,
 //! every scenario, the JSON's metrics. Counts only, never durations.
 
+mod common;
+
+use common::{finite, lab_json};
 use serde_json::Value;
 use std::process::Command;
 
 const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
 const SCENARIOS: [&str; 4] = ["idle", "loop", "pool-2", "pool-3"];
 
-fn finite(row: &Value, key: &str) -> f64 {
-    let v = row["metrics"][key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no {key} in {row}"));
-    assert!(v.is_finite(), "{key} is not finite in {row}");
-    v
-}
-
 #[test]
 fn every_subject_runs_every_scenario() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("loop-vs-pool.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args([
-            "lab",
-            "loop-vs-pool",
-            "--no-progress",
-            "--timer-ms",
-            "10",
-            "--loop-ms",
-            "20",
-            "--pool-tasks",
-            "2,3",
-            "--cpu-ms",
-            "5",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let o: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (o, _) = lab_json(&[
+        "lab",
+        "loop-vs-pool",
+        "--timer-ms",
+        "10",
+        "--loop-ms",
+        "20",
+        "--pool-tasks",
+        "2,3",
+        "--cpu-ms",
+        "5",
+    ]);
     assert_eq!(o["experiment"], "loop-vs-pool");
     let rows = o["rows"].as_array().unwrap();
     assert_eq!(rows.len(), SUBJECTS.len() * SCENARIOS.len());

@@ -1,6 +1,9 @@
 //! `sluice lab probe` end to end with tiny parameters: every subject, every
 //! probe kind, the JSON's metrics. Counts only, never durations.
 
+mod common;
+
+use common::{finite, lab_json};
 use serde_json::Value;
 use std::process::Command;
 
@@ -16,43 +19,21 @@ const PROBES: [&str; 8] = [
     "timer",
 ];
 
-fn finite(row: &Value, key: &str) -> f64 {
-    let v = row["metrics"][key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no {key} in {row}"));
-    assert!(v.is_finite(), "{key} is not finite in {row}");
-    v
-}
-
 #[test]
 fn every_subject_times_every_probe_behind_the_blockers() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("probe.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args([
-            "lab",
-            "probe",
-            "--no-progress",
-            "--pools",
-            "2",
-            "--blocker-ms",
-            "20",
-            "--idle-runs",
-            "1",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (o, out) = lab_json(&[
+        "lab",
+        "probe",
+        "--pools",
+        "2",
+        "--blocker-ms",
+        "20",
+        "--idle-runs",
+        "1",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("sluice/node"), "{text}");
 
-    let o: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(o["experiment"], "probe");
     let rows = o["rows"].as_array().unwrap();
     assert_eq!(rows.len(), SUBJECTS.len() * PROBES.len());

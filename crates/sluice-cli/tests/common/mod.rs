@@ -52,6 +52,15 @@ pub fn metric(v: &Value, subject: &str, params: &[(&str, Value)], name: &str) ->
         .unwrap_or_else(|| panic!("{subject} {params:?}: no metric {name}: {}", found[0]))
 }
 
+/// The metric `key` of a JSON row, which must be a finite number.
+pub fn finite(row: &Value, key: &str) -> f64 {
+    let v = row["metrics"][key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} in {row}"));
+    assert!(v.is_finite(), "{key} is not finite in {row}");
+    v
+}
+
 /// Checks the `--json` schema every experiment shares.
 pub fn assert_schema(v: &Value, experiment: &str) {
     assert_eq!(v["experiment"], experiment);
