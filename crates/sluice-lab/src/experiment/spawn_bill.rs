@@ -244,7 +244,7 @@ impl Experiment for SpawnBill {
     fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
         match params["part"].as_str() {
             Some("bill") => {
-                let before = status()?;
+                let before = settled_status()?;
                 first_task(cx, cx.exec.as_ref())?;
                 let after = status()?;
                 Ok(json!({ "before": before, "after": after }))
@@ -605,6 +605,37 @@ fn status() -> anyhow::Result<Value> {
         "vm_rss_kb": get("VmRSS")?,
         "malloc_arenas": malloc_arenas(&maps),
     }))
+}
+
+/// The process's status once the threads that started with it have
+/// settled: VmSize and the thread count unchanged over three readings 10 ms
+/// apart (at most 1 s). A subject's own start-up threads (tokio's runtime
+/// worker) take their malloc arena a moment after they start; read too
+/// early, that arena would be billed to the first pool task.
+fn settled_status() -> anyhow::Result<Value> {
+    let mut last = status()?;
+    let mut same = 0;
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(10));
+        let now = status()?;
+        let key = |v: &Value| {
+            (
+                v["vm_size_kb"].clone(),
+                v["threads"].clone(),
+                v["malloc_arenas"].clone(),
+            )
+        };
+        if key(&now) == key(&last) {
+            same += 1;
+            if same >= 3 {
+                return Ok(now);
+            }
+        } else {
+            same = 0;
+        }
+        last = now;
+    }
+    Ok(last)
 }
 
 /// glibc's `HEAP_MAX_SIZE` on 64-bit: the address space each extra malloc
