@@ -454,7 +454,7 @@ impl Dispatch {
     }
 }
 
-/// A note comparing sluice with issue 2's goal, from the measured rows.
+/// A note comparing sluice with its dispatch goal, from the measured rows.
 fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
     let pool = pools.first()?.to_value();
     let get = |in_flight: u64, m: &str| {
