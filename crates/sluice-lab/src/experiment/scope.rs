@@ -218,7 +218,7 @@ impl Experiment for Scope {
     }
 
     fn long_about(&self) -> &'static str {
-        "The lab check of `sluice scope PID`: Node runs workloads whose truth is known (an idle pool; P and 4P pbkdf2 in a loop; 2P reads of a FIFO nobody writes; 32 dns.lookup held by the lab's DNS delay server inside a private network namespace, of which libuv runs (P + 1) / 2 at once; a loop thread blocked by synchronous CPU) at pool sizes 1, 4 and 16, and scope watches each one from outside for one window, with no change to the process. The table sets what scope reports (pool threads found, busy threads, utilization, saturation, loop utilization, libuv's queue depth, the doctor's verdict) against the truth, and shows scope's own CPU cost. Node only: the other subjects have no libuv pool to watch."
+        "The lab check of `sluice scope PID`: Node runs workloads whose truth is known (an idle pool; P and 4P pbkdf2 in a loop; 2P reads of a FIFO nobody writes; 32 dns.lookup held by the lab's DNS delay server inside a private network namespace, of which libuv runs (P + 1) / 2 at once; a loop thread blocked by synchronous CPU) at pool sizes 1, 4 and 16, and scope watches each one from outside for one window, with no change to the process. The table sets what scope reports (pool threads found, busy threads, utilization, saturation, loop utilization, libuv's queue depth, slow I/O running and queued, the doctor's verdict) against the truth, and shows scope's own CPU cost. Node only: the other subjects have no libuv pool to watch."
     }
 
     fn args(&self) -> &'static [ArgSpec] {
