@@ -370,3 +370,58 @@ fn the_lab_check_runs_node_against_known_truth() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("runs the node subject only"), "{err}");
 }
+
+#[test]
+fn the_lab_check_sees_dns_lookups_throttled_at_libuvs_slow_io_limit() {
+    if let Err(why) = common::netns_available() {
+        eprintln!("skipped: dns-32 runs node in a private network namespace, and {why}");
+        return;
+    }
+    let before = common::host_resolv_conf_hash();
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("scope-dns.json");
+    let out = sluice()
+        .args([
+            "lab",
+            "scope",
+            "--no-progress",
+            "--pools",
+            "4",
+            "--workloads",
+            "dns-32",
+            "--window-ms",
+            "300",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(common::host_resolv_conf_hash(), before);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    common::assert_schema(&v, "scope");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r["params"]["workload"], "dns-32");
+    assert_eq!(r["metrics"]["pool_found"], 4.0, "{r}");
+    // libuv lets slow I/O hold (4 + 1) / 2 = 2 threads: 2 busy in
+    // getaddrinfo, counted by scope, by libuv's own counter and by the
+    // resolver; the other 30 lookups wait.
+    let busy = common::finite(r, "busy_threads");
+    assert!((1.5..=2.5).contains(&busy), "busy {busy}: {r}");
+    assert_eq!(r["metrics"]["truth_busy"], 2.0, "{r}");
+    assert_eq!(r["metrics"]["truth_queue"], 30.0, "{r}");
+    let running = common::finite(r, "slow_io_running");
+    assert!((1.5..=2.0).contains(&running), "running {running}: {r}");
+    assert!(common::finite(r, "slow_queue_depth") > 0.0, "{r}");
+    assert_eq!(r["metrics"]["dns_max_in_flight"], 2.0, "{r}");
+    assert_eq!(r["metrics"]["verdict_slow_io_throttled"], 1.0, "{r}");
+    assert_eq!(r["params"]["truth_verdict"], "slow-io-throttled");
+    assert_eq!(r["metrics"]["verdict_ok"], 1.0, "{r}");
+    assert_eq!(r["metrics"]["completed"], 32.0, "{r}");
+}

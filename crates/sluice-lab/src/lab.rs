@@ -238,7 +238,10 @@ impl Lab {
     /// and mount namespace whose only name server is a DNS delay server
     /// configured as `server` (see [`crate::netns`]). Returns the child's
     /// JSON and the server's counts; fails if the machine's
-    /// `/etc/resolv.conf` changed (it never should).
+    /// `/etc/resolv.conf` changed (it never should). `watch`, if given, is
+    /// ticked while the child runs; the PID it gets is `sluice lab-netns`'s,
+    /// the subject's parent (no PID namespace is made, so a PID the subject
+    /// prints of itself is valid outside too).
     pub fn run_child_in_netns(
         &self,
         subject: &dyn Subject,
@@ -246,6 +249,7 @@ impl Lab {
         pool: PoolSize,
         params: &Value,
         server: &crate::dns_delay::DelayConfig,
+        watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<(Value, crate::dns_delay::Stats)> {
         let what = format!(
             "{} running {experiment} (pool {pool}) in a network namespace",
@@ -259,7 +263,7 @@ impl Lab {
         ));
         let inner = subject.command(self, experiment, pool, params)?;
         let cmd = crate::netns::wrap(self.exe(), &inner, server, &stats);
-        let result = self.run_command(cmd, &what, None);
+        let result = self.run_command(cmd, &what, watch);
         let counts = crate::netns::finish(&stats, &guard);
         let result = result?;
         Ok((result, counts.with_context(|| what.clone())?))

@@ -7,6 +7,9 @@
 //! - `saturation_pct`: share of samples in which every pool thread was busy.
 //! - `loop_utilization_pct`: share of samples in which the loop thread was
 //!   outside its epoll wait.
+//! - `slow_io_throttled_pct`: share of queue readings in which slow I/O
+//!   waited while libuv's `slow_io_work_running` stood at its limit of
+//!   `(pool_size + 1) / 2` (see `doctor.rs`).
 
 use crate::classify::ThreadState;
 use crate::discovery::PoolStatus;
@@ -70,6 +73,18 @@ pub struct Report {
     pub queue_depth_max: Option<usize>,
     /// A reading stopped at the walk limit (256): the depth is a floor.
     pub queue_depth_at_least: bool,
+    /// Of `queue_depth`, mean slow I/O (`dns.lookup`, `dns.lookupService`)
+    /// waiting in libuv's `slow_io_pending_wq` (`null` when not readable).
+    pub slow_queue_depth: Option<f64>,
+    /// Mean slow I/O running on pool threads: libuv's
+    /// `slow_io_work_running` (`null` when not readable).
+    pub slow_io_running: Option<f64>,
+    /// libuv's limit on threads running slow I/O: `(pool_size + 1) / 2`.
+    pub slow_io_limit: usize,
+    /// Share of queue readings with slow I/O waiting while
+    /// `slow_io_work_running` stood at `slow_io_limit`, in % (`null` when
+    /// not readable).
+    pub slow_io_throttled_pct: Option<f64>,
     /// CPU time of all pool threads, in % of one core.
     pub pool_cpu_pct: Option<f64>,
     /// CPU time of the loop thread, in % of one core.
@@ -104,6 +119,10 @@ pub struct Window {
     queue_readings: u32,
     queue_max: usize,
     queue_at_least: bool,
+    slow_sum: u64,
+    slow_running_sum: u64,
+    slow_running_readings: u32,
+    slow_throttled: u32,
 }
 
 /// What a window's report needs besides its samples.
@@ -168,6 +187,15 @@ impl Window {
             self.queue_readings += 1;
             self.queue_max = self.queue_max.max(q.depth);
             self.queue_at_least |= q.at_least;
+            self.slow_sum += q.slow as u64;
+            if let Some(running) = q.slow_running {
+                self.slow_running_sum += u64::from(running);
+                self.slow_running_readings += 1;
+                let limit = doctor::slow_io_limit(self.pool_tids.len());
+                if q.slow > 0 && limit > 0 && running as usize >= limit {
+                    self.slow_throttled += 1;
+                }
+            }
         }
         self.last = Some(tick.clone());
     }
@@ -202,6 +230,15 @@ impl Window {
             .collect();
         let queue_depth = (self.queue_readings > 0)
             .then(|| self.queue_sum as f64 / f64::from(self.queue_readings));
+        // Slow I/O is counted where slow_io_work_running was read (the
+        // same symbol group as slow_io_pending_wq).
+        let running_readings = f64::from(self.slow_running_readings);
+        let slow_queue_depth = (self.slow_running_readings > 0)
+            .then(|| self.slow_sum as f64 / f64::from(self.queue_readings));
+        let slow_io_running = (self.slow_running_readings > 0)
+            .then(|| self.slow_running_sum as f64 / running_readings);
+        let slow_io_throttled_pct = (self.slow_running_readings > 0)
+            .then(|| 100.0 * f64::from(self.slow_throttled) / running_readings);
         let sorted = |m: &BTreeMap<String, f64>| {
             let mut v: Vec<(String, f64)> = m.iter().map(|(k, x)| (k.clone(), *x)).collect();
             v.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -215,6 +252,9 @@ impl Window {
             loop_states: sorted(&loop_states),
             pool_states: sorted(&pool_states),
             queue_depth,
+            slow_queue_depth,
+            slow_io_running,
+            slow_io_throttled_pct,
         });
         let last = self.last.as_ref();
         let threads = self
@@ -258,6 +298,10 @@ impl Window {
             queue_depth,
             queue_depth_max: (self.queue_readings > 0).then_some(self.queue_max),
             queue_depth_at_least: self.queue_at_least,
+            slow_queue_depth,
+            slow_io_running,
+            slow_io_limit: doctor::slow_io_limit(pool_size),
+            slow_io_throttled_pct,
             pool_cpu_pct,
             loop_cpu_pct: cx.loop_cpu_ns.map(cpu_pct),
             threads,
@@ -313,6 +357,7 @@ mod tests {
                     depth: 6,
                     slow: 0,
                     at_least: false,
+                    slow_running: None,
                 }),
             );
         }
@@ -341,6 +386,61 @@ mod tests {
         assert_eq!(r.sampler_cpu_pct, 1.0);
         assert_eq!(r.verdict, Verdict::Healthy);
         assert_eq!(r.discovery, "memory");
+    }
+
+    #[test]
+    fn slow_io_at_the_limit_counts_as_throttled() {
+        use ThreadState::*;
+        let status = started(4);
+        let mut w = Window::new(vec![1, 2, 3, 4]);
+        let reading = |slow: usize, running: u32| {
+            Some(QueueReading {
+                depth: slow,
+                slow,
+                at_least: false,
+                slow_running: Some(running),
+            })
+        };
+        // 9 readings: 30 lookups wait while 2 run (the limit at pool 4);
+        // 1 reading: one lookup just finished, its thread not back yet.
+        for _ in 0..9 {
+            w.add(
+                &Tick {
+                    pool: vec![Blocked(7), Blocked(7), Idle, Idle],
+                    loop_state: Idle,
+                },
+                reading(30, 2),
+            );
+        }
+        w.add(
+            &Tick {
+                pool: vec![Blocked(7), OnCpu, Idle, Idle],
+                loop_state: Idle,
+            },
+            reading(30, 1),
+        );
+        let r = w.finish(cx(&status));
+        assert_eq!(r.slow_io_limit, 2);
+        assert_eq!(r.slow_queue_depth, Some(30.0));
+        assert_eq!(r.slow_io_running, Some(1.9));
+        assert_eq!(r.slow_io_throttled_pct, Some(90.0));
+        assert_eq!(r.busy_threads, 2.0);
+        assert_eq!(r.verdict, Verdict::SlowIoThrottled, "{}", r.evidence);
+        // Without slow_io_work_running (no symbol) there is no slow figure.
+        let mut w = Window::new(vec![1, 2, 3, 4]);
+        w.add(
+            &Tick {
+                pool: vec![Blocked(7), Blocked(7), Idle, Idle],
+                loop_state: Idle,
+            },
+            Some(QueueReading {
+                slow_running: None,
+                ..reading(30, 2).unwrap()
+            }),
+        );
+        let r = w.finish(cx(&status));
+        assert_eq!((r.slow_queue_depth, r.slow_io_throttled_pct), (None, None));
+        assert_eq!(r.verdict, Verdict::Healthy);
     }
 
     #[test]

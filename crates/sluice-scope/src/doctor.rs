@@ -9,7 +9,20 @@
 //! - **pool saturated**: every pool thread was busy at once during at least
 //!   [`POOL_SATURATED_PCT`] % of the window: new `fs`, `dns.lookup`, async
 //!   crypto and `zlib` work queues behind what runs.
-//! - **healthy**: neither.
+//! - **slow I/O throttled** (seed 001's asymmetry): in at least
+//!   [`SLOW_IO_THROTTLED_PCT`] % of the queue readings, slow I/O
+//!   (`dns.lookup`, `dns.lookupService`: libuv's `UV__WORK_SLOW_IO`) was
+//!   waiting in `slow_io_pending_wq` while `slow_io_work_running` stood at
+//!   libuv's limit of `(n + 1) / 2` threads ([`slow_io_limit`]), and the
+//!   pool was not saturated. libuv keeps the other threads for fs, crypto
+//!   and zlib, so lookups queue while threads sit idle: the pool looks half
+//!   busy and "healthy" by utilisation, and every lookup waits. Both figures
+//!   are read from libuv's statics in memory (the symbol table says where);
+//!   without symbols this verdict cannot be reached. A saturated pool wins:
+//!   at pool size 1 the limit is the whole pool, and all work waits.
+//! - **healthy**: none of these.
+//!
+//! The loop verdict combines with either pool verdict (`loop-blocked+...`).
 
 use serde::Serialize;
 
@@ -17,6 +30,20 @@ use serde::Serialize;
 pub const LOOP_BLOCKED_PCT: f64 = 90.0;
 /// Saturation from which the pool counts as saturated.
 pub const POOL_SATURATED_PCT: f64 = 80.0;
+/// Share of queue readings with slow I/O throttled from which the verdict
+/// is `slow-io-throttled`.
+pub const SLOW_IO_THROTTLED_PCT: f64 = 80.0;
+
+/// libuv's limit on pool threads running slow I/O at once,
+/// `slow_work_thread_threshold()`: `(n + 1) / 2` for a pool of `n`.
+///
+/// ```
+/// use sluice_scope::doctor::slow_io_limit;
+/// assert_eq!([1, 2, 4, 5, 16].map(slow_io_limit), [1, 1, 2, 3, 8]);
+/// ```
+pub fn slow_io_limit(pool_size: usize) -> usize {
+    pool_size.div_ceil(2)
+}
 
 /// The doctor's verdict on one window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -30,28 +57,40 @@ pub enum Verdict {
     /// All pool threads were busy at once most of the window.
     #[serde(rename = "pool-saturated")]
     PoolSaturated,
-    /// Both.
+    /// Slow I/O queued behind libuv's `(n + 1) / 2` limit most of the
+    /// window, the pool not saturated.
+    #[serde(rename = "slow-io-throttled")]
+    SlowIoThrottled,
+    /// The loop blocked and the pool saturated.
     #[serde(rename = "loop-blocked+pool-saturated")]
     Both,
+    /// The loop blocked and slow I/O throttled.
+    #[serde(rename = "loop-blocked+slow-io-throttled")]
+    LoopBlockedSlowIoThrottled,
 }
 
 impl Verdict {
-    /// `healthy`, `loop-blocked`, `pool-saturated`,
-    /// `loop-blocked+pool-saturated` (the JSON's and Prometheus' label).
+    /// `healthy`, `loop-blocked`, `pool-saturated`, `slow-io-throttled`,
+    /// `loop-blocked+pool-saturated`, `loop-blocked+slow-io-throttled` (the
+    /// JSON's and Prometheus' label).
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Healthy => "healthy",
             Verdict::LoopBlocked => "loop-blocked",
             Verdict::PoolSaturated => "pool-saturated",
+            Verdict::SlowIoThrottled => "slow-io-throttled",
             Verdict::Both => "loop-blocked+pool-saturated",
+            Verdict::LoopBlockedSlowIoThrottled => "loop-blocked+slow-io-throttled",
         }
     }
 
     /// Every verdict, in severity order.
-    pub const ALL: [Verdict; 4] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::Healthy,
+        Verdict::SlowIoThrottled,
         Verdict::PoolSaturated,
         Verdict::LoopBlocked,
+        Verdict::LoopBlockedSlowIoThrottled,
         Verdict::Both,
     ];
 }
@@ -73,6 +112,14 @@ pub struct Vitals {
     pub pool_states: Vec<(String, f64)>,
     /// Mean queue depth, if read.
     pub queue_depth: Option<f64>,
+    /// Of it, mean slow I/O waiting (`slow_io_pending_wq`), if read.
+    pub slow_queue_depth: Option<f64>,
+    /// Mean slow I/O running on pool threads (`slow_io_work_running`), if
+    /// read.
+    pub slow_io_running: Option<f64>,
+    /// Share of queue readings (%) with slow I/O waiting while
+    /// `slow_io_work_running` stood at [`slow_io_limit`], if read.
+    pub slow_io_throttled_pct: Option<f64>,
 }
 
 /// The verdict on `v`, and one sentence of evidence with its numbers.
@@ -91,15 +138,31 @@ pub struct Vitals {
 /// let blocked = Vitals { loop_utilization_pct: 100.0, ..Vitals::default() };
 /// assert_eq!(diagnose(&blocked).0, Verdict::LoopBlocked);
 /// assert_eq!(diagnose(&Vitals::default()).0, Verdict::Healthy);
+/// // 32 dns.lookup at pool 4: 2 run (libuv's limit), 30 wait, 2 threads idle.
+/// let throttled = Vitals {
+///     pool_size: 4,
+///     busy_threads: 2.0,
+///     slow_queue_depth: Some(30.0),
+///     slow_io_running: Some(2.0),
+///     slow_io_throttled_pct: Some(100.0),
+///     ..Vitals::default()
+/// };
+/// assert_eq!(diagnose(&throttled).0, Verdict::SlowIoThrottled);
 /// ```
 pub fn diagnose(v: &Vitals) -> (Verdict, String) {
     let loop_blocked = v.loop_utilization_pct >= LOOP_BLOCKED_PCT;
     let saturated = v.pool_size > 0 && v.saturation_pct >= POOL_SATURATED_PCT;
-    let verdict = match (loop_blocked, saturated) {
-        (false, false) => Verdict::Healthy,
-        (true, false) => Verdict::LoopBlocked,
-        (false, true) => Verdict::PoolSaturated,
-        (true, true) => Verdict::Both,
+    let throttled = v.pool_size > 0
+        && !saturated
+        && v.slow_io_throttled_pct
+            .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
+    let verdict = match (loop_blocked, saturated, throttled) {
+        (false, false, false) => Verdict::Healthy,
+        (true, false, false) => Verdict::LoopBlocked,
+        (false, true, _) => Verdict::PoolSaturated,
+        (true, true, _) => Verdict::Both,
+        (false, false, true) => Verdict::SlowIoThrottled,
+        (true, false, true) => Verdict::LoopBlockedSlowIoThrottled,
     };
     // States too rare to show at one decimal are left out.
     let states = |s: &[(String, f64)], unit: &str| {
@@ -120,7 +183,14 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
     };
     let queue = v
         .queue_depth
-        .map(|q| format!("; {q:.1} requests queued on average"))
+        .map(|q| {
+            let slow = v
+                .slow_queue_depth
+                .filter(|s| *s >= 0.05)
+                .map(|s| format!(", {s:.1} of them slow I/O"))
+                .unwrap_or_default();
+            format!("; {q:.1} requests queued on average{slow}")
+        })
         .unwrap_or_default();
     let pool_text = if v.pool_size == 0 {
         "no pool thread seen (libuv starts its pool at the first fs, dns.lookup, crypto or zlib call)".to_string()
@@ -135,6 +205,25 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
             v.busy_threads,
             states(&v.pool_states, "")
         )
+    } else if throttled {
+        let n = v.pool_size;
+        let limit = slow_io_limit(n);
+        let running = v.slow_io_running.unwrap_or(0.0);
+        let busy_states = states(&v.pool_states, "");
+        format!(
+            "slow I/O throttled: {:.1} slow requests (dns.lookup, dns.lookupService) queued on average while {running:.1} threads ran slow I/O, at libuv's limit of (n + 1) / 2 = {limit} of {n} threads, in {:.0}% of the window; the other {} threads were {:.1} busy on average, so new lookups wait though {:.1} threads are idle (pool {:.1} of {n} busy{})",
+            v.slow_queue_depth.unwrap_or(0.0),
+            v.slow_io_throttled_pct.unwrap_or(0.0),
+            n - limit,
+            (v.busy_threads - running).max(0.0),
+            (n as f64 - v.busy_threads).max(0.0),
+            v.busy_threads,
+            if busy_states.is_empty() {
+                String::new()
+            } else {
+                format!(": {busy_states}")
+            }
+        )
     } else {
         format!(
             "pool {:.1} of {} threads busy, all busy {:.0}% of the window{queue}",
@@ -144,8 +233,10 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
     let evidence = match verdict {
         Verdict::Healthy => format!("healthy: {pool_text}; {loop_text}"),
         Verdict::LoopBlocked => format!("{loop_text}; {pool_text}"),
-        Verdict::PoolSaturated => format!("{pool_text}; {loop_text}"),
-        Verdict::Both => format!("{loop_text}; and {pool_text}"),
+        Verdict::PoolSaturated | Verdict::SlowIoThrottled => format!("{pool_text}; {loop_text}"),
+        Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => {
+            format!("{loop_text}; and {pool_text}")
+        }
     };
     (verdict, evidence)
 }
@@ -182,6 +273,82 @@ mod tests {
         let (verdict, text) = diagnose(&v);
         assert_eq!(verdict, Verdict::Healthy);
         assert!(text.contains("no pool thread seen"), "{text}");
+    }
+
+    /// 32 dns.lookup at pool 4: 2 threads in getaddrinfo (libuv's limit),
+    /// 30 lookups queued, the other 2 threads idle.
+    fn dns_32_at_pool_4() -> Vitals {
+        Vitals {
+            pool_size: 4,
+            busy_threads: 2.0,
+            saturation_pct: 0.0,
+            loop_utilization_pct: 1.0,
+            pool_states: vec![("poll".into(), 2.0)],
+            queue_depth: Some(29.5),
+            slow_queue_depth: Some(29.5),
+            slow_io_running: Some(2.0),
+            slow_io_throttled_pct: Some(99.0),
+            ..Vitals::default()
+        }
+    }
+
+    #[test]
+    fn slow_io_queued_at_the_limit_is_throttled_with_its_numbers() {
+        let (verdict, text) = diagnose(&dns_32_at_pool_4());
+        assert_eq!(verdict, Verdict::SlowIoThrottled);
+        assert_eq!(
+            text,
+            "slow I/O throttled: 29.5 slow requests (dns.lookup, dns.lookupService) queued on average while 2.0 threads ran slow I/O, at libuv's limit of (n + 1) / 2 = 2 of 4 threads, in 99% of the window; the other 2 threads were 0.0 busy on average, so new lookups wait though 2.0 threads are idle (pool 2.0 of 4 busy: poll 2.0); loop 1% busy"
+        );
+        assert_eq!(
+            serde_json::to_string(&verdict).unwrap(),
+            "\"slow-io-throttled\""
+        );
+        // With the loop blocked too.
+        let v = Vitals {
+            loop_utilization_pct: 100.0,
+            ..dns_32_at_pool_4()
+        };
+        assert_eq!(diagnose(&v).0, Verdict::LoopBlockedSlowIoThrottled);
+        assert_eq!(
+            Verdict::LoopBlockedSlowIoThrottled.as_str(),
+            "loop-blocked+slow-io-throttled"
+        );
+    }
+
+    #[test]
+    fn throttling_needs_the_share_and_yields_to_saturation() {
+        // Under the threshold, or unread (no symbols): not throttled.
+        for pct in [Some(SLOW_IO_THROTTLED_PCT - 0.1), None] {
+            let v = Vitals {
+                slow_io_throttled_pct: pct,
+                ..dns_32_at_pool_4()
+            };
+            assert_eq!(diagnose(&v).0, Verdict::Healthy, "{pct:?}");
+        }
+        let v = Vitals {
+            slow_io_throttled_pct: Some(SLOW_IO_THROTTLED_PCT),
+            ..dns_32_at_pool_4()
+        };
+        assert_eq!(diagnose(&v).0, Verdict::SlowIoThrottled);
+        // Pool 1: the limit is the whole pool; saturated wins, and says how
+        // much of the queue is slow I/O.
+        let one = Vitals {
+            pool_size: 1,
+            busy_threads: 1.0,
+            saturation_pct: 100.0,
+            slow_io_running: Some(1.0),
+            queue_depth: Some(31.0),
+            slow_queue_depth: Some(31.0),
+            ..dns_32_at_pool_4()
+        };
+        let (verdict, text) = diagnose(&one);
+        assert_eq!(verdict, Verdict::PoolSaturated);
+        assert!(
+            text.contains("31.0 requests queued on average, 31.0 of them slow I/O"),
+            "{text}"
+        );
+        assert_eq!(Verdict::ALL.len(), 6);
     }
 
     #[test]

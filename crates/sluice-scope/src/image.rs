@@ -6,8 +6,8 @@
 //! libuv 1.x keeps its pool in file-local statics of `src/threadpool.c`:
 //! `mutex` and `cond` (one lock, one condition variable), `wq` (the queue),
 //! `nthreads` and `threads` (the pool's size and its `uv_thread_t`s),
-//! `idle_threads`, `run_slow_work_message` and `slow_io_pending_wq` (the
-//! slow-I/O gate). Unstripped binaries keep them in `.symtab`, grouped after
+//! `idle_threads`, `run_slow_work_message`, `slow_io_pending_wq` and
+//! `slow_io_work_running` (the slow-I/O gate). Unstripped binaries keep them in `.symtab`, grouped after
 //! the `threadpool.c` FILE symbol, which is how they are told apart from
 //! other files' statics of the same name (`cond`, `mutex` and `once` are
 //! common names). The functions probe mode attaches to are there too:
@@ -60,6 +60,9 @@ pub struct ThreadpoolSymbols {
     pub run_slow_work_message: Option<u64>,
     /// `static struct uv__queue slow_io_pending_wq`.
     pub slow_io_pending_wq: Option<u64>,
+    /// `static unsigned int slow_io_work_running`: slow I/O running on pool
+    /// threads now, at most `(nthreads + 1) / 2`.
+    pub slow_io_work_running: Option<u64>,
     /// `static void worker(void*)`: a pool thread's loop.
     pub worker: Option<Function>,
     /// `void uv__work_done(uv_async_t*)`: runs completions on the loop.
@@ -226,6 +229,7 @@ fn threadpool_symbols<'data, R: object::ReadRef<'data>>(
             "idle_threads" => out.idle_threads = Some(range.start),
             "run_slow_work_message" => out.run_slow_work_message = Some(range.start),
             "slow_io_pending_wq" => out.slow_io_pending_wq = Some(range.start),
+            "slow_io_work_running" => out.slow_io_work_running = Some(range.start),
             "worker" => functions.push(("worker", sym.address(), sym.size())),
             _ => {}
         }

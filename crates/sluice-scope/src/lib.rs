@@ -11,7 +11,8 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `aggregate.rs`: a window of samples into a [`Report`].
-//! - `doctor.rs`: the verdict: loop blocked, pool saturated, healthy.
+//! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
+//!   throttled, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
 //! - `session.rs`: one watched process, window after window.
 //! - `config.rs`: the validated command line; `face/`: the terminal view,

@@ -3,7 +3,9 @@
 //! `wq` is a circular doubly linked list (`struct uv__queue { next, prev }`)
 //! holding CPU and fast-I/O work; slow I/O waits in `slow_io_pending_wq`,
 //! represented in `wq` by the one node `run_slow_work_message` while any is
-//! pending. A reading walks `next` pointers from the head until it is back.
+//! pending. A reading walks `next` pointers from the head until it is back,
+//! and reads `slow_io_work_running` (slow I/O on pool threads now: libuv
+//! lets it hold at most `(nthreads + 1) / 2` threads).
 //!
 //! The walk races the process, which changes the list under its own lock.
 //! A reading is kept only if every node's `prev` points back along the
@@ -24,6 +26,8 @@ pub struct QueueAddrs {
     pub wq: u64,
     /// `run_slow_work_message` and `slow_io_pending_wq`, if known.
     pub slow: Option<(u64, u64)>,
+    /// `slow_io_work_running`, if known.
+    pub slow_running: Option<u64>,
 }
 
 /// One reading of the queue.
@@ -35,7 +39,15 @@ pub struct QueueReading {
     pub slow: usize,
     /// The walk stopped at [`WALK_LIMIT`]: at least `depth` wait.
     pub at_least: bool,
+    /// Slow I/O requests running on pool threads (libuv's
+    /// `slow_io_work_running`), if its address is known and it read as a
+    /// count libuv could hold (at most [`MAX_THREADS`]).
+    pub slow_running: Option<u32>,
 }
+
+/// libuv's limit on pool threads (`MAX_THREADPOOL_SIZE`): a count read above
+/// it is not libuv's.
+pub const MAX_THREADS: u32 = 1024;
 
 /// Walks the list whose head is `head`, skipping `skip`: `(count, cut,
 /// saw_skip)`, or `None` if a read failed or the list tore under the walk.
@@ -81,6 +93,7 @@ pub fn read(mem: &RemoteMemory, at: QueueAddrs) -> Option<QueueReading> {
         depth: fast,
         slow: 0,
         at_least: cut,
+        slow_running: None,
     };
     if has_slow && let Some((_, pending)) = at.slow {
         let (slow, cut, _) = walk(mem, pending, None)?;
@@ -88,6 +101,10 @@ pub fn read(mem: &RemoteMemory, at: QueueAddrs) -> Option<QueueReading> {
         r.depth += slow;
         r.at_least |= cut;
     }
+    r.slow_running = at
+        .slow_running
+        .and_then(|addr| mem.u32(addr).ok())
+        .filter(|n| *n <= MAX_THREADS);
     Some(r)
 }
 
@@ -117,6 +134,7 @@ mod tests {
                 QueueAddrs {
                     wq: l.as_ptr() as u64,
                     slow: None,
+                    slow_running: None,
                 },
             )
             .unwrap();
@@ -128,6 +146,7 @@ mod tests {
             QueueAddrs {
                 wq: l.as_ptr() as u64,
                 slow: None,
+                slow_running: None,
             },
         )
         .unwrap();
@@ -145,6 +164,7 @@ mod tests {
         let at = QueueAddrs {
             wq: wq.as_ptr() as u64,
             slow: None,
+            slow_running: None,
         };
         assert_eq!(read(&mem, at), None);
     }
@@ -155,21 +175,26 @@ mod tests {
         let wq = list(4); // nodes 1..=4; node 2 plays run_slow_work_message
         let pending = list(7);
         let sentinel = wq.as_ptr() as u64 + 2 * 16;
-        let r = read(
-            &mem,
-            QueueAddrs {
-                wq: wq.as_ptr() as u64,
-                slow: Some((sentinel, pending.as_ptr() as u64)),
-            },
-        )
-        .unwrap();
+        // slow_io_work_running, then a word no libuv pool could hold.
+        let running: Box<[u32; 2]> = Box::new([2, 70_000]);
+        let at = QueueAddrs {
+            wq: wq.as_ptr() as u64,
+            slow: Some((sentinel, pending.as_ptr() as u64)),
+            slow_running: Some(running.as_ptr() as u64),
+        };
         assert_eq!(
-            r,
+            read(&mem, at).unwrap(),
             QueueReading {
                 depth: 3 + 7,
                 slow: 7,
-                at_least: false
+                at_least: false,
+                slow_running: Some(2),
             }
         );
+        let garbage = QueueAddrs {
+            slow_running: Some(running.as_ptr() as u64 + 4),
+            ..at
+        };
+        assert_eq!(read(&mem, garbage).unwrap().slow_running, None);
     }
 }

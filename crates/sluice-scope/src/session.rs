@@ -79,6 +79,7 @@ impl Session {
                 .run_slow_work_message
                 .zip(syms.slow_io_pending_wq)
                 .map(|(m, p)| (target.image.runtime(m), target.image.runtime(p))),
+            slow_running: syms.slow_io_work_running.map(|a| target.image.runtime(a)),
         });
         let probe = if options.probe {
             Some(ProbeSession::attach(&target)?)

@@ -65,6 +65,12 @@ impl Summary {
                 self.col(|r| Some(r.loop_utilization_pct)),
             ),
             ("queue depth", self.col(|r| r.queue_depth)),
+            ("slow I/O queued", self.col(|r| r.slow_queue_depth)),
+            ("slow I/O running", self.col(|r| r.slow_io_running)),
+            (
+                "slow I/O throttled %",
+                self.col(|r| r.slow_io_throttled_pct),
+            ),
             ("pool CPU % of a core", self.col(|r| r.pool_cpu_pct)),
             (
                 "sampler CPU % of a core",

@@ -166,7 +166,7 @@ impl Experiment for Dns {
                         "answer": ANSWER,
                     });
                     let (r, stats) =
-                        lab.run_child_in_netns(subject, self.name(), pool, &params, &server)?;
+                        lab.run_child_in_netns(subject, self.name(), pool, &params, &server, None)?;
                     let what = || format!("{} {method} (pool {pool})", subject.name());
                     let resolved = r["resolved"]
                         .as_u64()

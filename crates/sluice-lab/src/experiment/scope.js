@@ -1,12 +1,16 @@
 // sluice lab: scope. A workload with known truth for `sluice scope` to
 // watch from outside.
-// argv[2]: {"workload": "idle"|"cpu-full"|"cpu-4x"|"read-2x"|"loop-blocker",
-//           "pool": P, "iterations": n, "fifo": path, "spin_ms": ms}
-// Starts the pool (one fs.stat), prints {"event":"ready"}, then waits for
-// SIGUSR2 to start the load and a second SIGUSR2 to stop; prints
-// {"workload", "pool", "tasks", "completed", "loop_spin_ms"} and exits.
+// argv[2]: {"workload": "idle"|"cpu-full"|"cpu-4x"|"read-2x"|"dns-32"|"loop-blocker",
+//           "pool": P, "iterations": n, "fifo": path, "spin_ms": ms,
+//           "lookups": n, "dns_suffix": domain}
+// Starts the pool (one fs.stat), prints {"event":"ready","pid":PID} (its own
+// PID: under `sluice lab-netns` node is not the lab's child but its
+// grandchild), then waits for SIGUSR2 to start the load and a second
+// SIGUSR2 to stop; prints {"workload", "pool", "tasks", "completed",
+// "loop_spin_ms"} and exits.
 'use strict';
 const fs = require('node:fs');
+const dns = require('node:dns');
 const crypto = require('node:crypto');
 
 const p = JSON.parse(process.argv[2]);
@@ -51,6 +55,21 @@ function start() {
       }
       break;
     }
+    case 'dns-32': {
+      // Lookups of distinct names, family 4: getaddrinfo on the pool as
+      // libuv's slow I/O, each held by the DNS delay server (the lab runs
+      // this script in a network namespace whose only name server is that
+      // server). libuv runs at most (P + 1) / 2 at once; the rest wait.
+      tasks = p.lookups;
+      for (let i = 0; i < tasks; i++) {
+        dns.lookup(`s${i}.${p.dns_suffix}`, { family: 4 }, (err) => {
+          if (err) throw err;
+          completed++;
+          if (stopping && completed === tasks) finish();
+        });
+      }
+      break;
+    }
     case 'loop-blocker': {
       // Synchronous CPU on the loop thread: nothing else runs meanwhile,
       // not even the stop signal's handler.
@@ -80,6 +99,9 @@ function stop() {
     // Release the readers first: at exit libuv joins its pool threads,
     // which would wait forever on a read nobody answers.
     fs.writeSync(fifo, Buffer.alloc(tasks - completed, 120));
+  } else if (p.workload === 'dns-32' && completed < tasks) {
+    // The lookups still held end within about one hold: the last one's
+    // callback finishes.
   } else {
     finish();
   }
@@ -95,6 +117,6 @@ process.on('SIGUSR2', () => {
 const keepAlive = setInterval(() => {}, 1 << 30);
 fs.stat(__filename, (err) => {
   if (err) throw err;
-  console.log(JSON.stringify({ event: 'ready' }));
+  console.log(JSON.stringify({ event: 'ready', pid: process.pid }));
 });
 void keepAlive;

@@ -12,16 +12,25 @@
 //!   3P queued; pool saturated.
 //! - `read-2x`: 2P one-byte reads of a FIFO nobody writes. Truth: P busy,
 //!   blocked in `read` with no CPU, P queued; pool saturated.
+//! - `dns-32`: 32 `dns.lookup` of distinct names (`{family: 4}`), each held
+//!   by the lab's DNS delay server; node runs inside a private network and
+//!   mount namespace whose `/etc/resolv.conf` names that server
+//!   ([`crate::netns`]; the machine's own is never touched). Truth: libuv
+//!   lets slow I/O hold at most `(P + 1) / 2` threads, so `ceil(P / 2)` busy
+//!   in `getaddrinfo` (blocked in socket calls), `32 - ceil(P / 2)` queued at
+//!   the start and draining, the other threads idle; slow I/O throttled
+//!   (pool saturated at P = 1, where the limit is the whole pool). The
+//!   server's hold ([`dns_hold`]) keeps lookups queued through the whole
+//!   window at every pool size, and the server counts the names it held at
+//!   once: the resolver's side of the same truth.
 //! - `loop-blocker`: the loop thread spins (synchronous CPU); the pool is
 //!   started and idle. Truth: loop 100 %, pool idle; loop blocked.
 //!
-//! Protocol: the script starts the pool and prints `ready`; the lab
-//! attaches scope (discovery happens on an idle pool), sends SIGUSR2 to
-//! start the load, waits `RAMP`, watches one `--window-ms` window, and sends
-//! SIGUSR2 again to stop; the script prints what it ran and exits.
-//!
-//! The 32 pending `dns.lookup` of the issue need the lab's DNS delay server
-//! (another piece of work); that workload is not here yet.
+//! Protocol: the script starts the pool and prints `ready` with its PID;
+//! the lab attaches scope to that PID (discovery happens on an idle pool),
+//! sends SIGUSR2 to start the load, waits `RAMP`, watches one
+//! `--window-ms` window, and sends SIGUSR2 again to stop; the script prints
+//! what it ran and exits.
 //!
 //! Only the node subject has a libuv pool to watch: the experiment runs
 //! node alone and says so.
@@ -42,18 +51,52 @@ use std::time::Duration;
 /// The scope experiment.
 pub(crate) struct Scope;
 
-const WORKLOADS: &[&str] = &["idle", "cpu-full", "cpu-4x", "read-2x", "loop-blocker"];
+const WORKLOADS: &[&str] = &[
+    "idle",
+    "cpu-full",
+    "cpu-4x",
+    "read-2x",
+    "dns-32",
+    "loop-blocker",
+];
 
 /// From the start signal to the window: the load reaches its steady state.
 const RAMP: Duration = Duration::from_millis(200);
+
+/// How many `dns.lookup` the `dns-32` workload fires.
+const LOOKUPS: u64 = 32;
+
+/// The names `dns-32` looks up: `s0.` to `s31.` under this.
+const NAME_SUFFIX: &str = "scope.sluice.test";
+
+/// How long `dns-32`'s queue outlasts the watched span: room for the start
+/// signal's delivery and the resolver's first load on a busy machine.
+const DNS_MARGIN: Duration = Duration::from_millis(300);
+
+/// How long the delay server holds each of `dns-32`'s lookups at pool
+/// `pool`, so that lookups still wait when the window ends (`watched`:
+/// from the start signal to the window's end).
+///
+/// libuv runs at most `ceil(P / 2)` lookups at once, so the 32 run in
+/// `rounds = ceil(32 / ceil(P / 2))` holds and the queue empties when the
+/// last round starts, `rounds - 1` holds in. The hold puts that moment
+/// [`DNS_MARGIN`] after the window; the child then finishes within about
+/// one hold and the margin of the stop signal. With `ceil(P / 2) >= 32`
+/// nothing queues: every lookup is held through the span.
+fn dns_hold(pool: u64, watched: Duration) -> Duration {
+    let at_once = LOOKUPS.min(pool.div_ceil(2)).max(1);
+    let rounds = LOOKUPS.div_ceil(at_once);
+    let span = (watched + DNS_MARGIN).as_millis() as u64;
+    Duration::from_millis(span.div_ceil(rounds.saturating_sub(1).max(1)))
+}
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "workloads",
         value_name: "LIST",
-        help: "workloads: idle, cpu-full, cpu-4x, read-2x, loop-blocker",
-        default: "idle,cpu-full,cpu-4x,read-2x,loop-blocker",
-        report: "idle,cpu-full,cpu-4x,read-2x,loop-blocker",
+        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker",
+        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
+        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
     },
     ArgSpec {
         name: "window-ms",
@@ -78,12 +121,27 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// What each workload should show: busy threads, queued requests, verdict.
+/// What each workload should show: busy threads, queued requests (for
+/// `dns-32`: at the start, draining), verdict.
 fn truth(workload: &str, pool: u64) -> (u64, u64, Verdict) {
     match workload {
         "cpu-full" => (pool, 0, Verdict::PoolSaturated),
         "cpu-4x" => (pool, 3 * pool, Verdict::PoolSaturated),
         "read-2x" => (pool, pool, Verdict::PoolSaturated),
+        "dns-32" => {
+            // libuv's slow-I/O limit, (P + 1) / 2.
+            let busy = LOOKUPS.min(pool.div_ceil(2));
+            let queued = LOOKUPS - busy;
+            let verdict = if busy == pool {
+                // P = 1: the limit is the whole pool.
+                Verdict::PoolSaturated
+            } else if queued > 0 {
+                Verdict::SlowIoThrottled
+            } else {
+                Verdict::Healthy
+            };
+            (busy, queued, verdict)
+        }
         "loop-blocker" => (0, 0, Verdict::LoopBlocked),
         _ => (0, 0, Verdict::Healthy),
     }
@@ -104,8 +162,17 @@ struct ScopeWatch {
 }
 
 impl Watch for ScopeWatch {
-    fn tick(&mut self, pid: u32, lines: &[String]) -> anyhow::Result<()> {
-        if self.thread.is_none() && lines.iter().any(|l| l.contains("\"event\":\"ready\"")) {
+    fn tick(&mut self, _child: u32, lines: &[String]) -> anyhow::Result<()> {
+        if self.thread.is_none()
+            && let Some(ready) = lines.iter().find(|l| l.contains("\"event\":\"ready\""))
+        {
+            // node's own PID: under `sluice lab-netns` the lab's child is
+            // node's parent.
+            let pid = serde_json::from_str::<Value>(ready)
+                .ok()
+                .and_then(|v| v["pid"].as_u64())
+                .and_then(|p| u32::try_from(p).ok())
+                .with_context(|| format!("scope.js's ready line has no pid: {ready}"))?;
             let (window, options) = (self.window, self.options);
             self.thread = Some(std::thread::spawn(move || {
                 let signal = |what: &str| {
@@ -151,7 +218,7 @@ impl Experiment for Scope {
     }
 
     fn long_about(&self) -> &'static str {
-        "The lab check of `sluice scope PID`: Node runs workloads whose truth is known (an idle pool; P and 4P pbkdf2 in a loop; 2P reads of a FIFO nobody writes; a loop thread blocked by synchronous CPU) at pool sizes 1, 4 and 16, and scope watches each one from outside for one window, with no change to the process. The table sets what scope reports (pool threads found, busy threads, utilization, saturation, loop utilization, libuv's queue depth, the doctor's verdict) against the truth, and shows scope's own CPU cost. Node only: the other subjects have no libuv pool to watch."
+        "The lab check of `sluice scope PID`: Node runs workloads whose truth is known (an idle pool; P and 4P pbkdf2 in a loop; 2P reads of a FIFO nobody writes; 32 dns.lookup held by the lab's DNS delay server inside a private network namespace, of which libuv runs (P + 1) / 2 at once; a loop thread blocked by synchronous CPU) at pool sizes 1, 4 and 16, and scope watches each one from outside for one window, with no change to the process. The table sets what scope reports (pool threads found, busy threads, utilization, saturation, loop utilization, libuv's queue depth, slow I/O running and queued, the doctor's verdict) against the truth, and shows scope's own CPU cost. Node only: the other subjects have no libuv pool to watch."
     }
 
     fn args(&self) -> &'static [ArgSpec] {
@@ -183,6 +250,20 @@ impl Experiment for Scope {
                     WORKLOADS.join(", ")
                 );
             }
+        }
+        let mut workloads = workloads;
+        let mut skip_notes = Vec::new();
+        if workloads.iter().any(|w| w == "dns-32")
+            && let Err(why) = crate::netns::available(lab.exe())
+        {
+            let note = format!(
+                "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
+            );
+            workloads.retain(|w| w != "dns-32");
+            if workloads.is_empty() {
+                bail!("{note}");
+            }
+            skip_notes.push(note);
         }
         let window = Duration::from_millis(args.number("window-ms", 50, 60_000)?);
         let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
@@ -219,6 +300,7 @@ impl Experiment for Scope {
         let bar = lab.progress((lab.reps() * pools.len() * workloads.len()) as u64, "scope");
         let mut fifo_no = 0;
         let mut found_notes: Vec<(u64, String)> = Vec::new();
+        let mut dns_notes: Vec<(u64, String)> = Vec::new();
         let rows = repeat(lab, |_| {
             let mut rows = Vec::new();
             for &pool in &pools {
@@ -236,19 +318,34 @@ impl Experiment for Scope {
                         "iterations": iterations,
                         "fifo": fifo,
                         "spin_ms": (RAMP + window).as_millis() as u64 + 300,
+                        "lookups": LOOKUPS,
+                        "dns_suffix": NAME_SUFFIX,
                     });
                     let mut watch = ScopeWatch {
                         window,
                         options,
                         thread: None,
                     };
-                    let child = lab.run_child(
-                        node,
-                        self.name(),
-                        PoolSize::Size(pool as usize),
-                        &params,
-                        Some(&mut watch),
-                    );
+                    let size = PoolSize::Size(pool as usize);
+                    let mut held = None;
+                    let child = if w == "dns-32" {
+                        let hold = dns_hold(pool, RAMP + window);
+                        let server = super::dns::delay_server(hold);
+                        lab.run_child_in_netns(
+                            node,
+                            self.name(),
+                            size,
+                            &params,
+                            &server,
+                            Some(&mut watch),
+                        )
+                        .map(|(r, stats)| {
+                            held = Some((hold, stats.max_in_flight_names));
+                            r
+                        })
+                    } else {
+                        lab.run_child(node, self.name(), size, &params, Some(&mut watch))
+                    };
                     let watched = match watch.thread.take() {
                         Some(t) => t
                             .join()
@@ -291,6 +388,30 @@ impl Experiment for Scope {
                     if let Some(c) = r.pool_cpu_pct {
                         row = row.metric("pool_cpu_pct", c);
                     }
+                    for (k, v) in [
+                        ("slow_queue_depth", r.slow_queue_depth),
+                        ("slow_io_running", r.slow_io_running),
+                        ("slow_io_throttled_pct", r.slow_io_throttled_pct),
+                    ] {
+                        if let Some(v) = v {
+                            row = row.metric(k, v);
+                        }
+                    }
+                    if let Some((hold, in_flight)) = held {
+                        row = row
+                            .metric("dns_hold_ms", hold.as_millis() as f64)
+                            .metric("dns_max_in_flight", in_flight as f64);
+                        if !dns_notes.iter().any(|(p, _)| *p == pool) {
+                            dns_notes.push((
+                                pool,
+                                format!(
+                                    "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
+                                    hold.as_millis(),
+                                    pool.div_ceil(2)
+                                ),
+                            ));
+                        }
+                    }
                     rows.push(row);
                     bar.inc(1);
                 }
@@ -301,13 +422,25 @@ impl Experiment for Scope {
         let mut notes = vec![
             "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
             format!(
-                "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)",
+                "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started{}",
                 window.as_millis(),
-                RAMP.as_millis()
+                RAMP.as_millis(),
+                if iterations > 0 {
+                    format!("; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)")
+                } else {
+                    String::new()
+                }
             ),
-            "truth: busy = min(tasks, pool); queue = tasks beyond the pool; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
-            "the 32 pending dns.lookup of the issue need the lab's DNS delay server, built separately; that workload joins when it lands".to_string(),
+            "truth: busy = min(tasks, pool) (dns-32: min(32, (P + 1) / 2)); queue = tasks beyond that; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
         ];
+        if workloads.iter().any(|w| w == "dns-32") {
+            notes.push("dns-32: 32 dns.lookup (family 4) of distinct names inside a private network and mount namespace whose resolv.conf names the DNS delay server; truth: (P + 1) / 2 threads in getaddrinfo, the rest of the 32 queued at the start and draining over the window (the queue column is the window's mean), the other threads idle".to_string());
+        }
+        notes.push("`slow I/O run / queued`: libuv's slow_io_work_running and slow_io_pending_wq (dns.lookup's getaddrinfo), read from memory, means over the window".to_string());
+        notes.extend(skip_notes);
+        for (_, note) in &dns_notes {
+            notes.push(note.clone());
+        }
         for (pool, found) in &found_notes {
             notes.push(format!("pool {pool}: {found}"));
         }
@@ -341,6 +474,11 @@ impl Experiment for Scope {
             .iter()
             .map(|r| {
                 let truth_queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
+                let draining = if r.param_text("workload") == "dns-32" {
+                    " at the start"
+                } else {
+                    ""
+                };
                 vec![
                     r.param_text("workload"),
                     r.param_text("pool"),
@@ -348,7 +486,7 @@ impl Experiment for Scope {
                         "{} busy{}, {}",
                         f(r, "truth_busy", 0),
                         if truth_queue > 0.0 {
-                            format!(", {truth_queue:.0} queued")
+                            format!(", {truth_queue:.0} queued{draining}")
                         } else {
                             String::new()
                         },
@@ -359,6 +497,11 @@ impl Experiment for Scope {
                     f(r, "saturation_pct", 0),
                     f(r, "loop_utilization_pct", 0),
                     f(r, "queue_depth", 1),
+                    format!(
+                        "{} / {}",
+                        f(r, "slow_io_running", 1),
+                        f(r, "slow_queue_depth", 1)
+                    ),
                     Verdict::ALL
                         .iter()
                         .max_by(|a, b| {
@@ -389,6 +532,7 @@ impl Experiment for Scope {
                 "saturation %",
                 "loop util %",
                 "queue",
+                "slow I/O run / queued",
                 "verdict",
                 "verdict ok",
                 "scope CPU %",
@@ -415,5 +559,34 @@ mod tests {
         assert_eq!(truth("read-2x", 16), (16, 16, Verdict::PoolSaturated));
         assert_eq!(truth("loop-blocker", 4), (0, 0, Verdict::LoopBlocked));
         assert_eq!(truth("idle", 1), (0, 0, Verdict::Healthy));
+        assert_eq!(truth("dns-32", 1), (1, 31, Verdict::PoolSaturated));
+        assert_eq!(truth("dns-32", 4), (2, 30, Verdict::SlowIoThrottled));
+        assert_eq!(truth("dns-32", 16), (8, 24, Verdict::SlowIoThrottled));
+        assert_eq!(truth("dns-32", 64), (32, 0, Verdict::Healthy));
+    }
+
+    #[test]
+    fn the_hold_keeps_lookups_queued_past_the_window() {
+        let watched = Duration::from_millis(1200);
+        assert_eq!(dns_hold(1, watched), Duration::from_millis(49)); // 1500 / 31
+        assert_eq!(dns_hold(4, watched), Duration::from_millis(100)); // 1500 / 15
+        assert_eq!(dns_hold(16, watched), Duration::from_millis(500)); // 1500 / 3
+        assert_eq!(dns_hold(64, watched), Duration::from_millis(1500));
+        for pool in 1..=80u64 {
+            let at_once = LOOKUPS.min(pool.div_ceil(2));
+            let rounds = LOOKUPS.div_ceil(at_once) as u32;
+            let hold = dns_hold(pool, watched);
+            // The last round starts after the window and its margin (or,
+            // with one round, the only one lasts past them) ...
+            assert!(
+                hold * rounds.saturating_sub(1).max(1) >= watched + DNS_MARGIN,
+                "pool {pool}"
+            );
+            // ... and ends within one hold and the margin of the stop.
+            assert!(
+                hold * rounds <= watched + DNS_MARGIN + hold * 2,
+                "pool {pool}"
+            );
+        }
     }
 }

@@ -261,6 +261,7 @@ impl Experiment for Starve {
                                 pool,
                                 &params,
                                 &server,
+                                None,
                             )?;
                             (r, Some(stats.max_in_flight_names as usize))
                         } else if is_node {

@@ -10,6 +10,10 @@
 //! | `sluice_scope_pool_saturation_ratio` | gauge | share of samples with every thread busy |
 //! | `sluice_scope_loop_utilization_ratio` | gauge | share of samples the loop was outside epoll |
 //! | `sluice_scope_pool_queue_depth` | gauge | mean queued requests (when readable) |
+//! | `sluice_scope_pool_slow_io_queue_depth` | gauge | of them, mean slow I/O (`dns.lookup`) waiting (when readable) |
+//! | `sluice_scope_pool_slow_io_running` | gauge | mean slow I/O running, libuv's `slow_io_work_running` (when readable) |
+//! | `sluice_scope_pool_slow_io_limit` | gauge | libuv's limit on threads running slow I/O, `(n + 1) / 2` |
+//! | `sluice_scope_pool_slow_io_throttled_ratio` | gauge | share of readings with slow I/O waiting at that limit (when readable) |
 //! | `sluice_scope_pool_saturated_seconds_total` | counter | time every pool thread was busy |
 //! | `sluice_scope_pool_busy_thread_seconds_total` | counter | thread-seconds busy |
 //! | `sluice_scope_loop_busy_seconds_total` | counter | time the loop was busy |
@@ -164,6 +168,36 @@ fn encode(r: &Report, t: &Totals) -> String {
             "pool_queue_depth",
             "Mean requests waiting in libuv's queue, last window",
             q,
+        );
+    }
+    if let Some(q) = r.slow_queue_depth {
+        gauge(
+            &mut reg,
+            "pool_slow_io_queue_depth",
+            "Mean slow I/O requests (dns.lookup) waiting in libuv's slow_io_pending_wq, last window",
+            q,
+        );
+    }
+    if let Some(n) = r.slow_io_running {
+        gauge(
+            &mut reg,
+            "pool_slow_io_running",
+            "Mean slow I/O requests running on pool threads (libuv's slow_io_work_running), last window",
+            n,
+        );
+    }
+    gauge(
+        &mut reg,
+        "pool_slow_io_limit",
+        "libuv's limit on pool threads running slow I/O: (threads + 1) / 2",
+        r.slow_io_limit as f64,
+    );
+    if let Some(p) = r.slow_io_throttled_pct {
+        gauge(
+            &mut reg,
+            "pool_slow_io_throttled_ratio",
+            "Share of queue readings with slow I/O waiting while the slow I/O running stood at libuv's limit, last window",
+            p / 100.0,
         );
     }
     gauge(

@@ -73,8 +73,21 @@ fn push(h: &mut VecDeque<u64>, v: f64) {
 fn verdict_color(v: Verdict) -> Color {
     match v {
         Verdict::Healthy => Color::Green,
-        Verdict::PoolSaturated => Color::Yellow,
-        Verdict::LoopBlocked | Verdict::Both => Color::Red,
+        Verdict::PoolSaturated | Verdict::SlowIoThrottled => Color::Yellow,
+        Verdict::LoopBlocked | Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => Color::Red,
+    }
+}
+
+/// `; slow I/O: 29.5 waiting, 2.0 running of 2 allowed, throttled 99%`,
+/// where slow I/O was read.
+fn slow_io(r: &Report) -> String {
+    match (r.slow_queue_depth, r.slow_io_running) {
+        (Some(q), Some(run)) => format!(
+            "; slow I/O: {q:.1} waiting, {run:.1} running of {} allowed, throttled {:.0}%",
+            r.slow_io_limit,
+            r.slow_io_throttled_pct.unwrap_or(0.0)
+        ),
+        _ => String::new(),
     }
 }
 
@@ -166,13 +179,14 @@ fn render(
         .queue_depth
         .map_or("queue: not readable".to_string(), |q| {
             format!(
-                "queue: {q:.1} waiting on average, {} at most{}",
+                "queue: {q:.1} waiting on average, {} at most{}{}",
                 r.queue_depth_max.unwrap_or(0),
                 if r.queue_depth_at_least {
                     " (at least)"
                 } else {
                     ""
-                }
+                },
+                slow_io(r)
             )
         });
     let thread_rows: Vec<Row<'_>> = r
@@ -315,5 +329,79 @@ impl Drop for Tui {
         if self.terminal.take().is_some() {
             ratatui::restore();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aggregate::{Context, Window};
+    use crate::classify::{IdleWait, ThreadState};
+    use crate::discovery::{Method, Pool, PoolStatus};
+    use crate::queue::QueueReading;
+    use crate::sampler::Tick;
+    use ratatui::backend::TestBackend;
+
+    #[test]
+    fn the_doctor_pane_shows_slow_io_throttled_and_the_queue_line_its_figures() {
+        let status = PoolStatus::Started(Pool {
+            method: Method::Memory,
+            tids: vec![1, 2, 3, 4],
+            idle: IdleWait::AnyFutex,
+            evidence: vec![],
+        });
+        let mut w = Window::new(vec![1, 2, 3, 4]);
+        let poll = ThreadState::Blocked(7);
+        w.add(
+            &Tick {
+                pool: vec![poll, poll, ThreadState::Idle, ThreadState::Idle],
+                loop_state: ThreadState::Idle,
+            },
+            Some(QueueReading {
+                depth: 30,
+                slow: 30,
+                at_least: false,
+                slow_running: Some(2),
+            }),
+        );
+        let r = w.finish(Context {
+            t_s: 1.0,
+            pid: 42,
+            window_s: 1.0,
+            status: &status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 0,
+            probe: None,
+        });
+        let mut term = ratatui::Terminal::new(TestBackend::new(200, 40)).unwrap();
+        let history = VecDeque::new();
+        term.draw(|f| {
+            render(
+                f,
+                f.area(),
+                "t",
+                "found",
+                Some(&r),
+                [&history, &history, &history],
+            )
+        })
+        .unwrap();
+        let screen: String = term
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(
+            screen.contains("slow-io-throttled: slow I/O throttled"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("slow I/O: 30.0 waiting, 2.0 running of 2 allowed, throttled 100%"),
+            "{screen}"
+        );
+        assert_eq!(verdict_color(r.verdict), Color::Yellow);
     }
 }
