@@ -262,12 +262,16 @@ function statOptionsOk(options) {
 }
 
 const FAMILIES = new Map([[0, 0], [4, 4], [6, 6], ['IPv4', 4], ['IPv6', 6]]);
+const NUMERIC_FAMILIES = new Map([[0, 0], [4, 4], [6, 6]]);
 const ORDERS = new Set(['ipv4first', 'ipv6first', 'verbatim']);
 
 // dns.lookup's host and options: { family, all, order } or null. A host
 // that is empty, an IP address or not plain ASCII is Node's to answer
 // (Node answers the first two without a lookup, and converts the last).
-function lookupShape(hostname, options) {
+// `callbackForm`: dns.lookup takes family 'IPv4'/'IPv6', dns.promises.lookup
+// does not.
+function lookupShape(hostname, options, callbackForm) {
+  const families = callbackForm ? FAMILIES : NUMERIC_FAMILIES;
   if (typeof hostname !== 'string' || hostname.length === 0 || net.isIP(hostname) !== 0 ||
       !/^[\x21-\x7e]+$/.test(hostname)) {
     return null;
@@ -275,7 +279,7 @@ function lookupShape(hostname, options) {
   const shape = { family: 0, all: false, order: nodeDns.getDefaultResultOrder() };
   if (options === undefined) return shape;
   if (typeof options === 'number') {
-    if (!FAMILIES.has(options)) return null;
+    if (!NUMERIC_FAMILIES.has(options)) return null;
     shape.family = options;
     return shape;
   }
@@ -285,8 +289,8 @@ function lookupShape(hostname, options) {
     if (v === undefined || v === null) continue;
     switch (k) {
       case 'family':
-        if (!FAMILIES.has(v)) return null;
-        shape.family = FAMILIES.get(v);
+        if (!families.has(v)) return null;
+        shape.family = families.get(v);
         break;
       case 'all':
         if (typeof v !== 'boolean') return null;
@@ -454,7 +458,7 @@ const fs = {
 const dns = {
   /** `dns.promises.lookup` through sluice::dns: no pool thread waits. */
   lookup(hostname, options) {
-    const shape = lookupShape(hostname, options);
+    const shape = lookupShape(hostname, options, false);
     if (shape) return runLookup(hostname, shape);
     fallback('lookup');
     return original.lookupPromise.call(nodeDns.promises, hostname, options);
@@ -575,5 +579,8 @@ module.exports = {
     fallback,
     toCallback,
     toPrometheusText,
+    // A task that panics in Rust: the test of the panic path.
+    panicForTest: (message) => call(() => settle(native.panicForTest(String(message)))),
+    noop: () => settle(native.noop()),
   },
 };

@@ -179,7 +179,7 @@ if (enabled.lookup) {
       cb = opts;
       opts = undefined;
     }
-    const shape = typeof cb === 'function' ? shapes.lookupShape(hostname, opts) : null;
+    const shape = typeof cb === 'function' ? shapes.lookupShape(hostname, opts, true) : null;
     if (!shape) {
       fallback('lookup');
       return Reflect.apply(original.lookup, this, arguments);
@@ -190,7 +190,7 @@ if (enabled.lookup) {
     return {};
   });
   nodeDns.promises.lookup = like(original.lookupPromise, function lookup(hostname, options) {
-    const shape = shapes.lookupShape(hostname, options);
+    const shape = shapes.lookupShape(hostname, options, false);
     if (!shape) {
       fallback('lookup');
       return Reflect.apply(original.lookupPromise, this, arguments);
