@@ -17,8 +17,9 @@
 //!
 //! An operation never reaches JavaScript as anything but a value or a
 //! [`Failure`]: the work runs under `catch_unwind`, so a panic becomes a
-//! `Failure` of kind `"panic"`, and a task dropped without running (which
-//! only a shut-down pool does) still settles its promise (kind `"dropped"`).
+//! `Failure` of kind `"panic"` (and is then re-raised for the pool to count),
+//! and a task dropped without running (which only a shut-down pool does)
+//! still settles its promise (kind `"dropped"`).
 //! Settling goes through one guard type, [`Settle`], whose `Drop` makes
 //! "never settled" impossible.
 
@@ -156,14 +157,18 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
-fn run_guarded(work: impl FnOnce() -> Done) -> Done {
-    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|payload| {
-        Done::Fail(Failure::message(
-            "panic",
-            None,
-            panic_message(payload.as_ref()),
-        ))
-    })
+/// Runs `work` and settles the promise with its outcome. A panic settles
+/// it as a `"panic"` failure and then goes on unwinding, so the pool counts
+/// it (`panicked_total`) like any task's panic.
+fn run_settled(settle: Settle, work: impl FnOnce() -> Done) {
+    match catch_unwind(AssertUnwindSafe(work)) {
+        Ok(done) => settle.finish(done),
+        Err(payload) => {
+            let message = panic_message(payload.as_ref());
+            settle.finish(Done::Fail(Failure::message("panic", None, message)));
+            std::panic::resume_unwind(payload);
+        }
+    }
 }
 
 /// The lane names JavaScript sees: the metrics' labels.
@@ -196,7 +201,7 @@ fn submit<'e>(
     // of the two to settle it wins, the other's settle does nothing.
     let refusal = deferred.clone();
     let settle = Settle(Some(deferred));
-    let job = move || settle.finish(run_guarded(work));
+    let job = move || run_settled(settle, work);
     if let Err(busy) = pool.try_spawn(lane, job) {
         let failure = Failure {
             lane: Some(lane_name(busy.lane())),

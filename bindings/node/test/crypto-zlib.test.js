@@ -100,4 +100,9 @@ test('a Rust panic becomes a rejected promise, and the lane keeps working', asyn
   // Counted at submission (a completion is counted just after the promise
   // is settled, so it may trail the await).
   assert.strictEqual(after.submitted_total - before.submitted_total, 2);
+  // The pool counted the panic as a panic (after the promise settled).
+  for (let i = 0; i < 1000 && cpu().panicked_total === before.panicked_total; i++) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  assert.strictEqual(cpu().panicked_total - before.panicked_total, 1);
 });
