@@ -16,6 +16,7 @@ const nodeZlib = require('node:zlib');
 const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 const util = require('node:util');
 
@@ -277,6 +278,7 @@ function lookupShape(hostname, options, callbackForm) {
     return null;
   }
   const shape = { family: 0, all: false, order: nodeDns.getDefaultResultOrder() };
+  let addrconfig = false;
   if (options === undefined) return shape;
   if (typeof options === 'number') {
     if (!NUMERIC_FAMILIES.has(options)) return null;
@@ -297,7 +299,8 @@ function lookupShape(hostname, options, callbackForm) {
         shape.all = v;
         break;
       case 'hints':
-        if (v !== 0) return null;
+        if (v === nodeDns.ADDRCONFIG) addrconfig = true;
+        else if (v !== 0) return null;
         break;
       case 'verbatim':
         if (typeof v !== 'boolean') return null;
@@ -313,7 +316,41 @@ function lookupShape(hostname, options, callbackForm) {
   }
   // `order` wins over `verbatim`, as in Node.
   if (options.order !== undefined && options.order !== null) shape.order = options.order;
+  if (addrconfig) {
+    // AI_ADDRCONFIG (what net.connect passes): answers only of families the
+    // machine has a non-loopback address of. Run here only where that is
+    // plain: both families present (no filter), or IPv4 and no IPv6 at all
+    // (IPv4 only); anything else is Node's.
+    const have = configuredFamilies();
+    if (have.v4 && have.v6) return shape;
+    if (have.v4 && !have.anyV6 && shape.family !== 6) {
+      shape.family = 4;
+      return shape;
+    }
+    return null;
+  }
   return shape;
+}
+
+// The families of this machine's non-loopback addresses (IPv6 link-local
+// addresses make IPv6 "some" but not "configured"), read at most once a second.
+let families = { at: -Infinity };
+function configuredFamilies() {
+  const now = Date.now();
+  if (now - families.at < 1000) return families;
+  const f = { at: now, v4: false, v6: false, anyV6: false };
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list || []) {
+      if (a.internal) continue;
+      if (a.family === 'IPv4' || a.family === 4) f.v4 = true;
+      if (a.family === 'IPv6' || a.family === 6) {
+        f.anyV6 = true;
+        if (!/^fe[89ab]/i.test(a.address)) f.v6 = true;
+      }
+    }
+  }
+  families = f;
+  return f;
 }
 
 function orderAddresses(list, order) {

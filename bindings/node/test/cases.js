@@ -101,6 +101,10 @@ const cases = {
     [{}],
     ['127.0.0.1', { all: true }],
     ['a..b'],
+    // What net.connect passes: AI_ADDRCONFIG.
+    ['localhost', { hints: require('node:dns').ADDRCONFIG, all: true }],
+    ['localhost', { hints: require('node:dns').ADDRCONFIG, family: 4 }],
+    ['localhost', { hints: require('node:dns').ADDRCONFIG | require('node:dns').V4MAPPED, family: 6 }],
   ],
 };
 

@@ -35,3 +35,33 @@ test('each function is switched off by its variable; a bad value is an error', (
   assert.notStrictEqual(r.status, 0);
   assert.match(r.stderr, /SLUICE_PATCH_LOOKUP="maybe": expected 1 or 0/);
 });
+
+test('an HTTP client under the preload: net.connect\'s lookup runs through sluice', () => {
+  const r = runChild(`
+    const http = require('node:http');
+    const server = http.createServer((req, res) => res.end('pong')).listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      const before = require('.').metricsJson().node; // listen() looked up its IP literal
+      http.get({ host: 'localhost', port, path: '/' }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => {
+          const m = require('.').metricsJson();
+          const delta = (k) => (m.node[k].lookup || 0) - (before[k].lookup || 0);
+          console.log(JSON.stringify({ body, lookups: delta('calls'), handed: delta('fallbacks') }));
+          server.close();
+        });
+      });
+    });`, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.json.body, 'pong');
+  // Where the machine's address families make AI_ADDRCONFIG plain, sluice
+  // answers; otherwise it is Node's. Either way, exactly one lookup.
+  assert.strictEqual(r.json.lookups + r.json.handed, 1, JSON.stringify(r.json));
+  const os = require('node:os');
+  const ifs = Object.values(os.networkInterfaces()).flat().filter((a) => !a.internal);
+  const v4 = ifs.some((a) => a.family === 'IPv4');
+  const v6 = ifs.some((a) => a.family === 'IPv6' && !/^fe[89ab]/i.test(a.address));
+  const anyV6 = ifs.some((a) => a.family === 'IPv6');
+  assert.strictEqual(r.json.lookups, v4 && (v6 || !anyV6) ? 1 : 0, JSON.stringify({ v4, v6, anyV6 }));
+});
