@@ -143,3 +143,18 @@ test('exit never waits for work in flight; a terminated worker with work in flig
   assert.strictEqual(r.status, 0, r.stderr);
   assert.deepStrictEqual(r.json, { after: 8 });
 });
+
+test('a bad SLUICE_* variable: the first call rejects naming it; configure throws naming it', () => {
+  const r = runChild(`
+    const s = require('.');
+    const out = {};
+    s.crypto.pbkdf2('a', 'b', 1, 8, 'sha1').then(() => { out.call = 'resolved'; }, (e) => { out.call = e.message; })
+      .then(() => {
+        try { s.configure({ cpu: 1 }); out.configure = 'accepted'; } catch (e) { out.configure = [e.code, e.message]; }
+        ${print};
+      });`, { env: { SLUICE_CPU_THREADS: 'abc' } });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.json.call, /SLUICE_CPU_THREADS="abc" is not a number/);
+  assert.strictEqual(r.json.configure[0], 'ERR_OUT_OF_RANGE');
+  assert.match(r.json.configure[1], /SLUICE_CPU_THREADS="abc" is not a number/);
+});
