@@ -84,8 +84,10 @@ test('one pool per process: the main thread and a worker_thread count into the s
           await s.fs.stat('.');
           parentPort.postMessage({ seen, after: s.metricsJson() });
         })();\`, { eval: true });
+      // Both listeners first: 'exit' may come before the message is delivered.
+      const exited = new Promise((res) => w.on('exit', res));
       const msg = await new Promise((res, rej) => { w.on('message', res); w.on('error', rej); });
-      await new Promise((res) => w.on('exit', res));
+      await exited;
       const main = s.metricsJson();
       const out = {
         workerSawMainCpu: lane(msg.seen, 'cpu').submitted_total,
