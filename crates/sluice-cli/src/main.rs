@@ -5,8 +5,8 @@
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use sluice_lab::dns_delay::DelayFlags;
 use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use sluice_testnet::dns_delay::DelayFlags;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -289,23 +289,23 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("load", m)) => load(m).map(|()| ExitCode::SUCCESS),
         Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
         Some(("dns-delay", m)) => {
-            sluice_lab::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
+            sluice_testnet::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
         }
         Some(("lab-netns", m)) => {
             if m.get_flag("check") {
-                return sluice_lab::netns::check().map(|()| ExitCode::SUCCESS);
+                return sluice_testnet::netns::check().map(|()| ExitCode::SUCCESS);
             }
             let mut command = m
                 .get_many::<OsString>("command")
                 .expect("required")
                 .cloned();
-            let run = sluice_lab::netns::NetnsRun {
+            let run = sluice_testnet::netns::NetnsRun {
                 server: delay_flags(m).config()?,
                 hosts: m.get_one::<String>("hosts").map(PathBuf::from),
                 program: command.next().expect("at least one value"),
                 args: command.collect(),
             };
-            let code = sluice_lab::netns::run(run)?;
+            let code = sluice_testnet::netns::run(run)?;
             std::process::exit(code);
         }
         Some(("lab-child", m)) => {

@@ -236,7 +236,7 @@ impl Lab {
 
     /// Like [`Lab::run_child`], with the child inside a private network
     /// and mount namespace whose only name server is a DNS delay server
-    /// configured as `server` (see [`crate::netns`]). Returns the child's
+    /// configured as `server` (see [`sluice_testnet::netns`]). Returns the child's
     /// JSON and the server's counts; fails if the machine's
     /// `/etc/resolv.conf` changed (it never should). `watch`, if given, is
     /// ticked while the child runs; the PID it gets is `sluice lab-netns`'s,
@@ -248,23 +248,23 @@ impl Lab {
         experiment: &str,
         pool: PoolSize,
         params: &Value,
-        server: &crate::dns_delay::DelayConfig,
+        server: &sluice_testnet::dns_delay::DelayConfig,
         watch: Option<&mut dyn Watch>,
-    ) -> anyhow::Result<(Value, crate::dns_delay::Stats)> {
+    ) -> anyhow::Result<(Value, sluice_testnet::dns_delay::Stats)> {
         let what = format!(
             "{} running {experiment} (pool {pool}) in a network namespace",
             subject.name()
         );
-        let guard = crate::netns::HostGuard::snapshot();
+        let guard = sluice_testnet::netns::HostGuard::snapshot();
         let stats = self.scratch().join(format!(
             "dns-stats-{}.json",
             self.netns_runs
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         let inner = subject.command(self, experiment, pool, params)?;
-        let cmd = crate::netns::wrap(self.exe(), &inner, server, &stats);
+        let cmd = sluice_testnet::netns::wrap(self.exe(), &inner, server, &stats);
         let result = self.run_command(cmd, &what, watch);
-        let counts = crate::netns::finish(&stats, &guard);
+        let counts = sluice_testnet::netns::finish(&stats, &guard);
         let result = result?;
         Ok((result, counts.with_context(|| what.clone())?))
     }

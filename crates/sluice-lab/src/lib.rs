@@ -9,21 +9,17 @@
 //!   registry [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
 //! - `lab.rs`: a run's context: subjects, node, children, watching.
-//! - `dns_delay/`: the DNS delay server (`sluice dns-delay`, and in-process).
-//! - `netns/`: namespaced runs: a child in its own network and mount
-//!   namespace whose only name server is the delay server.
+//! - The DNS delay server and namespaced runs are the `sluice-testnet` crate.
 //! - `report/`: terminal tables, JSON, SVG, Markdown.
 //!
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls
 //! [`run_experiment`], [`run_report`] or [`child_main`]; nothing else.
 
-pub mod dns_delay;
 pub mod experiment;
 pub mod lab;
 mod libuv_ffi;
 pub mod loadgen;
 pub mod machine;
-pub mod netns;
 pub mod outcome;
 mod pool_size;
 pub mod procfs;

@@ -4,7 +4,7 @@
 //! child times the batch.
 //!
 //! Every child runs inside a private network and mount namespace
-//! ([`crate::netns`]) whose `/etc/resolv.conf` names the delay server, so
+//! ([`sluice_testnet::netns`]) whose `/etc/resolv.conf` names the delay server, so
 //! each subject resolves through its own, real resolver path:
 //!
 //! - node, `dns.lookup(name, {family: 4})`: `getaddrinfo` on libuv's pool,
@@ -33,7 +33,6 @@
 
 use super::{ArgSpec, Args, Experiment, repeat};
 use crate::PoolSize;
-use crate::dns_delay::{DelayConfig, FastPattern};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
@@ -42,6 +41,7 @@ use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
 use sluice::dns::{Family, Resolver};
+use sluice_testnet::dns_delay::{DelayConfig, FastPattern};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
@@ -142,7 +142,7 @@ impl Experiment for Dns {
         let n = args.number("names", 1, 1024)?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
         let hold_ms = args.number("hold-ms", 1, 1800)?;
-        crate::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
+        sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
         let pools = lab.pools_for(self);
         let names: Vec<String> = (1..=n)
             .map(|i| format!("n{i:02}.dns.sluice.test"))

@@ -15,7 +15,7 @@
 //! - `dns-32`: 32 `dns.lookup` of distinct names (`{family: 4}`), each held
 //!   by the lab's DNS delay server; node runs inside a private network and
 //!   mount namespace whose `/etc/resolv.conf` names that server
-//!   ([`crate::netns`]; the machine's own is never touched). Truth: libuv
+//!   ([`sluice_testnet::netns`]; the machine's own is never touched). Truth: libuv
 //!   lets slow I/O hold at most `(P + 1) / 2` threads, so `ceil(P / 2)` busy
 //!   in `getaddrinfo` (blocked in socket calls), `32 - ceil(P / 2)` queued at
 //!   the start and draining, the other threads idle; slow I/O throttled
@@ -254,7 +254,7 @@ impl Experiment for Scope {
         let mut workloads = workloads;
         let mut skip_notes = Vec::new();
         if workloads.iter().any(|w| w == "dns-32")
-            && let Err(why) = crate::netns::available(lab.exe())
+            && let Err(why) = sluice_testnet::netns::available(lab.exe())
         {
             let note = format!(
                 "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"

@@ -28,7 +28,7 @@
 //!   `dns.lookup(name, {family: 4})` of distinct names, each held
 //!   `--hold-ms` by the DNS delay server. Node's children run inside a
 //!   private network namespace whose only name server is that server
-//!   ([`crate::netns`]); the server counts the names in flight
+//!   ([`sluice_testnet::netns`]); the server counts the names in flight
 //!   (`max_in_flight`). Where namespaces cannot be made (no root, no user
 //!   namespaces), node skips A and B's slow wait, saying why.
 //!
@@ -178,7 +178,7 @@ impl Experiment for Starve {
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
         let pools = lab.pools_for(self);
-        let node_dns = crate::netns::available(lab.exe());
+        let node_dns = sluice_testnet::netns::available(lab.exe());
         let server = super::dns::delay_server(hold);
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])

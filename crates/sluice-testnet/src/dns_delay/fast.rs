@@ -7,7 +7,7 @@ use std::fmt;
 /// and a final dot do not matter.
 ///
 /// ```
-/// use sluice_lab::dns_delay::FastPattern;
+/// use sluice_testnet::dns_delay::FastPattern;
 /// let p: FastPattern = "*.fast.test".parse().unwrap();
 /// assert!(p.matches("a.FAST.test.") && !p.matches("fast.test"));
 /// assert!("a*b".parse::<FastPattern>().unwrap_err().contains("--fast \"a*b\""));

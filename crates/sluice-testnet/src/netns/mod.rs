@@ -66,7 +66,7 @@ const RESOLV_CONF: &str = "# sluice lab-netns: this network namespace's name ser
 /// Steps 1 to 3: enters new network and mount namespaces with private
 /// mounts and `lo` up. Must run before this process starts any thread.
 fn enter() -> anyhow::Result<()> {
-    if let Ok(threads) = crate::procfs::thread_count(std::process::id())
+    if let Ok(threads) = thread_count()
         && threads != 1
     {
         bail!(
@@ -325,4 +325,9 @@ pub fn wrap(exe: &Path, cmd: &Command, server: &DelayConfig, stats: &Path) -> Co
 pub fn finish(stats: &Path, guard: &HostGuard) -> anyhow::Result<Stats> {
     guard.verify()?;
     Stats::read(stats).map_err(|e| anyhow!("{e:#} (the namespaced run left no counts)"))
+}
+
+/// This process's thread count, from `/proc/self/task`.
+fn thread_count() -> std::io::Result<usize> {
+    Ok(std::fs::read_dir("/proc/self/task")?.count())
 }

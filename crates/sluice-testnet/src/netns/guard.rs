@@ -21,7 +21,7 @@ impl HostGuard {
     /// Takes the snapshot.
     ///
     /// ```
-    /// let g = sluice_lab::netns::HostGuard::snapshot();
+    /// let g = sluice_testnet::netns::HostGuard::snapshot();
     /// assert!(g.verify().is_ok());
     /// ```
     pub fn snapshot() -> HostGuard {

@@ -1,13 +1,14 @@
-//! `sluice::dns` against the lab's DNS delay server, in-process on
+//! `sluice::dns` against sluice-testnet's DNS delay server, in-process on
 //! 127.0.0.1 with an ephemeral port (no namespace needed): every name in
 //! flight at once, the TTL cache, coalescing, the search list and ndots.
 //! The server's counts are the evidence. Counts only.
 //!
 //! hickory re-sends a UDP query that has no answer after 333 ms; holds
 //! here stay below that, and queries are counted net of retransmissions.
+#![cfg(feature = "dns")]
 
 use sluice::dns::{Family, Resolver};
-use sluice_lab::dns_delay::{DelayConfig, DelayServer, FastPattern, Stats};
+use sluice_testnet::dns_delay::{DelayConfig, DelayServer, FastPattern, Stats};
 use std::net::IpAddr;
 use std::time::Duration;
 

@@ -115,7 +115,7 @@ impl DelayFlags {
     /// Validates every flag; errors name the flag, the value and the fix.
     ///
     /// ```
-    /// use sluice_lab::dns_delay::DelayFlags;
+    /// use sluice_testnet::dns_delay::DelayFlags;
     /// let flags = DelayFlags {
     ///     listen: "127.0.0.1:5353".into(),
     ///     hold: "300ms".into(),
@@ -210,7 +210,7 @@ impl Shared {
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> anyhow::Result<()> {
-/// use sluice_lab::dns_delay::{DelayConfig, DelayServer};
+/// use sluice_testnet::dns_delay::{DelayConfig, DelayServer};
 /// let server = DelayServer::start(DelayConfig {
 ///     listen: "127.0.0.1:0".parse()?,
 ///     ..DelayConfig::default()
@@ -481,7 +481,7 @@ pub fn run(config: DelayConfig) -> anyhow::Result<Stats> {
 /// Parses a duration like `300ms`, `1.5s` or `0`.
 ///
 /// ```
-/// use sluice_lab::dns_delay::parse_duration;
+/// use sluice_testnet::dns_delay::parse_duration;
 /// use std::time::Duration;
 /// assert_eq!(parse_duration("300ms"), Ok(Duration::from_millis(300)));
 /// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));

@@ -4,7 +4,7 @@
 
 use hickory_proto::op::{Message, MessageType, OpCode, Query};
 use hickory_proto::rr::{Name, RData, RecordType};
-use sluice_lab::dns_delay::{DelayConfig, DelayServer, FastPattern, STATS_NAME, Stats};
+use sluice_testnet::dns_delay::{DelayConfig, DelayServer, FastPattern, STATS_NAME, Stats};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
