@@ -88,7 +88,11 @@ impl Lab {
         }
         let machine = Machine::detect(node.as_deref().ok());
         let wanted: Vec<&'static dyn Subject> = match &config.subjects {
-            None => subject::SUBJECTS.to_vec(),
+            None => subject::SUBJECTS
+                .iter()
+                .copied()
+                .filter(|s| s.by_default())
+                .collect(),
             Some(names) => {
                 let mut out = Vec::new();
                 for name in names {
@@ -171,7 +175,7 @@ impl Lab {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| exp.default_pools(self.config.report))
+            .unwrap_or_else(|| exp.spec().default_pools(self.config.report))
     }
 
     /// True inside `sluice lab report`.
@@ -194,10 +198,14 @@ impl Lab {
     pub fn node_script(&self, experiment: &str) -> anyhow::Result<PathBuf> {
         let exp = experiment::by_name(experiment)
             .with_context(|| format!("unknown experiment {experiment:?}"))?;
+        let script = exp
+            .spec()
+            .workloads
+            .node
+            .with_context(|| format!("{experiment} has no node script"))?;
         let path = self.scripts.path().join(format!("{experiment}.js"));
         if !path.exists() {
-            std::fs::write(&path, exp.node_script())
-                .with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
         }
         Ok(path)
     }
@@ -232,6 +240,31 @@ impl Lab {
         let what = format!("{} running {experiment} (pool {pool})", subject.name());
         let cmd = subject.command(self, experiment, pool, params)?;
         self.run_command(cmd, &what, watch)
+    }
+
+    /// [`Lab::run_child`] on the typed protocol: sends `params`, reads the
+    /// child's result as `R` (see [`crate::child`]).
+    pub fn call<P: serde::Serialize, R: serde::de::DeserializeOwned>(
+        &self,
+        subject: &dyn Subject,
+        experiment: &str,
+        pool: PoolSize,
+        params: &P,
+        watch: Option<&mut dyn Watch>,
+    ) -> anyhow::Result<R> {
+        let got = self.run_child(
+            subject,
+            experiment,
+            pool,
+            &serde_json::to_value(params)?,
+            watch,
+        )?;
+        serde_json::from_value(got).with_context(|| {
+            format!(
+                "reading {}'s result for {experiment} (pool {pool})",
+                subject.name()
+            )
+        })
     }
 
     /// Like [`Lab::run_child`], with the child inside a private network
@@ -342,14 +375,28 @@ impl Lab {
             .with_context(|| format!("{what} printed no JSON result: {last:?}"))
     }
 
-    /// An outcome of this lab's machine and skipped subjects.
+    /// An outcome of this lab's machine; its skipped subjects are those
+    /// that cannot run on this machine but would run `experiment`.
     pub fn outcome(&self, experiment: &str, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
+        let spec = experiment::by_name(experiment).map(|e| e.spec());
+        let skipped = self
+            .skipped
+            .iter()
+            .filter(|s| {
+                let subject = subject::by_name(&s.subject);
+                match (spec, subject) {
+                    (Some(e), Some(s)) => e.cell(s) == experiment::Cell::Runs,
+                    _ => true,
+                }
+            })
+            .cloned()
+            .collect();
         Outcome {
             experiment: experiment.to_string(),
             machine: self.machine.clone(),
             rows,
             notes,
-            skipped: self.skipped.clone(),
+            skipped,
         }
     }
 

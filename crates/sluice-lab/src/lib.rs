@@ -15,6 +15,7 @@
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls
 //! [`run_experiment`], [`run_report`] or [`child_main`]; nothing else.
 
+pub mod child;
 pub mod experiment;
 pub mod lab;
 mod libuv_ffi;
@@ -25,6 +26,7 @@ mod pool_size;
 pub mod procfs;
 pub mod report;
 pub mod subject;
+pub mod sweep;
 pub mod workload;
 
 pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment};
@@ -47,7 +49,10 @@ pub struct Outputs {
 
 /// `(name, about)` of every experiment, for `sluice lab list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    EXPERIMENTS.iter().map(|e| (e.name(), e.about())).collect()
+    EXPERIMENTS
+        .iter()
+        .map(|e| (e.spec().name, e.spec().about))
+        .collect()
 }
 
 /// Runs the experiment `name` and prints its tables to stdout; writes the
@@ -63,7 +68,7 @@ pub fn run_experiment(
             "unknown experiment {name:?}; `sluice lab list` shows them: {}",
             EXPERIMENTS
                 .iter()
-                .map(|e| e.name())
+                .map(|e| e.spec().name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -90,8 +95,8 @@ pub fn run_experiment(
 pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
     let mut out = format!(
         "\n{} — {}\n{}\n\n",
-        exp.name(),
-        exp.about(),
+        exp.spec().name,
+        exp.spec().about,
         outcome.machine.summary()
     );
     for t in exp.tables(outcome) {
@@ -149,11 +154,10 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     ));
     md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
     for e in EXPERIMENTS {
+        let spec = e.spec();
         md.push_str(&format!(
             "- [{}](#{}) — {}\n",
-            e.name(),
-            e.name(),
-            e.about()
+            spec.name, spec.name, spec.about
         ));
     }
     let mut summary = ReportSummary {
@@ -165,34 +169,39 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let mut body = String::new();
     let mut headlines = String::new();
     for e in EXPERIMENTS {
-        eprintln!("sluice lab report: {} ...", e.name());
+        let spec = e.spec();
+        eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
-        let args = Args::defaults(e.args(), true);
-        body.push_str(&format!("\n## {}\n\n{}\n\n", e.name(), e.long_about()));
+        let args = Args::defaults(spec.args, true);
+        body.push_str(&format!(
+            "\n## {}\n\n{}\n\n",
+            spec.name,
+            spec.long_about.trim()
+        ));
         match e.run(&lab, &args) {
             Ok(outcome) => {
                 print!("{}", render_text(*e, &outcome));
-                let json = dir.join(format!("{}.json", e.name()));
+                let json = dir.join(format!("{}.json", spec.name));
                 report::json::write(&outcome, &json)?;
                 summary.json.push(json);
-                let flags: Vec<String> = e
-                    .args()
+                let flags: Vec<String> = spec
+                    .args
                     .iter()
                     .map(|a| format!("--{} {}", a.name, a.report))
                     .collect();
                 body.push_str(&format!(
                     "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
-                    e.name(),
+                    spec.name,
                     flags.join(" "),
                     t.elapsed().as_secs_f64(),
-                    e.name(),
-                    e.name()
+                    spec.name,
+                    spec.name
                 ));
                 let tables = e.tables(&outcome);
                 if let Some(h) = e.headline(&outcome) {
                     headlines.push_str(&format!(
                         "### {}\n\n{}\n",
-                        e.name(),
+                        spec.name,
                         report::markdown::table(&h)
                     ));
                 }
@@ -201,9 +210,9 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     body.push('\n');
                 }
                 if let Some(chart) = e.chart(&outcome) {
-                    let svg = dir.join(format!("{}.svg", e.name()));
+                    let svg = dir.join(format!("{}.svg", spec.name));
                     report::svg::write(&chart, &svg)?;
-                    body.push_str(&format!("![{}]({}.svg)\n\n", e.name(), e.name()));
+                    body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
                     summary.svgs.push(svg);
                 }
                 for n in &outcome.notes {
@@ -212,9 +221,9 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
             }
             Err(err) => {
                 let msg = format!("{err:#}");
-                eprintln!("sluice lab report: {} failed: {msg}", e.name());
+                eprintln!("sluice lab report: {} failed: {msg}", spec.name);
                 body.push_str(&format!("**Failed:** {msg}\n"));
-                summary.failed.push((e.name().to_string(), msg));
+                summary.failed.push((spec.name.to_string(), msg));
             }
         }
     }
@@ -233,25 +242,32 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     Ok(summary)
 }
 
-/// The child side of a Rust subject: `sluice lab-child SUBJECT EXPERIMENT
-/// POOL PARAMS`. Runs the experiment's workload and prints its JSON result.
+/// The child side of the `sluice`-binary subjects: `sluice lab-child
+/// SUBJECT EXPERIMENT POOL PARAMS`. Runs the experiment's workload for the
+/// subject's runtime and prints its JSON result.
 pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> anyhow::Result<()> {
     let e = experiment::by_name(experiment)
         .with_context(|| format!("unknown experiment {experiment:?}"))?;
-    let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
-    let params: serde_json::Value =
-        serde_json::from_str(params).context("parsing the child's params")?;
-    if let Some(out) = e.own_child(subject, &params) {
-        println!("{}", out?);
-        return Ok(());
-    }
     let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
-    let exec = s.executor(pool)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let cx = subject::ChildContext { exec, rt, pool };
-    let out = e.child(&cx, &params)?;
+    let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
+    let workloads = &e.spec().workloads;
+    let out = match s.runtime() {
+        subject::Runtime::Rust => {
+            let w = workloads
+                .rust
+                .with_context(|| format!("{experiment} has no Rust workload"))?;
+            let exec = s.executor(pool)?;
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            w.run_json(&subject::ChildContext { exec, rt, pool }, params)?
+        }
+        subject::Runtime::Libuv => workloads
+            .libuv
+            .with_context(|| format!("{experiment} has no libuv workload"))?
+            .run_json(params)?,
+        other => anyhow::bail!("{subject} runs {other} workloads, not in sluice lab-child"),
+    };
     println!("{out}");
     Ok(())
 }

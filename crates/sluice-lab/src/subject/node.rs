@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Executor, Kind, Subject};
+use super::{Need, Runtime, Subject, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -41,8 +41,22 @@ impl Subject for Node {
         "the real Node.js on this machine (libuv's pool), driven by a generated script"
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Node
+    fn runtime(&self) -> Runtime {
+        Runtime::Node
+    }
+
+    fn is_reference(&self) -> bool {
+        true
+    }
+
+    fn size_in_env(&self) -> bool {
+        true
+    }
+
+    fn supports(&self, need: Need) -> Result<(), String> {
+        match need {
+            Need::HttpServer | Need::Attach | Need::SetSizeInside => Ok(()),
+        }
     }
 
     fn unavailable(&self, lab: &Lab) -> Option<String> {
@@ -50,10 +64,7 @@ impl Subject for Node {
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
-        match pool {
-            PoolSize::Unset => "node: UV_THREADPOOL_SIZE unset (libuv's default, 4)".into(),
-            PoolSize::Size(n) => format!("node: UV_THREADPOOL_SIZE={n}"),
-        }
+        uv_pool_note("node", pool, "")
     }
 
     fn command(
@@ -67,14 +78,7 @@ impl Subject for Node {
         let script = lab.node_script(experiment)?;
         let mut cmd = Command::new(node);
         cmd.arg(script).arg(params.to_string());
-        match pool {
-            PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-            PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-        };
+        uv_threadpool_size(&mut cmd, pool);
         Ok(cmd)
-    }
-
-    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
-        anyhow::bail!("node runs its own script; it has no Rust executor")
     }
 }

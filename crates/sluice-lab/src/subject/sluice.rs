@@ -1,13 +1,14 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use super::{Done, Executor, Job, Need, Runtime, Subject};
 use crate::PoolSize;
-use crate::lab::Lab;
 use sluice::{Lane, Pool};
-use std::process::Command;
 
 /// sluice's own policy: independent lanes.
 pub(crate) struct Sluice;
+
+/// Why sluice scope cannot watch a sluice pool.
+pub(crate) const NOT_LIBUV: &str = "sluice scope reads libuv's threadpool in a process, and a sluice pool is not one (its lanes export their own metrics)";
 
 /// A sluice pool as an executor (either policy).
 pub(crate) struct SluicePool {
@@ -43,12 +44,23 @@ impl Subject for Sluice {
         "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own"
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Rust
+    fn runtime(&self) -> Runtime {
+        Runtime::Rust
     }
 
-    fn unavailable(&self, _lab: &Lab) -> Option<String> {
-        None
+    fn has_lanes(&self) -> bool {
+        true
+    }
+
+    fn ratio_label(&self) -> Option<&'static str> {
+        Some("sluice")
+    }
+
+    fn supports(&self, need: Need) -> Result<(), String> {
+        match need {
+            Need::HttpServer | Need::SetSizeInside => Ok(()),
+            Need::Attach => Err(NOT_LIBUV.into()),
+        }
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
@@ -64,22 +76,6 @@ impl Subject for Sluice {
                 n.min(cores)
             ),
         }
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        Ok(rust_child_command(
-            lab,
-            self.name(),
-            experiment,
-            pool,
-            params,
-        ))
     }
 
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {

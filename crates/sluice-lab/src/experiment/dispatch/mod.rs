@@ -17,18 +17,20 @@
 //! absent. It exists only here ([`Experiment::own_child`]), not in
 //! `SUBJECTS`: no other experiment can run on it.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
-use crate::outcome::{Outcome, Row, Skipped, median};
+use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
 use crate::report::{Chart, Table, ratio};
-use crate::subject::{self, ChildContext, Done, Executor, Kind, Subject};
+use crate::subject::{ChildContext, Done, Executor, Runtime};
+use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The dispatch experiment.
@@ -158,134 +160,62 @@ impl Params {
     }
 }
 
+/// The declaration of `dispatch`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "dispatch",
+    about: "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after",
+    long_about: include_str!("about.md"),
+    seed: "the pool's own cost (no seed section)",
+    args: ARGS,
+    pools: &[PoolSize::Unset],
+    report_pools: &[PoolSize::Unset],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("dispatch.js")),
+        rust: Some(&Dispatch),
+        libuv: Some(&Dispatch),
+    },
+};
+
 impl Experiment for Dispatch {
-    fn name(&self) -> &'static str {
-        "dispatch"
-    }
-
-    fn about(&self) -> &'static str {
-        "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "What the pool itself costs: a trivial task submitted from the event loop and awaited there, one at a time (µs per round trip) and 1000 at once (tasks/s), medians over several batches after a warm-up. node issues the cheapest pool request JS can make (fs.access of \"/\" by default; uv_queue_work is not reachable from JS), so its numbers include the JS binding and callback. libuv-ffi is the system libuv's uv_queue_work on a uv_loop_t, through FFI, with no JS: skipped with a note when libuv.so.1 is absent (Debian: libuv1-dev). The Rust subjects submit from a tokio current-thread runtime, the child's event loop. Afterwards each child sits idle and reads its own CPU use from /proc/self (an idle pool should use none)."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
-        vec![PoolSize::Unset]
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("dispatch.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let p = Params::from_args(args)?;
         let request = args.choice("node-request", NODE_REQUESTS)?;
         let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
-        let pools = lab.pools_for(self);
-        let mut subjects: Vec<&dyn Subject> = lab.subjects().to_vec();
-        if ffi {
-            subjects.push(&LibuvFfi);
-        }
-        let params = p.to_json(&request);
-        let bar = lab.progress(
-            (lab.reps() * pools.len() * subjects.len()) as u64,
-            "dispatch",
-        );
-        let mut ffi_skipped: Option<String> = None;
-        let mut ffi_version: Option<String> = None;
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &pool in &pools {
-                for &subject in &subjects {
-                    if subject.name() == LIBUV_FFI && ffi_skipped.is_some() {
-                        continue;
-                    }
-                    bar.set_message(format!("{} pool {pool}", subject.name()));
-                    let got = lab.run_child(subject, self.name(), pool, &params, None)?;
-                    bar.inc(1);
-                    if let Some(reason) = got["unavailable"].as_str() {
-                        ffi_skipped = Some(reason.to_string());
-                        continue;
-                    }
-                    if let Some(v) = got["version"].as_str() {
-                        ffi_version = Some(v.to_string());
-                    }
-                    rows.extend(
-                        rows_of(subject.name(), pool, &p, &got)
-                            .with_context(|| format!("reading {}'s result", subject.name()))?,
-                    );
+        let sweep = Sweep::new(lab, self)
+            .adding(|s| ffi && s.runtime() == Runtime::Libuv)
+            .only(|s| {
+                if ffi || s.runtime() != Runtime::Libuv {
+                    Ok(())
+                } else {
+                    Err("--libuv-ffi off".into())
                 }
-            }
-            Ok(rows)
-        })?;
-        bar.finish_and_clear();
-
-        let mut notes = lab.pool_notes(&pools);
-        if ffi && ffi_skipped.is_none() {
-            for &pool in &pools {
-                notes.push(LibuvFfi.pool_note(pool, lab.machine().cores));
-            }
-        }
-        notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
-        notes.extend(goal_note(&rows, &pools, &p));
-        let mut outcome = lab.outcome(self.name(), rows, notes);
-        if let Some(reason) = ffi_skipped {
-            outcome.notes.push(format!("{LIBUV_FFI} skipped: {reason}"));
-            outcome.skipped.push(Skipped {
-                subject: LIBUV_FFI.to_string(),
-                reason,
             });
-        }
-        Ok(outcome)
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let p = Params::from_json(params)?;
-        let exec = cx.exec.as_ref();
-        let (one, batch) = series(
-            &p,
-            |n| {
-                cx.block_on(async {
-                    let t0 = Instant::now();
-                    for _ in 0..n {
-                        submit(exec, p.lane).await.map_err(anyhow::Error::msg)?;
-                    }
-                    Ok(t0.elapsed())
-                })
-            },
-            |n| {
-                cx.block_on(async {
-                    let t0 = Instant::now();
-                    let done: Vec<Done> = (0..n).map(|_| submit(exec, p.lane)).collect();
-                    for d in done {
-                        d.await.map_err(anyhow::Error::msg)?;
-                    }
-                    Ok(t0.elapsed())
-                })
-            },
-        )?;
-        Ok(json!({
-            "one_wall_ns": one,
-            "batch_wall_ns": batch,
-            "idle": idle_window(&p)?,
-        }))
-    }
-
-    fn own_child(&self, subject: &str, params: &Value) -> Option<anyhow::Result<Value>> {
-        (subject == LIBUV_FFI).then(|| ffi_child(params))
+        let params = p.to_json(&request);
+        let mut ffi_version: Option<String> = None;
+        let rows = sweep.run(|cell| {
+            let name = cell.subject.name();
+            let got: Value = cell.call(&params, None)?;
+            if let Some(v) = got["version"].as_str() {
+                ffi_version = Some(v.to_string());
+            }
+            rows_of(name, cell.pool, &p, &got).with_context(|| format!("reading {name}'s result"))
+        })?;
+        let mut notes = sweep.notes();
+        notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
+        notes.extend(goal_note(&rows, sweep.pools(), &p));
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let subjects = o.subjects();
         let has = |s: &str| subjects.iter().any(|x| x == s);
         let mut tables = Vec::new();
-        for pool in distinct(o, "pool") {
+        for pool in o.distinct("pool") {
             let batch = o
                 .rows
                 .iter()
@@ -533,10 +463,7 @@ fn idle_window(p: &Params) -> anyhow::Result<Value> {
 
 /// The `libuv-ffi` child: the system libuv, or why it is absent.
 fn ffi_child(params: &Value) -> anyhow::Result<Value> {
-    let uv = match SystemLibuv::load() {
-        Ok(uv) => uv,
-        Err(reason) => return Ok(json!({ "unavailable": reason })),
-    };
+    let uv = SystemLibuv::load().map_err(anyhow::Error::msg)?;
     let p = Params::from_json(params)?;
     let run = |in_flight: u64, total: u64| -> anyhow::Result<Duration> {
         let b = uv
@@ -590,19 +517,6 @@ fn rows_of(subject: &str, pool: PoolSize, p: &Params, got: &Value) -> anyhow::Re
     ])
 }
 
-/// The distinct values of a param, in first-seen order.
-fn distinct(o: &Outcome, key: &str) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::new();
-    for r in &o.rows {
-        if let Some(v) = r.params.get(key)
-            && !out.contains(v)
-        {
-            out.push(v.clone());
-        }
-    }
-    out
-}
-
 fn text(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
@@ -622,59 +536,6 @@ fn rate(v: f64) -> String {
         format!("{:.0} k", v / 1e3)
     } else {
         format!("{v:.0}")
-    }
-}
-
-/// The system libuv through FFI, as a subject of this experiment only: its
-/// child is `sluice lab-child libuv-ffi dispatch POOL PARAMS`, answered by
-/// [`Experiment::own_child`].
-struct LibuvFfi;
-
-impl Subject for LibuvFfi {
-    fn name(&self) -> &'static str {
-        LIBUV_FFI
-    }
-
-    fn about(&self) -> &'static str {
-        "the system libuv's uv_queue_work (libuv.so.1) through FFI, no JS"
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Rust
-    }
-
-    fn unavailable(&self, _lab: &Lab) -> Option<String> {
-        // The child loads the library and says if it cannot.
-        None
-    }
-
-    fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
-        match pool {
-            PoolSize::Unset => {
-                format!("{LIBUV_FFI}: UV_THREADPOOL_SIZE unset (libuv's default, 4)")
-            }
-            PoolSize::Size(n) => format!("{LIBUV_FFI}: UV_THREADPOOL_SIZE={n}"),
-        }
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &Value,
-    ) -> anyhow::Result<Command> {
-        let mut cmd = subject::rust_child_command(lab, LIBUV_FFI, experiment, pool, params);
-        // The system libuv reads it at the first uv_queue_work, like node's.
-        match pool {
-            PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-            PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-        };
-        Ok(cmd)
-    }
-
-    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
-        bail!("{LIBUV_FFI} runs its own uv loop; it has no Executor")
     }
 }
 

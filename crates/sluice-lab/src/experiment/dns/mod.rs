@@ -31,12 +31,14 @@
 //! param `mode` (`native`, or `getaddrinfo: why` where the system's
 //! configuration makes `sluice::dns` fall back).
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::{ChildContext, Kind, run_on};
+use crate::subject::{ChildContext, Runtime, run_on};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
@@ -107,35 +109,35 @@ pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
     }
 }
 
+/// The declaration of `dns`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "dns",
+    about: "24 names at once against a resolver that holds each 300 ms: lookups in flight, counted by the resolver (seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 001, \"The lab: my own resolver\"",
+    args: ARGS,
+    pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(3),
+        PoolSize::Size(4),
+        PoolSize::Size(6),
+        PoolSize::Size(8),
+        PoolSize::Size(16),
+    ],
+    report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("dns.js")),
+        rust: Some(&Dns),
+        libuv: None,
+    },
+};
+
 impl Experiment for Dns {
-    fn name(&self) -> &'static str {
-        "dns"
-    }
-
-    fn about(&self) -> &'static str {
-        "24 names at once against a resolver that holds each 300 ms: lookups in flight, counted by the resolver (seed 001)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 001, \"The lab: my own resolver\": look up --names distinct names at once (family 4) against a DNS server that holds every query --hold-ms and counts the distinct names in flight. Node's dns.lookup runs getaddrinfo on libuv's pool as slow I/O, so at most (n + 1) / 2 lookups run at once and 24 names take ceil(24 / in flight) holds; dns.resolve4 leaves the pool but ignores /etc/hosts. sluice-compat runs getaddrinfo as SlowIo under the libuv rule, tokio in spawn_blocking, and sluice uses sluice::dns, which honours /etc/hosts and resolv.conf and holds no pool thread. Every child runs in a private network and mount namespace whose /etc/resolv.conf names the delay server (root, or unprivileged user namespaces, needed); the machine's own resolv.conf is never touched, and is checked after every run."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Unset, PoolSize::Size(8)]
-        } else {
-            let mut p = vec![PoolSize::Unset];
-            p.extend([1, 2, 3, 4, 6, 8, 16].map(PoolSize::Size));
-            p
-        }
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("dns.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -166,7 +168,7 @@ impl Experiment for Dns {
                         "answer": ANSWER,
                     });
                     let (r, stats) =
-                        lab.run_child_in_netns(subject, self.name(), pool, &params, &server, None)?;
+                        lab.run_child_in_netns(subject, SPEC.name, pool, &params, &server, None)?;
                     let what = || format!("{} {method} (pool {pool})", subject.name());
                     let resolved = r["resolved"]
                         .as_u64()
@@ -217,7 +219,7 @@ impl Experiment for Dns {
         notes.push(format!(
             "the {n} names were looked up at once with family 4 (one A query each); each child first resolved {WARMUP}, answered at once, so pool and resolver start-up are not timed"
         ));
-        if lab.subjects().iter().any(|s| s.kind() == Kind::Node) {
+        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
             notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
         }
         let fallbacks: BTreeSet<String> = rows
@@ -229,89 +231,7 @@ impl Experiment for Dns {
             notes.push(format!("sluice::dns ran in {m}, so its lookups were getaddrinfo on the SlowIo lane (its budget is the pool size)"));
         }
         notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice::dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let names: Vec<String> =
-            serde_json::from_value(params["names"].clone()).context("names")?;
-        let method = params["method"].as_str().context("method")?;
-        let warmup = params["warmup"].as_str().context("warmup")?.to_string();
-        let answer: IpAddr = params["answer"].as_str().context("answer")?.parse()?;
-        let exec = cx.exec.as_ref();
-        let slow_started = || exec.metrics().map(|m| m.lane(Lane::SlowIo).started_total);
-        let mut out = json!({});
-        let (started, before, results): (Instant, Option<u64>, Vec<Answer>) = match method {
-            "getaddrinfo" => {
-                let look = |name: String| async move {
-                    run_on(exec, Lane::SlowIo, move || {
-                        sluice::dns::getaddrinfo(&name, Family::V4)
-                    })
-                    .await?
-                    .map_err(|e| e.to_string())
-                };
-                cx.block_on(look(warmup)).map_err(anyhow::Error::msg)?;
-                let before = slow_started();
-                let t0 = Instant::now();
-                let all = cx.block_on(futures::future::join_all(names.iter().cloned().map(look)));
-                (t0, before, all)
-            }
-            "sluice::dns" => {
-                let mut b = sluice::dns::Builder::system()?;
-                if let Some(pool) = exec.pool() {
-                    b = b.fallback_pool(pool.clone());
-                }
-                let resolver: Resolver = b.build()?;
-                out["mode"] = json!(match resolver.mode() {
-                    sluice::dns::Mode::Native { .. } => "native".to_string(),
-                    sluice::dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
-                });
-                // /etc/hosts still honoured: localhost as getaddrinfo has it.
-                let ours: BTreeSet<IpAddr> = cx
-                    .block_on(resolver.lookup("localhost", Family::Any))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect();
-                let libc: BTreeSet<IpAddr> = ("localhost", 0)
-                    .to_socket_addrs()
-                    .map(|a| a.map(|s| s.ip()).collect())
-                    .unwrap_or_default();
-                out["hosts_match"] = json!(u8::from(!ours.is_empty() && ours == libc));
-                cx.block_on(resolver.lookup(&warmup, Family::V4))?;
-                let before = slow_started();
-                let t0 = Instant::now();
-                let all = cx.block_on(futures::future::join_all(
-                    names.iter().map(|n| resolver.lookup(n, Family::V4)),
-                ));
-                (
-                    t0,
-                    before,
-                    all.into_iter()
-                        .map(|r| r.map_err(|e| e.to_string()))
-                        .collect(),
-                )
-            }
-            m => bail!("method {m:?} is not a Rust subject's"),
-        };
-        let total = started.elapsed();
-        if let (Some(b), Some(a)) = (before, slow_started()) {
-            out["pool_tasks"] = json!(a - b);
-        }
-        out["total_ms"] = json!(total.as_secs_f64() * 1e3);
-        out["resolved"] = json!(
-            results
-                .iter()
-                .filter(|r| matches!(r, Ok(a) if a == &[answer]))
-                .count()
-        );
-        out["errors"] = json!(
-            results
-                .iter()
-                .filter_map(|r| r.as_ref().err())
-                .take(3)
-                .collect::<Vec<_>>()
-        );
-        Ok(out)
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

@@ -24,13 +24,13 @@
 //! cross-check of the load generator. `tokio` has no server here and is
 //! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
 
-use super::{ArgSpec, Args, Experiment};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::ChildContext;
+use crate::subject::Need;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read};
@@ -116,33 +116,31 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
+/// The declaration of `http`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "http",
+    about: "the demo service under load: /login, /gzip, /file, /ping during a /login flood, admission; Node twin vs sluice serve (seed 000 §5, seed 002)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §5, seed 002 §3",
+    args: ARGS,
+    pools: &[
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(4),
+        PoolSize::Size(16),
+    ],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    needs: &[Need::HttpServer],
+    workloads: Workloads {
+        node: Some(include_str!("http.js")),
+        rust: None,
+        libuv: None,
+    },
+};
+
 impl Experiment for Http {
-    fn name(&self) -> &'static str {
-        "http"
-    }
-
-    fn about(&self) -> &'static str {
-        "the demo service under load: /login, /gzip, /file, /ping during a /login flood, admission; Node twin vs sluice serve (seed 000 §5, seed 002)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 000 §5 and seed 002 §3: an HTTP service whose /login hashes (pbkdf2 100000 sha256 64 B), /gzip compresses 256 KiB and /file reads 4 KiB, served by a Node twin (UV_THREADPOOL_SIZE = pool), by `sluice serve --libuv` (sluice-compat: the same server on libuv's pool, UV_THREADPOOL_SIZE = pool) and by `sluice serve` (Cpu = min(pool, cores), FastIo = pool), driven by the lab's closed-loop load generator (keep-alive, HDR latencies, loopback only). Cells: /ping alone, one /login at a time (one hash's time), the /login flood, /ping during the /login flood, /gzip and /file floods, and admission: a small Cpu bound (sluice's lane bound, the twin's semaphore) under a /login flood whose clients honour Retry-After. Goals checked in the run: /login throughput >= 90 % of cores / one hash's time; /ping p99 <= 5 ms during the /login flood. autocannon cross-checks the load generator when installed."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Size(1), PoolSize::Size(4)]
-        } else {
-            [1, 2, 4, 16].map(PoolSize::Size).to_vec()
-        }
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("http.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -380,11 +378,7 @@ impl Experiment for Http {
             ));
         }
         notes.extend(goals(lab, &rows));
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, _cx: &ChildContext, _params: &Value) -> anyhow::Result<Value> {
-        bail!("http runs `sluice serve` and the Node twin as servers, not lab-child")
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

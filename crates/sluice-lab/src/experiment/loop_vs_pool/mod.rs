@@ -19,7 +19,9 @@
 //! the same start: the spin, or until the last pool task finished; 0 when
 //! idle), so a reader can check the pool was still busy when the timer fired.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -68,29 +70,26 @@ const ARGS: &[ArgSpec] = &[
 /// Pause between scenarios, so each starts on a quiet loop and pool.
 const GAP_MS: u64 = 30;
 
+/// The declaration of `loop-vs-pool`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "loop-vs-pool",
+    about: "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §3",
+    args: ARGS,
+    pools: &[PoolSize::Unset],
+    report_pools: &[PoolSize::Unset],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("loop_vs_pool.js")),
+        rust: Some(&LoopVsPool),
+        libuv: None,
+    },
+};
+
 impl Experiment for LoopVsPool {
-    fn name(&self) -> &'static str {
-        "loop-vs-pool"
-    }
-
-    fn about(&self) -> &'static str {
-        "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 000 §3: set a 50 ms timer on the event loop, then either do nothing, run 200 ms of synchronous CPU on the loop thread itself, or have the pool run 4 or 16 pbkdf2 tasks; measure when the timer fires. A blocked loop delays everything on it (the timer fires ~150 ms late); a busy pool leaves the loop free (the timer fires on time) and only delays work queued in the pool. The Rust subjects' loop is a tokio current-thread runtime and their pool is a separate set of threads, so they show the same split."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
-        vec![PoolSize::Unset]
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("loop_vs_pool.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -125,7 +124,7 @@ impl Experiment for LoopVsPool {
                         "iterations": iterations,
                         "gap_ms": GAP_MS,
                     });
-                    let result = lab.run_child(*subject, self.name(), pool, &params, None)?;
+                    let result = lab.run_child(*subject, SPEC.name, pool, &params, None)?;
                     let got = result["rows"]
                         .as_array()
                         .context("no rows in the child's result")?;
@@ -158,66 +157,7 @@ impl Experiment for LoopVsPool {
             "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
         ));
         notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let scenarios = params["scenarios"].as_array().context("scenarios")?;
-        let timer = Duration::from_millis(params["timer_ms"].as_u64().context("timer_ms")?);
-        let spin = Duration::from_millis(params["loop_ms"].as_u64().context("loop_ms")?);
-        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
-        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(GAP_MS));
-        let exec = cx.exec.as_ref();
-        let mut rows = Vec::new();
-        for sc in scenarios {
-            let id = sc["id"].as_str().context("scenario id")?;
-            let tasks = sc["tasks"].as_u64().unwrap_or(0);
-            std::thread::sleep(gap);
-            let (fired, load) = cx.block_on(async {
-                let t0 = Instant::now();
-                let sleep = tokio::time::sleep_until((t0 + timer).into());
-                let timer_task = tokio::spawn(async move {
-                    sleep.await;
-                    t0.elapsed()
-                });
-                // Let the timer task register its deadline with the loop.
-                tokio::task::yield_now().await;
-                let (fired, load) = match id {
-                    "idle" => (timer_task.await, Duration::ZERO),
-                    "loop" => {
-                        let start = Instant::now();
-                        while start.elapsed() < spin {
-                            std::hint::spin_loop();
-                        }
-                        let load = t0.elapsed();
-                        (timer_task.await, load)
-                    }
-                    _ if id.starts_with("pool-") => {
-                        let jobs = (0..tasks).map(|_| {
-                            run_on(exec, Lane::Cpu, move || {
-                                std::hint::black_box(workload::pbkdf2_sha512(iterations));
-                                Instant::now()
-                            })
-                        });
-                        let (fired, ends) =
-                            tokio::join!(timer_task, futures::future::join_all(jobs));
-                        let mut last = t0;
-                        for e in ends {
-                            last = last.max(e.map_err(anyhow::Error::msg)?);
-                        }
-                        (fired, last.duration_since(t0))
-                    }
-                    other => bail!("unknown scenario {other:?}"),
-                };
-                anyhow::Ok((fired.context("the timer task failed")?, load))
-            })?;
-            rows.push(json!({
-                "scenario": id,
-                "fired_ms": fired.as_secs_f64() * 1e3,
-                "load_ms": load.as_secs_f64() * 1e3,
-            }));
-        }
-        Ok(json!({ "rows": rows }))
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

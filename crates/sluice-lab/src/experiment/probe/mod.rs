@@ -39,7 +39,9 @@
 //! how long the pool stayed full; a probe queued behind the blockers takes
 //! at least that long).
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
@@ -139,31 +141,26 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
+/// The declaration of `probe`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "probe",
+    about: "fill the pool with blockers, then time one fs/zlib/dns/crypto/net/timer operation (seed 000 §2)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §2",
+    args: ARGS,
+    pools: &[PoolSize::Unset],
+    report_pools: &[PoolSize::Unset],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("probe.js")),
+        rust: Some(&Probe),
+        libuv: None,
+    },
+};
+
 impl Experiment for Probe {
-    fn name(&self) -> &'static str {
-        "probe"
-    }
-
-    fn about(&self) -> &'static str {
-        "fill the pool with blockers, then time one fs/zlib/dns/crypto/net/timer operation (seed 000 §2)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 000 §2: which operations queue in the pool? Start as many pbkdf2-sha512 blockers (~180 ms each) as the pool size (unset: 4), and while they run time one probe: fs.readFile of 1 KB, fs.stat, zlib.gzip of 1 MB, dns.lookup('localhost'), crypto.randomBytes(32), net.connect to a loopback listener by IP and by 'localhost', setTimeout(0); compare with the same probe on an idle pool. In node and sluice-compat every pool operation waits for a blocker to finish. Sluice runs file probes on FastIo and lookups on SlowIo, lanes the Cpu blockers cannot fill; gzip and randomBytes are CPU work and queue in its Cpu lane. Rust subjects connect and sleep on their event loop (a tokio current-thread runtime), not in the pool."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
-        // The seed's setting; `--pools unset,4` adds a set size (which
-        // fills tokio's pool too).
-        vec![PoolSize::Unset]
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("probe.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -195,7 +192,7 @@ impl Experiment for Probe {
                         "small_file": small,
                         "big_file": big,
                     });
-                    let result = lab.run_child(*subject, self.name(), pool, &params, None)?;
+                    let result = lab.run_child(*subject, SPEC.name, pool, &params, None)?;
                     let got = result["rows"]
                         .as_array()
                         .context("no rows in the child's result")?;
@@ -238,101 +235,7 @@ impl Experiment for Probe {
         notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
         notes.push("tokio: one spawn_blocking pool for every kind of work; with max_blocking_threads unset (512) its blockers leave spare threads, with a set size they fill it".into());
         notes.push("Rust subjects: connect and sleep run on the child's event loop (a tokio current-thread runtime); the loopback listener lives in the child; `localhost` is resolved on SlowIo, then connected on the loop; both timers tick in whole milliseconds, so setTimeout(0) and sleep(0) take about 1 ms even when idle".into());
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let probes: Vec<String> = serde_json::from_value(params["probes"].clone())?;
-        let blockers = params["blockers"].as_u64().context("blockers")? as usize;
-        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
-        let settle = Duration::from_millis(params["settle_ms"].as_u64().unwrap_or(SETTLE_MS));
-        let idle_runs = params["idle_runs"].as_u64().unwrap_or(5).max(1) as usize;
-        let files = Files {
-            small: PathBuf::from(params["small_file"].as_str().context("small_file")?),
-            data: Arc::new(
-                std::fs::read(params["big_file"].as_str().context("big_file")?)
-                    .context("reading the gzip input")?,
-            ),
-        };
-        let exec = cx.exec.as_ref();
-        let port = cx.block_on(listen())?;
-
-        let mut idle = Vec::new();
-        for kind in &probes {
-            let mut times = Vec::new();
-            for i in 0..=idle_runs {
-                let t = cx.block_on(probe(exec, kind, &files, port))?;
-                if i > 0 {
-                    times.push(t);
-                }
-            }
-            idle.push(median(times));
-        }
-
-        // How many blockers the pool runs at once: sluice's Cpu budget
-        // (both policies report it), else all of them.
-        let can_run = exec.metrics().map_or(blockers, |m| {
-            (m.lane(Lane::Cpu).limit as usize).min(blockers)
-        });
-        let mut rows = Vec::new();
-        for (kind, idle_ms) in probes.iter().zip(idle) {
-            let (issued, probe_ms, spans) = cx.block_on(async {
-                let t0 = Instant::now();
-                let started = Arc::new(AtomicUsize::new(0));
-                let jobs = (0..blockers).map(|_| {
-                    let started = started.clone();
-                    run_on(exec, Lane::Cpu, move || {
-                        let start = Instant::now();
-                        started.fetch_add(1, Ordering::SeqCst);
-                        std::hint::black_box(workload::pbkdf2_sha512(iterations));
-                        (start, Instant::now())
-                    })
-                });
-                let probe = async {
-                    tokio::time::sleep(settle).await;
-                    // On a loaded machine a pool thread can take longer than
-                    // the settle to pick its blocker up: wait for every
-                    // blocker the pool can run at once to have started.
-                    while started.load(Ordering::SeqCst) < can_run
-                        && t0.elapsed() < Duration::from_secs(2)
-                    {
-                        tokio::time::sleep(Duration::from_millis(1)).await;
-                    }
-                    let issued = Instant::now();
-                    let took = probe(exec, kind, &files, port).await;
-                    (issued, took)
-                };
-                let (spans, (issued, took)) = tokio::join!(futures::future::join_all(jobs), probe);
-                let spans = spans
-                    .into_iter()
-                    .map(|s| s.map(|(a, b)| (a, b, b.duration_since(t0))))
-                    .collect::<Result<Vec<_>, String>>()
-                    .map_err(anyhow::Error::msg)?;
-                anyhow::Ok((issued, took?, spans))
-            })?;
-            let left = spans.iter().filter(|(_, end, _)| *end > issued).count();
-            let running = spans
-                .iter()
-                .filter(|(start, end, _)| *start <= issued && *end > issued)
-                .count();
-            let blocker_ms = median(spans.iter().map(|s| s.2.as_secs_f64() * 1e3).collect());
-            let first_done_ms = spans
-                .iter()
-                .map(|(_, end, _)| signed_ms_between(issued, *end))
-                .reduce(f64::min)
-                .unwrap_or(f64::NAN);
-            rows.push(json!({
-                "probe": kind,
-                "idle_ms": idle_ms,
-                "probe_ms": probe_ms,
-                "blockers_left": left,
-                "blockers_running": running,
-                "blocker_ms": blocker_ms,
-                "first_done_ms": first_done_ms,
-            }));
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Ok(json!({ "rows": rows }))
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

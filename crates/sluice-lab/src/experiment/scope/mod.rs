@@ -35,12 +35,12 @@
 //! Only the node subject has a libuv pool to watch: the experiment runs
 //! node alone and says so.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::ChildContext;
+use crate::subject::Need;
 use crate::workload;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -208,33 +208,26 @@ impl Watch for ScopeWatch {
     }
 }
 
+/// The declaration of `scope`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "scope",
+    about: "sluice scope against Node workloads with known truth: pool found, busy, saturation, loop, verdict",
+    long_about: include_str!("about.md"),
+    seed: "seed 002 (sluice scope)",
+    args: ARGS,
+    pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    needs: &[Need::Attach],
+    workloads: Workloads {
+        node: Some(include_str!("scope.js")),
+        rust: None,
+        libuv: None,
+    },
+};
+
 impl Experiment for Scope {
-    fn name(&self) -> &'static str {
-        "scope"
-    }
-
-    fn about(&self) -> &'static str {
-        "sluice scope against Node workloads with known truth: pool found, busy, saturation, loop, verdict"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "The lab check of `sluice scope PID`: Node runs workloads whose truth is known (an idle pool; P and 4P pbkdf2 in a loop; 2P reads of a FIFO nobody writes; 32 dns.lookup held by the lab's DNS delay server inside a private network namespace, of which libuv runs (P + 1) / 2 at once; a loop thread blocked by synchronous CPU) at pool sizes 1, 4 and 16, and scope watches each one from outside for one window, with no change to the process. The table sets what scope reports (pool threads found, busy threads, utilization, saturation, loop utilization, libuv's queue depth, slow I/O running and queued, the doctor's verdict) against the truth, and shows scope's own CPU cost. Node only: the other subjects have no libuv pool to watch."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Size(1), PoolSize::Size(4)]
-        } else {
-            [1, 4, 16].map(PoolSize::Size).to_vec()
-        }
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("scope.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -333,7 +326,7 @@ impl Experiment for Scope {
                         let server = super::dns::delay_server(hold);
                         lab.run_child_in_netns(
                             node,
-                            self.name(),
+                            SPEC.name,
                             size,
                             &params,
                             &server,
@@ -344,7 +337,7 @@ impl Experiment for Scope {
                             r
                         })
                     } else {
-                        lab.run_child(node, self.name(), size, &params, Some(&mut watch))
+                        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
                     };
                     let watched = match watch.thread.take() {
                         Some(t) => t
@@ -455,11 +448,7 @@ impl Experiment for Scope {
                 cost.iter().copied().fold(0.0, f64::max)
             ));
         }
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, _cx: &ChildContext, _params: &Value) -> anyhow::Result<Value> {
-        bail!("scope watches Node's libuv pool; it runs the node subject only")
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

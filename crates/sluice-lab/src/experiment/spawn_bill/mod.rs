@@ -41,13 +41,15 @@
 //! reaches the budget only if the ramp beats `--hold-ms`; `fastio_limit`
 //! is the count that says whether the resize applied.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
 use crate::report::{Chart, Series, Table, ratio};
-use crate::subject::{ChildContext, Done, Executor, Job, Kind, Subject, run_on};
+use crate::subject::{ChildContext, Done, Executor, Job, Runtime, Subject, run_on};
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -90,36 +92,38 @@ const SETS: [&str; 3] = ["none", "before", "after"];
 /// `policy/libuv.rs`).
 const COMPAT_WORKER: &str = "sluice-libuv";
 
+/// The declaration of `spawn-bill`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "spawn-bill",
+    about: "threads and VmSize the first pool task adds per pool size; a size set inside the process before vs after it (seed 000 §4, seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §4, seed 001",
+    args: ARGS,
+    pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(16),
+        PoolSize::Size(64),
+        PoolSize::Size(2000),
+    ],
+    report_pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(16),
+        PoolSize::Size(64),
+        PoolSize::Size(2000),
+    ],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("spawn_bill.js")),
+        rust: Some(&SpawnBill),
+        libuv: None,
+    },
+};
+
 impl Experiment for SpawnBill {
-    fn name(&self) -> &'static str {
-        "spawn-bill"
-    }
-
-    fn about(&self) -> &'static str {
-        "threads and VmSize the first pool task adds per pool size; a size set inside the process before vs after it (seed 000 §4, seed 001)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 000 §4 and seed 001 (\"The bill for growing it\", \"When exactly is the pool born\"): libuv's pool is born at the first submission, with every thread at once (8 MiB stacks), capped at 1024 silently. Each child reads /proc/self/status right before and right after its first pool task and reports the threads and address space it added. sluice's lanes start threads on demand and refuse budgets above 1024. The set part sets the size from inside the process before or after that first task (process.env / std::env::set_var / Pool::resize) and counts, with FIFO reads the lab holds, how many tasks then run at once."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
-        // One short child per cell; even 2000 (1024 threads) starts in ~0.1 s.
-        vec![
-            PoolSize::Unset,
-            PoolSize::Size(1),
-            PoolSize::Size(16),
-            PoolSize::Size(64),
-            PoolSize::Size(2000),
-        ]
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("spawn_bill.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -165,7 +169,7 @@ impl Experiment for SpawnBill {
                             .param("pool", pool.to_value())
                             .param("phase", "startup");
                         let params = json!({ "part": "bill" });
-                        match lab.run_child(subject, self.name(), pool, &params, None) {
+                        match lab.run_child(subject, SPEC.name, pool, &params, None) {
                             Ok(out) => rows.push(bill_row(row, &out)?),
                             Err(err) => match refusal(subject, &err) {
                                 Some(msg) => rows.push(row.param("error", msg)),
@@ -192,7 +196,7 @@ impl Experiment for SpawnBill {
                         });
                         let out = lab.run_child(
                             subject,
-                            self.name(),
+                            SPEC.name,
                             PoolSize::Unset,
                             &params,
                             Some(&mut holder),
@@ -238,20 +242,7 @@ impl Experiment for SpawnBill {
             notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once. sluice's lanes start a burst's threads one after another (each new worker starts the next while work is queued), so its in flight reaches the budget only if all start within the hold; its size column (Pool::limit) is what shows the resize applied. threads: started by the first pool task.", hold.as_millis()));
             notes.push("set part, tokio: not applicable — max_blocking_threads is fixed when the runtime is built; there is no environment variable and no resize.".into());
         }
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        match params["part"].as_str() {
-            Some("bill") => {
-                let before = settled_status()?;
-                first_task(cx, cx.exec.as_ref())?;
-                let after = status()?;
-                Ok(json!({ "before": before, "after": after }))
-            }
-            Some("set") => child_set(cx, params),
-            other => bail!("unknown part {other:?}"),
-        }
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -336,7 +327,7 @@ fn field(out: &Value, at: &str, name: &str) -> anyhow::Result<f64> {
 /// The refusal in a Rust child's failure, if its pool builder refused the
 /// size (the child prints `sluice: <error>` and exits before any work).
 fn refusal(subject: &dyn Subject, err: &anyhow::Error) -> Option<String> {
-    if subject.kind() != Kind::Rust {
+    if subject.runtime() != Runtime::Rust {
         return None;
     }
     let text = format!("{err:#}");

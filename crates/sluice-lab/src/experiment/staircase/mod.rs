@@ -10,7 +10,9 @@
 //! - `--kind cpu`: pbkdf2-sha512 with iterations calibrated once (~40 ms with
 //!   sluice's implementation) and reused by every subject; `Cpu` lane.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -58,33 +60,31 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
+/// The declaration of `staircase`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "staircase",
+    about: "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §1",
+    args: ARGS,
+    pools: &[
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(4),
+        PoolSize::Size(8),
+    ],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("staircase.js")),
+        rust: Some(&Staircase),
+        libuv: None,
+    },
+};
+
 impl Experiment for Staircase {
-    fn name(&self) -> &'static str {
-        "staircase"
-    }
-
-    fn about(&self) -> &'static str {
-        "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 000 §1: start n pool tasks at once and time them. libuv runs them in batches of the pool size, so the wall time climbs in steps of one task. `wait` tasks hold a pool thread without CPU (a one-byte read of a FIFO the lab releases a fixed hold after it sees the thread blocked in read(2)); the lab also counts, from /proc, the most tasks in flight at once. `cpu` tasks are pbkdf2-sha512, the same iteration count for every subject."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Size(1), PoolSize::Size(4)]
-        } else {
-            [1, 2, 4, 8].map(PoolSize::Size).to_vec()
-        }
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("staircase.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -127,7 +127,7 @@ impl Experiment for Staircase {
                             params["fifo"] = json!(holder.path());
                             let r = lab.run_child(
                                 *subject,
-                                self.name(),
+                                SPEC.name,
                                 pool,
                                 &params,
                                 Some(&mut holder),
@@ -135,7 +135,7 @@ impl Experiment for Staircase {
                             (r, Some(holder.max_in_flight()))
                         } else {
                             (
-                                lab.run_child(*subject, self.name(), pool, &params, None)?,
+                                lab.run_child(*subject, SPEC.name, pool, &params, None)?,
                                 None,
                             )
                         };
@@ -171,54 +171,7 @@ impl Experiment for Staircase {
         if kinds.iter().any(|k| k == "cpu") {
             notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
         }
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let kind = params["kind"].as_str().context("kind")?;
-        let ns: Vec<u64> = serde_json::from_value(params["ns"].clone())?;
-        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(20));
-        let iterations = params["iterations"].as_u64().unwrap_or(0) as u32;
-        let fifo = match kind {
-            "wait" => Some(Arc::new(
-                std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-                    .context("opening the FIFO")?,
-            )),
-            _ => None,
-        };
-        let exec = cx.exec.as_ref();
-        let mut rows = Vec::new();
-        for n in ns {
-            println!("{}", workload::begin_event(json!({ "n": n })));
-            let t0 = Instant::now();
-            let tasks: Vec<_> = (0..n)
-                .map(|_| {
-                    let fifo = fifo.clone();
-                    async move {
-                        match fifo {
-                            Some(f) => run_on(exec, Lane::FastIo, move || {
-                                let mut b = [0u8; 1];
-                                (&*f).read(&mut b).map(drop).map_err(|e| e.to_string())
-                            })
-                            .await
-                            .and_then(|r| r),
-                            None => {
-                                run_on(exec, Lane::Cpu, move || {
-                                    workload::pbkdf2_sha512(iterations);
-                                })
-                                .await
-                            }
-                        }
-                    }
-                })
-                .collect();
-            for r in cx.block_on(futures::future::join_all(tasks)) {
-                r.map_err(anyhow::Error::msg)?;
-            }
-            rows.push(json!({ "n": n, "total_ms": t0.elapsed().as_secs_f64() * 1e3 }));
-            std::thread::sleep(gap);
-        }
-        Ok(json!({ "rows": rows }))
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

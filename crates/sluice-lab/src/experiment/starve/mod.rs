@@ -50,12 +50,14 @@
 //! once: Rust subjects', seen blocked by the FIFO holder; node's, the names
 //! the DNS delay server held at once).
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms, ratio};
-use crate::subject::{ChildContext, Done, Executor, Kind, run_on};
+use crate::subject::{ChildContext, Done, Executor, Runtime, run_on};
 use crate::workload::{self, FifoHolder};
 use anyhow::Context;
 use serde_json::{Value, json};
@@ -135,29 +137,26 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
     }
 }
 
+/// The declaration of `starve`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "starve",
+    about: "who starves whom: slow I/O cannot block file reads, CPU work blocks everything (seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 001, \"Who starves whom\"",
+    args: ARGS,
+    pools: &[PoolSize::Size(4)],
+    report_pools: &[PoolSize::Size(4)],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("starve.js")),
+        rust: Some(&Starve),
+        libuv: None,
+    },
+};
+
 impl Experiment for Starve {
-    fn name(&self) -> &'static str {
-        "starve"
-    }
-
-    fn about(&self) -> &'static str {
-        "who starves whom: slow I/O cannot block file reads, CPU work blocks everything (seed 001)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seed 001, \"Who starves whom\": with the pool at 4, (A) queue 32 slow waits, then one file read and one CPU task; (B) queue 32 CPU tasks (pbkdf2-sha512), then one file read and one slow wait. The table shows how long each probe waited in the queue. libuv's slow-I/O rule keeps half the pool free of slow work, so in A the probes start at once; nothing limits CPU work, so in B both probes wait for the whole queue. sluice's lanes run every probe at once. Rust subjects' slow waits are one-byte FIFO reads in the SlowIo lane, held by the lab; node's are the seed's: dns.lookup of distinct names, each held by the DNS delay server inside a private network namespace, which counts the names in flight."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, _report: bool) -> Vec<PoolSize> {
-        vec![PoolSize::Size(4)]
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("starve.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -193,7 +192,7 @@ impl Experiment for Starve {
                 for &pool in &pools {
                     for subject in lab.subjects() {
                         bar.set_message(format!("{} {scenario} pool {pool}", subject.name()));
-                        let is_node = subject.kind() == Kind::Node;
+                        let is_node = subject.runtime() == Runtime::Node;
                         let base = |probe: &str| {
                             Row::new(subject.name())
                                 .param("scenario", scenario)
@@ -256,17 +255,12 @@ impl Experiment for Starve {
                         });
                         let (result, in_flight) = if is_node && node_dns.is_ok() {
                             let (r, stats) = lab.run_child_in_netns(
-                                *subject,
-                                self.name(),
-                                pool,
-                                &params,
-                                &server,
-                                None,
+                                *subject, SPEC.name, pool, &params, &server, None,
                             )?;
                             (r, Some(stats.max_in_flight_names as usize))
                         } else if is_node {
                             (
-                                lab.run_child(*subject, self.name(), pool, &params, None)?,
+                                lab.run_child(*subject, SPEC.name, pool, &params, None)?,
                                 None,
                             )
                         } else {
@@ -279,7 +273,7 @@ impl Experiment for Starve {
                             params["fifo"] = json!(holder.path());
                             let r = lab.run_child(
                                 *subject,
-                                self.name(),
+                                SPEC.name,
                                 pool,
                                 &params,
                                 Some(&mut Throttled::new(&mut holder)),
@@ -355,7 +349,7 @@ impl Experiment for Starve {
         let rust_subjects: Vec<&str> = lab
             .subjects()
             .iter()
-            .filter(|s| s.kind() == Kind::Rust)
+            .filter(|s| s.runtime() == Runtime::Rust)
             .map(|s| s.name())
             .collect();
         if lab.subjects().iter().any(|s| s.name() == "tokio") {
@@ -364,103 +358,13 @@ impl Experiment for Starve {
         if !rust_subjects.is_empty() {
             notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
         }
-        if lab.subjects().iter().any(|s| s.kind() == Kind::Node) {
+        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
             notes.push(match &node_dns {
                 Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
                 Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
             });
         }
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let scenario = params["scenario"].as_str().context("scenario")?;
-        let queued = params["queued"].as_u64().context("queued")?;
-        let cpu_ms = params["cpu_ms"].as_u64().context("cpu_ms")?;
-        let iterations = calibrate(Duration::from_millis(cpu_ms));
-        let fifo = Arc::new(
-            std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-                .context("opening the FIFO")?,
-        );
-        let file = Arc::new(
-            std::fs::File::open(params["file"].as_str().context("file")?)
-                .context("opening the file to read")?,
-        );
-        let exec = cx.exec.as_ref();
-        let read_file = {
-            let file = file.clone();
-            move || -> Job {
-                let file = file.clone();
-                Box::new(move || {
-                    let mut buf = [0u8; 1024];
-                    file.read_at(&mut buf, 0)
-                        .map(drop)
-                        .map_err(|e| e.to_string())
-                })
-            }
-        };
-        let read_fifo = move || -> Job {
-            let fifo = fifo.clone();
-            Box::new(move || {
-                let mut b = [0u8; 1];
-                (&*fifo).read(&mut b).map(drop).map_err(|e| e.to_string())
-            })
-        };
-        let cpu = move || -> Job {
-            Box::new(move || {
-                std::hint::black_box(workload::pbkdf2_sha512(iterations));
-                Ok(())
-            })
-        };
-
-        // Warm every lane up first: a lazily started pool or lane starts its
-        // threads here, not inside the measurement. The CPU task alone is
-        // task_ms.
-        cx.block_on(run_on(exec, Lane::FastIo, read_file()))
-            .and_then(|r| r)
-            .map_err(anyhow::Error::msg)?;
-        cx.block_on(run_on(exec, Lane::SlowIo, || ()))
-            .map_err(anyhow::Error::msg)?;
-        let alone = cx
-            .block_on(submit_timed(exec, Lane::Cpu, cpu()).finish())
-            .map_err(anyhow::Error::msg)?;
-
-        println!("{}", workload::begin_event(json!({ "scenario": scenario })));
-        let t0 = Instant::now();
-        let mut queue = Vec::with_capacity(queued as usize);
-        for _ in 0..queued {
-            queue.push(if scenario == "A" {
-                submit_timed(exec, Lane::SlowIo, read_fifo())
-            } else {
-                submit_timed(exec, Lane::Cpu, cpu())
-            });
-        }
-        let [p1, p2] = probes(scenario);
-        let first = submit_timed(exec, Lane::FastIo, read_file());
-        let second = if scenario == "A" {
-            submit_timed(exec, Lane::Cpu, cpu())
-        } else {
-            submit_timed(exec, Lane::SlowIo, read_fifo())
-        };
-        let (queue, first, second) = cx.block_on(async {
-            futures::join!(
-                futures::future::join_all(queue.into_iter().map(Timed::finish)),
-                first.finish(),
-                second.finish()
-            )
-        });
-        let total = t0.elapsed();
-        for r in queue {
-            r.map_err(anyhow::Error::msg)?;
-        }
-        let first = first.map_err(anyhow::Error::msg)?;
-        let second = second.map_err(anyhow::Error::msg)?;
-        Ok(json!({
-            "probes": { p1: first.to_json(), p2: second.to_json() },
-            "total_ms": total.as_secs_f64() * 1e3,
-            "task_ms": alone.run.as_secs_f64() * 1e3,
-            "iterations": iterations,
-        }))
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

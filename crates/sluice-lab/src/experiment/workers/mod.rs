@@ -28,7 +28,9 @@
 //! (`threads_after - threads_ready`: the pool threads the waits started,
 //! once per process if the pool is shared), all from `/proc/self/status`.
 
-use super::{ArgSpec, Args, Experiment, repeat};
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -70,33 +72,26 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
+/// The declaration of `workers`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "workers",
+    about: "do worker threads (event loops) share the process's one pool? counted (seeds 000 §4, 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §4, seed 001",
+    args: ARGS,
+    pools: &[PoolSize::Size(4), PoolSize::Size(8)],
+    report_pools: &[PoolSize::Size(4)],
+    needs: &[],
+    workloads: Workloads {
+        node: Some(include_str!("workers.js")),
+        rust: Some(&Workers),
+        libuv: None,
+    },
+};
+
 impl Experiment for Workers {
-    fn name(&self) -> &'static str {
-        "workers"
-    }
-
-    fn about(&self) -> &'static str {
-        "do worker threads (event loops) share the process's one pool? counted (seeds 000 §4, 001)"
-    }
-
-    fn long_about(&self) -> &'static str {
-        "Seeds 000 §4 and 001 disagree: does every Node worker thread get a pool of its own, or do all of them share the process's one pool? 4 worker threads (each its own event loop) start 4 wait tasks each at once, with the pool at 4. A wait task is a one-byte fs.read of a FIFO the lab releases a fixed hold after it sees the pool thread blocked in read(2); the lab counts the most reads blocked at once (shared pool: 4; a pool per worker: 16) and the process's threads before and after. The Rust subjects run the same shape: 4 threads, each with its own current-thread runtime, all submitting to the process's one pool."
-    }
-
-    fn args(&self) -> &'static [ArgSpec] {
-        ARGS
-    }
-
-    fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            vec![PoolSize::Size(4)]
-        } else {
-            vec![PoolSize::Size(4), PoolSize::Size(8)]
-        }
-    }
-
-    fn node_script(&self) -> &'static str {
-        include_str!("workers.js")
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -121,8 +116,7 @@ impl Experiment for Workers {
                         "tasks": tasks,
                         "fifo": holder.path(),
                     });
-                    let r =
-                        lab.run_child(*subject, self.name(), pool, &params, Some(&mut holder))?;
+                    let r = lab.run_child(*subject, SPEC.name, pool, &params, Some(&mut holder))?;
                     let what = |m: &str| format!("{} workers pool {pool}: {m}", subject.name());
                     let get = |m: &str| r[m].as_f64().with_context(|| what(m));
                     let max = holder
@@ -161,81 +155,7 @@ impl Experiment for Workers {
         for row in &rows {
             notes.push(verdict(row, lab.machine().cores));
         }
-        Ok(lab.outcome(self.name(), rows, notes))
-    }
-
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-        let workers = params["workers"].as_u64().context("workers")? as usize;
-        let tasks = params["tasks"].as_u64().context("tasks")? as usize;
-        let me = std::process::id();
-        let threads_before = procfs::status_field(me, "Threads")?;
-        let fifo = Arc::new(
-            std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-                .context("opening the FIFO")?,
-        );
-        let exec = cx.exec.as_ref();
-        // ready: every loop is up; go: start the waits; done: every wait
-        // finished; exit: the threads are counted, the loops may end.
-        let [ready, go, done, exit] = [(); 4].map(|()| Arc::new(Barrier::new(workers + 1)));
-        std::thread::scope(|s| -> anyhow::Result<Value> {
-            let handles: Vec<_> = (0..workers)
-                .map(|i| {
-                    let (ready, go, done, exit) =
-                        (ready.clone(), go.clone(), done.clone(), exit.clone());
-                    let fifo = fifo.clone();
-                    std::thread::Builder::new()
-                        .name(format!("loop-{i}"))
-                        .spawn_scoped(s, move || -> Result<(), String> {
-                            let rt = tokio::runtime::Builder::new_current_thread()
-                                .enable_all()
-                                .build();
-                            ready.wait();
-                            go.wait();
-                            let result = match rt {
-                                Ok(rt) => rt
-                                    .block_on(futures::future::join_all((0..tasks).map(|_| {
-                                        let fifo = fifo.clone();
-                                        run_on(exec, Lane::FastIo, move || {
-                                            let mut b = [0u8; 1];
-                                            (&*fifo)
-                                                .read(&mut b)
-                                                .map(drop)
-                                                .map_err(|e| e.to_string())
-                                        })
-                                    })))
-                                    .into_iter()
-                                    .try_for_each(|r| r.and_then(|r| r)),
-                                Err(e) => Err(format!("building loop {i}'s runtime: {e}")),
-                            };
-                            done.wait();
-                            exit.wait();
-                            result
-                        })
-                })
-                .collect::<Result<_, _>>()
-                .context("starting the loops")?;
-            // No `?` until every barrier is passed: the loops wait on them.
-            ready.wait();
-            let threads_ready = procfs::status_field(me, "Threads");
-            println!("{}", workload::begin_event(json!({})));
-            let t0 = Instant::now();
-            go.wait();
-            done.wait();
-            let total = t0.elapsed();
-            let threads_after = procfs::status_field(me, "Threads");
-            exit.wait();
-            for h in handles {
-                h.join()
-                    .map_err(|_| anyhow::anyhow!("a loop thread panicked"))?
-                    .map_err(anyhow::Error::msg)?;
-            }
-            Ok(json!({
-                "total_ms": total.as_secs_f64() * 1e3,
-                "threads_before": threads_before,
-                "threads_ready": threads_ready?,
-                "threads_after": threads_after?,
-            }))
-        })
+        Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -352,7 +272,7 @@ fn verdict(row: &Row, cores: usize) -> String {
     let tasks = row.params["tasks"].as_u64().unwrap_or(0) as usize;
     let total = workers * tasks;
     let m = row.metrics.get("max_in_flight").copied().unwrap_or(0.0) as usize;
-    let loops = if subject::by_name(name).is_some_and(|s| s.kind() == subject::Kind::Node) {
+    let loops = if subject::by_name(name).is_some_and(|s| s.runtime() == subject::Runtime::Node) {
         "worker_threads"
     } else {
         "event-loop threads"
