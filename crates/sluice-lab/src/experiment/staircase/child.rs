@@ -4,25 +4,22 @@
 use super::*;
 
 impl crate::child::Workload for Staircase {
-    type Params = Value;
-    type Reply = Value;
+    type Params = Params;
+    type Reply = Reply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let kind = params["kind"].as_str().context("kind")?;
-        let ns: Vec<u64> = serde_json::from_value(params["ns"].clone())?;
-        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(20));
-        let iterations = params["iterations"].as_u64().unwrap_or(0) as u32;
-        let fifo = match kind {
-            "wait" => Some(Arc::new(
-                std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-                    .context("opening the FIFO")?,
+    fn run(&self, cx: &ChildContext, p: Params) -> anyhow::Result<Reply> {
+        let gap = Duration::from_millis(p.gap_ms);
+        let iterations = p.iterations as u32;
+        let fifo = match (p.kind.as_str(), &p.fifo) {
+            ("wait", Some(path)) => Some(Arc::new(
+                std::fs::File::open(path).context("opening the FIFO")?,
             )),
+            ("wait", None) => bail!("a wait staircase needs a FIFO"),
             _ => None,
         };
         let exec = cx.exec.as_ref();
         let mut rows = Vec::new();
-        for n in ns {
+        for n in p.ns {
             println!("{}", workload::begin_event(json!({ "n": n })));
             let t0 = Instant::now();
             let tasks: Vec<_> = (0..n)
@@ -49,9 +46,12 @@ impl crate::child::Workload for Staircase {
             for r in cx.block_on(futures::future::join_all(tasks)) {
                 r.map_err(anyhow::Error::msg)?;
             }
-            rows.push(json!({ "n": n, "total_ms": t0.elapsed().as_secs_f64() * 1e3 }));
+            rows.push(Round {
+                n,
+                total_ms: t0.elapsed().as_secs_f64() * 1e3,
+            });
             std::thread::sleep(gap);
         }
-        Ok(json!({ "rows": rows }))
+        Ok(Reply { rows })
     }
 }

@@ -12,19 +12,51 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms, ratio};
-use crate::subject::{ChildContext, run_on};
+use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::subject::{self, ChildContext, run_on};
+use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
-use anyhow::Context;
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`staircase.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    /// `wait` (FIFO reads) or `cpu` (pbkdf2).
+    kind: String,
+    /// The task counts, one round each.
+    ns: Vec<u64>,
+    /// The pause between rounds.
+    gap_ms: u64,
+    /// pbkdf2 iterations (cpu).
+    iterations: u64,
+    /// The FIFO the lab holds (wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fifo: Option<PathBuf>,
+}
+
+/// What each child prints (after one `begin` event per round).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    rows: Vec<Round>,
+}
+
+/// One round: `n` tasks at once, their wall time.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Round {
+    n: u64,
+    total_ms: f64,
+}
 
 /// The staircase experiment.
 pub(crate) struct Staircase;
@@ -101,108 +133,70 @@ impl Experiment for Staircase {
         let ns = args.numbers("n", 1, 1024)?;
         let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
-        let pools = lab.pools_for(self);
         let iterations = if kinds.iter().any(|k| k == "cpu") {
             workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
         } else {
             0
         };
-        let children = (lab.reps() * pools.len() * lab.subjects().len() * kinds.len()) as u64;
-        let bar = lab.progress(children, "staircase");
+        let sweep = Sweep::new(lab, self).variants(kinds.clone(), Clone::clone);
         let mut fifo_no = 0;
-        let rows = repeat(lab, |_| {
+        let rows = sweep.run(|cell| {
+            let kind = cell.variant.as_str();
+            let mut params = Params {
+                kind: kind.to_string(),
+                ns: ns.clone(),
+                gap_ms: 20,
+                iterations: iterations as u64,
+                fifo: None,
+            };
+            let (reply, in_flight): (Reply, _) = if kind == "wait" {
+                fifo_no += 1;
+                let mut holder =
+                    FifoHolder::create(lab.scratch(), &format!("fifo-{fifo_no}"), hold)?;
+                params.fifo = Some(holder.path().to_path_buf());
+                let r = cell.call(&params, Some(&mut holder))?;
+                (r, Some(holder.max_in_flight()))
+            } else {
+                (cell.call(&params, None)?, None)
+            };
             let mut rows = Vec::new();
-            for kind in &kinds {
-                for &pool in &pools {
-                    for subject in lab.subjects() {
-                        bar.set_message(format!("{} {kind} pool {pool}", subject.name()));
-                        let mut params = json!({ "kind": kind, "ns": ns, "gap_ms": 20, "iterations": iterations });
-                        let (result, in_flight) = if kind == "wait" {
-                            fifo_no += 1;
-                            let mut holder = FifoHolder::create(
-                                lab.scratch(),
-                                &format!("fifo-{fifo_no}"),
-                                hold,
-                            )?;
-                            params["fifo"] = json!(holder.path());
-                            let r = lab.run_child(
-                                *subject,
-                                SPEC.name,
-                                pool,
-                                &params,
-                                Some(&mut holder),
-                            )?;
-                            (r, Some(holder.max_in_flight()))
-                        } else {
-                            (
-                                lab.run_child(*subject, SPEC.name, pool, &params, None)?,
-                                None,
-                            )
-                        };
-                        let got = result["rows"]
-                            .as_array()
-                            .context("no rows in the child's result")?;
-                        for (i, r) in got.iter().enumerate() {
-                            let mut row = Row::new(subject.name())
-                                .param("kind", kind.as_str())
-                                .param("pool", pool.to_value())
-                                .param("n", r["n"].clone())
-                                .metric("total_ms", r["total_ms"].as_f64().context("total_ms")?);
-                            if let Some(f) = &in_flight {
-                                let seen = f
-                                    .get(i)
-                                    .copied()
-                                    .context("the FIFO holder missed a round")?;
-                                row = row.metric("max_in_flight", seen as f64);
-                            }
-                            rows.push(row);
-                        }
-                        bar.inc(1);
-                    }
+            for (i, r) in reply.rows.iter().enumerate() {
+                let mut row = Row::new(cell.subject.name())
+                    .param("kind", kind)
+                    .param("pool", cell.pool.to_value())
+                    .param("n", r.n)
+                    .metric("total_ms", r.total_ms);
+                if let Some(f) = &in_flight {
+                    let seen = f
+                        .get(i)
+                        .copied()
+                        .context("the FIFO holder missed a round")?;
+                    row = row.metric("max_in_flight", seen as f64);
                 }
+                rows.push(row);
             }
             Ok(rows)
         })?;
-        bar.finish_and_clear();
-        let mut notes = lab.pool_notes(&pools);
+        let mut notes = sweep.notes();
         if kinds.iter().any(|k| k == "wait") {
             notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall", hold.as_millis()));
         }
         if kinds.iter().any(|k| k == "cpu") {
             notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
         }
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let subjects = o.subjects();
-        let mut kinds: Vec<String> = Vec::new();
-        let mut pools: Vec<Value> = Vec::new();
-        let mut ns: Vec<Value> = Vec::new();
-        for r in &o.rows {
-            let k = r.param_text("kind");
-            if !kinds.contains(&k) {
-                kinds.push(k);
-            }
-            if !pools.contains(&r.params["pool"]) {
-                pools.push(r.params["pool"].clone());
-            }
-            if !ns.contains(&r.params["n"]) {
-                ns.push(r.params["n"].clone());
-            }
-        }
-        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let compared = subject::compared(&subjects);
+        let ns = o.distinct("n");
         let mut tables = Vec::new();
-        for kind in &kinds {
-            for pool in &pools {
+        for kind in o.distinct("kind").iter().map(param_cell) {
+            for pool in &o.distinct("pool") {
                 let mut header = vec!["n".to_string()];
                 header.extend(subjects.iter().map(|s| format!("{s} ms")));
-                if has("node") && has("sluice-compat") {
-                    header.push("compat/node".into());
-                }
-                if has("node") && has("sluice") {
-                    header.push("sluice/node".into());
-                }
+                header.extend(compared.iter().map(|c| c.header.clone()));
                 let key = |n: &Value| {
                     vec![
                         ("kind", json!(kind)),
@@ -215,12 +209,11 @@ impl Experiment for Staircase {
                     let get = |s: &str| o.metric(s, &key(n), "total_ms");
                     let mut row = vec![n.to_string()];
                     row.extend(subjects.iter().map(|s| get(s).map_or("-".into(), ms)));
-                    if has("node") && has("sluice-compat") {
-                        row.push(ratio(get("sluice-compat"), get("node")));
-                    }
-                    if has("node") && has("sluice") {
-                        row.push(ratio(get("sluice"), get("node")));
-                    }
+                    row.extend(
+                        compared
+                            .iter()
+                            .map(|c| ratio(get(c.subject), get(c.reference))),
+                    );
                     rows.push(row);
                 }
                 tables.push(Table {
