@@ -117,6 +117,11 @@ pub trait Subject: Sync {
         let _ = lab;
         None
     }
+    /// How many threads run I/O waits (sluice: its `FastIo` lane) at `pool`.
+    fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        let _ = cores;
+        pool.size().unwrap_or(4)
+    }
     /// How a pool size maps onto this subject, for the report's notes.
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String;
     /// The child command for one run (program, args, environment); by

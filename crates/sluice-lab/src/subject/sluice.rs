@@ -63,6 +63,11 @@ impl Subject for Sluice {
         }
     }
 
+    fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        pool.size()
+            .unwrap_or_else(|| sluice::budget::default_threads(Lane::FastIo, cores))
+    }
+
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
         match pool {
             PoolSize::Unset => format!(

@@ -46,6 +46,11 @@ impl Subject for Tokio {
         .into())
     }
 
+    // tokio's default max_blocking_threads.
+    fn wait_threads(&self, pool: PoolSize, _cores: usize) -> usize {
+        pool.size().unwrap_or(512)
+    }
+
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
         match pool {
             PoolSize::Unset => "tokio: max_blocking_threads unset (tokio's default, 512)".into(),

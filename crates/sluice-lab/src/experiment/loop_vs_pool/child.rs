@@ -4,21 +4,18 @@
 use super::*;
 
 impl crate::child::Workload for LoopVsPool {
-    type Params = Value;
-    type Reply = Value;
+    type Params = Params;
+    type Reply = Reply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let scenarios = params["scenarios"].as_array().context("scenarios")?;
-        let timer = Duration::from_millis(params["timer_ms"].as_u64().context("timer_ms")?);
-        let spin = Duration::from_millis(params["loop_ms"].as_u64().context("loop_ms")?);
-        let iterations = params["iterations"].as_u64().context("iterations")? as u32;
-        let gap = Duration::from_millis(params["gap_ms"].as_u64().unwrap_or(GAP_MS));
+    fn run(&self, cx: &ChildContext, p: Params) -> anyhow::Result<Reply> {
+        let timer = Duration::from_millis(p.timer_ms);
+        let spin = Duration::from_millis(p.loop_ms);
+        let iterations = p.iterations as u32;
+        let gap = Duration::from_millis(p.gap_ms);
         let exec = cx.exec.as_ref();
         let mut rows = Vec::new();
-        for sc in scenarios {
-            let id = sc["id"].as_str().context("scenario id")?;
-            let tasks = sc["tasks"].as_u64().unwrap_or(0);
+        for sc in &p.scenarios {
+            let (id, tasks) = (sc.id.as_str(), sc.tasks);
             std::thread::sleep(gap);
             let (fired, load) = cx.block_on(async {
                 let t0 = Instant::now();
@@ -58,12 +55,12 @@ impl crate::child::Workload for LoopVsPool {
                 };
                 anyhow::Ok((fired.context("the timer task failed")?, load))
             })?;
-            rows.push(json!({
-                "scenario": id,
-                "fired_ms": fired.as_secs_f64() * 1e3,
-                "load_ms": load.as_secs_f64() * 1e3,
-            }));
+            rows.push(Fired {
+                scenario: id.to_string(),
+                fired_ms: fired.as_secs_f64() * 1e3,
+                load_ms: load.as_secs_f64() * 1e3,
+            });
         }
-        Ok(json!({ "rows": rows }))
+        Ok(Reply { rows })
     }
 }

@@ -21,17 +21,60 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
-use crate::outcome::{Outcome, Row};
+use crate::outcome::Outcome;
 use crate::report::{Chart, Series, Table, ms};
 use crate::subject::{ChildContext, run_on};
+use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`loop_vs_pool.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    scenarios: Vec<Scenario>,
+    timer_ms: u64,
+    loop_ms: u64,
+    iterations: u64,
+    gap_ms: u64,
+}
+
+/// One scenario: `idle`, `loop`, or `pool-N` with `tasks` N.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Scenario {
+    id: String,
+    #[serde(default)]
+    tasks: u64,
+}
+
+impl Scenario {
+    fn new(id: &str, tasks: u64) -> Self {
+        Scenario {
+            id: id.to_string(),
+            tasks,
+        }
+    }
+}
+
+/// What each child prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    rows: Vec<Fired>,
+}
+
+/// When the timer fired in one scenario, and how long its load ran.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Fired {
+    scenario: String,
+    fired_ms: f64,
+    load_ms: f64,
+}
 
 /// The loop-vs-pool experiment.
 pub(crate) struct LoopVsPool;
@@ -97,59 +140,41 @@ impl Experiment for LoopVsPool {
         let loop_ms = args.number("loop-ms", 1, 60_000)?;
         let tasks = args.numbers("pool-tasks", 1, 1024)?;
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
-        let pools = lab.pools_for(self);
         // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
         let iterations = (0..3)
             .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
             .max()
             .unwrap_or(1);
-        let mut scenarios = vec![json!({ "id": "idle" }), json!({ "id": "loop" })];
+        let mut scenarios = vec![Scenario::new("idle", 0), Scenario::new("loop", 0)];
         scenarios.extend(
             tasks
                 .iter()
-                .map(|n| json!({ "id": format!("pool-{n}"), "tasks": n })),
+                .map(|&n| Scenario::new(&format!("pool-{n}"), n)),
         );
-        let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
-        let bar = lab.progress(children, "loop-vs-pool");
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &pool in &pools {
-                for subject in lab.subjects() {
-                    bar.set_message(format!("{} pool {pool}", subject.name()));
-                    let params = json!({
-                        "scenarios": scenarios,
-                        "timer_ms": timer_ms,
-                        "loop_ms": loop_ms,
-                        "iterations": iterations,
-                        "gap_ms": GAP_MS,
-                    });
-                    let result = lab.run_child(*subject, SPEC.name, pool, &params, None)?;
-                    let got = result["rows"]
-                        .as_array()
-                        .context("no rows in the child's result")?;
-                    for r in got {
-                        let num = |k: &str| {
-                            r[k].as_f64()
-                                .with_context(|| format!("{} printed no {k}", subject.name()))
-                        };
-                        let fired = num("fired_ms")?;
-                        rows.push(
-                            Row::new(subject.name())
-                                .param("scenario", r["scenario"].clone())
-                                .param("pool", pool.to_value())
-                                .metric("fired_ms", fired)
-                                .metric("lateness_ms", fired - timer_ms as f64)
-                                .metric("load_ms", num("load_ms")?),
-                        );
-                    }
-                    bar.inc(1);
-                }
-            }
-            Ok(rows)
+        let params = Params {
+            scenarios,
+            timer_ms,
+            loop_ms,
+            iterations: iterations as u64,
+            gap_ms: GAP_MS,
+        };
+        let sweep = Sweep::new(lab, self);
+        let rows = sweep.run(|cell| {
+            let reply: Reply = cell.call(&params, None)?;
+            Ok(reply
+                .rows
+                .into_iter()
+                .map(|r| {
+                    cell.row()
+                        .param("scenario", r.scenario)
+                        .metric("fired_ms", r.fired_ms)
+                        .metric("lateness_ms", r.fired_ms - timer_ms as f64)
+                        .metric("load_ms", r.load_ms)
+                })
+                .collect())
         })?;
-        bar.finish_and_clear();
-        let mut notes = lab.pool_notes(&pools);
+        let mut notes = sweep.notes();
         notes.push(format!(
             "timer: {timer_ms} ms, set on the event loop (node: setTimeout; Rust subjects: tokio::time::sleep_until on the child's current-thread runtime); lateness = fired - {timer_ms} ms"
         ));
@@ -157,7 +182,7 @@ impl Experiment for LoopVsPool {
             "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
         ));
         notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

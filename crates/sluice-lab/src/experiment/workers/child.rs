@@ -4,24 +4,19 @@
 use super::*;
 
 impl crate::child::Workload for Workers {
-    type Params = Value;
-    type Reply = Value;
+    type Params = Params;
+    type Reply = Reply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let workers = params["workers"].as_u64().context("workers")? as usize;
-        let tasks = params["tasks"].as_u64().context("tasks")? as usize;
+    fn run(&self, cx: &ChildContext, p: Params) -> anyhow::Result<Reply> {
+        let (workers, tasks) = (p.workers, p.tasks);
         let me = std::process::id();
         let threads_before = procfs::status_field(me, "Threads")?;
-        let fifo = Arc::new(
-            std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-                .context("opening the FIFO")?,
-        );
+        let fifo = Arc::new(std::fs::File::open(&p.fifo).context("opening the FIFO")?);
         let exec = cx.exec.as_ref();
         // ready: every loop is up; go: start the waits; done: every wait
         // finished; exit: the threads are counted, the loops may end.
         let [ready, go, done, exit] = [(); 4].map(|()| Arc::new(Barrier::new(workers + 1)));
-        std::thread::scope(|s| -> anyhow::Result<Value> {
+        std::thread::scope(|s| -> anyhow::Result<Reply> {
             let handles: Vec<_> = (0..workers)
                 .map(|i| {
                     let (ready, go, done, exit) =
@@ -73,12 +68,12 @@ impl crate::child::Workload for Workers {
                     .map_err(|_| anyhow::anyhow!("a loop thread panicked"))?
                     .map_err(anyhow::Error::msg)?;
             }
-            Ok(json!({
-                "total_ms": total.as_secs_f64() * 1e3,
-                "threads_before": threads_before,
-                "threads_ready": threads_ready?,
-                "threads_after": threads_after?,
-            }))
+            Ok(Reply {
+                total_ms: total.as_secs_f64() * 1e3,
+                threads_before: threads_before as f64,
+                threads_ready: threads_ready? as f64,
+                threads_after: threads_after? as f64,
+            })
         })
     }
 }

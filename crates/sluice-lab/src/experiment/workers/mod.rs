@@ -30,20 +30,41 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms};
 use crate::subject::{ChildContext, run_on};
+use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
 use crate::{procfs, subject};
 use anyhow::Context;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::io::Read;
+use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`workers.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    workers: usize,
+    tasks: usize,
+    fifo: PathBuf,
+}
+
+/// What each child prints: its wall time and `/proc/self/status` Threads
+/// before any loop, with every loop up, and after every wait.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    total_ms: f64,
+    threads_before: f64,
+    threads_ready: f64,
+    threads_after: f64,
+}
 
 /// The workers experiment.
 pub(crate) struct Workers;
@@ -99,63 +120,47 @@ impl Experiment for Workers {
         let tasks = args.number("tasks", 1, 64)?;
         let hold_ms = args.number("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
-        let pools = lab.pools_for(self);
-        let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
-        let bar = lab.progress(children, "workers");
+        let sweep = Sweep::new(lab, self);
         let mut fifo_no = 0;
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &pool in &pools {
-                for subject in lab.subjects() {
-                    bar.set_message(format!("{} pool {pool}", subject.name()));
-                    fifo_no += 1;
-                    let mut holder =
-                        FifoHolder::create(lab.scratch(), &format!("workers-{fifo_no}"), hold)?;
-                    let params = json!({
-                        "workers": workers,
-                        "tasks": tasks,
-                        "fifo": holder.path(),
-                    });
-                    let r = lab.run_child(*subject, SPEC.name, pool, &params, Some(&mut holder))?;
-                    let what = |m: &str| format!("{} workers pool {pool}: {m}", subject.name());
-                    let get = |m: &str| r[m].as_f64().with_context(|| what(m));
-                    let max = holder
-                        .max_in_flight()
-                        .first()
-                        .copied()
-                        .with_context(|| what("the FIFO holder saw no round"))?;
-                    let total_ms = get("total_ms")?;
-                    let before = get("threads_before")?;
-                    let ready = get("threads_ready")?;
-                    let after = get("threads_after")?;
-                    rows.push(
-                        Row::new(subject.name())
-                            .param("pool", pool.to_value())
-                            .param("workers", workers)
-                            .param("tasks", tasks)
-                            .metric("max_in_flight", max as f64)
-                            .metric("total_ms", total_ms)
-                            .metric("rounds", (total_ms / hold_ms as f64).round())
-                            .metric("threads_before", before)
-                            .metric("threads_ready", ready)
-                            .metric("threads_after", after)
-                            .metric("threads_added", after - before)
-                            .metric("pool_threads_added", after - ready),
-                    );
-                    bar.inc(1);
-                }
-            }
-            Ok(rows)
+        let rows = sweep.run(|cell| {
+            fifo_no += 1;
+            let mut holder =
+                FifoHolder::create(lab.scratch(), &format!("workers-{fifo_no}"), hold)?;
+            let params = Params {
+                workers: workers as usize,
+                tasks: tasks as usize,
+                fifo: holder.path().to_path_buf(),
+            };
+            let r: Reply = cell.call(&params, Some(&mut holder))?;
+            let max = holder.max_in_flight().first().copied().with_context(|| {
+                format!(
+                    "{} workers pool {}: the FIFO holder saw no round",
+                    cell.subject.name(),
+                    cell.pool
+                )
+            })?;
+            Ok(vec![
+                cell.row()
+                    .param("workers", workers)
+                    .param("tasks", tasks)
+                    .metric("max_in_flight", max as f64)
+                    .metric("total_ms", r.total_ms)
+                    .metric("rounds", (r.total_ms / hold_ms as f64).round())
+                    .metric("threads_before", r.threads_before)
+                    .metric("threads_ready", r.threads_ready)
+                    .metric("threads_after", r.threads_after)
+                    .metric("threads_added", r.threads_after - r.threads_before)
+                    .metric("pool_threads_added", r.threads_after - r.threads_ready),
+            ])
         })?;
-        bar.finish_and_clear();
-        let mut notes = lab.pool_notes(&pools);
+        let mut notes = sweep.notes();
         notes.push(format!("wait task: a one-byte read of a FIFO (node: fs.read; Rust subjects: FastIo lane), released {hold_ms} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall; rounds = total_ms / {hold_ms} ms, rounded"));
         notes.push(format!("node: {workers} worker_threads Workers, each doing {tasks} fs.read on its own event loop (the main thread opens the FIFO once and hands every worker the fd); Rust subjects: {workers} OS threads, each with its own current-thread tokio runtime, all submitting to the child's one pool"));
         notes.push("threads: /proc/self/status Threads, read by the child: before any loop or pool work, with every loop up, and after every wait is done (loops still alive)".into());
         for row in &rows {
             notes.push(verdict(row, lab.machine().cores));
         }
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -253,26 +258,19 @@ impl Experiment for Workers {
     }
 }
 
-/// The pool size a subject runs wait tasks with at `pool`.
-fn wait_threads(subject: &str, pool: PoolSize, cores: usize) -> usize {
-    match (pool, subject) {
-        (PoolSize::Size(n), _) => n,
-        (PoolSize::Unset, "sluice") => sluice::budget::default_threads(Lane::FastIo, cores),
-        (PoolSize::Unset, "tokio") => 512,
-        (PoolSize::Unset, _) => 4,
-    }
-}
-
 /// The verdict of one row, derived from what was counted.
 fn verdict(row: &Row, cores: usize) -> String {
     let name = row.subject.as_str();
     let pool: PoolSize = row.param_text("pool").parse().unwrap_or(PoolSize::Unset);
-    let p = wait_threads(name, pool, cores);
+    let Some(subject) = subject::by_name(name) else {
+        return format!("{name}: not a subject of this lab");
+    };
+    let p = subject.wait_threads(pool, cores);
     let workers = row.params["workers"].as_u64().unwrap_or(0) as usize;
     let tasks = row.params["tasks"].as_u64().unwrap_or(0) as usize;
     let total = workers * tasks;
     let m = row.metrics.get("max_in_flight").copied().unwrap_or(0.0) as usize;
-    let loops = if subject::by_name(name).is_some_and(|s| s.runtime() == subject::Runtime::Node) {
+    let loops = if subject.runtime() == subject::Runtime::Node {
         "worker_threads"
     } else {
         "event-loop threads"
