@@ -191,6 +191,15 @@ pub fn reference(names: &[String]) -> Option<&'static str> {
         .map(|s| s.name())
 }
 
+/// A subject's short label in column headers (`compat busy`): its ratio
+/// label if it has one, else its name.
+pub fn short(name: &str) -> String {
+    by_name(name)
+        .and_then(|s| s.ratio_label())
+        .unwrap_or(name)
+        .to_string()
+}
+
 /// A ratio column of a table: `subject`'s figure over the reference's.
 #[derive(Debug, Clone)]
 pub struct Compared {

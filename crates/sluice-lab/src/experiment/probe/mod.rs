@@ -41,15 +41,17 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
-use crate::report::{Chart, Series, Table, ms, ratio};
-use crate::subject::{ChildContext, Executor, run_on};
+use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::subject::{self, ChildContext, Executor, run_on, short};
+use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use sluice::Lane;
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -57,6 +59,38 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`probe.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    probes: Vec<String>,
+    blockers: usize,
+    iterations: u64,
+    settle_ms: u64,
+    idle_runs: usize,
+    small_file: PathBuf,
+    big_file: PathBuf,
+}
+
+/// What each child prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    rows: Vec<Probed>,
+}
+
+/// One probe, idle and behind the blockers.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Probed {
+    probe: String,
+    idle_ms: f64,
+    probe_ms: f64,
+    blockers_left: f64,
+    /// Blockers running when the probe was issued (where the child can tell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    blockers_running: Option<f64>,
+    blocker_ms: f64,
+    first_done_ms: f64,
+}
 
 /// The probe experiment.
 pub(crate) struct Probe;
@@ -167,7 +201,6 @@ impl Experiment for Probe {
         let probes = probe_list(args)?;
         let blocker_ms = args.number("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
-        let pools = lab.pools_for(self);
         // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
         let iterations = (0..3)
@@ -175,55 +208,41 @@ impl Experiment for Probe {
             .max()
             .unwrap_or(1);
         let (small, big) = write_data(lab)?;
-        let children = (lab.reps() * pools.len() * lab.subjects().len()) as u64;
-        let bar = lab.progress(children, "probe");
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &pool in &pools {
-                let blockers = pool.size().unwrap_or(UNSET_BLOCKERS);
-                for subject in lab.subjects() {
-                    bar.set_message(format!("{} pool {pool}", subject.name()));
-                    let params = json!({
-                        "probes": probes,
-                        "blockers": blockers,
-                        "iterations": iterations,
-                        "settle_ms": SETTLE_MS,
-                        "idle_runs": idle_runs,
-                        "small_file": small,
-                        "big_file": big,
-                    });
-                    let result = lab.run_child(*subject, SPEC.name, pool, &params, None)?;
-                    let got = result["rows"]
-                        .as_array()
-                        .context("no rows in the child's result")?;
-                    for r in got {
-                        let num = |k: &str| {
-                            r[k].as_f64()
-                                .with_context(|| format!("{} printed no {k}", subject.name()))
-                        };
-                        let (idle, busy) = (num("idle_ms")?, num("probe_ms")?);
-                        let mut row = Row::new(subject.name())
-                            .param("probe", r["probe"].clone())
-                            .param("pool", pool.to_value())
-                            .metric("idle_ms", idle)
-                            .metric("probe_ms", busy)
-                            .metric("delta_ms", busy - idle)
-                            .metric("blockers", blockers as f64)
-                            .metric("blockers_left", num("blockers_left")?)
-                            .metric("blocker_ms", num("blocker_ms")?)
-                            .metric("first_done_ms", num("first_done_ms")?);
-                        if let Some(running) = r["blockers_running"].as_f64() {
-                            row = row.metric("blockers_running", running);
-                        }
-                        rows.push(row);
+        let sweep = Sweep::new(lab, self);
+        let rows = sweep.run(|cell| {
+            let blockers = cell.pool.size().unwrap_or(UNSET_BLOCKERS);
+            let params = Params {
+                probes: probes.clone(),
+                blockers,
+                iterations: iterations as u64,
+                settle_ms: SETTLE_MS,
+                idle_runs: idle_runs as usize,
+                small_file: small.clone(),
+                big_file: big.clone(),
+            };
+            let reply: Reply = cell.call(&params, None)?;
+            Ok(reply
+                .rows
+                .into_iter()
+                .map(|r| {
+                    let row = cell
+                        .row()
+                        .param("probe", r.probe)
+                        .metric("idle_ms", r.idle_ms)
+                        .metric("probe_ms", r.probe_ms)
+                        .metric("delta_ms", r.probe_ms - r.idle_ms)
+                        .metric("blockers", blockers as f64)
+                        .metric("blockers_left", r.blockers_left)
+                        .metric("blocker_ms", r.blocker_ms)
+                        .metric("first_done_ms", r.first_done_ms);
+                    match r.blockers_running {
+                        Some(running) => row.metric("blockers_running", running),
+                        None => row,
                     }
-                    bar.inc(1);
-                }
-            }
-            Ok(rows)
+                })
+                .collect())
         })?;
-        bar.finish_and_clear();
-        let mut notes = lab.pool_notes(&pools);
+        let mut notes = sweep.notes();
         notes.push(format!(
             "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of three, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
         ));
@@ -235,62 +254,40 @@ impl Experiment for Probe {
         notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
         notes.push("tokio: one spawn_blocking pool for every kind of work; with max_blocking_threads unset (512) its blockers leave spare threads, with a set size they fill it".into());
         notes.push("Rust subjects: connect and sleep run on the child's event loop (a tokio current-thread runtime); the loopback listener lives in the child; `localhost` is resolved on SlowIo, then connected on the loop; both timers tick in whole milliseconds, so setTimeout(0) and sleep(0) take about 1 ms even when idle".into());
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let subjects = o.subjects();
-        let has = |s: &str| subjects.iter().any(|x| x == s);
-        let mut pools: Vec<Value> = Vec::new();
-        let mut probes: Vec<String> = Vec::new();
-        for r in &o.rows {
-            if !pools.contains(&r.params["pool"]) {
-                pools.push(r.params["pool"].clone());
-            }
-            let p = r.param_text("probe");
-            if !probes.contains(&p) {
-                probes.push(p);
-            }
-        }
+        let reference = subject::reference(&subjects);
+        let compared = subject::compared(&subjects);
+        let probes: Vec<String> = o.distinct("probe").iter().map(param_cell).collect();
         let mut tables = Vec::new();
-        for pool in &pools {
+        for pool in &o.distinct("pool") {
             let key = |p: &str| vec![("probe", json!(p)), ("pool", pool.clone())];
             let get = |s: &str, p: &str, m: &str| o.metric(s, &key(p), m);
 
             let mut header = vec!["probe".to_string(), "sluice runs it on".to_string()];
-            if has("node") {
-                header.push("node idle".into());
-            }
+            header.extend(reference.map(|r| format!("{r} idle")));
             header.extend(subjects.iter().map(|s| format!("{} busy", short(s))));
-            if has("node") && has("sluice-compat") {
-                header.push("compat/node".into());
-            }
-            if has("node") && has("sluice") {
-                header.push("sluice/node".into());
-            }
+            header.extend(compared.iter().map(|c| c.header.clone()));
             let mut rows = Vec::new();
             for p in &probes {
                 let mut row = vec![label(p).to_string(), lane_of(p).to_string()];
-                if has("node") {
-                    row.push(get("node", p, "idle_ms").map_or("-".into(), ms));
+                if let Some(r) = reference {
+                    row.push(get(r, p, "idle_ms").map_or("-".into(), ms));
                 }
                 row.extend(
                     subjects
                         .iter()
                         .map(|s| get(s, p, "probe_ms").map_or("-".into(), ms)),
                 );
-                if has("node") && has("sluice-compat") {
-                    row.push(ratio(
-                        get("sluice-compat", p, "probe_ms"),
-                        get("node", p, "probe_ms"),
-                    ));
-                }
-                if has("node") && has("sluice") {
-                    row.push(ratio(
-                        get("sluice", p, "probe_ms"),
-                        get("node", p, "probe_ms"),
-                    ));
-                }
+                row.extend(compared.iter().map(|c| {
+                    ratio(
+                        get(c.subject, p, "probe_ms"),
+                        get(c.reference, p, "probe_ms"),
+                    )
+                }));
                 rows.push(row);
             }
             tables.push(Table {
@@ -629,13 +626,6 @@ fn label(id: &str) -> &str {
 
 fn lane_of(id: &str) -> &str {
     KINDS.iter().find(|k| k.id == id).map_or("-", |k| k.rust)
-}
-
-fn short(subject: &str) -> &str {
-    match subject {
-        "sluice-compat" => "compat",
-        s => s,
-    }
 }
 
 #[cfg(test)]
