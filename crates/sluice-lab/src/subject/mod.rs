@@ -104,6 +104,11 @@ pub trait Subject: Sync {
     fn size_in_env(&self) -> bool {
         false
     }
+    /// Where it runs work meant for `lane`: the lane's name, or its one
+    /// queue's (`spawn_blocking`) when it has no lanes to honour.
+    fn lane_label(&self, lane: ::sluice::Lane) -> String {
+        format!("{lane:?}")
+    }
     /// Whether `--subjects` left out means it runs (the default); a subject
     /// that is not runs only when named, or when an experiment asks for it.
     fn by_default(&self) -> bool {

@@ -35,6 +35,11 @@ impl Subject for Tokio {
         Runtime::Rust
     }
 
+    // No lanes: everything is spawn_blocking.
+    fn lane_label(&self, _lane: Lane) -> String {
+        "spawn_blocking".into()
+    }
+
     fn supports(&self, need: Need) -> Result<(), String> {
         Err(match need {
             Need::HttpServer => "sluice serve has no tokio spawn_blocking mode",

@@ -4,23 +4,17 @@
 use super::*;
 
 impl crate::child::Workload for Starve {
-    type Params = Value;
-    type Reply = Value;
+    type Params = Params;
+    type Reply = Reply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let scenario = params["scenario"].as_str().context("scenario")?;
-        let queued = params["queued"].as_u64().context("queued")?;
-        let cpu_ms = params["cpu_ms"].as_u64().context("cpu_ms")?;
+    fn run(&self, cx: &ChildContext, p: Params) -> anyhow::Result<Reply> {
+        let (scenario, queued, cpu_ms) = (p.scenario.as_str(), p.queued, p.cpu_ms);
         let iterations = calibrate(Duration::from_millis(cpu_ms));
         let fifo = Arc::new(
-            std::fs::File::open(params["fifo"].as_str().context("fifo")?)
+            std::fs::File::open(p.fifo.as_ref().context("no FIFO in the params")?)
                 .context("opening the FIFO")?,
         );
-        let file = Arc::new(
-            std::fs::File::open(params["file"].as_str().context("file")?)
-                .context("opening the file to read")?,
-        );
+        let file = Arc::new(std::fs::File::open(&p.file).context("opening the file to read")?);
         let exec = cx.exec.as_ref();
         let read_file = {
             let file = file.clone();
@@ -90,11 +84,15 @@ impl crate::child::Workload for Starve {
         }
         let first = first.map_err(anyhow::Error::msg)?;
         let second = second.map_err(anyhow::Error::msg)?;
-        Ok(json!({
-            "probes": { p1: first.to_json(), p2: second.to_json() },
-            "total_ms": total.as_secs_f64() * 1e3,
-            "task_ms": alone.run.as_secs_f64() * 1e3,
-            "iterations": iterations,
-        }))
+        Ok(Reply {
+            probes: [
+                (p1.to_string(), Some(first.timing())),
+                (p2.to_string(), Some(second.timing())),
+            ]
+            .into(),
+            total_ms: total.as_secs_f64() * 1e3,
+            task_ms: alone.run.as_secs_f64() * 1e3,
+            iterations: iterations as f64,
+        })
     }
 }

@@ -52,20 +52,136 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
-use crate::outcome::{Outcome, Row};
+use crate::outcome::Outcome;
 use crate::report::{Chart, Series, Table, ms, ratio};
-use crate::subject::{ChildContext, Done, Executor, Runtime, run_on};
+use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
+use crate::sweep::{Cell, Sweep};
 use crate::workload::{self, FifoHolder};
 use anyhow::Context;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`starve.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    scenario: String,
+    queued: u64,
+    cpu_ms: u64,
+    file: PathBuf,
+    /// Whether node's slow waits have the DNS delay server.
+    dns: bool,
+    dns_suffix: String,
+    /// The FIFO the lab holds (Rust subjects' slow waits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fifo: Option<PathBuf>,
+}
+
+/// What each child prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    /// The two probes of the scenario, by name (`null` if not run).
+    probes: BTreeMap<String, Option<Timing>>,
+    total_ms: f64,
+    task_ms: f64,
+    iterations: f64,
+}
+
+/// One probe's timing.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Timing {
+    wait_ms: f64,
+    probe_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    idle_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run_ms: Option<f64>,
+}
+
+/// A run's settings, shared by its cells.
+struct Plan {
+    queued: u64,
+    hold: Duration,
+    cpu_ms: u64,
+    file: PathBuf,
+    node_dns: Result<(), String>,
+    server: sluice_testnet::dns_delay::DelayConfig,
+}
+
+impl Plan {
+    /// Runs one cell's child: node in the DNS namespace when it can (its
+    /// slow waits are lookups), the Rust subjects with the lab holding
+    /// their FIFO. Returns the reply and the most slow waits seen at once.
+    fn call(
+        &self,
+        lab: &Lab,
+        cell: &Cell<'_, &'static str>,
+        fifo_no: usize,
+    ) -> anyhow::Result<(Reply, Option<usize>)> {
+        let mut params = Params {
+            scenario: cell.variant.to_string(),
+            queued: self.queued,
+            cpu_ms: self.cpu_ms,
+            file: self.file.clone(),
+            dns: self.node_dns.is_ok(),
+            dns_suffix: NAME_SUFFIX.to_string(),
+            fifo: None,
+        };
+        if cell.subject.runtime() == Runtime::Node {
+            if self.node_dns.is_err() {
+                return Ok((cell.call(&params, None)?, None));
+            }
+            let (r, stats) = lab.run_child_in_netns(
+                cell.subject,
+                SPEC.name,
+                cell.pool,
+                &serde_json::to_value(&params)?,
+                &self.server,
+                None,
+            )?;
+            let reply = serde_json::from_value(r).context("reading node's starve result")?;
+            return Ok((reply, Some(stats.max_in_flight_names as usize)));
+        }
+        let mut holder =
+            FifoHolder::create(lab.scratch(), &format!("starve-{fifo_no}"), self.hold)?;
+        params.fifo = Some(holder.path().to_path_buf());
+        let r = cell.call(&params, Some(&mut Throttled::new(&mut holder)))?;
+        Ok((r, holder.max_in_flight().first().copied()))
+    }
+}
+
+/// What stands in for `probe` on `subject` (the seed's operations on node,
+/// their equivalents in the Rust subjects' lanes).
+fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> String {
+    let (queued, hold_ms) = (plan.queued, plan.hold.as_millis());
+    let lane = |l: Lane| subject.lane_label(l);
+    match (subject.runtime() == Runtime::Node, probe) {
+        (true, "file_read") => "fs.read 1 KiB".into(),
+        (true, "cpu_task") => "crypto.pbkdf2".into(),
+        (true, "slow_wait") => format!("dns.lookup held {hold_ms} ms by the DNS server"),
+        (true, _) if scenario == "A" => {
+            format!("{queued} x dns.lookup held {hold_ms} ms by the DNS server")
+        }
+        (true, _) => format!("{queued} x crypto.pbkdf2"),
+        (false, "file_read") => format!("pread 1 KiB, {}", lane(Lane::FastIo)),
+        (false, "cpu_task") => format!("pbkdf2, {}", lane(Lane::Cpu)),
+        (false, "slow_wait") => format!("FIFO read held {hold_ms} ms, {}", lane(Lane::SlowIo)),
+        (false, _) if scenario == "A" => format!(
+            "{queued} x FIFO read held {hold_ms} ms, {}",
+            lane(Lane::SlowIo)
+        ),
+        (false, _) => format!("{queued} x pbkdf2, {}", lane(Lane::Cpu)),
+    }
+}
 
 /// The starve experiment.
 pub(crate) struct Starve;
@@ -176,200 +292,113 @@ impl Experiment for Starve {
         let hold_ms = args.number("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
-        let pools = lab.pools_for(self);
         let node_dns = sluice_testnet::netns::available(lab.exe());
-        let server = super::dns::delay_server(hold);
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])
             .with_context(|| format!("writing {}", file.display()))?;
-
-        let children = (lab.reps() * pools.len() * lab.subjects().len() * scenarios.len()) as u64;
-        let bar = lab.progress(children, "starve");
+        let plan = Plan {
+            queued,
+            hold,
+            cpu_ms,
+            file,
+            node_dns,
+            server: super::dns::delay_server(hold),
+        };
+        let sweep = Sweep::new(lab, self).variants(scenarios, |s| s.to_string());
         let mut fifo_no = 0;
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &scenario in &scenarios {
-                for &pool in &pools {
-                    for subject in lab.subjects() {
-                        bar.set_message(format!("{} {scenario} pool {pool}", subject.name()));
-                        let is_node = subject.runtime() == Runtime::Node;
-                        let base = |probe: &str| {
-                            Row::new(subject.name())
-                                .param("scenario", scenario)
-                                .param("probe", probe)
-                                .param("pool", pool.to_value())
-                                .param("queued", queued)
-                        };
-                        // tokio has no lanes: everything is spawn_blocking.
-                        let lane = |l: &str| -> String {
-                            if subject.name() == "tokio" {
-                                "spawn_blocking".into()
-                            } else {
-                                l.into()
-                            }
-                        };
-                        let stand_in = |probe: &str| -> String {
-                            match (is_node, probe) {
-                                (true, "file_read") => "fs.read 1 KiB".into(),
-                                (true, "cpu_task") => "crypto.pbkdf2".into(),
-                                (true, "slow_wait") => {
-                                    format!("dns.lookup held {hold_ms} ms by the DNS server")
-                                }
-                                (true, _) if scenario == "A" => format!(
-                                    "{queued} x dns.lookup held {hold_ms} ms by the DNS server"
-                                ),
-                                (true, _) => format!("{queued} x crypto.pbkdf2"),
-                                (false, "file_read") => format!("pread 1 KiB, {}", lane("FastIo")),
-                                (false, "cpu_task") => format!("pbkdf2, {}", lane("Cpu")),
-                                (false, "slow_wait") => {
-                                    format!("FIFO read held {hold_ms} ms, {}", lane("SlowIo"))
-                                }
-                                (false, _) if scenario == "A" => format!(
-                                    "{queued} x FIFO read held {hold_ms} ms, {}",
-                                    lane("SlowIo")
-                                ),
-                                (false, _) => format!("{queued} x pbkdf2, {}", lane("Cpu")),
-                            }
-                        };
-                        if is_node
-                            && scenario == "A"
-                            && let Err(why) = &node_dns
-                        {
-                            for probe in probes(scenario).into_iter().chain(["total"]) {
-                                rows.push(
-                                    base(probe)
-                                        .param("stand_in", "skipped")
-                                        .param("skipped", node_dns_skip(why)),
-                                );
-                            }
-                            bar.inc(1);
-                            continue;
-                        }
-                        let mut params = json!({
-                            "scenario": scenario,
-                            "queued": queued,
-                            "cpu_ms": cpu_ms,
-                            "file": file,
-                            "dns": node_dns.is_ok(),
-                            "dns_suffix": NAME_SUFFIX,
-                        });
-                        let (result, in_flight) = if is_node && node_dns.is_ok() {
-                            let (r, stats) = lab.run_child_in_netns(
-                                *subject, SPEC.name, pool, &params, &server, None,
-                            )?;
-                            (r, Some(stats.max_in_flight_names as usize))
-                        } else if is_node {
-                            (
-                                lab.run_child(*subject, SPEC.name, pool, &params, None)?,
-                                None,
-                            )
-                        } else {
-                            fifo_no += 1;
-                            let mut holder = FifoHolder::create(
-                                lab.scratch(),
-                                &format!("starve-{fifo_no}"),
-                                hold,
-                            )?;
-                            params["fifo"] = json!(holder.path());
-                            let r = lab.run_child(
-                                *subject,
-                                SPEC.name,
-                                pool,
-                                &params,
-                                Some(&mut Throttled::new(&mut holder)),
-                            )?;
-                            (r, holder.max_in_flight().first().copied())
-                        };
-                        let what = || format!("{} starve {scenario}", subject.name());
-                        for probe in probes(scenario) {
-                            let r = &result["probes"][probe];
-                            let row = base(probe).param("stand_in", stand_in(probe));
-                            if r.is_null() {
-                                let why = match &node_dns {
-                                    Err(e) if probe == "slow_wait" => node_dns_skip(e),
-                                    _ => "the child did not report this probe".into(),
-                                };
-                                rows.push(row.param("skipped", why));
-                                continue;
-                            }
-                            let mut row = row
-                                .metric(
-                                    "wait_ms",
-                                    r["wait_ms"]
-                                        .as_f64()
-                                        .with_context(|| format!("{}: {probe} wait_ms", what()))?,
-                                )
-                                .metric(
-                                    "probe_ms",
-                                    r["probe_ms"]
-                                        .as_f64()
-                                        .with_context(|| format!("{}: {probe} probe_ms", what()))?,
-                                );
-                            if let Some(idle) = r["idle_ms"].as_f64() {
-                                row = row.metric("idle_ms", idle);
-                            }
-                            rows.push(row);
-                        }
-                        let mut total = base("total")
-                            .param("stand_in", stand_in("total"))
-                            .metric(
-                                "total_ms",
-                                result["total_ms"]
-                                    .as_f64()
-                                    .with_context(|| format!("{}: total_ms", what()))?,
-                            )
-                            .metric(
-                                "task_ms",
-                                result["task_ms"]
-                                    .as_f64()
-                                    .with_context(|| format!("{}: task_ms", what()))?,
-                            )
-                            .metric(
-                                "iterations",
-                                result["iterations"]
-                                    .as_f64()
-                                    .with_context(|| format!("{}: iterations", what()))?,
-                            );
-                        if let Some(n) = in_flight {
-                            total = total.metric("max_in_flight", n as f64);
-                        }
-                        rows.push(total);
-                        bar.inc(1);
-                    }
-                }
+        let rows = sweep.run(|cell| {
+            let scenario = *cell.variant;
+            let base = |probe: &str| {
+                cell.row()
+                    .param("scenario", scenario)
+                    .param("probe", probe)
+                    .param("queued", queued)
+            };
+            let stand_in = |probe: &str| stand_in(cell.subject, &plan, scenario, probe);
+            let is_node = cell.subject.runtime() == Runtime::Node;
+            if is_node
+                && scenario == "A"
+                && let Err(why) = &plan.node_dns
+            {
+                return Ok(probes(scenario)
+                    .into_iter()
+                    .chain(["total"])
+                    .map(|probe| {
+                        base(probe)
+                            .param("stand_in", "skipped")
+                            .param("skipped", node_dns_skip(why))
+                    })
+                    .collect());
             }
+            fifo_no += 1;
+            let (reply, in_flight) = plan.call(lab, cell, fifo_no)?;
+            let mut rows = Vec::new();
+            for probe in probes(scenario) {
+                let row = base(probe).param("stand_in", stand_in(probe));
+                let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
+                    let why = match &plan.node_dns {
+                        Err(e) if probe == "slow_wait" => node_dns_skip(e),
+                        _ => "the child did not report this probe".into(),
+                    };
+                    rows.push(row.param("skipped", why));
+                    continue;
+                };
+                let row = row
+                    .metric("wait_ms", r.wait_ms)
+                    .metric("probe_ms", r.probe_ms);
+                rows.push(match r.idle_ms {
+                    Some(idle) => row.metric("idle_ms", idle),
+                    None => row,
+                });
+            }
+            let total = base("total")
+                .param("stand_in", stand_in("total"))
+                .metric("total_ms", reply.total_ms)
+                .metric("task_ms", reply.task_ms)
+                .metric("iterations", reply.iterations);
+            rows.push(match in_flight {
+                Some(n) => total.metric("max_in_flight", n as f64),
+                None => total,
+            });
             Ok(rows)
         })?;
-        bar.finish_and_clear();
-
-        let mut notes = lab.pool_notes(&pools);
+        let node_dns = &plan.node_dns;
+        let mut notes = sweep.notes();
         notes.push("wait_ms: Rust subjects time it inside the job, from submission until a pool thread starts it; node cannot see that moment, so its wait_ms is submission-to-callback (probe_ms) minus the median of the same operation on the idle pool (idle_ms), floored at 0".into());
         notes.push("file read: one 1 KiB positioned read of a regular file, one pool request (node: fs.read on an open fd; Rust subjects: pread in the FastIo lane)".into());
         notes.push(format!("CPU task: pbkdf2-sha512; every child calibrates its own iteration count to ~{cpu_ms} ms just before its run (Rust subjects: sluice's RustCrypto pbkdf2; node: OpenSSL); task_ms is one task alone on that subject's idle pool, iterations the count it used; with P pool threads on C cores B's probes should wait about (queued - P + 1) x task_ms / min(P, C)"));
-        let rust_subjects: Vec<&str> = lab
+        let rust_subjects: Vec<&str> = sweep
             .subjects()
             .iter()
             .filter(|s| s.runtime() == Runtime::Rust)
             .map(|s| s.name())
             .collect();
-        if lab.subjects().iter().any(|s| s.name() == "tokio") {
+        if sweep
+            .subjects()
+            .iter()
+            .any(|s| s.runtime() == Runtime::Rust && s.lane_label(Lane::Cpu) != "Cpu")
+        {
             notes.push("tokio has no lanes: its file reads, CPU tasks and slow waits all go to the one spawn_blocking pool, in submission order".into());
         }
         if !rust_subjects.is_empty() {
             notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
         }
-        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
+        if sweep
+            .subjects()
+            .iter()
+            .any(|s| s.runtime() == Runtime::Node)
+        {
             notes.push(match &node_dns {
                 Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
                 Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
             });
         }
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let subjects = o.subjects();
-        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let compared = crate::subject::compared(&subjects);
         let mut keys: Vec<(String, Value, Value)> = Vec::new();
         for r in &o.rows {
             let k = (
@@ -409,12 +438,7 @@ impl Experiment for Starve {
             };
             let mut header = vec!["scenario".to_string(), "probe".to_string()];
             header.extend(subjects.iter().cloned());
-            if has("node") && has("sluice-compat") {
-                header.push("compat/node".into());
-            }
-            if has("node") && has("sluice") {
-                header.push("sluice/node".into());
-            }
+            header.extend(compared.iter().map(|c| c.header.clone()));
             let mut rows = Vec::new();
             for (sc, _, q) in &here {
                 for probe in probes(sc).into_iter().chain(["total"]) {
@@ -429,12 +453,11 @@ impl Experiment for Starve {
                     ];
                     row.extend(subjects.iter().map(|s| cell(s, sc, q, probe, metric)));
                     let get = |s: &str| o.metric(s, &key(sc, q, probe), metric);
-                    if has("node") && has("sluice-compat") {
-                        row.push(small_ratio(get("sluice-compat"), get("node")));
-                    }
-                    if has("node") && has("sluice") {
-                        row.push(small_ratio(get("sluice"), get("node")));
-                    }
+                    row.extend(
+                        compared
+                            .iter()
+                            .map(|c| small_ratio(get(c.subject), get(c.reference))),
+                    );
                     rows.push(row);
                 }
             }
@@ -631,12 +654,13 @@ struct Measured {
 }
 
 impl Measured {
-    fn to_json(&self) -> Value {
-        json!({
-            "wait_ms": self.wait.as_secs_f64() * 1e3,
-            "probe_ms": self.latency.as_secs_f64() * 1e3,
-            "run_ms": self.run.as_secs_f64() * 1e3,
-        })
+    fn timing(&self) -> Timing {
+        Timing {
+            wait_ms: self.wait.as_secs_f64() * 1e3,
+            probe_ms: self.latency.as_secs_f64() * 1e3,
+            idle_ms: None,
+            run_ms: Some(self.run.as_secs_f64() * 1e3),
+        }
     }
 }
 
