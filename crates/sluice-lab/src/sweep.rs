@@ -154,6 +154,11 @@ impl<'l, V> Sweep<'l, V> {
         &self.pools
     }
 
+    /// Why subjects were left out of this sweep, one line each.
+    pub fn skipped(&self) -> &[String] {
+        &self.skipped
+    }
+
     /// The subjects that run.
     pub fn subjects(&self) -> &[&'static dyn Subject] {
         &self.subjects

@@ -43,17 +43,18 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
 use crate::report::{Chart, Series, Table, ratio};
-use crate::subject::{ChildContext, Done, Executor, Job, Runtime, Subject, run_on};
+use crate::subject::{self, ChildContext, Executor, Need, Runtime, Subject, run_on};
+use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
-use sluice::{Lane, Pool};
+use sluice::{Lane, Policy, Pool};
 use std::io::Read;
 use std::sync::Arc;
 use std::time::Duration;
@@ -141,98 +142,47 @@ impl Experiment for SpawnBill {
         let set = parts.iter().any(|p| p == "set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
-        let pools = lab.pools_for(self);
-        let set_subjects: Vec<&dyn Subject> = lab
-            .subjects()
-            .iter()
-            .copied()
-            .filter(|s| s.name() != "tokio")
-            .collect();
-        let per_rep = if bill {
-            pools.len() * lab.subjects().len()
-        } else {
-            0
-        } + if set {
-            SETS.len() * set_subjects.len()
-        } else {
-            0
-        };
-        let bar = lab.progress((lab.reps() * per_rep) as u64, "spawn-bill");
+        let bill_sweep = Sweep::new(lab, self);
+        let set_sweep = Sweep::new(lab, self)
+            .with_pools(vec![PoolSize::Unset])
+            .variants(SETS.to_vec(), |s| format!("set {s}"))
+            .only(|s| s.supports(Need::SetSizeInside));
+        let mut rows = Vec::new();
+        if bill {
+            rows.extend(bill_sweep.run(|cell| {
+                let row = cell.row().param("phase", "startup");
+                match cell.call::<_, Value>(&json!({ "part": "bill" }), None) {
+                    Ok(out) => Ok(vec![bill_row(row, &out)?]),
+                    Err(err) => match refusal(cell.subject, &err) {
+                        Some(msg) => Ok(vec![row.param("error", msg)]),
+                        None => Err(err),
+                    },
+                }
+            })?);
+        }
         let mut fifo_no = 0;
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            if bill {
-                for &pool in &pools {
-                    for &subject in lab.subjects() {
-                        bar.set_message(format!("{} pool {pool}", subject.name()));
-                        let row = Row::new(subject.name())
-                            .param("pool", pool.to_value())
-                            .param("phase", "startup");
-                        let params = json!({ "part": "bill" });
-                        match lab.run_child(subject, SPEC.name, pool, &params, None) {
-                            Ok(out) => rows.push(bill_row(row, &out)?),
-                            Err(err) => match refusal(subject, &err) {
-                                Some(msg) => rows.push(row.param("error", msg)),
-                                None => return Err(err),
-                            },
-                        }
-                        bar.inc(1);
-                    }
-                }
-            }
-            if set {
-                for where_ in SETS {
-                    for &subject in &set_subjects {
-                        bar.set_message(format!("{} set {where_}", subject.name()));
-                        fifo_no += 1;
-                        let mut holder = FifoHolder::create(
-                            lab.scratch(),
-                            &format!("spawn-bill-fifo-{fifo_no}"),
-                            hold,
-                        )?;
-                        let params = json!({
-                            "part": "set", "set": where_, "size": size, "n": size,
-                            "fifo": holder.path(),
-                        });
-                        let out = lab.run_child(
-                            subject,
-                            SPEC.name,
-                            PoolSize::Unset,
-                            &params,
-                            Some(&mut holder),
-                        )?;
-                        let in_flight = holder
-                            .max_in_flight()
-                            .first()
-                            .copied()
-                            .context("the FIFO holder saw no round begin")?;
-                        let before = field(&out, "before", "threads")?;
-                        let mut row = Row::new(subject.name());
-                        if let Some(limit) = out["fastio_limit"].as_f64() {
-                            row = row.metric("fastio_limit", limit);
-                        }
-                        rows.push(
-                            row.param("pool", PoolSize::Unset.to_value())
-                                .param("phase", "set-inside")
-                                .param("set", where_)
-                                .param("size", size)
-                                .metric("threads_added", field(&out, "after", "threads")? - before)
-                                .metric(
-                                    "threads_added_total",
-                                    field(&out, "probe", "threads")? - before,
-                                )
-                                .metric("max_in_flight", in_flight as f64),
-                        );
-                        bar.inc(1);
-                    }
-                }
-            }
-            Ok(rows)
-        })?;
-        bar.finish_and_clear();
+        if set {
+            rows.extend(set_sweep.run(|cell| {
+                let where_ = *cell.variant;
+                fifo_no += 1;
+                let mut holder =
+                    FifoHolder::create(lab.scratch(), &format!("spawn-bill-fifo-{fifo_no}"), hold)?;
+                let params = json!({
+                    "part": "set", "set": where_, "size": size, "n": size,
+                    "fifo": holder.path(),
+                });
+                let out: Value = cell.call(&params, Some(&mut holder))?;
+                let in_flight = holder
+                    .max_in_flight()
+                    .first()
+                    .copied()
+                    .context("the FIFO holder saw no round begin")?;
+                Ok(vec![set_row(cell.row(), &out, where_, size, in_flight)?])
+            })?);
+        }
         let mut notes = Vec::new();
         if bill {
-            notes.extend(lab.pool_notes(&pools));
+            notes.extend(bill_sweep.notes());
             notes.push("first pool task: node fs.stat; Rust subjects std::fs::metadata in FastIo (tokio: spawn_blocking). Threads, VmSize and VmRSS are read from /proc/self/status inside the child right before it is submitted and right after it completed.".into());
             notes.push("worker stacks: libuv (node) and sluice-compat 8 MiB each; sluice lanes 2 MiB (stack_size default); tokio 2 MiB (its default). glibc adds a 4 KiB guard page to each; a Rust thread also maps an 8 KiB alternate signal stack and its guard page (std's stack-overflow handler).".into());
             notes.extend(fidelity(&rows));
@@ -240,9 +190,14 @@ impl Experiment for SpawnBill {
         }
         if set {
             notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once. sluice's lanes start a burst's threads one after another (each new worker starts the next while work is queued), so its in flight reaches the budget only if all start within the hold; its size column (Pool::limit) is what shows the resize applied. threads: started by the first pool task.", hold.as_millis()));
-            notes.push("set part, tokio: not applicable — max_blocking_threads is fixed when the runtime is built; there is no environment variable and no resize.".into());
+            notes.extend(
+                set_sweep
+                    .skipped()
+                    .iter()
+                    .map(|why| format!("set part: {why}")),
+            );
         }
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(bill_sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -294,6 +249,26 @@ impl Experiment for SpawnBill {
 }
 
 /// A bill row from the child's `{before, after}`.
+/// The set part's row: threads the first task and the reads started, the
+/// most reads in flight, the `FastIo` limit where the child reports it.
+fn set_row(row: Row, out: &Value, set: &str, size: u64, in_flight: usize) -> anyhow::Result<Row> {
+    let before = field(out, "before", "threads")?;
+    let row = match out["fastio_limit"].as_f64() {
+        Some(limit) => row.metric("fastio_limit", limit),
+        None => row,
+    };
+    Ok(row
+        .param("phase", "set-inside")
+        .param("set", set)
+        .param("size", size)
+        .metric("threads_added", field(out, "after", "threads")? - before)
+        .metric(
+            "threads_added_total",
+            field(out, "probe", "threads")? - before,
+        )
+        .metric("max_in_flight", in_flight as f64))
+}
+
 fn bill_row(row: Row, out: &Value) -> anyhow::Result<Row> {
     let delta = |name: &str| -> anyhow::Result<(f64, f64)> {
         let after = field(out, "after", name)?;
@@ -337,8 +312,14 @@ fn refusal(subject: &dyn Subject, err: &anyhow::Error) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Notes comparing sluice-compat's thread counts with node's, pool by pool.
+/// Notes comparing the reference's twin's thread counts (the compared
+/// subject without lanes: sluice-compat) with the reference's, pool by pool.
 fn fidelity(rows: &[Row]) -> Vec<String> {
+    let names: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
+    let Some(twin) = subject::compared(&names).into_iter().find(|c| !c.lanes) else {
+        return Vec::new();
+    };
+    let (node, compat) = (twin.reference, twin.subject);
     let get = |subject: &str, pool: &Value| {
         rows.iter()
             .find(|r| {
@@ -360,11 +341,11 @@ fn fidelity(rows: &[Row]) -> Vec<String> {
     let mut compared = 0;
     let mut out = Vec::new();
     for p in pools {
-        if let (Some(n), Some(c)) = (get("node", p), get("sluice-compat", p)) {
+        if let (Some(n), Some(c)) = (get(node, p), get(compat, p)) {
             compared += 1;
             if n != c {
                 out.push(format!(
-                    "MISMATCH at pool {}: node started {n:.0} threads, sluice-compat {c:.0}",
+                    "MISMATCH at pool {}: {node} started {n:.0} threads, {compat} {c:.0}",
                     crate::report::param_cell(p)
                 ));
             }
@@ -372,7 +353,7 @@ fn fidelity(rows: &[Row]) -> Vec<String> {
     }
     if compared > 0 && out.is_empty() {
         out.push(format!(
-            "sluice-compat started exactly as many threads as node at each of the {compared} pool sizes."
+            "{compat} started exactly as many threads as {node} at each of the {compared} pool sizes."
         ));
     }
     out
@@ -422,7 +403,7 @@ fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
             pools.push(r.params["pool"].clone());
         }
     }
-    let has = |s: &str| subjects.iter().any(|x| x == s);
+    let compared = subject::compared(&subjects);
     let find = |s: &str, pool: &Value| {
         o.find(s, &[("pool", pool.clone()), ("phase", json!("startup"))])
             .next()
@@ -437,15 +418,8 @@ fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
         header.extend(subjects.iter().cloned());
         // Ratios where the value is per thread; totals carry each runtime's
         // own baseline (V8's reservations, malloc arenas).
-        let ratios: Vec<&str> = ["sluice-compat", "sluice"]
-            .into_iter()
-            .filter(|s| has("node") && has(s) && value.is_some())
-            .collect();
-        header.extend(
-            ratios
-                .iter()
-                .map(|s| format!("{}/node", if *s == "sluice-compat" { "compat" } else { s })),
-        );
+        let ratios: &[subject::Compared] = if value.is_some() { &compared } else { &[] };
+        header.extend(ratios.iter().map(|c| c.header.clone()));
         let rows = pools
             .iter()
             .map(|p| {
@@ -459,7 +433,7 @@ fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
                     },
                 }));
                 let v = |s: &str| find(s, p).and_then(|r| value.and_then(|f| f(&r)));
-                row.extend(ratios.iter().map(|s| ratio(v(s), v("node"))));
+                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
                 row
             })
             .collect();
@@ -528,8 +502,12 @@ fn set_table(rows: &[&Row]) -> Table {
         .first()
         .map(|r| r.param_text("size"))
         .unwrap_or_default();
-    fn label(s: &str) -> &str {
-        if s == "sluice" { "sluice (resize)" } else { s }
+    // A subject with lanes sets its size with a resize, not the environment.
+    fn label(s: &str) -> String {
+        match subject::by_name(s) {
+            Some(x) if x.has_lanes() => format!("{s} (resize)"),
+            _ => s.to_string(),
+        }
     }
     let mut header = vec!["where it was set".to_string()];
     header.extend(subjects.iter().map(|s| format!("{} threads", label(s))));
@@ -686,24 +664,6 @@ fn first_task(cx: &ChildContext, exec: &dyn Executor) -> anyhow::Result<()> {
     .context("the first pool task")
 }
 
-/// A lanes pool of the child's own, so that the set part can resize it.
-struct LanesPool(Pool);
-
-impl Executor for LanesPool {
-    fn subject(&self) -> &'static str {
-        "sluice"
-    }
-
-    fn submit(&self, lane: Lane, job: Job) -> Done {
-        let task = self.0.spawn(lane, job);
-        Box::pin(async move { task.await.map_err(|e| e.to_string()) })
-    }
-
-    fn metrics(&self) -> Option<sluice::Snapshot> {
-        Some(self.0.metrics())
-    }
-}
-
 /// The set part's child: set the size never, before or after the first pool
 /// task, then `n` FIFO reads at once.
 fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
@@ -717,27 +677,26 @@ fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
         std::fs::File::open(params["fifo"].as_str().context("fifo")?)
             .context("opening the FIFO")?,
     );
-    // sluice's subject pool is behind the Executor trait; the resize needs
-    // the Pool itself, built here the way the subject builds it for an unset
-    // size. No thread starts until the first task either way.
-    let lanes = match cx.exec.subject() {
-        "sluice-compat" => None,
-        "sluice" => {
+    // Lanes resize; the libuv policy reads UV_THREADPOOL_SIZE at its first
+    // submission, like libuv; a pool that is not sluice's cannot be set.
+    let exec = cx.exec.as_ref();
+    let lanes = match exec.pool().map(Pool::policy) {
+        Some(Policy::Lanes) => {
             if cx.pool != PoolSize::Unset {
                 bail!("the set part runs with the pool size unset");
             }
-            Some(LanesPool(Pool::builder().build()?))
+            true
         }
-        other => bail!("{other}: setting the pool size inside the process is not applicable"),
-    };
-    let exec: &dyn Executor = match &lanes {
-        Some(l) => l,
-        None => cx.exec.as_ref(),
+        Some(Policy::Libuv { .. }) => false,
+        None => bail!(
+            "{}: setting the pool size inside the process is not applicable",
+            exec.subject()
+        ),
     };
     let apply = || -> anyhow::Result<()> {
-        match &lanes {
-            Some(l) => Ok(l.0.resize(Lane::FastIo, size)?),
-            None => set_pool_size_env(&size.to_string(), exec),
+        match exec.pool() {
+            Some(pool) if lanes => Ok(pool.resize(Lane::FastIo, size)?),
+            _ => set_pool_size_env(&size.to_string(), exec),
         }
     };
     let before = status()?;
