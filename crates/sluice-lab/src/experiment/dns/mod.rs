@@ -33,12 +33,13 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::{ChildContext, Runtime, run_on};
+use crate::subject::{ChildContext, Runtime, Subject, run_on};
+use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
@@ -50,6 +51,45 @@ use std::time::{Duration, Instant};
 
 /// One name's addresses, or why it has none.
 type Answer = Result<Vec<IpAddr>, String>;
+
+/// One lookup run's row: the child's counts and time, the server's counts.
+fn lookup_row(
+    row: Row,
+    r: &Value,
+    stats: &sluice_testnet::dns_delay::Stats,
+    n: u64,
+    what: &str,
+) -> anyhow::Result<Row> {
+    let resolved = r["resolved"]
+        .as_u64()
+        .with_context(|| format!("{what}: resolved"))?;
+    if resolved != n {
+        bail!(
+            "{what} resolved {resolved} of {n} names to {ANSWER}; errors: {}",
+            r["errors"]
+        );
+    }
+    let total_ms = r["total_ms"]
+        .as_f64()
+        .with_context(|| format!("{what}: total_ms"))?;
+    let mut row = row
+        .metric("max_in_flight", stats.max_in_flight_names as f64)
+        .metric("total_ms", total_ms)
+        .metric("resolved", resolved as f64)
+        .metric(
+            "queries",
+            (stats.queries_total - stats.retransmits_total) as f64,
+        );
+    for extra in ["pool_tasks", "hosts_match"] {
+        if let Some(v) = r[extra].as_f64() {
+            row = row.metric(extra, v);
+        }
+    }
+    if let Some(mode) = r["mode"].as_str() {
+        row = row.param("mode", mode);
+    }
+    Ok(row)
+}
 
 /// The dns experiment.
 pub(crate) struct Dns;
@@ -76,21 +116,32 @@ const ANSWER: &str = "127.0.0.2";
 /// The warm-up name, answered at once.
 const WARMUP: &str = "warmup.fast.sluice.test";
 
-/// What each subject resolves with (the `method` param).
-fn methods(subject: &str) -> &'static [&'static str] {
-    match subject {
-        "node" => &["dns.lookup", "dns.resolve4"],
-        "sluice" => &["sluice::dns"],
-        _ => &["getaddrinfo"],
+/// What a subject resolves with (the `method` param): node's two ways, a
+/// lanes pool's sluice::dns (no pool thread), else getaddrinfo on the pool.
+fn methods(subject: &dyn Subject) -> &'static [&'static str] {
+    if subject.runtime() == Runtime::Node {
+        &["dns.lookup", "dns.resolve4"]
+    } else if subject.has_lanes() {
+        &["sluice::dns"]
+    } else {
+        &["getaddrinfo"]
     }
 }
 
-/// A column's name: the subject, and node's method.
+/// A column's name: the subject, and its method where it has several.
 fn column(subject: &str, method: &str) -> String {
-    match subject {
-        "node" => format!("node {method}"),
-        s => s.to_string(),
+    match crate::subject::by_name(subject) {
+        Some(s) if methods(s).len() > 1 => format!("{subject} {method}"),
+        _ => subject.to_string(),
     }
+}
+
+/// The method every other is compared to: the reference's getaddrinfo on
+/// the pool (node's dns.lookup).
+fn baseline(columns: &[(String, String)]) -> Option<(String, String)> {
+    let names: Vec<String> = columns.iter().map(|(s, _)| s.clone()).collect();
+    let r = crate::subject::reference(&names)?;
+    Some((r.to_string(), "dns.lookup".to_string())).filter(|b| columns.contains(b))
 }
 
 /// The delay server every child asks.
@@ -145,81 +196,50 @@ impl Experiment for Dns {
         // glibc waits 5 s and c-ares 2 s before they resend a query.
         let hold_ms = args.number("hold-ms", 1, 1800)?;
         sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
-        let pools = lab.pools_for(self);
         let names: Vec<String> = (1..=n)
             .map(|i| format!("n{i:02}.dns.sluice.test"))
             .collect();
         let server = delay_server(Duration::from_millis(hold_ms));
-        let runs: Vec<(&'static dyn crate::subject::Subject, &'static str)> = lab
-            .subjects()
-            .iter()
-            .flat_map(|s| methods(s.name()).iter().map(move |m| (*s, *m)))
-            .collect();
-        let bar = lab.progress((lab.reps() * pools.len() * runs.len()) as u64, "dns");
-        let rows = repeat(lab, |_| {
+        let sweep = Sweep::new(lab, self);
+        let rows = sweep.run(|cell| {
             let mut rows = Vec::new();
-            for &pool in &pools {
-                for &(subject, method) in &runs {
-                    bar.set_message(format!("{} {method} pool {pool}", subject.name()));
-                    let params = json!({
-                        "names": names,
-                        "method": method,
-                        "warmup": WARMUP,
-                        "answer": ANSWER,
-                    });
-                    let (r, stats) =
-                        lab.run_child_in_netns(subject, SPEC.name, pool, &params, &server, None)?;
-                    let what = || format!("{} {method} (pool {pool})", subject.name());
-                    let resolved = r["resolved"]
-                        .as_u64()
-                        .with_context(|| format!("{}: resolved", what()))?;
-                    if resolved != n {
-                        bail!(
-                            "{} resolved {resolved} of {n} names to {ANSWER}; errors: {}",
-                            what(),
-                            r["errors"]
-                        );
-                    }
-                    let mut row = Row::new(subject.name())
-                        .param("pool", pool.to_value())
-                        .param("names", n)
-                        .param("hold_ms", hold_ms)
-                        .param("method", method)
-                        .metric("max_in_flight", stats.max_in_flight_names as f64)
-                        .metric(
-                            "total_ms",
-                            r["total_ms"]
-                                .as_f64()
-                                .with_context(|| format!("{}: total_ms", what()))?,
-                        )
-                        .metric("resolved", resolved as f64)
-                        .metric(
-                            "queries",
-                            (stats.queries_total - stats.retransmits_total) as f64,
-                        );
-                    for extra in ["pool_tasks", "hosts_match"] {
-                        if let Some(v) = r[extra].as_f64() {
-                            row = row.metric(extra, v);
-                        }
-                    }
-                    if let Some(mode) = r["mode"].as_str() {
-                        row = row.param("mode", mode);
-                    }
-                    rows.push(row);
-                    bar.inc(1);
-                }
+            for &method in methods(cell.subject) {
+                let params = json!({
+                    "names": names,
+                    "method": method,
+                    "warmup": WARMUP,
+                    "answer": ANSWER,
+                });
+                let (r, stats) = lab.run_child_in_netns(
+                    cell.subject,
+                    SPEC.name,
+                    cell.pool,
+                    &params,
+                    &server,
+                    None,
+                )?;
+                let what = format!("{} {method} (pool {})", cell.subject.name(), cell.pool);
+                let row = cell
+                    .row()
+                    .param("names", n)
+                    .param("hold_ms", hold_ms)
+                    .param("method", method);
+                rows.push(lookup_row(row, &r, &stats, n, &what)?);
             }
             Ok(rows)
         })?;
-        bar.finish_and_clear();
-        let mut notes = lab.pool_notes(&pools);
+        let mut notes = sweep.notes();
         notes.push(format!(
             "every child ran in a private network and mount namespace: lo up, /etc/resolv.conf (bind-mounted there only) naming the DNS delay server on 127.0.0.1:53, which held each query {hold_ms} ms, answered {ANSWER} with TTL 0, and counted the distinct names in flight (max_in_flight); the machine's /etc/resolv.conf was checked unchanged after every run"
         ));
         notes.push(format!(
             "the {n} names were looked up at once with family 4 (one A query each); each child first resolved {WARMUP}, answered at once, so pool and resolver start-up are not timed"
         ));
-        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
+        if sweep
+            .subjects()
+            .iter()
+            .any(|s| s.runtime() == Runtime::Node)
+        {
             notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
         }
         let fallbacks: BTreeSet<String> = rows
@@ -231,7 +251,7 @@ impl Experiment for Dns {
             notes.push(format!("sluice::dns ran in {m}, so its lookups were getaddrinfo on the SlowIo lane (its budget is the pool size)"));
         }
         notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice::dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -283,11 +303,14 @@ impl Experiment for Dns {
                 .collect(),
             note: "pool: UV_THREADPOOL_SIZE for node and sluice-compat, the lane budgets for sluice, max_blocking_threads for tokio (unset: 4 for node and sluice-compat, 512 for tokio). libuv (n+1)/2 is the slow-I/O threshold of libuv's threadpool.c for that size.".into(),
         };
-        let lookup = ("node".to_string(), "dns.lookup".to_string());
-        let has_lookup = columns.contains(&lookup);
+        let lookup = baseline(&columns);
+        let has_lookup = lookup.is_some();
         let mut header = vec!["pool".to_string()];
         header.extend(columns.iter().map(|(s, m)| format!("{} ms", column(s, m))));
-        let others: Vec<&(String, String)> = columns.iter().filter(|c| **c != lookup).collect();
+        let others: Vec<&(String, String)> = columns
+            .iter()
+            .filter(|c| Some(*c) != lookup.as_ref())
+            .collect();
         if has_lookup {
             header.extend(
                 others
@@ -307,8 +330,8 @@ impl Experiment for Dns {
                             .iter()
                             .map(|(s, m)| get(s, m, p, "total_ms").map_or("-".into(), ms)),
                     );
-                    if has_lookup {
-                        let base = get("node", "dns.lookup", p, "total_ms");
+                    if let Some((bs, bm)) = &lookup {
+                        let base = get(bs, bm, p, "total_ms");
                         row.extend(
                             others
                                 .iter()
