@@ -99,6 +99,13 @@ pub enum Cell {
 }
 
 impl ExperimentSpec {
+    /// Whether the subject's own server is its workload here: an
+    /// experiment that needs [`Need::HttpServer`] runs `sluice serve` for the
+    /// Rust subjects (node runs the experiment's script).
+    pub fn serves(&self, subject: &dyn Subject) -> bool {
+        self.needs.contains(&Need::HttpServer) && subject.runtime() == Runtime::Rust
+    }
+
     /// Pool sizes: the report's or the command's defaults.
     pub fn default_pools(&self, report: bool) -> Vec<PoolSize> {
         if report {
@@ -116,15 +123,15 @@ impl ExperimentSpec {
         for need in self.needs {
             if let Err(why) = subject.supports(*need) {
                 return Cell::Skipped(format!(
-                    "{} does not run {}: {why}",
+                    "{} skipped: {} needs {need}, and {why}",
                     subject.name(),
                     self.name
                 ));
             }
         }
-        if !self.workloads.supports(subject.runtime()) {
+        if !self.serves(subject) && !self.workloads.supports(subject.runtime()) {
             return Cell::Skipped(format!(
-                "{} does not run {}: the experiment has no {} workload",
+                "{} skipped: {} has no {} workload",
                 subject.name(),
                 self.name,
                 subject.runtime()
@@ -246,7 +253,9 @@ mod tests {
                                 spec.name,
                                 s.name()
                             ),
-                            Runtime::Rust => assert!(spec.workloads.rust.is_some()),
+                            Runtime::Rust => {
+                                assert!(spec.workloads.rust.is_some() || spec.serves(*s))
+                            }
                             Runtime::Libuv => assert!(spec.workloads.libuv.is_some()),
                         }
                         for need in spec.needs {

@@ -59,7 +59,8 @@ impl fmt::Display for Runtime {
 /// What an experiment may need of a subject beyond running its workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
-    /// Serve the demo service's routes over HTTP (`/login`, `/ping`, ...).
+    /// Serve the demo service's routes over HTTP (`/login`, `/ping`, ...):
+    /// node with the experiment's script, a sluice pool with `sluice serve`.
     HttpServer,
     /// Be a process whose libuv pool `sluice scope` can attach to.
     Attach,
@@ -97,6 +98,10 @@ pub trait Subject: Sync {
     /// Its label in ratio columns (`compat/node`), if tables compare it
     /// with the reference.
     fn ratio_label(&self) -> Option<&'static str> {
+        None
+    }
+    /// The sluice policy its pool runs, if it is a sluice pool.
+    fn sluice_policy(&self) -> Option<::sluice::Policy> {
         None
     }
     /// Whether the pool size travels as `UV_THREADPOOL_SIZE` (libuv's

@@ -52,6 +52,10 @@ impl Subject for Sluice {
         true
     }
 
+    fn sluice_policy(&self) -> Option<sluice::Policy> {
+        Some(sluice::Policy::Lanes)
+    }
+
     fn ratio_label(&self) -> Option<&'static str> {
         Some("sluice")
     }

@@ -21,6 +21,10 @@ impl Subject for SluiceCompat {
         Runtime::Rust
     }
 
+    fn sluice_policy(&self) -> Option<Policy> {
+        Some(Policy::Libuv { threads: None })
+    }
+
     fn ratio_label(&self) -> Option<&'static str> {
         Some("compat")
     }

@@ -30,9 +30,11 @@ use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::Need;
+use crate::subject::{Need, Runtime, Subject};
+use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
+use sluice::Policy;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -41,10 +43,6 @@ use std::time::{Duration, Instant};
 
 /// The http experiment.
 pub(crate) struct Http;
-
-/// The subjects with a server: the Node twin, `sluice serve --libuv`,
-/// `sluice serve`.
-const SERVERS: &[&str] = &["node", "sluice-compat", "sluice"];
 
 /// The cells, in run order.
 const CELLS: &[&str] = &[
@@ -167,147 +165,129 @@ impl Experiment for Http {
                 _ => None,
             },
         };
-        let pools = lab.pools_for(self);
-        let subjects: Vec<&str> = lab
-            .subjects()
-            .iter()
-            .map(|s| s.name())
-            .filter(|n| SERVERS.contains(n))
-            .collect();
-        let others: Vec<&str> = lab
-            .subjects()
-            .iter()
-            .map(|s| s.name())
-            .filter(|n| !SERVERS.contains(n))
-            .collect();
-        if subjects.is_empty() {
+        let sweep = Sweep::new(lab, self);
+        if sweep.subjects().is_empty() {
             bail!(
-                "http runs node, sluice-compat and sluice (sluice serve); pass --subjects node,sluice (asked for: {})",
-                others.join(", ")
+                "http needs subjects with a server: {}",
+                sweep.skipped().join("; ")
             );
         }
+        let first_pool = sweep.pools().first().copied();
         let file = lab.scratch().join("http-file-4k.txt");
         std::fs::write(&file, sluice_serve::payload::text(4096))
             .with_context(|| format!("writing {}", file.display()))?;
         let load_before = crate::procfs::load_average().ok();
-        let bar = lab.progress((pools.len() * subjects.len()) as u64, "http");
-        let mut rows = Vec::new();
         let mut bodies: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
         let mut cannon_used = false;
-        for _ in 0..lab.reps() {
-            for (pi, &pool) in pools.iter().enumerate() {
-                for &subject in &subjects {
-                    bar.set_message(format!("{subject} pool {pool}"));
-                    let server = Server::start(lab, subject, pool, &p, &file, None)?;
-                    let base = format!("http://127.0.0.1:{}", server.port);
-                    if pi == 0 && bodies.iter().all(|b| b.0 != subject) {
-                        bodies.push((
-                            subject.to_string(),
-                            get(&format!("{base}/login"))?,
-                            get(&format!("{base}/gzip"))?,
-                        ));
+        let rows = sweep.run(|c| {
+            let (subject, pool) = (c.subject, c.pool);
+            let pi = usize::from(Some(pool) != first_pool);
+            let mut rows = Vec::new();
+            let server = Server::start(lab, subject, pool, &p, &file, None)?;
+            let base = format!("http://127.0.0.1:{}", server.port);
+            if pi == 0 && bodies.iter().all(|b| b.0 != subject.name()) {
+                bodies.push((
+                    subject.name().to_string(),
+                    get(&format!("{base}/login"))?,
+                    get(&format!("{base}/gzip"))?,
+                ));
+            }
+            let row = |cell: &str| {
+                Row::new(subject.name())
+                    .param("pool", pool.to_value())
+                    .param("cell", cell)
+            };
+            for cell in &p.cells {
+                let url = |route: &str| format!("{base}/{route}");
+                let cpu0 = server.cpu_seconds();
+                let wall0 = Instant::now();
+                let before = rows.len();
+                match cell.as_str() {
+                    "ping" => {
+                        let r = one(Load::new(url("ping"), p.ping_concurrency, p.duration))?;
+                        rows.push(metrics(row("ping"), &r));
                     }
-                    let row = |cell: &str| {
-                        Row::new(subject)
-                            .param("pool", pool.to_value())
-                            .param("cell", cell)
-                    };
-                    for cell in &p.cells {
-                        let url = |route: &str| format!("{base}/{route}");
-                        let cpu0 = server.cpu_seconds();
-                        let wall0 = Instant::now();
-                        let before = rows.len();
-                        match cell.as_str() {
-                            "ping" => {
-                                let r =
-                                    one(Load::new(url("ping"), p.ping_concurrency, p.duration))?;
-                                rows.push(metrics(row("ping"), &r));
-                            }
-                            "login-1" => {
-                                let d = p.duration.min(Duration::from_secs(1));
-                                let r = one(Load::new(url("login"), 1, d))?;
-                                rows.push(metrics(row("login-1"), &r));
-                            }
-                            "login" => {
-                                let r = one(Load::new(url("login"), p.concurrency, p.duration))?;
-                                rows.push(metrics(row("login"), &r));
-                            }
-                            "ping-during-login" => {
-                                let rs = loadgen::run(&[
-                                    Load::new(url("login"), p.concurrency, p.duration),
-                                    p.ping(url("ping")),
-                                ])?;
-                                rows.push(
-                                    metrics(row("ping-during-login"), &rs[1])
-                                        .metric("login_req_s", rs[0].ok_per_s),
-                                );
-                            }
-                            "gzip" => {
-                                let r = one(Load::new(url("gzip"), p.concurrency, p.duration))?;
-                                rows.push(metrics(row("gzip"), &r));
-                            }
-                            "file" => {
-                                let r = one(Load::new(url("file"), p.concurrency, p.duration))?;
-                                rows.push(metrics(row("file"), &r));
-                            }
-                            _ => {}
-                        }
-                        // How much CPU the server got: 2.0 on 2 cores is all of them.
-                        if rows.len() > before
-                            && let (Some(a), Some(b)) = (cpu0, server.cpu_seconds())
-                        {
-                            let cores = (b - a) / wall0.elapsed().as_secs_f64();
-                            let last = rows.pop().expect("a row was pushed");
-                            rows.push(last.metric("server_cores", cores));
-                        }
+                    "login-1" => {
+                        let d = p.duration.min(Duration::from_secs(1));
+                        let r = one(Load::new(url("login"), 1, d))?;
+                        rows.push(metrics(row("login-1"), &r));
                     }
-                    if pi == 0
-                        && let Some(cannon) = &p.autocannon
-                    {
-                        for (cell, route, c) in [
-                            ("login", "login", p.concurrency),
-                            ("file", "file", p.concurrency),
-                        ] {
-                            if p.cells.iter().any(|x| x == cell) {
-                                let m =
-                                    autocannon(cannon, &format!("{base}/{route}"), c, p.duration)?;
-                                cannon_used = true;
-                                let mut r = row(&format!("{cell}:autocannon"));
-                                for (k, v) in m {
-                                    r = r.metric(k, v);
-                                }
-                                rows.push(r);
-                            }
-                        }
+                    "login" => {
+                        let r = one(Load::new(url("login"), p.concurrency, p.duration))?;
+                        rows.push(metrics(row("login"), &r));
                     }
-                    server.stop()?;
-                    // libuv's queue is unbounded: nothing to admit.
-                    if p.cells.iter().any(|c| c == "admission") && subject != "sluice-compat" {
-                        let server =
-                            Server::start(lab, subject, pool, &p, &file, Some(p.admission_queue))?;
-                        let mut load = Load::new(
-                            format!("http://127.0.0.1:{}/login", server.port),
-                            p.concurrency,
-                            p.duration,
-                        );
-                        load.honor_retry_after = true;
-                        let r = one(load)?;
+                    "ping-during-login" => {
+                        let rs = loadgen::run(&[
+                            Load::new(url("login"), p.concurrency, p.duration),
+                            p.ping(url("ping")),
+                        ])?;
                         rows.push(
-                            metrics(row("admission"), &r).metric("bound", p.admission_queue as f64),
+                            metrics(row("ping-during-login"), &rs[1])
+                                .metric("login_req_s", rs[0].ok_per_s),
                         );
-                        server.stop()?;
                     }
-                    bar.inc(1);
+                    "gzip" => {
+                        let r = one(Load::new(url("gzip"), p.concurrency, p.duration))?;
+                        rows.push(metrics(row("gzip"), &r));
+                    }
+                    "file" => {
+                        let r = one(Load::new(url("file"), p.concurrency, p.duration))?;
+                        rows.push(metrics(row("file"), &r));
+                    }
+                    _ => {}
+                }
+                // How much CPU the server got: 2.0 on 2 cores is all of them.
+                if rows.len() > before
+                    && let (Some(a), Some(b)) = (cpu0, server.cpu_seconds())
+                {
+                    let cores = (b - a) / wall0.elapsed().as_secs_f64();
+                    let last = rows.pop().expect("a row was pushed");
+                    rows.push(last.metric("server_cores", cores));
                 }
             }
-        }
-        bar.finish_and_clear();
-        // Every repetition's rows in one list: the median per (subject, params).
-        let rows = crate::outcome::median_rows(vec![rows]);
-        let mut notes = lab.pool_notes(&pools);
-        notes.retain(|n| subjects.iter().any(|s| n.starts_with(&format!("{s}:"))));
-        if subjects.contains(&"sluice-compat") {
-            notes.push("sluice-compat: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell".into());
+            if pi == 0
+                && let Some(cannon) = &p.autocannon
+            {
+                for (cell, route, c) in [
+                    ("login", "login", p.concurrency),
+                    ("file", "file", p.concurrency),
+                ] {
+                    if p.cells.iter().any(|x| x == cell) {
+                        let m = autocannon(cannon, &format!("{base}/{route}"), c, p.duration)?;
+                        cannon_used = true;
+                        let mut r = row(&format!("{cell}:autocannon"));
+                        for (k, v) in m {
+                            r = r.metric(k, v);
+                        }
+                        rows.push(r);
+                    }
+                }
+            }
+            server.stop()?;
+            // libuv's queue is unbounded: nothing to admit.
+            if p.cells.iter().any(|c| c == "admission")
+                && !matches!(subject.sluice_policy(), Some(Policy::Libuv { .. }))
+            {
+                let server = Server::start(lab, subject, pool, &p, &file, Some(p.admission_queue))?;
+                let mut load = Load::new(
+                    format!("http://127.0.0.1:{}/login", server.port),
+                    p.concurrency,
+                    p.duration,
+                );
+                load.honor_retry_after = true;
+                let r = one(load)?;
+                rows.push(metrics(row("admission"), &r).metric("bound", p.admission_queue as f64));
+                server.stop()?;
+            }
+            Ok(rows)
+        })?;
+        let mut notes = sweep.notes();
+        if let Some(compat) = sweep
+            .subjects()
+            .iter()
+            .find(|s| matches!(s.sluice_policy(), Some(Policy::Libuv { .. })))
+        {
+            notes.push(format!("{}: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell", compat.name()));
         }
         notes.push(format!(
             "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
@@ -356,7 +336,7 @@ impl Experiment for Http {
             (Some(path), true) => notes.push(format!(
                 "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
                 path.display(),
-                pools.first().map_or("-".into(), |p| p.to_string())
+                first_pool.map_or("-".into(), |p| p.to_string())
             )),
             (Some(_), false) => {}
             (None, _) => notes.push(
@@ -371,14 +351,8 @@ impl Experiment for Http {
                 lab.machine().cores
             ));
         }
-        if !others.is_empty() {
-            notes.push(format!(
-                "{} skipped: http runs the Node twin and `sluice serve` (lanes, and --libuv for sluice-compat) only",
-                others.join(", ")
-            ));
-        }
         notes.extend(goals(lab, &rows));
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -687,16 +661,24 @@ fn pct(a: Option<f64>, b: Option<f64>) -> String {
 /// largest pool size.
 fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
     let cores = lab.machine().cores as f64;
+    let names: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
+    let Some(lanes) = crate::subject::SUBJECTS
+        .iter()
+        .find(|s| s.has_lanes() && names.iter().any(|n| n == s.name()))
+        .map(|s| s.name())
+    else {
+        return Vec::new();
+    };
     let metric = |pool: &Value, cell: &str, m: &str| {
         rows.iter()
             .find(|r| {
-                r.subject == "sluice" && r.params["pool"] == *pool && r.param_text("cell") == cell
+                r.subject == lanes && r.params["pool"] == *pool && r.param_text("cell") == cell
             })
             .and_then(|r| r.metrics.get(m).copied())
     };
     let Some(pool) = rows
         .iter()
-        .filter(|r| r.subject == "sluice")
+        .filter(|r| r.subject == lanes)
         .map(|r| r.params["pool"].clone())
         .max_by(|a, b| {
             a.as_f64()
@@ -802,22 +784,23 @@ struct Server {
     child: Child,
     port: u16,
     what: String,
-    subject: String,
+    /// Node's server may exit non-zero on SIGTERM; sluice serve may not.
+    node: bool,
     stderr: std::thread::JoinHandle<String>,
 }
 
 impl Server {
     fn start(
         lab: &Lab,
-        subject: &str,
+        subject: &dyn Subject,
         pool: PoolSize,
         p: &Plan,
         file: &Path,
         admission: Option<usize>,
     ) -> anyhow::Result<Server> {
-        let what = format!("{subject} server (pool {pool})");
-        let mut cmd = match subject {
-            "node" => {
+        let what = format!("{} server (pool {pool})", subject.name());
+        let mut cmd = match (subject.runtime(), subject.sluice_policy()) {
+            (Runtime::Node, _) => {
                 let node = lab.node().map_err(anyhow::Error::msg)?;
                 let mut cmd = Command::new(node);
                 cmd.arg(lab.node_script("http")?).arg(
@@ -835,7 +818,7 @@ impl Server {
                 };
                 cmd
             }
-            "sluice-compat" => {
+            (Runtime::Rust, Some(Policy::Libuv { .. })) => {
                 let mut cmd = Command::new(lab.exe());
                 cmd.args(["serve", "--listen", "127.0.0.1:0", "--libuv"])
                     .args(["--login-iterations", &p.iterations.to_string()])
@@ -847,7 +830,7 @@ impl Server {
                 };
                 cmd
             }
-            _ => {
+            (Runtime::Rust, Some(Policy::Lanes)) => {
                 let mut cmd = Command::new(lab.exe());
                 let bound =
                     admission.unwrap_or(p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE));
@@ -867,6 +850,7 @@ impl Server {
                 }
                 cmd
             }
+            _ => bail!("{} has no HTTP server", subject.name()),
         };
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -914,7 +898,7 @@ impl Server {
             child,
             port,
             what,
-            subject: subject.to_string(),
+            node: subject.runtime() == Runtime::Node,
             stderr,
         })
     }
@@ -942,7 +926,7 @@ impl Server {
             std::thread::sleep(Duration::from_millis(5));
         };
         let stderr = self.stderr.join().unwrap_or_default();
-        if !status.success() && self.subject != "node" {
+        if !status.success() && !self.node {
             bail!(
                 "the {} exited with {status} after SIGTERM: {stderr}",
                 self.what
