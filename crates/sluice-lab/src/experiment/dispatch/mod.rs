@@ -26,7 +26,7 @@ use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
 use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
 use crate::report::{Chart, Table, ratio};
-use crate::subject::{ChildContext, Done, Executor, Runtime};
+use crate::subject::{self, ChildContext, Done, Executor, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -35,9 +35,6 @@ use std::time::{Duration, Instant};
 
 /// The dispatch experiment.
 pub(crate) struct Dispatch;
-
-/// The name of the FFI subject in rows, tables and `lab-child`.
-const LIBUV_FFI: &str = "libuv-ffi";
 
 /// How long the child lets the pool settle after the runs before the idle
 /// window starts (workers that spin after a burst stop within this).
@@ -237,7 +234,14 @@ impl Experiment for Dispatch {
                 "µs per round trip, 1 in flight".to_string(),
                 format!("tasks/s, {batch} in flight"),
             ];
-            let bases: Vec<&str> = ["node", LIBUV_FFI].into_iter().filter(|b| has(b)).collect();
+            // The pools the others are compared to: the reference's (node) and
+            // the bare libuv's.
+            let bases: Vec<&str> = subject::SUBJECTS
+                .iter()
+                .filter(|s| s.is_reference() || s.runtime() == Runtime::Libuv)
+                .map(|s| s.name())
+                .filter(|b| has(b))
+                .collect();
             for b in &bases {
                 header.push(format!("x {b} (1 / {batch})"));
             }
@@ -361,15 +365,19 @@ impl Dispatch {
                 p.lane
             ),
         ];
-        if lab.subjects().iter().any(|s| s.name() == "node") {
+        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
             notes.push(format!(
                 "node: uv_queue_work is not reachable from JS; each task is {} with its plain callback (no promise). It goes through libuv's one queue like uv_queue_work, and its time also includes the JS binding, the system call and the JS callback. fs.access of \"/\" is the default as the request with the least work around the pool (one system call on the shortest path, no object built for its callback); --node-request fs.fstat or crypto.randomFill times the others",
                 node_request_text(request)
             ));
         }
         if let Some(v) = ffi_version {
+            let ffi = subject::SUBJECTS
+                .iter()
+                .find(|s| s.runtime() == Runtime::Libuv)
+                .map_or("libuv", |s| s.name());
             notes.push(format!(
-                "{LIBUV_FFI}: the system libuv {v} ({}), loaded with dlopen; an empty work_cb through uv_queue_work on a uv_loop_t run by the child's main thread, the after_work_cb resubmitting the request (1 in flight) or counting the batch down; no JS",
+                "{ffi}: the system libuv {v} ({}), loaded with dlopen; an empty work_cb through uv_queue_work on a uv_loop_t run by the child's main thread, the after_work_cb resubmitting the request (1 in flight) or counting the batch down; no JS",
                 std::env::var(ENV)
                     .ok()
                     .filter(|v| !v.is_empty())
@@ -387,10 +395,11 @@ impl Dispatch {
 /// A note comparing sluice with its dispatch goal, from the measured rows.
 fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
     let pool = pools.first()?.to_value();
+    let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
     let get = |in_flight: u64, m: &str| {
         rows.iter()
             .find(|r| {
-                r.subject == "sluice"
+                r.subject == lanes
                     && r.params.get("pool") == Some(&pool)
                     && r.params.get("in_flight") == Some(&json!(in_flight))
             })

@@ -41,6 +41,7 @@ use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
 use crate::subject::Need;
+use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -261,14 +262,21 @@ impl Experiment for Scope {
         let window = Duration::from_millis(args.number("window-ms", 50, 60_000)?);
         let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
         let cpu_ms = args.number("cpu-ms", 1, 10_000)?;
-        let Some(node) = lab.subjects().iter().find(|s| s.name() == "node").copied() else {
-            let why = lab
-                .skipped()
-                .iter()
-                .find(|s| s.subject == "node")
-                .map_or("--subjects left it out".to_string(), |s| s.reason.clone());
+        // The subject with a libuv pool sluice scope can attach to (node).
+        let sweep = Sweep::new(lab, self);
+        let Some(node) = sweep.subjects().first().copied() else {
+            let mut why: Vec<String> = sweep.skipped().to_vec();
+            why.extend(
+                lab.skipped()
+                    .iter()
+                    .map(|s| format!("{}: {}", s.subject, s.reason)),
+            );
+            if why.is_empty() {
+                why.push("--subjects left it out".into());
+            }
             bail!(
-                "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {why}"
+                "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {}",
+                why.join("; ")
             );
         };
         let pools: Vec<u64> = lab
@@ -352,7 +360,7 @@ impl Experiment for Scope {
                         found_notes.push((pool, found));
                     }
                     let (busy, queued, verdict) = truth(w, pool);
-                    let mut row = Row::new("node")
+                    let mut row = Row::new(node.name())
                         .param("workload", w.as_str())
                         .param("pool", pool)
                         .param("truth_verdict", verdict.as_str())
