@@ -618,20 +618,10 @@ const ARENA_BYTES: u64 = 64 << 20;
 /// and never matches. A lower bound: the kernel may merge a fully grown
 /// arena with a neighbour. The same rule is in `spawn_bill.js`.
 fn malloc_arenas(maps: &str) -> u64 {
-    let anon: Vec<(u64, u64, bool)> = maps
-        .lines()
-        .filter_map(|l| {
-            let mut f = l.split_whitespace();
-            let (range, perms) = (f.next()?, f.next()?);
-            let inode = f.nth(2)?;
-            if inode != "0" || f.next().is_some() {
-                return None;
-            }
-            let (a, b) = range.split_once('-')?;
-            let a = u64::from_str_radix(a, 16).ok()?;
-            let b = u64::from_str_radix(b, 16).ok()?;
-            Some((a, b, perms.starts_with("rw")))
-        })
+    let anon: Vec<(u64, u64, bool)> = sluice_scope::maps::parse(maps)
+        .into_iter()
+        .filter(|m| m.inode == 0 && m.path.is_empty())
+        .map(|m| (m.start, m.end, m.perms.starts_with("rw")))
         .collect();
     let mut count = 0;
     for (i, &(start, _, rw)) in anon.iter().enumerate() {
