@@ -180,44 +180,13 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
         ));
         match e.run(&lab, &args) {
             Ok(outcome) => {
-                print!("{}", render_text(*e, &outcome));
-                let json = dir.join(format!("{}.json", spec.name));
-                report::json::write(&outcome, &json)?;
-                summary.json.push(json);
-                let flags: Vec<String> = spec
-                    .args
-                    .iter()
-                    .map(|a| format!("--{} {}", a.name, a.report))
-                    .collect();
-                body.push_str(&format!(
-                    "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
-                    spec.name,
-                    flags.join(" "),
-                    t.elapsed().as_secs_f64(),
-                    spec.name,
-                    spec.name
-                ));
-                let tables = e.tables(&outcome);
-                if let Some(h) = e.headline(&outcome) {
-                    headlines.push_str(&format!(
-                        "### {}\n\n{}\n",
-                        spec.name,
-                        report::markdown::table(&h)
-                    ));
-                }
-                for tb in &tables {
-                    body.push_str(&report::markdown::table(tb));
-                    body.push('\n');
-                }
-                if let Some(chart) = e.chart(&outcome) {
-                    let svg = dir.join(format!("{}.svg", spec.name));
-                    report::svg::write(&chart, &svg)?;
-                    body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
-                    summary.svgs.push(svg);
-                }
-                for n in &outcome.notes {
-                    body.push_str(&format!("- {n}\n"));
-                }
+                let seconds = t.elapsed().as_secs_f64();
+                let out = Sections {
+                    body: &mut body,
+                    headlines: &mut headlines,
+                    summary: &mut summary,
+                };
+                report_outcome(*e, &outcome, dir, seconds, out)?;
             }
             Err(err) => {
                 let msg = format!("{err:#}");
@@ -240,6 +209,69 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     std::fs::write(&summary.markdown, md)
         .with_context(|| format!("writing {}", summary.markdown.display()))?;
     Ok(summary)
+}
+
+/// Where one experiment's part of the report goes.
+struct Sections<'a> {
+    body: &'a mut String,
+    headlines: &'a mut String,
+    summary: &'a mut ReportSummary,
+}
+
+/// One experiment's part of the report: its text on stdout, its JSON, the
+/// command that reproduces it, its headline, tables, chart and notes.
+fn report_outcome(
+    e: &dyn Experiment,
+    outcome: &Outcome,
+    dir: &Path,
+    seconds: f64,
+    out: Sections<'_>,
+) -> anyhow::Result<()> {
+    let Sections {
+        body,
+        headlines,
+        summary,
+    } = out;
+    let spec = e.spec();
+    print!("{}", render_text(e, outcome));
+    let json = dir.join(format!("{}.json", spec.name));
+    report::json::write(outcome, &json)?;
+    summary.json.push(json);
+    let flags: Vec<String> = spec
+        .args
+        .iter()
+        .map(|a| format!("--{} {}", a.name, a.report))
+        .collect();
+    body.push_str(&format!(
+        "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
+        spec.name,
+        flags.join(" "),
+        seconds,
+        spec.name,
+        spec.name
+    ));
+    let tables = e.tables(outcome);
+    if let Some(h) = e.headline(outcome) {
+        headlines.push_str(&format!(
+            "### {}\n\n{}\n",
+            spec.name,
+            report::markdown::table(&h)
+        ));
+    }
+    for tb in &tables {
+        body.push_str(&report::markdown::table(tb));
+        body.push('\n');
+    }
+    if let Some(chart) = e.chart(outcome) {
+        let svg = dir.join(format!("{}.svg", spec.name));
+        report::svg::write(&chart, &svg)?;
+        body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
+        summary.svgs.push(svg);
+    }
+    for n in &outcome.notes {
+        body.push_str(&format!("- {n}\n"));
+    }
+    Ok(())
 }
 
 /// The child side of the `sluice`-binary subjects: `sluice lab-child

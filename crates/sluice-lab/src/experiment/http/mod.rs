@@ -192,76 +192,12 @@ impl Experiment for Http {
                     get(&format!("{base}/gzip"))?,
                 ));
             }
-            let row = |cell: &str| {
-                Row::new(subject.name())
-                    .param("pool", pool.to_value())
-                    .param("cell", cell)
-            };
-            for cell in &p.cells {
-                let url = |route: &str| format!("{base}/{route}");
-                let cpu0 = server.cpu_seconds();
-                let wall0 = Instant::now();
-                let before = rows.len();
-                match cell.as_str() {
-                    "ping" => {
-                        let r = one(Load::new(url("ping"), p.ping_concurrency, p.duration))?;
-                        rows.push(metrics(row("ping"), &r));
-                    }
-                    "login-1" => {
-                        let d = p.duration.min(Duration::from_secs(1));
-                        let r = one(Load::new(url("login"), 1, d))?;
-                        rows.push(metrics(row("login-1"), &r));
-                    }
-                    "login" => {
-                        let r = one(Load::new(url("login"), p.concurrency, p.duration))?;
-                        rows.push(metrics(row("login"), &r));
-                    }
-                    "ping-during-login" => {
-                        let rs = loadgen::run(&[
-                            Load::new(url("login"), p.concurrency, p.duration),
-                            p.ping(url("ping")),
-                        ])?;
-                        rows.push(
-                            metrics(row("ping-during-login"), &rs[1])
-                                .metric("login_req_s", rs[0].ok_per_s),
-                        );
-                    }
-                    "gzip" => {
-                        let r = one(Load::new(url("gzip"), p.concurrency, p.duration))?;
-                        rows.push(metrics(row("gzip"), &r));
-                    }
-                    "file" => {
-                        let r = one(Load::new(url("file"), p.concurrency, p.duration))?;
-                        rows.push(metrics(row("file"), &r));
-                    }
-                    _ => {}
-                }
-                // How much CPU the server got: 2.0 on 2 cores is all of them.
-                if rows.len() > before
-                    && let (Some(a), Some(b)) = (cpu0, server.cpu_seconds())
-                {
-                    let cores = (b - a) / wall0.elapsed().as_secs_f64();
-                    let last = rows.pop().expect("a row was pushed");
-                    rows.push(last.metric("server_cores", cores));
-                }
-            }
-            if pi == 0
-                && let Some(cannon) = &p.autocannon
-            {
-                for (cell, route, c) in [
-                    ("login", "login", p.concurrency),
-                    ("file", "file", p.concurrency),
-                ] {
-                    if p.cells.iter().any(|x| x == cell) {
-                        let m = autocannon(cannon, &format!("{base}/{route}"), c, p.duration)?;
-                        cannon_used = true;
-                        let mut r = row(&format!("{cell}:autocannon"));
-                        for (k, v) in m {
-                            r = r.metric(k, v);
-                        }
-                        rows.push(r);
-                    }
-                }
+            let row = |cell: &str| c.row().param("cell", cell);
+            rows.extend(p.measure(&server, &base, &row)?);
+            if pi == 0 {
+                let checked = p.cross_check(&base, &row)?;
+                cannon_used |= !checked.is_empty();
+                rows.extend(checked);
             }
             server.stop()?;
             // libuv's queue is unbounded: nothing to admit.
@@ -603,6 +539,72 @@ struct Plan {
 }
 
 impl Plan {
+    /// Every load cell but admission against one server at `base`, with
+    /// the CPU the server used in each.
+    fn measure(
+        &self,
+        server: &Server,
+        base: &str,
+        row: &dyn Fn(&str) -> Row,
+    ) -> anyhow::Result<Vec<Row>> {
+        let mut rows = Vec::new();
+        let url = |route: &str| format!("{base}/{route}");
+        for cell in &self.cells {
+            let cpu0 = server.cpu_seconds();
+            let wall0 = Instant::now();
+            let flood = |route: &str| Load::new(url(route), self.concurrency, self.duration);
+            let measured = match cell.as_str() {
+                "ping" => {
+                    let r = one(Load::new(url("ping"), self.ping_concurrency, self.duration))?;
+                    metrics(row("ping"), &r)
+                }
+                "login-1" => {
+                    let d = self.duration.min(Duration::from_secs(1));
+                    metrics(row("login-1"), &one(Load::new(url("login"), 1, d))?)
+                }
+                "ping-during-login" => {
+                    let rs = loadgen::run(&[flood("login"), self.ping(url("ping"))])?;
+                    metrics(row("ping-during-login"), &rs[1]).metric("login_req_s", rs[0].ok_per_s)
+                }
+                "login" | "gzip" | "file" => metrics(row(cell), &one(flood(cell))?),
+                _ => continue,
+            };
+            // How much CPU the server got: 2.0 on 2 cores is all of them.
+            rows.push(match (cpu0, server.cpu_seconds()) {
+                (Some(a), Some(b)) => {
+                    measured.metric("server_cores", (b - a) / wall0.elapsed().as_secs_f64())
+                }
+                _ => measured,
+            });
+        }
+        Ok(rows)
+    }
+
+    /// autocannon's figures for the login and file cells (rows
+    /// `*:autocannon`), when it is used.
+    fn cross_check(&self, base: &str, row: &dyn Fn(&str) -> Row) -> anyhow::Result<Vec<Row>> {
+        let Some(cannon) = &self.autocannon else {
+            return Ok(Vec::new());
+        };
+        let mut rows = Vec::new();
+        for cell in ["login", "file"] {
+            if self.cells.iter().any(|x| x == cell) {
+                let m = autocannon(
+                    cannon,
+                    &format!("{base}/{cell}"),
+                    self.concurrency,
+                    self.duration,
+                )?;
+                let mut r = row(&format!("{cell}:autocannon"));
+                for (k, v) in m {
+                    r = r.metric(k, v);
+                }
+                rows.push(r);
+            }
+        }
+        Ok(rows)
+    }
+
     /// The `/ping` probe: `ping_concurrency` connections, `ping_pause` apart.
     fn ping(&self, url: String) -> Load {
         let mut load = Load::new(url, self.ping_concurrency, self.duration);

@@ -183,6 +183,42 @@ fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> 
     }
 }
 
+/// The notes of a run: how each probe and stand-in was made, per runtime.
+fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
+    let (node_dns, cpu_ms, hold_ms) = (&plan.node_dns, plan.cpu_ms, plan.hold.as_millis());
+    let mut notes = sweep.notes();
+    notes.push("wait_ms: Rust subjects time it inside the job, from submission until a pool thread starts it; node cannot see that moment, so its wait_ms is submission-to-callback (probe_ms) minus the median of the same operation on the idle pool (idle_ms), floored at 0".into());
+    notes.push("file read: one 1 KiB positioned read of a regular file, one pool request (node: fs.read on an open fd; Rust subjects: pread in the FastIo lane)".into());
+    notes.push(format!("CPU task: pbkdf2-sha512; every child calibrates its own iteration count to ~{cpu_ms} ms just before its run (Rust subjects: sluice's RustCrypto pbkdf2; node: OpenSSL); task_ms is one task alone on that subject's idle pool, iterations the count it used; with P pool threads on C cores B's probes should wait about (queued - P + 1) x task_ms / min(P, C)"));
+    let rust_subjects: Vec<&str> = sweep
+        .subjects()
+        .iter()
+        .filter(|s| s.runtime() == Runtime::Rust)
+        .map(|s| s.name())
+        .collect();
+    if sweep
+        .subjects()
+        .iter()
+        .any(|s| s.runtime() == Runtime::Rust && s.lane_label(Lane::Cpu) != "Cpu")
+    {
+        notes.push("tokio has no lanes: its file reads, CPU tasks and slow waits all go to the one spawn_blocking pool, in submission order".into());
+    }
+    if !rust_subjects.is_empty() {
+        notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
+    }
+    if sweep
+        .subjects()
+        .iter()
+        .any(|s| s.runtime() == Runtime::Node)
+    {
+        notes.push(match &node_dns {
+            Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
+            Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
+        });
+    }
+    notes
+}
+
 /// The starve experiment.
 pub(crate) struct Starve;
 
@@ -362,37 +398,7 @@ impl Experiment for Starve {
             });
             Ok(rows)
         })?;
-        let node_dns = &plan.node_dns;
-        let mut notes = sweep.notes();
-        notes.push("wait_ms: Rust subjects time it inside the job, from submission until a pool thread starts it; node cannot see that moment, so its wait_ms is submission-to-callback (probe_ms) minus the median of the same operation on the idle pool (idle_ms), floored at 0".into());
-        notes.push("file read: one 1 KiB positioned read of a regular file, one pool request (node: fs.read on an open fd; Rust subjects: pread in the FastIo lane)".into());
-        notes.push(format!("CPU task: pbkdf2-sha512; every child calibrates its own iteration count to ~{cpu_ms} ms just before its run (Rust subjects: sluice's RustCrypto pbkdf2; node: OpenSSL); task_ms is one task alone on that subject's idle pool, iterations the count it used; with P pool threads on C cores B's probes should wait about (queued - P + 1) x task_ms / min(P, C)"));
-        let rust_subjects: Vec<&str> = sweep
-            .subjects()
-            .iter()
-            .filter(|s| s.runtime() == Runtime::Rust)
-            .map(|s| s.name())
-            .collect();
-        if sweep
-            .subjects()
-            .iter()
-            .any(|s| s.runtime() == Runtime::Rust && s.lane_label(Lane::Cpu) != "Cpu")
-        {
-            notes.push("tokio has no lanes: its file reads, CPU tasks and slow waits all go to the one spawn_blocking pool, in submission order".into());
-        }
-        if !rust_subjects.is_empty() {
-            notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
-        }
-        if sweep
-            .subjects()
-            .iter()
-            .any(|s| s.runtime() == Runtime::Node)
-        {
-            notes.push(match &node_dns {
-                Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
-                Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
-            });
-        }
+        let notes = notes(&sweep, &plan);
         Ok(sweep.outcome(rows, notes))
     }
 
