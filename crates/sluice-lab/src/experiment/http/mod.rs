@@ -390,39 +390,7 @@ impl Experiment for Http {
             "http /login flood (pbkdf2 100000 sha256 64 B per request)".into(),
             true,
         ));
-        let mut ping = Table {
-            title: "http /ping alone and during the /login flood".into(),
-            header: [
-                "subject",
-                "pool",
-                "alone req/s",
-                "alone p99 ms",
-                "during req/s",
-                "during p50 ms",
-                "during p99 ms",
-                "during max ms",
-                "/login req/s meanwhile",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: vec![],
-            note: String::new(),
-        };
-        for (s, pool) in &keys {
-            let c = "ping-during-login";
-            ping.rows.push(vec![
-                s.clone(),
-                text(pool),
-                rate(get(s, pool, "ping", "req_s")),
-                get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
-                rate(get(s, pool, c, "req_s")),
-                get(s, pool, c, "p50_ms").map_or("-".into(), ms),
-                get(s, pool, c, "p99_ms").map_or("-".into(), ms),
-                get(s, pool, c, "max_ms").map_or("-".into(), ms),
-                rate(get(s, pool, c, "login_req_s")),
-            ]);
-        }
-        tables.push(ping);
+        tables.push(ping_table(o, &keys));
         tables.push(route_table(
             "gzip",
             "http /gzip flood (256 KiB each)".into(),
@@ -439,50 +407,7 @@ impl Experiment for Http {
                 .into(),
             false,
         ));
-        let has_cannon = o
-            .rows
-            .iter()
-            .any(|r| r.param_text("cell").ends_with(":autocannon"));
-        if has_cannon {
-            let mut t = Table {
-                title:
-                    "cross-check: the lab's load generator vs autocannon (same cell, same server)"
-                        .into(),
-                header: [
-                    "subject",
-                    "pool",
-                    "cell",
-                    "loadgen req/s",
-                    "autocannon req/s",
-                    "ratio",
-                    "loadgen p99 ms",
-                    "autocannon p99 ms",
-                ]
-                .map(String::from)
-                .to_vec(),
-                rows: vec![],
-                note: String::new(),
-            };
-            for (s, pool) in &keys {
-                for cell in ["login", "file"] {
-                    let ac = format!("{cell}:autocannon");
-                    if let Some(a) = get(s, pool, &ac, "req_s") {
-                        let l = get(s, pool, cell, "req_s");
-                        t.rows.push(vec![
-                            s.clone(),
-                            text(pool),
-                            cell.into(),
-                            rate(l),
-                            rate(Some(a)),
-                            ratio(l, Some(a)),
-                            get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
-                            get(s, pool, &ac, "p99_ms").map_or("-".into(), ms),
-                        ]);
-                    }
-                }
-            }
-            tables.push(t);
-        }
+        tables.extend(cannon_table(o, &keys));
         tables.retain(|t| !t.rows.is_empty());
         tables
     }
@@ -657,6 +582,100 @@ fn pct(a: Option<f64>, b: Option<f64>) -> String {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.0}%", a / b * 100.0),
         _ => "-".into(),
     }
+}
+
+/// `/ping` alone and during the `/login` flood.
+fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let mut ping = Table {
+        title: "http /ping alone and during the /login flood".into(),
+        header: [
+            "subject",
+            "pool",
+            "alone req/s",
+            "alone p99 ms",
+            "during req/s",
+            "during p50 ms",
+            "during p99 ms",
+            "during max ms",
+            "/login req/s meanwhile",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        let c = "ping-during-login";
+        ping.rows.push(vec![
+            s.clone(),
+            text(pool),
+            rate(get(s, pool, "ping", "req_s")),
+            get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
+            rate(get(s, pool, c, "req_s")),
+            get(s, pool, c, "p50_ms").map_or("-".into(), ms),
+            get(s, pool, c, "p99_ms").map_or("-".into(), ms),
+            get(s, pool, c, "max_ms").map_or("-".into(), ms),
+            rate(get(s, pool, c, "login_req_s")),
+        ]);
+    }
+    ping
+}
+
+/// The cross-check of the lab's load generator against autocannon, if
+/// autocannon ran.
+fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let has_cannon = o
+        .rows
+        .iter()
+        .any(|r| r.param_text("cell").ends_with(":autocannon"));
+    if !has_cannon {
+        return None;
+    }
+    let mut t = Table {
+        title: "cross-check: the lab's load generator vs autocannon (same cell, same server)"
+            .into(),
+        header: [
+            "subject",
+            "pool",
+            "cell",
+            "loadgen req/s",
+            "autocannon req/s",
+            "ratio",
+            "loadgen p99 ms",
+            "autocannon p99 ms",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        for cell in ["login", "file"] {
+            let ac = format!("{cell}:autocannon");
+            if let Some(a) = get(s, pool, &ac, "req_s") {
+                let l = get(s, pool, cell, "req_s");
+                t.rows.push(vec![
+                    s.clone(),
+                    text(pool),
+                    cell.into(),
+                    rate(l),
+                    rate(Some(a)),
+                    ratio(l, Some(a)),
+                    get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
+                    get(s, pool, &ac, "p99_ms").map_or("-".into(), ms),
+                ]);
+            }
+        }
+    }
+    Some(t)
 }
 
 /// The goals of the issue, checked on this run's numbers: sluice at its

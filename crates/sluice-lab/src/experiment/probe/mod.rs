@@ -51,7 +51,7 @@ use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 use sluice::Lane;
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -352,59 +352,7 @@ impl Experiment for Probe {
                 note: "about 1x or more: the probe waited for a blocker to free a thread; near 0: it ran beside the blockers. Dividing by the blockers' own time takes out their speed (node's OpenSSL pbkdf2 vs sluice's) and the machine's noise.".into(),
             });
 
-            let header = [
-                "subject",
-                "blockers",
-                "fewest unfinished at a probe",
-                "fewest running at a probe",
-                "blocker wall ms (median)",
-                "first blocker done after the probe's issue, ms (median)",
-            ]
-            .map(String::from)
-            .to_vec();
-            let rows = subjects
-                .iter()
-                .map(|s| {
-                    let all: Vec<&Row> = o
-                        .rows
-                        .iter()
-                        .filter(|r| r.subject == *s && r.params["pool"] == *pool)
-                        .collect();
-                    let fewest = |m: &str| {
-                        all.iter()
-                            .filter_map(|r| r.metrics.get(m).copied())
-                            .reduce(f64::min)
-                            .map_or("-".into(), |v| format!("{v:.0}"))
-                    };
-                    let blocker_ms = median(
-                        all.iter()
-                            .filter_map(|r| r.metrics.get("blocker_ms").copied())
-                            .collect(),
-                    );
-                    let first_done = median(
-                        all.iter()
-                            .filter_map(|r| r.metrics.get("first_done_ms").copied())
-                            .collect(),
-                    );
-                    vec![
-                        s.clone(),
-                        fewest("blockers"),
-                        fewest("blockers_left"),
-                        fewest("blockers_running"),
-                        ms(blocker_ms),
-                        ms(first_done),
-                    ]
-                })
-                .collect();
-            tables.push(Table {
-                title: format!(
-                    "probe, pool {}: were the blockers still there when each probe was issued?",
-                    crate::report::param_cell(pool)
-                ),
-                header,
-                rows,
-                note: "running is counted inside the Rust children (blocker started, not finished); node's pool threads cannot be seen from its script".into(),
-            });
+            tables.push(blockers_table(o, &subjects, pool));
         }
         tables
     }
@@ -617,6 +565,63 @@ fn signed_ms_between(from: Instant, to: Instant) -> f64 {
     match to.checked_duration_since(from) {
         Some(d) => d.as_secs_f64() * 1e3,
         None => -(from.duration_since(to).as_secs_f64() * 1e3),
+    }
+}
+
+/// Were the blockers still there when each probe was issued, per subject.
+fn blockers_table(o: &Outcome, subjects: &[String], pool: &Value) -> Table {
+    let header = [
+        "subject",
+        "blockers",
+        "fewest unfinished at a probe",
+        "fewest running at a probe",
+        "blocker wall ms (median)",
+        "first blocker done after the probe's issue, ms (median)",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = subjects
+        .iter()
+        .map(|s| {
+            let all: Vec<&Row> = o
+                .rows
+                .iter()
+                .filter(|r| r.subject == *s && r.params["pool"] == *pool)
+                .collect();
+            let fewest = |m: &str| {
+                all.iter()
+                    .filter_map(|r| r.metrics.get(m).copied())
+                    .reduce(f64::min)
+                    .map_or("-".into(), |v| format!("{v:.0}"))
+            };
+            let blocker_ms = median(
+                all.iter()
+                    .filter_map(|r| r.metrics.get("blocker_ms").copied())
+                    .collect(),
+            );
+            let first_done = median(
+                all.iter()
+                    .filter_map(|r| r.metrics.get("first_done_ms").copied())
+                    .collect(),
+            );
+            vec![
+                s.clone(),
+                fewest("blockers"),
+                fewest("blockers_left"),
+                fewest("blockers_running"),
+                ms(blocker_ms),
+                ms(first_done),
+            ]
+        })
+        .collect();
+    Table {
+        title: format!(
+            "probe, pool {}: were the blockers still there when each probe was issued?",
+            crate::report::param_cell(pool)
+        ),
+        header,
+        rows,
+        note: "running is counted inside the Rust children (blocker started, not finished); node's pool threads cannot be seen from its script".into(),
     }
 }
 
