@@ -57,6 +57,23 @@ impl Workloads {
         libuv: None,
     };
 
+    /// Node's script only (experiments that run no Rust child).
+    pub const fn node(script: &'static str) -> Self {
+        Workloads {
+            node: Some(script),
+            ..Workloads::NONE
+        }
+    }
+
+    /// Node's script and the Rust subjects' workload.
+    pub const fn node_rust(script: &'static str, rust: &'static dyn RustWorkload) -> Self {
+        Workloads {
+            node: Some(script),
+            rust: Some(rust),
+            libuv: None,
+        }
+    }
+
     /// Whether a subject of `runtime` has something to run.
     pub fn supports(&self, runtime: Runtime) -> bool {
         match runtime {
@@ -99,6 +116,20 @@ pub enum Cell {
 }
 
 impl ExperimentSpec {
+    /// The defaults a spec starts from (`..ExperimentSpec::BASE`): no
+    /// flags, no needs, no workloads.
+    pub const BASE: ExperimentSpec = ExperimentSpec {
+        name: "",
+        about: "",
+        long_about: "",
+        seed: "",
+        args: &[],
+        pools: &[PoolSize::Unset],
+        report_pools: &[PoolSize::Unset],
+        needs: &[],
+        workloads: Workloads::NONE,
+    };
+
     /// Whether the subject's own server is its workload here: an
     /// experiment that needs [`Need::HttpServer`] runs `sluice serve` for the
     /// Rust subjects (node runs the experiment's script).

@@ -3,7 +3,7 @@
 //! lab-child libuv-ffi EXPERIMENT POOL PARAMS`, running the experiment's
 //! libuv workload (only `dispatch` has one).
 
-use super::{Need, Runtime, Subject, uv_pool_note};
+use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::SystemLibuv;
@@ -11,27 +11,21 @@ use crate::libuv_ffi::SystemLibuv;
 /// The system libuv through FFI.
 pub(crate) struct LibuvFfi;
 
-impl Subject for LibuvFfi {
-    fn name(&self) -> &'static str {
-        "libuv-ffi"
-    }
-
-    fn about(&self) -> &'static str {
-        "the system libuv's uv_queue_work (libuv.so.1) through FFI, no JS"
-    }
-
-    fn runtime(&self) -> Runtime {
-        Runtime::Libuv
-    }
-
+/// What `libuv-ffi` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "libuv-ffi",
+    about: "the system libuv's uv_queue_work (libuv.so.1) through FFI, no JS",
+    runtime: Runtime::Libuv,
     // The system libuv reads it at the first uv_queue_work, like node's.
-    fn size_in_env(&self) -> bool {
-        true
-    }
-
+    size_in_env: true,
     // It exists for one experiment (dispatch adds it with --libuv-ffi on).
-    fn by_default(&self) -> bool {
-        false
+    by_default: false,
+    ..SubjectSpec::BASE
+};
+
+impl Subject for LibuvFfi {
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {

@@ -78,46 +78,92 @@ impl fmt::Display for Need {
     }
 }
 
-/// A system under test.
-pub trait Subject: Sync {
+/// What a subject is, as data.
+#[derive(Debug, Clone)]
+pub struct SubjectSpec {
     /// The name used in `--subjects`, tables and JSON rows.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// One line saying what it is.
-    fn about(&self) -> &'static str;
+    pub about: &'static str,
     /// Which of an experiment's workloads it runs.
-    fn runtime(&self) -> Runtime;
+    pub runtime: Runtime,
     /// Whether its pool has lanes (Cpu, FastIo, SlowIo apart).
-    fn has_lanes(&self) -> bool {
-        false
-    }
+    pub lanes: bool,
     /// Whether it is the reference the others are compared to (ratio
     /// columns `X/node`).
-    fn is_reference(&self) -> bool {
-        false
-    }
+    pub reference: bool,
     /// Its label in ratio columns (`compat/node`), if tables compare it
     /// with the reference.
+    pub ratio_label: Option<&'static str>,
+    /// The sluice policy its pool runs, if it is a sluice pool.
+    pub policy: Option<::sluice::Policy>,
+    /// Whether the pool size travels as `UV_THREADPOOL_SIZE` (libuv's
+    /// rule) rather than in the child's arguments.
+    pub size_in_env: bool,
+    /// Whether `--subjects` left out means it runs; a subject that does not
+    /// runs only when named, or when an experiment asks for it.
+    pub by_default: bool,
+}
+
+impl SubjectSpec {
+    /// The defaults a subject's spec starts from (`..SubjectSpec::BASE`).
+    pub const BASE: SubjectSpec = SubjectSpec {
+        name: "",
+        about: "",
+        runtime: Runtime::Rust,
+        lanes: false,
+        reference: false,
+        ratio_label: None,
+        policy: None,
+        size_in_env: false,
+        by_default: true,
+    };
+}
+
+/// A system under test: its spec (data) and what it does.
+pub trait Subject: Sync {
+    /// What it is.
+    fn spec(&self) -> &'static SubjectSpec;
+    /// The name used in `--subjects`, tables and JSON rows.
+    fn name(&self) -> &'static str {
+        self.spec().name
+    }
+    /// One line saying what it is.
+    fn about(&self) -> &'static str {
+        self.spec().about
+    }
+    /// Which of an experiment's workloads it runs.
+    fn runtime(&self) -> Runtime {
+        self.spec().runtime
+    }
+    /// Whether its pool has lanes.
+    fn has_lanes(&self) -> bool {
+        self.spec().lanes
+    }
+    /// Whether it is the reference of ratio columns.
+    fn is_reference(&self) -> bool {
+        self.spec().reference
+    }
+    /// Its label in ratio columns, if it has one.
     fn ratio_label(&self) -> Option<&'static str> {
-        None
+        self.spec().ratio_label
     }
     /// The sluice policy its pool runs, if it is a sluice pool.
     fn sluice_policy(&self) -> Option<::sluice::Policy> {
-        None
+        self.spec().policy.clone()
     }
-    /// Whether the pool size travels as `UV_THREADPOOL_SIZE` (libuv's
-    /// rule) rather than in the child's arguments.
+    /// Whether the pool size travels as `UV_THREADPOOL_SIZE`.
     fn size_in_env(&self) -> bool {
-        false
+        self.spec().size_in_env
+    }
+    /// Whether it runs when `--subjects` is left out.
+    fn by_default(&self) -> bool {
+        self.spec().by_default
     }
     /// Where it runs work meant for `lane`: the lane's name, or its one
     /// queue's (`spawn_blocking`) when it has no lanes to honour.
     fn lane_label(&self, lane: ::sluice::Lane) -> String {
         format!("{lane:?}")
-    }
-    /// Whether `--subjects` left out means it runs (the default); a subject
-    /// that is not runs only when named, or when an experiment asks for it.
-    fn by_default(&self) -> bool {
-        true
     }
     /// Whether it meets `need`; if not, why (shown in the notes).
     fn supports(&self, need: Need) -> Result<(), String>;

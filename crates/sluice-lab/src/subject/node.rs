@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Need, Runtime, Subject, uv_pool_note, uv_threadpool_size};
+use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -32,25 +32,19 @@ pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
         })
 }
 
+/// What `node` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "node",
+    about: "the real Node.js on this machine (libuv's pool), driven by a generated script",
+    runtime: Runtime::Node,
+    reference: true,
+    size_in_env: true,
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Node {
-    fn name(&self) -> &'static str {
-        "node"
-    }
-
-    fn about(&self) -> &'static str {
-        "the real Node.js on this machine (libuv's pool), driven by a generated script"
-    }
-
-    fn runtime(&self) -> Runtime {
-        Runtime::Node
-    }
-
-    fn is_reference(&self) -> bool {
-        true
-    }
-
-    fn size_in_env(&self) -> bool {
-        true
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {

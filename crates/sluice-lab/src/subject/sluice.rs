@@ -1,6 +1,6 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Need, Runtime, Subject};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use sluice::{Lane, Pool};
 
@@ -35,29 +35,20 @@ impl Executor for SluicePool {
     }
 }
 
+/// What `sluice` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "sluice",
+    about: "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own",
+    runtime: Runtime::Rust,
+    lanes: true,
+    ratio_label: Some("sluice"),
+    policy: Some(sluice::Policy::Lanes),
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Sluice {
-    fn name(&self) -> &'static str {
-        "sluice"
-    }
-
-    fn about(&self) -> &'static str {
-        "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own"
-    }
-
-    fn runtime(&self) -> Runtime {
-        Runtime::Rust
-    }
-
-    fn has_lanes(&self) -> bool {
-        true
-    }
-
-    fn sluice_policy(&self) -> Option<sluice::Policy> {
-        Some(sluice::Policy::Lanes)
-    }
-
-    fn ratio_label(&self) -> Option<&'static str> {
-        Some("sluice")
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {

@@ -1,37 +1,28 @@
 //! The `sluice-compat` subject: sluice's libuv policy, libuv's rules.
 
 use super::sluice::{NOT_LIBUV, SluicePool};
-use super::{Executor, Need, Runtime, Subject, uv_pool_note};
+use super::{Executor, Need, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use sluice::{Policy, Pool};
 
 /// sluice running `Policy::Libuv`: libuv 1.46's pool on sluice's code.
 pub(crate) struct SluiceCompat;
 
-impl Subject for SluiceCompat {
-    fn name(&self) -> &'static str {
-        "sluice-compat"
-    }
-
-    fn about(&self) -> &'static str {
-        "sluice, libuv policy: libuv 1.46's one FIFO and slow-I/O rule, reproduced"
-    }
-
-    fn runtime(&self) -> Runtime {
-        Runtime::Rust
-    }
-
-    fn sluice_policy(&self) -> Option<Policy> {
-        Some(Policy::Libuv { threads: None })
-    }
-
-    fn ratio_label(&self) -> Option<&'static str> {
-        Some("compat")
-    }
-
+/// What `sluice-compat` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "sluice-compat",
+    about: "sluice, libuv policy: libuv 1.46's one FIFO and slow-I/O rule, reproduced",
+    runtime: Runtime::Rust,
+    ratio_label: Some("compat"),
+    policy: Some(Policy::Libuv { threads: None }),
     // Like node: the size travels in the environment, read lazily.
-    fn size_in_env(&self) -> bool {
-        true
+    size_in_env: true,
+    ..SubjectSpec::BASE
+};
+
+impl Subject for SluiceCompat {
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {

@@ -1,6 +1,6 @@
 //! The `tokio` subject: tokio's blocking pool (`spawn_blocking`).
 
-use super::{Done, Executor, Job, Need, Runtime, Subject};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use sluice::Lane;
 
@@ -22,17 +22,17 @@ impl Executor for TokioPool {
     }
 }
 
+/// What `tokio` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "tokio",
+    about: "tokio's spawn_blocking: one elastic pool, no lanes",
+    runtime: Runtime::Rust,
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Tokio {
-    fn name(&self) -> &'static str {
-        "tokio"
-    }
-
-    fn about(&self) -> &'static str {
-        "tokio's spawn_blocking: one elastic pool, no lanes"
-    }
-
-    fn runtime(&self) -> Runtime {
-        Runtime::Rust
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
     // No lanes: everything is spawn_blocking.

@@ -164,14 +164,12 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     long_about: include_str!("about.md"),
     seed: "the pool's own cost (no seed section)",
     args: ARGS,
-    pools: &[PoolSize::Unset],
-    report_pools: &[PoolSize::Unset],
-    needs: &[],
     workloads: Workloads {
         node: Some(include_str!("dispatch.js")),
         rust: Some(&Dispatch),
         libuv: Some(&Dispatch),
     },
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Dispatch {

@@ -178,12 +178,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(16),
     ],
     report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("dns.js")),
-        rust: Some(&Dns),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Dns {

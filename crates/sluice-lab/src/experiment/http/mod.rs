@@ -129,11 +129,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::HttpServer],
-    workloads: Workloads {
-        node: Some(include_str!("http.js")),
-        rust: None,
-        libuv: None,
-    },
+    workloads: Workloads::node(include_str!("http.js")),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Http {

@@ -22,7 +22,6 @@
 mod child;
 
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::Outcome;
 use crate::report::{Chart, Series, Table, ms};
@@ -120,14 +119,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     long_about: include_str!("about.md"),
     seed: "seed 000 §3",
     args: ARGS,
-    pools: &[PoolSize::Unset],
-    report_pools: &[PoolSize::Unset],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("loop_vs_pool.js")),
-        rust: Some(&LoopVsPool),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for LoopVsPool {

@@ -42,7 +42,6 @@
 mod child;
 
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
 use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
@@ -182,14 +181,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     long_about: include_str!("about.md"),
     seed: "seed 000 §2",
     args: ARGS,
-    pools: &[PoolSize::Unset],
-    report_pools: &[PoolSize::Unset],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("probe.js")),
-        rust: Some(&Probe),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("probe.js"), &Probe),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Probe {

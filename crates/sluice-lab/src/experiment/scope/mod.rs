@@ -219,11 +219,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::Attach],
-    workloads: Workloads {
-        node: Some(include_str!("scope.js")),
-        rust: None,
-        libuv: None,
-    },
+    workloads: Workloads::node(include_str!("scope.js")),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Scope {

@@ -101,12 +101,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(64),
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("small_reads.js")),
-        rust: Some(&SmallReads),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for SmallReads {

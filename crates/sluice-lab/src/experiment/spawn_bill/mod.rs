@@ -114,12 +114,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(64),
         PoolSize::Size(2000),
     ],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("spawn_bill.js")),
-        rust: Some(&SpawnBill),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for SpawnBill {

@@ -106,12 +106,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(8),
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("staircase.js")),
-        rust: Some(&Staircase),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Staircase {

@@ -298,12 +298,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     args: ARGS,
     pools: &[PoolSize::Size(4)],
     report_pools: &[PoolSize::Size(4)],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("starve.js")),
-        rust: Some(&Starve),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Starve {

@@ -102,12 +102,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     args: ARGS,
     pools: &[PoolSize::Size(4), PoolSize::Size(8)],
     report_pools: &[PoolSize::Size(4)],
-    needs: &[],
-    workloads: Workloads {
-        node: Some(include_str!("workers.js")),
-        rust: Some(&Workers),
-        libuv: None,
-    },
+    workloads: Workloads::node_rust(include_str!("workers.js"), &Workers),
+    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Workers {
