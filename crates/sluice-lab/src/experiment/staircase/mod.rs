@@ -279,6 +279,10 @@ impl Experiment for Staircase {
             };
             crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), (n, *t));
         }
+        // The wall time changes only in whole batches of the pool size.
+        for s in &mut series {
+            s.steps = true;
+        }
         Some(Chart {
             title: format!("staircase ({kind} tasks): total wall ms for n concurrent tasks"),
             x_label: "n (concurrent tasks)".into(),
