@@ -219,6 +219,104 @@ fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     notes
 }
 
+/// What each subject ran in each probe (the stand-ins).
+fn stand_ins_table(
+    o: &Outcome,
+    subjects: &[String],
+    pool: &Value,
+    here: &[&(String, Value, Value)],
+) -> Table {
+    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
+    let mut header = vec!["scenario".to_string(), "probe".to_string()];
+    header.extend(subjects.iter().cloned());
+    let mut rows = Vec::new();
+    for (sc, _, q) in here {
+        for probe in probes(sc).into_iter().chain(["total"]) {
+            let mut row = vec![
+                scenario_label(sc, q.as_u64().unwrap_or(0)),
+                if probe == "total" {
+                    "queued tasks".to_string()
+                } else {
+                    probe_label(probe).to_string()
+                },
+            ];
+            row.extend(subjects.iter().map(|s| {
+                o.find(s, &key(sc, q, probe))
+                    .next()
+                    .map_or("-".into(), |r| r.param_text("stand_in"))
+            }));
+            rows.push(row);
+        }
+    }
+    Table {
+        title: format!(
+            "starve, pool {}: what each subject ran (stand-ins)",
+            crate::report::param_cell(pool)
+        ),
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
+/// Slow waits in flight at once and one CPU task's time, per scenario.
+fn measures_table(
+    o: &Outcome,
+    subjects: &[String],
+    pool: &Value,
+    here: &[&(String, Value, Value)],
+) -> Table {
+    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
+    let mut header = vec!["scenario".to_string(), "measure".to_string()];
+    header.extend(subjects.iter().cloned());
+    let mut rows = Vec::new();
+    for (sc, _, q) in here {
+        for (metric, label) in [
+            ("max_in_flight", "slow waits in flight at once"),
+            ("task_ms", "one CPU task alone, ms"),
+        ] {
+            let mut row = vec![
+                scenario_label(sc, q.as_u64().unwrap_or(0)),
+                label.to_string(),
+            ];
+            row.extend(subjects.iter().map(|s| {
+                let k = key(sc, q, "total");
+                match o.find(s, &k).next() {
+                    None => "-".into(),
+                    Some(r) if r.params.contains_key("skipped") => "skipped".into(),
+                    Some(r) => r.metrics.get(metric).map_or("-".into(), |v| {
+                        if metric == "max_in_flight" {
+                            format!("{v:.0}")
+                        } else {
+                            ms(*v)
+                        }
+                    }),
+                }
+            }));
+            rows.push(row);
+        }
+    }
+    Table {
+        title: format!(
+            "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
+            crate::report::param_cell(pool)
+        ),
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
+/// The params of a starve row.
+fn row_key(sc: &str, pool: &Value, q: &Value, probe: &str) -> Vec<(&'static str, Value)> {
+    vec![
+        ("scenario", json!(sc)),
+        ("pool", pool.clone()),
+        ("queued", q.clone()),
+        ("probe", json!(probe)),
+    ]
+}
+
 /// The starve experiment.
 pub(crate) struct Starve;
 
@@ -477,75 +575,8 @@ impl Experiment for Starve {
                 note,
             });
 
-            let mut header = vec!["scenario".to_string(), "probe".to_string()];
-            header.extend(subjects.iter().cloned());
-            let mut rows = Vec::new();
-            for (sc, _, q) in &here {
-                for probe in probes(sc).into_iter().chain(["total"]) {
-                    let mut row = vec![
-                        scenario_label(sc, q.as_u64().unwrap_or(0)),
-                        if probe == "total" {
-                            "queued tasks".to_string()
-                        } else {
-                            probe_label(probe).to_string()
-                        },
-                    ];
-                    row.extend(subjects.iter().map(|s| {
-                        o.find(s, &key(sc, q, probe))
-                            .next()
-                            .map_or("-".into(), |r| r.param_text("stand_in"))
-                    }));
-                    rows.push(row);
-                }
-            }
-            tables.push(Table {
-                title: format!(
-                    "starve, pool {}: what each subject ran (stand-ins)",
-                    crate::report::param_cell(pool)
-                ),
-                header,
-                rows,
-                note: String::new(),
-            });
-
-            let mut header = vec!["scenario".to_string(), "measure".to_string()];
-            header.extend(subjects.iter().cloned());
-            let mut rows = Vec::new();
-            for (sc, _, q) in &here {
-                for (metric, label) in [
-                    ("max_in_flight", "slow waits in flight at once"),
-                    ("task_ms", "one CPU task alone, ms"),
-                ] {
-                    let mut row = vec![
-                        scenario_label(sc, q.as_u64().unwrap_or(0)),
-                        label.to_string(),
-                    ];
-                    row.extend(subjects.iter().map(|s| {
-                        let k = key(sc, q, "total");
-                        match o.find(s, &k).next() {
-                            None => "-".into(),
-                            Some(r) if r.params.contains_key("skipped") => "skipped".into(),
-                            Some(r) => r.metrics.get(metric).map_or("-".into(), |v| {
-                                if metric == "max_in_flight" {
-                                    format!("{v:.0}")
-                                } else {
-                                    ms(*v)
-                                }
-                            }),
-                        }
-                    }));
-                    rows.push(row);
-                }
-            }
-            tables.push(Table {
-                title: format!(
-                    "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
-                    crate::report::param_cell(pool)
-                ),
-                header,
-                rows,
-                note: String::new(),
-            });
+            tables.push(stand_ins_table(o, &subjects, pool, &here));
+            tables.push(measures_table(o, &subjects, pool, &here));
         }
         tables
     }
