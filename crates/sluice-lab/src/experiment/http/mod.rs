@@ -214,76 +214,7 @@ impl Experiment for Http {
             }
             Ok(rows)
         })?;
-        let mut notes = sweep.notes();
-        if let Some(compat) = sweep
-            .subjects()
-            .iter()
-            .find(|s| matches!(s.sluice_policy(), Some(Policy::Libuv { .. })))
-        {
-            notes.push(format!("{}: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell", compat.name()));
-        }
-        notes.push(format!(
-            "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
-            p.duration.as_millis(),
-            p.concurrency,
-            p.ping_concurrency,
-            p.ping_pause.as_millis()
-        ));
-        notes.push(format!(
-            "/login: pbkdf2('secret', 'salt', {}, 64, sha256) per request: OpenSSL in node, RustCrypto in sluice; login-1 (one request at a time) gives one hash's time through the server, and ideal req/s = {} cores / that time",
-            p.iterations,
-            lab.machine().cores
-        ));
-        notes.push(format!(
-            "sluice serve runs with --cpu-queue {} in the flood cells (no 429 at {} connections); the admission cell uses --cpu-queue {} and the twin admits pool + {} at once; its clients wait Retry-After (1 s) after a 429",
-            p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE),
-            p.concurrency,
-            p.admission_queue,
-            p.admission_queue
-        ));
-        if let Some((first, rest)) = bodies.split_first() {
-            let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
-            let unpacks = |gz: &[u8]| {
-                let mut out = Vec::new();
-                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out).is_ok()
-                    && out == input
-            };
-            for (s, login, gz) in rest {
-                notes.push(format!(
-                    "answers cross-checked: {s}'s /login key {} {}'s; /gzip: {} B from {s}, {} B from {} ({}), {}",
-                    if *login == first.1 { "equals" } else { "DIFFERS from" },
-                    first.0,
-                    gz.len(),
-                    first.2.len(),
-                    first.0,
-                    if *gz == first.2 { "identical bytes" } else { "different deflate streams" },
-                    if unpacks(gz) && unpacks(&first.2) {
-                        "both gunzip to the same 256 KiB input"
-                    } else {
-                        "NOT both the gzip of the same input"
-                    }
-                ));
-            }
-        }
-        match (&p.autocannon, cannon_used) {
-            (Some(path), true) => notes.push(format!(
-                "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
-                path.display(),
-                first_pool.map_or("-".into(), |p| p.to_string())
-            )),
-            (Some(_), false) => {}
-            (None, _) => notes.push(
-                "autocannon not used (not on PATH, or --autocannon off): only the lab's load generator measured".into(),
-            ),
-        }
-        if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
-            notes.push(format!(
-                "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
-                a[0],
-                b[0],
-                lab.machine().cores
-            ));
-        }
+        let mut notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
         notes.extend(goals(lab, &rows));
         Ok(sweep.outcome(rows, notes))
     }
@@ -675,6 +606,154 @@ fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
     Some(t)
 }
 
+/// The notes of a run: what the cells and servers were, whether the
+/// answers agreed, the cross-check, the machine's load.
+fn run_notes(
+    lab: &Lab,
+    sweep: &Sweep<'_>,
+    p: &Plan,
+    bodies: &[(String, Vec<u8>, Vec<u8>)],
+    cannon_used: bool,
+    load_before: Option<[f64; 3]>,
+) -> Vec<String> {
+    let mut notes = sweep.notes();
+    if let Some(compat) = sweep
+        .subjects()
+        .iter()
+        .find(|s| matches!(s.sluice_policy(), Some(Policy::Libuv { .. })))
+    {
+        notes.push(format!("{}: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell", compat.name()));
+    }
+    notes.push(format!(
+        "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
+        p.duration.as_millis(),
+        p.concurrency,
+        p.ping_concurrency,
+        p.ping_pause.as_millis()
+    ));
+    notes.push(format!(
+        "/login: pbkdf2('secret', 'salt', {}, 64, sha256) per request: OpenSSL in node, RustCrypto in sluice; login-1 (one request at a time) gives one hash's time through the server, and ideal req/s = {} cores / that time",
+        p.iterations,
+        lab.machine().cores
+    ));
+    notes.push(format!(
+        "sluice serve runs with --cpu-queue {} in the flood cells (no 429 at {} connections); the admission cell uses --cpu-queue {} and the twin admits pool + {} at once; its clients wait Retry-After (1 s) after a 429",
+        p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE),
+        p.concurrency,
+        p.admission_queue,
+        p.admission_queue
+    ));
+    if let Some((first, rest)) = bodies.split_first() {
+        let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
+        let unpacks = |gz: &[u8]| {
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out).is_ok()
+                && out == input
+        };
+        for (s, login, gz) in rest {
+            notes.push(format!(
+                "answers cross-checked: {s}'s /login key {} {}'s; /gzip: {} B from {s}, {} B from {} ({}), {}",
+                if *login == first.1 { "equals" } else { "DIFFERS from" },
+                first.0,
+                gz.len(),
+                first.2.len(),
+                first.0,
+                if *gz == first.2 { "identical bytes" } else { "different deflate streams" },
+                if unpacks(gz) && unpacks(&first.2) {
+                    "both gunzip to the same 256 KiB input"
+                } else {
+                    "NOT both the gzip of the same input"
+                }
+            ));
+        }
+    }
+    match (&p.autocannon, cannon_used) {
+        (Some(path), true) => notes.push(format!(
+            "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
+            path.display(),
+            sweep.pools().first().map_or("-".into(), |p| p.to_string())
+        )),
+        (Some(_), false) => {}
+        (None, _) => notes.push(
+            "autocannon not used (not on PATH, or --autocannon off): only the lab's load generator measured".into(),
+        ),
+    }
+    if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
+        notes.push(format!(
+            "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
+            a[0],
+            b[0],
+            lab.machine().cores
+        ));
+    }
+    notes
+}
+
+/// The command of `subject`'s server: node's twin, `sluice serve --libuv`,
+/// or `sluice serve` with lanes sized from `pool`.
+fn server_command(
+    lab: &Lab,
+    subject: &dyn Subject,
+    pool: PoolSize,
+    p: &Plan,
+    file: &Path,
+    admission: Option<usize>,
+) -> anyhow::Result<Command> {
+    Ok(match (subject.runtime(), subject.sluice_policy()) {
+        (Runtime::Node, _) => {
+            let node = lab.node().map_err(anyhow::Error::msg)?;
+            let mut cmd = Command::new(node);
+            cmd.arg(lab.node_script("http")?).arg(
+                json!({
+                    "iterations": p.iterations,
+                    "gzip_bytes": sluice_serve::config::GZIP_BYTES,
+                    "file": file,
+                    "cpu_queue": admission,
+                })
+                .to_string(),
+            );
+            match pool {
+                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+            };
+            cmd
+        }
+        (Runtime::Rust, Some(Policy::Libuv { .. })) => {
+            let mut cmd = Command::new(lab.exe());
+            cmd.args(["serve", "--listen", "127.0.0.1:0", "--libuv"])
+                .args(["--login-iterations", &p.iterations.to_string()])
+                .arg("--file")
+                .arg(file);
+            match pool {
+                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+            };
+            cmd
+        }
+        (Runtime::Rust, Some(Policy::Lanes)) => {
+            let mut cmd = Command::new(lab.exe());
+            let bound =
+                admission.unwrap_or(p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE));
+            cmd.args(["serve", "--listen", "127.0.0.1:0"])
+                .args(["--cpu-queue", &bound.to_string()])
+                .args(["--login-iterations", &p.iterations.to_string()])
+                .arg("--file")
+                .arg(file);
+            if let PoolSize::Size(n) = pool {
+                let cores = lab.machine().cores;
+                cmd.args(["--cpu-threads", &n.min(cores).to_string()])
+                    .args(["--fastio-threads", &n.to_string()])
+                    .args(["--slowio-threads", &n.to_string()]);
+            }
+            for v in sluice::ENV_VARS {
+                cmd.env_remove(v);
+            }
+            cmd
+        }
+        _ => bail!("{} has no HTTP server", subject.name()),
+    })
+}
+
 /// The goals of the issue, checked on this run's numbers: sluice at its
 /// largest pool size.
 fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
@@ -817,59 +896,7 @@ impl Server {
         admission: Option<usize>,
     ) -> anyhow::Result<Server> {
         let what = format!("{} server (pool {pool})", subject.name());
-        let mut cmd = match (subject.runtime(), subject.sluice_policy()) {
-            (Runtime::Node, _) => {
-                let node = lab.node().map_err(anyhow::Error::msg)?;
-                let mut cmd = Command::new(node);
-                cmd.arg(lab.node_script("http")?).arg(
-                    json!({
-                        "iterations": p.iterations,
-                        "gzip_bytes": sluice_serve::config::GZIP_BYTES,
-                        "file": file,
-                        "cpu_queue": admission,
-                    })
-                    .to_string(),
-                );
-                match pool {
-                    PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-                    PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-                };
-                cmd
-            }
-            (Runtime::Rust, Some(Policy::Libuv { .. })) => {
-                let mut cmd = Command::new(lab.exe());
-                cmd.args(["serve", "--listen", "127.0.0.1:0", "--libuv"])
-                    .args(["--login-iterations", &p.iterations.to_string()])
-                    .arg("--file")
-                    .arg(file);
-                match pool {
-                    PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-                    PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-                };
-                cmd
-            }
-            (Runtime::Rust, Some(Policy::Lanes)) => {
-                let mut cmd = Command::new(lab.exe());
-                let bound =
-                    admission.unwrap_or(p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE));
-                cmd.args(["serve", "--listen", "127.0.0.1:0"])
-                    .args(["--cpu-queue", &bound.to_string()])
-                    .args(["--login-iterations", &p.iterations.to_string()])
-                    .arg("--file")
-                    .arg(file);
-                if let PoolSize::Size(n) = pool {
-                    let cores = lab.machine().cores;
-                    cmd.args(["--cpu-threads", &n.min(cores).to_string()])
-                        .args(["--fastio-threads", &n.to_string()])
-                        .args(["--slowio-threads", &n.to_string()]);
-                }
-                for v in sluice::ENV_VARS {
-                    cmd.env_remove(v);
-                }
-                cmd
-            }
-            _ => bail!("{} has no HTTP server", subject.name()),
-        };
+        let mut cmd = server_command(lab, subject, pool, p, file, admission)?;
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
