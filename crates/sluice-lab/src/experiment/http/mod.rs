@@ -130,7 +130,6 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::HttpServer],
     workloads: Workloads::node(include_str!("http.js")),
-    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Http {

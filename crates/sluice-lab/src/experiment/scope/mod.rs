@@ -220,7 +220,6 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::Attach],
     workloads: Workloads::node(include_str!("scope.js")),
-    ..ExperimentSpec::BASE
 };
 
 impl Experiment for Scope {
