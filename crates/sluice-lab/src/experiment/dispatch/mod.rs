@@ -276,44 +276,7 @@ impl Experiment for Dispatch {
                     .into(),
             });
 
-            let idle: Vec<&Row> = o
-                .rows
-                .iter()
-                .filter(|r| r.params.get("pool") == Some(&pool) && r.params.contains_key("idle_ms"))
-                .collect();
-            if let Some(first) = idle.first() {
-                let rows = idle
-                    .iter()
-                    .map(|r| {
-                        let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
-                        vec![
-                            r.subject.clone(),
-                            format!("{:.0}", m("threads")),
-                            format!("{:.0}", m("idle_cpu_ms")),
-                            format!("{:.3}", m("idle_thread_cpu_ms")),
-                            format!("{:.0}", m("idle_wakeups")),
-                        ]
-                    })
-                    .collect();
-                tables.push(Table {
-                    title: format!(
-                        "dispatch, pool {}: idle CPU over {} ms, {SETTLE_MS} ms after the runs",
-                        text(&pool),
-                        first.param_text("idle_ms")
-                    ),
-                    header: [
-                        "subject",
-                        "threads",
-                        "process CPU ms (/proc/self/stat)",
-                        "other threads' CPU ms (schedstat)",
-                        "other threads' wake-ups",
-                    ]
-                    .map(String::from)
-                    .to_vec(),
-                    rows,
-                    note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
-                });
-            }
+            tables.extend(idle_table(o, &pool));
         }
         tables
     }
@@ -388,6 +351,47 @@ impl Dispatch {
         ));
         notes
     }
+}
+
+/// The idle window's CPU and wake-ups per subject at `pool`, if measured.
+fn idle_table(o: &Outcome, pool: &Value) -> Option<Table> {
+    let idle: Vec<&Row> = o
+        .rows
+        .iter()
+        .filter(|r| r.params.get("pool") == Some(pool) && r.params.contains_key("idle_ms"))
+        .collect();
+    let first = idle.first()?;
+    let rows = idle
+        .iter()
+        .map(|r| {
+            let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+            vec![
+                r.subject.clone(),
+                format!("{:.0}", m("threads")),
+                format!("{:.0}", m("idle_cpu_ms")),
+                format!("{:.3}", m("idle_thread_cpu_ms")),
+                format!("{:.0}", m("idle_wakeups")),
+            ]
+        })
+        .collect();
+    Some(Table {
+        title: format!(
+            "dispatch, pool {}: idle CPU over {} ms, {SETTLE_MS} ms after the runs",
+            text(pool),
+            first.param_text("idle_ms")
+        ),
+        header: [
+            "subject",
+            "threads",
+            "process CPU ms (/proc/self/stat)",
+            "other threads' CPU ms (schedstat)",
+            "other threads' wake-ups",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
+    })
 }
 
 /// A note comparing sluice with its dispatch goal, from the measured rows.

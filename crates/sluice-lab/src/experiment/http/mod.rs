@@ -229,39 +229,7 @@ impl Experiment for Http {
         let mut tables = Vec::new();
         let ideal =
             |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
-        let mut summary = Table {
-            title: "http: per subject and pool".into(),
-            header: [
-                "subject",
-                "pool",
-                "/login req/s",
-                "% of ideal",
-                "/login p99 ms",
-                "/ping p99 ms",
-                "/ping p99 during /login flood",
-                "/gzip req/s",
-                "/file req/s",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: vec![],
-            note: String::new(),
-        };
-        for (s, pool) in &keys {
-            let login = get(s, pool, "login", "req_s");
-            summary.rows.push(vec![
-                s.clone(),
-                text(pool),
-                rate(login),
-                pct(login, ideal(s, pool)),
-                get(s, pool, "login", "p99_ms").map_or("-".into(), ms),
-                get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
-                get(s, pool, "ping-during-login", "p99_ms").map_or("-".into(), ms),
-                rate(get(s, pool, "gzip", "req_s")),
-                rate(get(s, pool, "file", "req_s")),
-            ]);
-        }
-        tables.push(summary);
+        tables.push(summary_table(o, &keys));
         let route_table = |cell: &str, title: String, extra: bool| {
             let mut header: Vec<String> = [
                 "subject", "pool", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "429s",
@@ -509,6 +477,50 @@ fn pct(a: Option<f64>, b: Option<f64>) -> String {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.0}%", a / b * 100.0),
         _ => "-".into(),
     }
+}
+
+/// One row per subject and pool: every cell's headline figure.
+fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let cores = o.machine.cores as f64;
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let ideal =
+        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
+    let mut summary = Table {
+        title: "http: per subject and pool".into(),
+        header: [
+            "subject",
+            "pool",
+            "/login req/s",
+            "% of ideal",
+            "/login p99 ms",
+            "/ping p99 ms",
+            "/ping p99 during /login flood",
+            "/gzip req/s",
+            "/file req/s",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        let login = get(s, pool, "login", "req_s");
+        summary.rows.push(vec![
+            s.clone(),
+            text(pool),
+            rate(login),
+            pct(login, ideal(s, pool)),
+            get(s, pool, "login", "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping-during-login", "p99_ms").map_or("-".into(), ms),
+            rate(get(s, pool, "gzip", "req_s")),
+            rate(get(s, pool, "file", "req_s")),
+        ]);
+    }
+    summary
 }
 
 /// `/ping` alone and during the `/login` flood.
