@@ -136,30 +136,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     for s in lab.skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
     }
-    let mut md = String::new();
-    md.push_str("# sluice lab report\n\n");
-    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
-    md.push_str(&format!(
-        "Subjects: {}.{}\n\n",
-        lab.subjects()
-            .iter()
-            .map(|s| format!("`{}` ({})", s.name(), s.about()))
-            .collect::<Vec<_>>()
-            .join("; "),
-        if pools_override.is_some() {
-            " Pool sizes overridden with --pools."
-        } else {
-            ""
-        }
-    ));
-    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
-    for e in EXPERIMENTS {
-        let spec = e.spec();
-        md.push_str(&format!(
-            "- [{}](#{}) — {}\n",
-            spec.name, spec.name, spec.about
-        ));
-    }
+    let mut md = report_header(&lab, pools_override.is_some());
     let mut summary = ReportSummary {
         markdown: dir.join("REPORT.md"),
         svgs: Vec::new(),
@@ -209,6 +186,35 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     std::fs::write(&summary.markdown, md)
         .with_context(|| format!("writing {}", summary.markdown.display()))?;
     Ok(summary)
+}
+
+/// The report's title, machine, subjects and table of contents.
+fn report_header(lab: &Lab, pools_overridden: bool) -> String {
+    let mut md = String::new();
+    md.push_str("# sluice lab report\n\n");
+    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
+    md.push_str(&format!(
+        "Subjects: {}.{}\n\n",
+        lab.subjects()
+            .iter()
+            .map(|s| format!("`{}` ({})", s.name(), s.about()))
+            .collect::<Vec<_>>()
+            .join("; "),
+        if pools_overridden {
+            " Pool sizes overridden with --pools."
+        } else {
+            ""
+        }
+    ));
+    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
+    for e in EXPERIMENTS {
+        let spec = e.spec();
+        md.push_str(&format!(
+            "- [{}](#{}) — {}\n",
+            spec.name, spec.name, spec.about
+        ));
+    }
+    md
 }
 
 /// Where one experiment's part of the report goes.

@@ -220,66 +220,10 @@ impl Experiment for Http {
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let keys = keys(o);
-        let cores = o.machine.cores as f64;
-        let get = |s: &str, pool: &Value, cell: &str, m: &str| {
-            o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
-        };
-        let cnt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
-        let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
         let mut tables = Vec::new();
-        let ideal =
-            |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
         tables.push(summary_table(o, &keys));
-        let route_table = |cell: &str, title: String, extra: bool| {
-            let mut header: Vec<String> = [
-                "subject", "pool", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "429s",
-            ]
-            .map(String::from)
-            .to_vec();
-            if extra {
-                header.extend(
-                    [
-                        "one hash ms",
-                        "ideal req/s",
-                        "% of ideal",
-                        "server cores used",
-                    ]
-                    .map(String::from),
-                );
-            }
-            let rows = keys
-                .iter()
-                .filter(|(s, pool)| get(s, pool, cell, "req_s").is_some())
-                .map(|(s, pool)| {
-                    let mut r = vec![
-                        s.clone(),
-                        text(pool),
-                        rate(get(s, pool, cell, "req_s")),
-                        get(s, pool, cell, "p50_ms").map_or("-".into(), ms),
-                        get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
-                        get(s, pool, cell, "max_ms").map_or("-".into(), ms),
-                        cnt(get(s, pool, cell, "errors")),
-                        cnt(get(s, pool, cell, "status_429")),
-                    ];
-                    if extra {
-                        r.push(get(s, pool, "login-1", "p50_ms").map_or("-".into(), ms));
-                        r.push(rate(ideal(s, pool)));
-                        r.push(pct(get(s, pool, cell, "req_s"), ideal(s, pool)));
-                        r.push(
-                            get(s, pool, cell, "server_cores")
-                                .map_or("-".into(), |v| format!("{v:.2}")),
-                        );
-                    }
-                    r
-                })
-                .collect::<Vec<_>>();
-            Table {
-                title,
-                header,
-                rows,
-                note: String::new(),
-            }
-        };
+        let route_table =
+            |cell: &str, title: String, extra: bool| route_table(o, &keys, cell, title, extra);
         tables.push(route_table(
             "login",
             "http /login flood (pbkdf2 100000 sha256 64 B per request)".into(),
@@ -476,6 +420,73 @@ fn pct(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.0}%", a / b * 100.0),
         _ => "-".into(),
+    }
+}
+
+/// A flood cell's table: rate, latencies, errors and 429s; with `extra`,
+/// one hash's time, the ideal rate on this machine and the fair figure (%
+/// of the subject's own ideal: each subject's hash is its own).
+fn route_table(
+    o: &Outcome,
+    keys: &[(String, Value)],
+    cell: &str,
+    title: String,
+    extra: bool,
+) -> Table {
+    let cores = o.machine.cores as f64;
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let cnt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let ideal =
+        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
+    let mut header: Vec<String> = [
+        "subject", "pool", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "429s",
+    ]
+    .map(String::from)
+    .to_vec();
+    if extra {
+        header.extend(
+            [
+                "one hash ms",
+                "ideal req/s",
+                "% of ideal",
+                "server cores used",
+            ]
+            .map(String::from),
+        );
+    }
+    let rows = keys
+        .iter()
+        .filter(|(s, pool)| get(s, pool, cell, "req_s").is_some())
+        .map(|(s, pool)| {
+            let mut r = vec![
+                s.clone(),
+                text(pool),
+                rate(get(s, pool, cell, "req_s")),
+                get(s, pool, cell, "p50_ms").map_or("-".into(), ms),
+                get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
+                get(s, pool, cell, "max_ms").map_or("-".into(), ms),
+                cnt(get(s, pool, cell, "errors")),
+                cnt(get(s, pool, cell, "status_429")),
+            ];
+            if extra {
+                r.push(get(s, pool, "login-1", "p50_ms").map_or("-".into(), ms));
+                r.push(rate(ideal(s, pool)));
+                r.push(pct(get(s, pool, cell, "req_s"), ideal(s, pool)));
+                r.push(
+                    get(s, pool, cell, "server_cores").map_or("-".into(), |v| format!("{v:.2}")),
+                );
+            }
+            r
+        })
+        .collect::<Vec<_>>();
+    Table {
+        title,
+        header,
+        rows,
+        note: String::new(),
     }
 }
 
