@@ -293,24 +293,12 @@ impl Experiment for Probe {
                 note: String::new(),
             });
 
-            let mut header = vec!["probe".to_string()];
-            header.extend(subjects.iter().map(|s| format!("{} idle", short(s))));
-            header.extend(subjects.iter().map(|s| format!("{} delta", short(s))));
-            let rows = probes
-                .iter()
-                .map(|p| {
-                    let mut row = vec![label(p).to_string()];
-                    row.extend(
-                        subjects
-                            .iter()
-                            .map(|s| get(s, p, "idle_ms").map_or("-".into(), ms)),
-                    );
-                    row.extend(subjects.iter().map(|s| {
-                        get(s, p, "delta_ms").map_or("-".into(), crate::report::signed_ms)
-                    }));
-                    row
-                })
-                .collect();
+            let idle = |s: &str, p: &str| get(s, p, "idle_ms").map_or("-".into(), ms);
+            let delta = |s: &str, p: &str| {
+                get(s, p, "delta_ms").map_or("-".into(), crate::report::signed_ms)
+            };
+            let (header, rows) =
+                per_probe(&probes, &subjects, &[("idle", &idle), ("delta", &delta)]);
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: idle ms (median) and delta = busy - idle",
@@ -320,21 +308,8 @@ impl Experiment for Probe {
                 rows,
                 note: String::new(),
             });
-
-            let mut header = vec!["probe".to_string()];
-            header.extend(subjects.iter().map(|s| short(s).to_string()));
-            let rows = probes
-                .iter()
-                .map(|p| {
-                    let mut row = vec![label(p).to_string()];
-                    row.extend(
-                        subjects
-                            .iter()
-                            .map(|s| ratio(get(s, p, "probe_ms"), get(s, p, "first_done_ms"))),
-                    );
-                    row
-                })
-                .collect();
+            let rel = |s: &str, p: &str| ratio(get(s, p, "probe_ms"), get(s, p, "first_done_ms"));
+            let (header, rows) = per_probe(&probes, &subjects, &[("", &rel)]);
             tables.push(Table {
                 title: format!(
                     "probe, pool {}: busy ms / ms from the probe's issue until the first blocker finished",
@@ -559,6 +534,37 @@ fn signed_ms_between(from: Instant, to: Instant) -> f64 {
         Some(d) => d.as_secs_f64() * 1e3,
         None => -(from.duration_since(to).as_secs_f64() * 1e3),
     }
+}
+
+/// A measure of a table: a header suffix and the cell of (subject, probe).
+type Measure<'a> = (&'a str, &'a dyn Fn(&str, &str) -> String);
+
+/// The header and rows of a table with one row per probe and, per
+/// measure, one column per subject.
+fn per_probe(
+    probes: &[String],
+    subjects: &[String],
+    measures: &[Measure<'_>],
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut header = vec!["probe".to_string()];
+    for (suffix, _) in measures {
+        header.extend(
+            subjects
+                .iter()
+                .map(|s| format!("{} {suffix}", short(s)).trim_end().to_string()),
+        );
+    }
+    let rows = probes
+        .iter()
+        .map(|p| {
+            let mut row = vec![label(p).to_string()];
+            for (_, cell) in measures {
+                row.extend(subjects.iter().map(|s| cell(s, p)));
+            }
+            row
+        })
+        .collect();
+    (header, rows)
 }
 
 /// Were the blockers still there when each probe was issued, per subject.
