@@ -52,6 +52,19 @@ use std::time::{Duration, Instant};
 /// One name's addresses, or why it has none.
 type Answer = Result<Vec<IpAddr>, String>;
 
+/// A pool size as a cell: libuv's default when unset.
+fn pool_cell(p: &Value) -> String {
+    match p.as_u64() {
+        Some(n) => n.to_string(),
+        None => "unset (4)".into(),
+    }
+}
+
+/// libuv's slow-I/O threshold at pool size `p`: (n + 1) / 2.
+fn libuv_rule(p: &Value) -> String {
+    p.as_u64().unwrap_or(4).div_ceil(2).to_string()
+}
+
 /// One lookup run's row: the child's counts and time, the server's counts.
 fn lookup_row(
     row: Row,
@@ -252,16 +265,13 @@ impl Experiment for Dns {
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let mut columns: Vec<(String, String)> = Vec::new();
-        let mut pools: Vec<Value> = Vec::new();
         for r in &o.rows {
             let c = (r.subject.clone(), r.param_text("method"));
             if !columns.contains(&c) {
                 columns.push(c);
             }
-            if !pools.contains(&r.params["pool"]) {
-                pools.push(r.params["pool"].clone());
-            }
         }
+        let pools = o.distinct("pool");
         let Some(first) = o.rows.first() else {
             return Vec::new();
         };
@@ -273,14 +283,6 @@ impl Experiment for Dns {
                 &[("pool", pool.clone()), ("method", json!(method))],
                 metric,
             )
-        };
-        let pool_cell = |p: &Value| match p.as_u64() {
-            Some(n) => n.to_string(),
-            None => "unset (4)".into(),
-        };
-        let libuv_rule = |p: &Value| {
-            let n = p.as_u64().unwrap_or(4);
-            n.div_ceil(2).to_string()
         };
         let mut header = vec!["pool".to_string(), "libuv (n+1)/2".to_string()];
         header.extend(columns.iter().map(|(s, m)| column(s, m)));

@@ -388,6 +388,65 @@ fn mib(kb: f64) -> String {
 /// A number read from a row, for ratio columns.
 type RowValue<'a> = dyn Fn(&Row) -> Option<f64> + 'a;
 
+/// What the bill's tables share: the rows' subjects and pools, and the
+/// ratio columns.
+struct Bill<'a> {
+    o: &'a Outcome,
+    subjects: Vec<String>,
+    pools: Vec<Value>,
+    compared: Vec<subject::Compared>,
+}
+
+impl Bill<'_> {
+    fn find(&self, s: &str, pool: &Value) -> Option<Row> {
+        self.o
+            .find(s, &[("pool", pool.clone()), ("phase", json!("startup"))])
+            .next()
+            .cloned()
+    }
+
+    /// One table: a cell per subject and pool (`text`), and ratio columns
+    /// of `value` where it is per thread (totals carry each runtime's own
+    /// baseline: V8's reservations, malloc arenas). A refusal in full in
+    /// the `first` table, as "refused" in the others.
+    fn table(
+        &self,
+        title: &str,
+        value: Option<&RowValue<'_>>,
+        text: &dyn Fn(&Row) -> Option<String>,
+        first: bool,
+    ) -> Table {
+        let mut header = vec!["pool".to_string()];
+        header.extend(self.subjects.iter().cloned());
+        let ratios: &[subject::Compared] = if value.is_some() { &self.compared } else { &[] };
+        header.extend(ratios.iter().map(|c| c.header.clone()));
+        let rows = self
+            .pools
+            .iter()
+            .map(|p| {
+                let mut row = vec![crate::report::param_cell(p)];
+                row.extend(self.subjects.iter().map(|s| match self.find(s, p) {
+                    None => "-".to_string(),
+                    Some(r) => match r.params.get("error") {
+                        Some(e) if first => format!("refused: {}", crate::report::param_cell(e)),
+                        Some(_) => "refused".to_string(),
+                        None => text(&r).unwrap_or_else(|| "-".into()),
+                    },
+                }));
+                let v = |s: &str| self.find(s, p).and_then(|r| value.and_then(|f| f(&r)));
+                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
+                row
+            })
+            .collect();
+        Table {
+            title: title.to_string(),
+            header,
+            rows,
+            note: String::new(),
+        }
+    }
+}
+
 fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
     let mut subjects: Vec<String> = Vec::new();
     let mut pools: Vec<Value> = Vec::new();
@@ -399,47 +458,16 @@ fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
             pools.push(r.params["pool"].clone());
         }
     }
-    let compared = subject::compared(&subjects);
-    let find = |s: &str, pool: &Value| {
-        o.find(s, &[("pool", pool.clone()), ("phase", json!("startup"))])
-            .next()
-            .cloned()
+    let bill = Bill {
+        o,
+        compared: subject::compared(&subjects),
+        subjects,
+        pools,
     };
-    // A refusal in full in the first table, as "refused" in the others.
     let table = |title: &str,
                  value: Option<&RowValue<'_>>,
                  text: &dyn Fn(&Row) -> Option<String>,
-                 first: bool| {
-        let mut header = vec!["pool".to_string()];
-        header.extend(subjects.iter().cloned());
-        // Ratios where the value is per thread; totals carry each runtime's
-        // own baseline (V8's reservations, malloc arenas).
-        let ratios: &[subject::Compared] = if value.is_some() { &compared } else { &[] };
-        header.extend(ratios.iter().map(|c| c.header.clone()));
-        let rows = pools
-            .iter()
-            .map(|p| {
-                let mut row = vec![crate::report::param_cell(p)];
-                row.extend(subjects.iter().map(|s| match find(s, p) {
-                    None => "-".to_string(),
-                    Some(r) => match r.params.get("error") {
-                        Some(e) if first => format!("refused: {}", crate::report::param_cell(e)),
-                        Some(_) => "refused".to_string(),
-                        None => text(&r).unwrap_or_else(|| "-".into()),
-                    },
-                }));
-                let v = |s: &str| find(s, p).and_then(|r| value.and_then(|f| f(&r)));
-                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
-                row
-            })
-            .collect();
-        Table {
-            title: title.to_string(),
-            header,
-            rows,
-            note: String::new(),
-        }
-    };
+                 first: bool| { bill.table(title, value, text, first) };
     let m = |r: &Row, k: &str| r.metrics.get(k).copied();
     let threads = |r: &Row| m(r, "threads_added");
     let per_thread = |r: &Row| {
