@@ -42,17 +42,7 @@ impl crate::child::Workload for Dns {
                     sluice::dns::Mode::Native { .. } => "native".to_string(),
                     sluice::dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
                 });
-                // /etc/hosts still honoured: localhost as getaddrinfo has it.
-                let ours: BTreeSet<IpAddr> = cx
-                    .block_on(resolver.lookup("localhost", Family::Any))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect();
-                let libc: BTreeSet<IpAddr> = ("localhost", 0)
-                    .to_socket_addrs()
-                    .map(|a| a.map(|s| s.ip()).collect())
-                    .unwrap_or_default();
-                out["hosts_match"] = json!(u8::from(!ours.is_empty() && ours == libc));
+                out["hosts_match"] = json!(u8::from(hosts_match(cx, &resolver)));
                 cx.block_on(resolver.lookup(&warmup, Family::V4))?;
                 let before = slow_started();
                 let t0 = Instant::now();
@@ -89,4 +79,19 @@ impl crate::child::Workload for Dns {
         );
         Ok(out)
     }
+}
+
+/// Whether the resolver still honours /etc/hosts: `localhost` as
+/// getaddrinfo has it.
+fn hosts_match(cx: &ChildContext, resolver: &Resolver) -> bool {
+    let ours: BTreeSet<IpAddr> = cx
+        .block_on(resolver.lookup("localhost", Family::Any))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    let libc: BTreeSet<IpAddr> = ("localhost", 0)
+        .to_socket_addrs()
+        .map(|a| a.map(|s| s.ip()).collect())
+        .unwrap_or_default();
+    !ours.is_empty() && ours == libc
 }

@@ -444,6 +444,32 @@ async fn listen() -> anyhow::Result<u16> {
 }
 
 /// Runs one probe of `kind` from the event loop; returns its ms.
+/// `net.connect` to `localhost`: the name resolved on `SlowIo`, then
+/// connected on the loop, first address that answers.
+async fn connect_name(exec: &dyn Executor, port: u16) -> anyhow::Result<()> {
+    let addrs: Vec<SocketAddr> = run_on(exec, Lane::SlowIo, move || {
+        ("localhost", port).to_socket_addrs().map(Iterator::collect)
+    })
+    .await
+    .map_err(anyhow::Error::msg)??;
+    let mut last = None;
+    let mut connected = false;
+    for a in addrs {
+        match tokio::net::TcpStream::connect(a).await {
+            Ok(s) => {
+                drop(s);
+                connected = true;
+                break;
+            }
+            Err(e) => last = Some(e),
+        }
+    }
+    if !connected {
+        bail!("connecting to localhost:{port}: {last:?}");
+    }
+    Ok(())
+}
+
 async fn probe(exec: &dyn Executor, kind: &str, files: &Files, port: u16) -> anyhow::Result<f64> {
     let t = Instant::now();
     match kind {
@@ -500,28 +526,7 @@ async fn probe(exec: &dyn Executor, kind: &str, files: &Files, port: u16) -> any
                 .context("connecting to 127.0.0.1")?;
             drop(s);
         }
-        "connect-name" => {
-            let addrs: Vec<SocketAddr> = run_on(exec, Lane::SlowIo, move || {
-                ("localhost", port).to_socket_addrs().map(Iterator::collect)
-            })
-            .await
-            .map_err(anyhow::Error::msg)??;
-            let mut last = None;
-            let mut connected = false;
-            for a in addrs {
-                match tokio::net::TcpStream::connect(a).await {
-                    Ok(s) => {
-                        drop(s);
-                        connected = true;
-                        break;
-                    }
-                    Err(e) => last = Some(e),
-                }
-            }
-            if !connected {
-                bail!("connecting to localhost:{port}: {last:?}");
-            }
-        }
+        "connect-name" => connect_name(exec, port).await?,
         "timer" => tokio::time::sleep(Duration::ZERO).await,
         other => bail!("unknown probe {other:?}"),
     }

@@ -16,31 +16,14 @@ impl crate::child::Workload for Starve {
         );
         let file = Arc::new(std::fs::File::open(&p.file).context("opening the file to read")?);
         let exec = cx.exec.as_ref();
-        let read_file = {
-            let file = file.clone();
-            move || -> Job {
-                let file = file.clone();
-                Box::new(move || {
-                    let mut buf = [0u8; 1024];
-                    file.read_at(&mut buf, 0)
-                        .map(drop)
-                        .map_err(|e| e.to_string())
-                })
-            }
+        let jobs = Jobs {
+            file,
+            fifo,
+            iterations,
         };
-        let read_fifo = move || -> Job {
-            let fifo = fifo.clone();
-            Box::new(move || {
-                let mut b = [0u8; 1];
-                (&*fifo).read(&mut b).map(drop).map_err(|e| e.to_string())
-            })
-        };
-        let cpu = move || -> Job {
-            Box::new(move || {
-                std::hint::black_box(workload::pbkdf2_sha512(iterations));
-                Ok(())
-            })
-        };
+        let read_file = || jobs.read_file();
+        let read_fifo = || jobs.read_fifo();
+        let cpu = || jobs.cpu();
 
         // Warm every lane up first: a lazily started pool or lane starts its
         // threads here, not inside the measurement. The CPU task alone is
@@ -93,6 +76,42 @@ impl crate::child::Workload for Starve {
             total_ms: total.as_secs_f64() * 1e3,
             task_ms: alone.run.as_secs_f64() * 1e3,
             iterations: iterations as f64,
+        })
+    }
+}
+
+/// The jobs of a starve child: a 1 KiB read of a file, a one-byte read of
+/// the FIFO the lab holds, a pbkdf2 of `iterations`.
+struct Jobs {
+    file: Arc<std::fs::File>,
+    fifo: Arc<std::fs::File>,
+    iterations: u32,
+}
+
+impl Jobs {
+    fn read_file(&self) -> Job {
+        let file = self.file.clone();
+        Box::new(move || {
+            let mut buf = [0u8; 1024];
+            file.read_at(&mut buf, 0)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn read_fifo(&self) -> Job {
+        let fifo = self.fifo.clone();
+        Box::new(move || {
+            let mut b = [0u8; 1];
+            (&*fifo).read(&mut b).map(drop).map_err(|e| e.to_string())
+        })
+    }
+
+    fn cpu(&self) -> Job {
+        let iterations = self.iterations;
+        Box::new(move || {
+            std::hint::black_box(workload::pbkdf2_sha512(iterations));
+            Ok(())
         })
     }
 }
