@@ -515,24 +515,11 @@ impl Experiment for Starve {
                 keys.push(k);
             }
         }
-        let mut pools: Vec<Value> = Vec::new();
-        for (_, p, _) in &keys {
-            if !pools.contains(p) {
-                pools.push(p.clone());
-            }
-        }
         let mut tables = Vec::new();
-        for pool in &pools {
+        for pool in &o.distinct("pool") {
             let here: Vec<&(String, Value, Value)> =
                 keys.iter().filter(|(_, p, _)| p == pool).collect();
-            let key = |sc: &str, q: &Value, probe: &str| {
-                vec![
-                    ("scenario", json!(sc)),
-                    ("pool", pool.clone()),
-                    ("queued", q.clone()),
-                    ("probe", json!(probe)),
-                ]
-            };
+            let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
             let cell = |s: &str, sc: &str, q: &Value, probe: &str, metric: &str| -> String {
                 let k = key(sc, q, probe);
                 match o.find(s, &k).next() {
