@@ -72,6 +72,30 @@ impl Args {
         parse_number(name, v.trim(), min, max)
     }
 
+    /// `name` as a duration in whole milliseconds, in `min..=max` ms: a
+    /// bare number is milliseconds (the flag's unit), anything else is read
+    /// with humantime's grammar (`1.5s`, `300ms`, `2m`), the same as
+    /// `sluice scope --duration`.
+    pub fn millis(&self, name: &str, min: u64, max: u64) -> anyhow::Result<u64> {
+        let v = self.text(name)?.trim();
+        if v.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
+            return parse_number(name, v, min, max);
+        }
+        let d = match humantime::parse_duration(v) {
+            Ok(d) => d,
+            Err(e) => bail!(
+                "--{name} {v:?} is not a duration ({e}); expected milliseconds like 300 or a time like 1.5s"
+            ),
+        };
+        if d.subsec_nanos() % 1_000_000 != 0 {
+            bail!("--{name} {v:?}: expected whole milliseconds");
+        }
+        match u64::try_from(d.as_millis()) {
+            Ok(ms) if (min..=max).contains(&ms) => Ok(ms),
+            _ => bail!("--{name} {v:?} is out of range; expected {min}..={max} ms"),
+        }
+    }
+
     /// `name` as a comma-separated list of whole numbers in `min..=max`.
     pub fn numbers(&self, name: &str, min: u64, max: u64) -> anyhow::Result<Vec<u64>> {
         let v = self.text(name)?;
@@ -117,5 +141,25 @@ mod tests {
             "--kind \"disk\": expected one of wait, cpu"
         );
         assert!(a.text("nope").is_err());
+        a.set("hold-ms", "1.5s");
+        assert_eq!(a.millis("hold-ms", 1, 60_000).unwrap(), 1500);
+        a.set("hold-ms", "300");
+        assert_eq!(a.millis("hold-ms", 1, 60_000).unwrap(), 300);
+        a.set("hold-ms", "250ms");
+        assert_eq!(a.millis("hold-ms", 1, 60_000).unwrap(), 250);
+        a.set("hold-ms", "2m");
+        assert_eq!(
+            a.millis("hold-ms", 1, 60_000).unwrap_err().to_string(),
+            "--hold-ms \"2m\" is out of range; expected 1..=60000 ms"
+        );
+        a.set("hold-ms", "soon");
+        assert!(
+            a.millis("hold-ms", 1, 60_000)
+                .unwrap_err()
+                .to_string()
+                .starts_with("--hold-ms \"soon\" is not a duration")
+        );
+        a.set("hold-ms", "1.5ms");
+        assert!(a.millis("hold-ms", 1, 60_000).is_err());
     }
 }

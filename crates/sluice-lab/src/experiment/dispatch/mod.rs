@@ -123,7 +123,7 @@ impl Params {
             batch: args.number("batch", 2, 1_000_000)?,
             batches: args.number("batches", 1, 1000)?,
             warmup: args.number("warmup", 0, 1000)?,
-            idle_ms: args.number("idle-ms", 1, 600_000)?,
+            idle_ms: args.millis("idle-ms", 1, 600_000)?,
         })
     }
 

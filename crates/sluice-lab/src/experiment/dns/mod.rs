@@ -203,7 +203,7 @@ impl Experiment for Dns {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("names", 1, 1024)?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
-        let hold_ms = args.number("hold-ms", 1, 1800)?;
+        let hold_ms = args.millis("hold-ms", 1, 1800)?;
         sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
         let names: Vec<String> = (1..=n)
             .map(|i| format!("n{i:02}.dns.sluice.test"))

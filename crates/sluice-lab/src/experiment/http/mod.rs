@@ -152,8 +152,8 @@ impl Experiment for Http {
             cells,
             concurrency: args.number("concurrency", 1, 10_000)? as usize,
             ping_concurrency: args.number("ping-concurrency", 1, 10_000)? as usize,
-            ping_pause: Duration::from_millis(args.number("ping-pause-ms", 0, 10_000)?),
-            duration: Duration::from_millis(args.number("duration-ms", 100, 600_000)?),
+            ping_pause: Duration::from_millis(args.millis("ping-pause-ms", 0, 10_000)?),
+            duration: Duration::from_millis(args.millis("duration-ms", 100, 600_000)?),
             iterations: args.number("iterations", 1, 100_000_000)?,
             admission_queue: args.number("admission-queue", 1, 1_000_000)? as usize,
             autocannon: match args.choice("autocannon", &["auto", "off"])?.as_str() {

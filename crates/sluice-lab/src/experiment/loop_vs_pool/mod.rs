@@ -129,10 +129,10 @@ impl Experiment for LoopVsPool {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let timer_ms = args.number("timer-ms", 1, 60_000)?;
-        let loop_ms = args.number("loop-ms", 1, 60_000)?;
+        let timer_ms = args.millis("timer-ms", 1, 60_000)?;
+        let loop_ms = args.millis("loop-ms", 1, 60_000)?;
         let tasks = args.numbers("pool-tasks", 1, 1024)?;
-        let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
         // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
         let iterations = (0..3)

@@ -192,7 +192,7 @@ impl Experiment for Probe {
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let probes = probe_list(args)?;
-        let blocker_ms = args.number("blocker-ms", 1, 60_000)?;
+        let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
         // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.

@@ -255,9 +255,9 @@ impl Experiment for Scope {
             }
             skip_notes.push(note);
         }
-        let window = Duration::from_millis(args.number("window-ms", 50, 60_000)?);
+        let window = Duration::from_millis(args.millis("window-ms", 50, 60_000)?);
         let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
-        let cpu_ms = args.number("cpu-ms", 1, 10_000)?;
+        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
         // The subject with a libuv pool sluice scope can attach to (node).
         let sweep = Sweep::new(lab, self);
         let Some(node) = sweep.subjects().first().copied() else {

@@ -137,7 +137,7 @@ impl Experiment for SpawnBill {
         let bill = parts.iter().any(|p| p == "bill");
         let set = parts.iter().any(|p| p == "set");
         let size = args.number("set-size", 1, 1024)?;
-        let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
+        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
         let bill_sweep = Sweep::new(lab, self);
         let set_sweep = Sweep::new(lab, self)
             .with_pools(vec![PoolSize::Unset])

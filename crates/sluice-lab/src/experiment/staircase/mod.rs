@@ -127,8 +127,8 @@ impl Experiment for Staircase {
             }
         }
         let ns = args.numbers("n", 1, 1024)?;
-        let hold = Duration::from_millis(args.number("hold-ms", 1, 60_000)?);
-        let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
+        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
         let iterations = if kinds.iter().any(|k| k == "cpu") {
             workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
         } else {

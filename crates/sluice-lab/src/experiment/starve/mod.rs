@@ -424,9 +424,9 @@ impl Experiment for Starve {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let scenarios = scenarios(args.text("scenario")?)?;
         let queued = args.number("queued", 1, 1024)?;
-        let hold_ms = args.number("hold-ms", 1, 60_000)?;
+        let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
-        let cpu_ms = args.number("cpu-ms", 1, 60_000)?;
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
         let node_dns = sluice_testnet::netns::available(lab.exe());
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])

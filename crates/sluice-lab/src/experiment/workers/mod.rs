@@ -114,7 +114,7 @@ impl Experiment for Workers {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let workers = args.number("workers", 1, 64)?;
         let tasks = args.number("tasks", 1, 64)?;
-        let hold_ms = args.number("hold-ms", 1, 60_000)?;
+        let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
         let sweep = Sweep::new(lab, self);
         let mut fifo_no = 0;
