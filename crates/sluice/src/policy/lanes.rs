@@ -713,7 +713,9 @@ impl LaneCore {
     /// hand queued work on, to a returning thread, a sleeper or a new one.
     pub(crate) fn on_blocked(self: &Arc<Self>) {
         self.notify_gate();
-        if self.depth.load(Ordering::SeqCst) > 0 {
+        // As in `push`: a searcher will take the queued work (and, as the
+        // last searcher turning busy, hand the search on).
+        if self.depth.load(Ordering::SeqCst) > 0 && self.park.counters().searching() == 0 {
             self.notify_or_spawn();
         }
     }
@@ -889,6 +891,11 @@ pub(crate) struct BlockingSection {
     slot: Arc<WorkerSlot>,
 }
 
+/// Under loom the monitor does not run, so a section is counted blocked as
+/// it begins: the models check the counting protocol (the same CAS as the
+/// monitor's promotion) without the grace.
+const COUNT_AT_ONCE: bool = cfg!(loom);
+
 /// Enters a blocking section if this thread is a worker of an adaptive lane
 /// and not already in one (nested sections count once).
 pub(crate) fn enter_blocking() -> Option<BlockingSection> {
@@ -897,22 +904,34 @@ pub(crate) fn enter_blocking() -> Option<BlockingSection> {
         let cur = c.as_ref()?;
         let state = &cur.slot.state;
         loop {
-            let (from, to) = match state.load(Ordering::SeqCst) {
+            match state.load(Ordering::SeqCst) {
                 DECLARED | COUNTED => return None,
-                // Already counted by the monitor: the section takes it over.
-                DETECTED => (DETECTED, COUNTED),
-                _ => (COMPUTING, DECLARED),
-            };
-            if to == DECLARED {
-                cur.slot
-                    .section_started
-                    .store(clock::now().max(1), Ordering::SeqCst);
-            }
-            if state
-                .compare_exchange(from, to, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-            {
-                break;
+                DETECTED => {
+                    // Already counted by the monitor: the section takes it over.
+                    if state
+                        .compare_exchange(DETECTED, COUNTED, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        break;
+                    }
+                }
+                _ if COUNT_AT_ONCE => {
+                    // The monitor's promotion, done by the worker itself.
+                    if cur.lane.count_blocked(&cur.slot, COMPUTING, COUNTED) {
+                        break;
+                    }
+                }
+                _ => {
+                    cur.slot
+                        .section_started
+                        .store(clock::now().max(1), Ordering::SeqCst);
+                    if state
+                        .compare_exchange(COMPUTING, DECLARED, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        break;
+                    }
+                }
             }
         }
         cur.lane.metrics.declared();
