@@ -10,6 +10,7 @@
 //! orchestrates and watches the children ([`Experiment::run`]), and how its
 //! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
 
+mod adaptive;
 mod dispatch;
 mod dns;
 mod http;
@@ -174,6 +175,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &dispatch::Dispatch,
     &dns::Dns,
     &scope::Scope,
+    &adaptive::Adaptive,
 ];
 
 /// The experiment called `name`.

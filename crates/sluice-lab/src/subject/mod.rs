@@ -11,7 +11,7 @@
 
 mod executor;
 mod node;
-mod sluice;
+pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
