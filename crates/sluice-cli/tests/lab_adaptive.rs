@@ -48,18 +48,10 @@ fn adaptive_counts_compensation_from_outside() {
     // compensates the blocked reads; spawn_blocking grows.
     assert_eq!(metric(&v, "node", &wait(6), "max_in_flight"), 4.0);
     assert_eq!(
-        metric(
-            &v,
-            "sluice-fixed",
-            &wait(6),
-            "max_in_flight"
-        ),
+        metric(&v, "sluice-fixed", &wait(6), "max_in_flight"),
         fastio.min(6.0)
     );
-    assert_eq!(
-        metric(&v, "sluice", &wait(6), "max_in_flight"),
-        6.0
-    );
+    assert_eq!(metric(&v, "sluice", &wait(6), "max_in_flight"), 6.0);
     assert_eq!(metric(&v, "tokio", &wait(6), "max_in_flight"), 6.0);
     assert_eq!(
         metric(&v, "sluice", &wait(6), "compensated_total"),
