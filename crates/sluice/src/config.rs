@@ -72,6 +72,14 @@ pub enum ConfigError {
         /// What is accepted.
         expected: String,
     },
+    /// The operating system refused what the setting needs.
+    #[error("{setting}: {why}")]
+    Refused {
+        /// The builder call.
+        setting: String,
+        /// What the kernel said, and what to do.
+        why: String,
+    },
     /// The setting has no meaning under the chosen policy.
     #[error("{setting} is not supported by the {policy} policy: {why}")]
     Unsupported {
@@ -125,6 +133,7 @@ pub struct Builder {
     cpu_nice: Option<Setting<usize>>,
     max_threads: [Option<Setting<usize>>; 3],
     adaptive: [Option<Setting<bool>>; 3],
+    cpu_affinity: bool,
     untimed: bool,
 }
 
@@ -407,6 +416,28 @@ impl Builder {
         self
     }
 
+    /// Pins `Cpu` lane workers one per usable core, on the process's own
+    /// affinity set (default off). A worker started beyond the budget while
+    /// others are blocked, when every core has its worker, runs unpinned.
+    /// [`build`](Builder::build) fails with [`ConfigError::Refused`] if the
+    /// kernel will not report or set thread affinity (a seccomp filter, a
+    /// cgroup that forbids it). Lanes policy only.
+    ///
+    /// Off by default: `sluice lab adaptive` measures it on a mixed load, and
+    /// pinning forbids the scheduler from moving a `Cpu` worker off a core the
+    /// event loop or an I/O thread needs.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().cpu_affinity(true).build()?;
+    /// assert_eq!(pool.spawn(Lane::Cpu, || 6 * 7).wait()?, 42);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cpu_affinity(mut self, on: bool) -> Self {
+        self.cpu_affinity = on;
+        self
+    }
+
     /// Turns off the clock reads and histograms (counts stay on). Exists to
     /// measure what timing costs; there is little reason to use it otherwise.
     pub fn timing(mut self, on: bool) -> Self {
@@ -473,6 +504,12 @@ impl Builder {
                     settings[Lane::Cpu.index()].nice =
                         check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
                 }
+                if self.cpu_affinity {
+                    let cpus = process_cpus()?;
+                    settings[Lane::Cpu.index()].pin = Some(std::sync::Arc::new(
+                        crate::policy::lanes::CpuSlots::new(cpus),
+                    ));
+                }
                 Ok(Pool::new_lanes(settings, timeouts))
             }
             Policy::Libuv { threads } => {
@@ -508,6 +545,12 @@ impl Builder {
                         "libuv's pool has a fixed size and no compensation",
                     ));
                 }
+                if self.cpu_affinity {
+                    return Err(unsupported(
+                        "cpu_affinity",
+                        "libuv's threads run wherever the process may",
+                    ));
+                }
                 if self.keep_alive.iter().any(Option::is_some) {
                     return Err(unsupported(
                         "keep_alive",
@@ -531,6 +574,37 @@ impl Builder {
             }
         }
     }
+}
+
+/// The CPUs of the process's affinity set, after checking that the kernel
+/// lets this process set a thread's affinity (by setting the calling
+/// thread's to what it already is).
+#[cfg(not(loom))]
+fn process_cpus() -> Result<Vec<usize>, ConfigError> {
+    use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
+    let refused = |call: &str, e: rustix::io::Errno| ConfigError::Refused {
+        setting: "cpu_affinity".to_string(),
+        why: format!("the kernel refused {call} ({e}); build the pool without cpu_affinity(true)"),
+    };
+    let process = sched_getaffinity(Some(rustix::process::getpid()))
+        .map_err(|e| refused("sched_getaffinity", e))?;
+    let mine = sched_getaffinity(None).map_err(|e| refused("sched_getaffinity", e))?;
+    sched_setaffinity(None, &mine).map_err(|e| refused("sched_setaffinity", e))?;
+    let cpus: Vec<usize> = (0..CpuSet::MAX_CPU)
+        .filter(|&c| process.is_set(c))
+        .collect();
+    if cpus.is_empty() {
+        return Err(ConfigError::Refused {
+            setting: "cpu_affinity".to_string(),
+            why: "the process's affinity set is empty".to_string(),
+        });
+    }
+    Ok(cpus)
+}
+
+#[cfg(loom)]
+fn process_cpus() -> Result<Vec<usize>, ConfigError> {
+    Ok((0..loom::usable_cores()).collect())
 }
 
 fn cores_why(lane: Lane, cores: usize) -> String {

@@ -263,3 +263,45 @@ fn stress_random_blocking_sections() {
     assert_eq!(started, 4 * per_thread as u64);
     assert!(pool.shutdown(Duration::from_secs(10)).drained);
 }
+
+/// `cpu_affinity(true)`: each `Cpu` worker runs on one CPU of its own.
+#[test]
+fn cpu_affinity_pins_each_cpu_worker_to_a_core_of_its_own() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    let pool = match Pool::builder().cpu_affinity(true).build() {
+        Ok(p) => p,
+        Err(e) => {
+            // The error names the refusal; nothing else to check here.
+            assert!(
+                e.to_string()
+                    .starts_with("cpu_affinity: the kernel refused"),
+                "{e}"
+            );
+            eprintln!("skipped: {e}");
+            return;
+        }
+    };
+    let all_in = Arc::new(std::sync::Barrier::new(cores));
+    let tasks: Vec<_> = (0..cores)
+        .map(|_| {
+            let all_in = Arc::clone(&all_in);
+            pool.spawn(Lane::Cpu, move || {
+                all_in.wait();
+                let status = std::fs::read_to_string("/proc/thread-self/status").unwrap();
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                    .unwrap()
+                    .trim()
+                    .to_string()
+            })
+        })
+        .collect();
+    let mut cpus: Vec<String> = tasks.into_iter().map(|t| t.wait().unwrap()).collect();
+    for c in &cpus {
+        assert!(c.parse::<usize>().is_ok(), "one CPU per worker, got {c:?}");
+    }
+    cpus.sort();
+    cpus.dedup();
+    assert_eq!(cpus.len(), cores, "every worker on a CPU of its own");
+}

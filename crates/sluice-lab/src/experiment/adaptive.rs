@@ -46,6 +46,9 @@ pub(crate) struct Adaptive;
 
 /// sluice with blocking compensation off: this experiment's own subject.
 const FIXED: &str = "sluice-fixed";
+/// sluice with compensation and `cpu_affinity(true)`: the same, for the
+/// CPU-bound scenarios.
+const BOUND: &str = "sluice-bound";
 
 const SCENARIOS: [&str; 4] = ["wait", "cpu", "hung", "mixed"];
 
@@ -192,7 +195,12 @@ impl Experiment for Adaptive {
             .filter(|s| COMPARED.contains(&s.name()))
             .collect();
         if lab.subjects().iter().any(|s| s.name() == "sluice") {
-            subjects.insert(2, &SluiceFixed);
+            let at = subjects
+                .iter()
+                .position(|s| s.name() == "sluice")
+                .map_or(subjects.len(), |i| i + 1);
+            subjects.insert(at, &SluiceFixed);
+            subjects.insert(at + 1, &SluiceBound);
         }
         let iterations = if scenarios.iter().any(|s| s == "cpu") {
             workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
@@ -215,7 +223,10 @@ impl Experiment for Adaptive {
                 for &subject in &subjects {
                     let name = subject.name();
                     bar.set_message(format!("{name} {scenario}"));
-                    if scenario == "mixed" && name != "sluice" && name != FIXED {
+                    let sluice_only = scenario == "mixed";
+                    let cpu_bound = scenario == "mixed" || scenario == "cpu";
+                    if (sluice_only && !name.starts_with("sluice")) || (name == BOUND && !cpu_bound)
+                    {
                         bar.inc(1);
                         continue;
                     }
@@ -299,22 +310,28 @@ impl Experiment for Adaptive {
             notes.push(format!("hung: {hung} one-byte FIFO reads on FastIo hang {hang_ms} ms (the child writes the bytes then); from 100 ms in, {reads} reads of a 4 KiB file, one every 2 ms, each timed from its submission"));
         }
         if scenarios.iter().any(|s| s == "mixed") {
-            notes.push(format!("mixed: {mixed_in_flight} operations in flight for {mixed_ms} ms, alternating pbkdf2-sha512 of {mixed_iterations} iterations (~2 ms) on Cpu and a 5 ms sleep on FastIo; sluice subjects only (CPU binding is not measured here)"));
+            notes.push(format!("mixed: {mixed_in_flight} operations in flight for {mixed_ms} ms, alternating pbkdf2-sha512 of {mixed_iterations} iterations (~2 ms) on Cpu and a 5 ms sleep on FastIo; sluice subjects only; {BOUND} is sluice with Builder::cpu_affinity(true)"));
         }
         Ok(lab.outcome(self.name(), rows, notes))
     }
 
     fn own_child(&self, subject: &str, params: &Value) -> Option<anyhow::Result<Value>> {
-        if subject != FIXED {
-            return None;
-        }
+        let name = match subject {
+            FIXED => FIXED,
+            BOUND => BOUND,
+            _ => return None,
+        };
         Some((|| {
-            let pool = Lane::ALL
-                .iter()
-                .fold(sluice::Pool::builder(), |b, &l| b.adaptive(l, false))
-                .build()?;
+            let pool = if name == FIXED {
+                Lane::ALL
+                    .iter()
+                    .fold(sluice::Pool::builder(), |b, &l| b.adaptive(l, false))
+                    .build()?
+            } else {
+                sluice::Pool::builder().cpu_affinity(true).build()?
+            };
             let exec: Box<dyn Executor> = Box::new(subject::sluice::SluicePool {
-                subject: FIXED,
+                subject: name,
                 pool,
             });
             let rt = tokio::runtime::Builder::new_current_thread()
@@ -480,7 +497,7 @@ impl Experiment for Adaptive {
                 })
                 .collect();
             tables.push(Table {
-                title: "adaptive, mixed CPU + I/O (seed 004 §3.3): fixed vs adaptive".into(),
+                title: "adaptive, mixed CPU + I/O (seed 004 §3.3): fixed vs adaptive vs adaptive + binding".into(),
                 header,
                 rows,
                 note: "seed 004: fixed 8 threads 42.1 ops/ms p99 18.7 ms; dynamic + binding 58.6 ops/ms p99 11.2 ms".into(),
@@ -839,6 +856,47 @@ fn child_mixed(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
 /// child is `sluice lab-child sluice-fixed adaptive unset PARAMS`, answered
 /// by [`Experiment::own_child`].
 struct SluiceFixed;
+
+/// sluice with `cpu_affinity(true)`, likewise.
+struct SluiceBound;
+
+impl Subject for SluiceBound {
+    fn name(&self) -> &'static str {
+        BOUND
+    }
+
+    fn about(&self) -> &'static str {
+        "sluice, lanes policy with compensation, Cpu workers pinned one per core"
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Rust
+    }
+
+    fn unavailable(&self, _lab: &Lab) -> Option<String> {
+        None
+    }
+
+    fn pool_note(&self, _pool: PoolSize, _cores: usize) -> String {
+        format!("{BOUND}: sluice's defaults with Builder::cpu_affinity(true)")
+    }
+
+    fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &Value,
+    ) -> anyhow::Result<Command> {
+        Ok(subject::rust_child_command(
+            lab, BOUND, experiment, pool, params,
+        ))
+    }
+
+    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        bail!("{BOUND} is built by the adaptive experiment's own child")
+    }
+}
 
 impl Subject for SluiceFixed {
     fn name(&self) -> &'static str {

@@ -65,6 +65,68 @@ pub(crate) struct LaneSettings {
     pub(crate) max_threads: usize,
     /// The monitor looks for undeclared blocked workers (I/O lanes only).
     pub(crate) detect: bool,
+    /// `Cpu` lane with `Builder::cpu_affinity(true)`: the CPUs of the
+    /// process's affinity set; each worker pins itself to a free one.
+    pub(crate) pin: Option<Arc<CpuSlots>>,
+}
+
+/// The CPUs a lane's workers pin themselves to, one worker per CPU; a
+/// worker that finds none free (threads beyond the budget while others are
+/// blocked) runs on the process's whole set.
+#[derive(Debug)]
+pub(crate) struct CpuSlots {
+    cpus: Vec<usize>,
+    taken: Mutex<Vec<bool>>,
+}
+
+impl CpuSlots {
+    pub(crate) fn new(cpus: Vec<usize>) -> Self {
+        let taken = Mutex::new(vec![false; cpus.len()]);
+        CpuSlots { cpus, taken }
+    }
+
+    /// Claims a free CPU: its index in the set and its number.
+    fn claim(&self) -> Option<(usize, usize)> {
+        let mut t = self.taken.lock().unwrap_or_else(|p| p.into_inner());
+        let i = t.iter().position(|x| !*x)?;
+        t[i] = true;
+        Some((i, self.cpus[i]))
+    }
+
+    fn release(&self, i: usize) {
+        self.taken.lock().unwrap_or_else(|p| p.into_inner())[i] = false;
+    }
+}
+
+/// Pins the calling thread to `cpu` for as long as it lives, then frees it.
+struct Pinned<'a> {
+    slots: &'a CpuSlots,
+    index: usize,
+}
+
+impl Drop for Pinned<'_> {
+    fn drop(&mut self) {
+        self.slots.release(self.index);
+    }
+}
+
+fn pin_current(slots: &CpuSlots) -> Option<Pinned<'_>> {
+    let (index, cpu) = slots.claim()?;
+    let pinned = Pinned { slots, index };
+    #[cfg(not(loom))]
+    {
+        let mut set = rustix::thread::CpuSet::new();
+        set.set(cpu);
+        // `Builder::build` checked that the kernel lets this process set
+        // its threads' affinity; if it refuses now (the set changed under
+        // us), the worker runs on the whole set, like an unpinned one.
+        if rustix::thread::sched_setaffinity(None, &set).is_err() {
+            return None;
+        }
+    }
+    #[cfg(loom)]
+    let _ = cpu;
+    Some(pinned)
 }
 
 /// The lanes policy: one [`LaneCore`] per lane.
@@ -526,6 +588,7 @@ impl LaneCore {
                 self.settings.nice,
             );
         }
+        let _pinned = self.settings.pin.as_deref().and_then(pin_current);
         let shard = self.metrics.shards.lease();
         let slot = self.settings.adaptive.then(|| self.register_slot());
         let slot = slot.as_deref();
@@ -975,5 +1038,6 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         adaptive: true,
         max_threads: budget::default_max_threads(lane, cores),
         detect: lane != Lane::Cpu,
+        pin: None,
     }
 }
