@@ -827,9 +827,20 @@ impl LaneCore {
             .is_ok()
         {
             self.blocked.fetch_sub(1, Ordering::SeqCst);
+            self.shed_surplus();
             true
         } else {
             false
+        }
+    }
+
+    /// `blocked` went down: threads above the spawn limit that sleep now
+    /// would otherwise wait out their keep-alive; wake them to exit (busy
+    /// ones retire after their task).
+    fn shed_surplus(&self) {
+        let c = self.park.counters();
+        if c.sleeping() > 0 && c.alive() > self.spawn_limit() {
+            self.park.wake_all();
         }
     }
 
@@ -1017,6 +1028,7 @@ impl Drop for BlockingSection {
             self.lane.return_to_compute();
         } else {
             self.lane.blocked.fetch_sub(1, Ordering::SeqCst);
+            self.lane.shed_surplus();
         }
     }
 }
