@@ -377,8 +377,12 @@ impl Experiment for Adaptive {
                     ns.push(r.params["n"].clone());
                 }
             }
+            let waited: Vec<&String> = subjects
+                .iter()
+                .filter(|s| wait.iter().any(|r| &r.subject == *s))
+                .collect();
             let mut header = vec!["n".to_string()];
-            for s in &subjects {
+            for s in &waited {
                 header.push(format!("{s} ms"));
                 header.push(format!("{s} in flight"));
                 header.push(format!("{s} threads peak/after"));
@@ -388,7 +392,7 @@ impl Experiment for Adaptive {
                 .map(|n| {
                     let p = [("scenario", json!("wait")), ("n", n.clone())];
                     let mut row = vec![n.to_string()];
-                    for s in &subjects {
+                    for s in &waited {
                         row.push(cell(s, &p, "total_ms", ms));
                         row.push(cell(s, &p, "max_in_flight", count));
                         row.push(format!(

@@ -36,7 +36,7 @@ use crate::policy::lanes::LaneCore;
 use std::sync::{Arc, Weak};
 
 /// The shortest wall time over which a task's CPU time is judged.
-pub(crate) const WINDOW: std::time::Duration = std::time::Duration::from_millis(1);
+pub(crate) const WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// How long a declared section ([`crate::blocking`]) runs before it counts
 /// as blocked. Shorter sections (a page-cache read) return before anyone
