@@ -52,7 +52,16 @@ impl Subject for Sluice {
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
-        match pool {
+        let env: Vec<String> = sluice::ENV_VARS
+            .iter()
+            .filter_map(|v| std::env::var(v).ok().map(|x| format!("{v}={x}")))
+            .collect();
+        let env = if env.is_empty() {
+            String::new()
+        } else {
+            format!(" (from the environment: {})", env.join(", "))
+        };
+        let note = match pool {
             PoolSize::Unset => format!(
                 "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {}), blocked threads compensated",
                 sluice::budget::default_threads(Lane::Cpu, cores),
@@ -63,7 +72,8 @@ impl Subject for Sluice {
                 "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores); budgets count computing threads, blocked ones are compensated",
                 n.min(cores)
             ),
-        }
+        };
+        note + &env
     }
 
     fn command(
