@@ -13,7 +13,7 @@ use crate::pool::Pool;
 use std::time::Duration;
 
 /// The environment variables [`Builder::from_env`] reads.
-pub const ENV_VARS: [&str; 10] = [
+pub const ENV_VARS: [&str; 11] = [
     "SLUICE_CPU_THREADS",
     "SLUICE_FASTIO_THREADS",
     "SLUICE_SLOWIO_THREADS",
@@ -24,6 +24,7 @@ pub const ENV_VARS: [&str; 10] = [
     "SLUICE_CPU_MAX_THREADS",
     "SLUICE_FASTIO_MAX_THREADS",
     "SLUICE_SLOWIO_MAX_THREADS",
+    "SLUICE_CPU_AFFINITY",
 ];
 
 /// A refused configuration value. The message names the setting (an
@@ -163,6 +164,7 @@ impl Builder {
     /// | `SLUICE_CPU_MAX_THREADS`    | `Cpu` threads, compensation included   | budget..=1024          |
     /// | `SLUICE_FASTIO_MAX_THREADS` | `FastIo` threads, compensation included| budget..=1024          |
     /// | `SLUICE_SLOWIO_MAX_THREADS` | `SlowIo` threads, compensation included| budget..=1024          |
+    /// | `SLUICE_CPU_AFFINITY`   | pin `Cpu` workers one per core             | `on`/`off` (as above)  |
     ///
     /// Surrounding white space is ignored; anything else that is not a
     /// whole number in range is an error naming the variable and its value.
@@ -253,18 +255,11 @@ impl Builder {
                 });
             }
         }
+        if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
+            b.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
+        }
         if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
-            let value = match raw.trim().to_ascii_lowercase().as_str() {
-                "1" | "on" | "true" | "yes" => true,
-                "0" | "off" | "false" | "no" => false,
-                _ => {
-                    return Err(ConfigError::NotAccepted {
-                        setting: "SLUICE_ADAPTIVE".to_string(),
-                        value: raw,
-                        expected: "on, off, 1, 0, true, false, yes or no".to_string(),
-                    });
-                }
-            };
+            let value = parse_switch("SLUICE_ADAPTIVE", raw.clone())?;
             for lane in Lane::ALL {
                 b.adaptive[lane.index()] = Some(Setting {
                     value,
@@ -635,6 +630,19 @@ fn check_range(
     }
 }
 
+/// Parses an on/off environment variable, strictly.
+fn parse_switch(setting: &str, raw: String) -> Result<bool, ConfigError> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "1" | "on" | "true" | "yes" => Ok(true),
+        "0" | "off" | "false" | "no" => Ok(false),
+        _ => Err(ConfigError::NotAccepted {
+            setting: setting.to_string(),
+            value: raw,
+            expected: "on, off, 1, 0, true, false, yes or no".to_string(),
+        }),
+    }
+}
+
 /// Parses a whole number from an environment variable, strictly.
 pub(crate) fn parse_count(
     setting: &str,
@@ -750,6 +758,11 @@ mod tests {
                 .all(|a| a.as_ref().map(|a| a.value) == Some(false))
         );
         assert_eq!(b.max_threads[2].as_ref().map(|m| m.value), Some(100));
+        assert!(
+            Builder::from_vars(env(&[("SLUICE_CPU_AFFINITY", "on")]))
+                .unwrap()
+                .cpu_affinity
+        );
         let err = Builder::from_vars(env(&[("SLUICE_ADAPTIVE", "maybe")])).unwrap_err();
         assert_eq!(
             err.to_string(),
