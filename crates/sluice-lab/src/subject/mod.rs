@@ -24,7 +24,7 @@ mod executor;
 mod libuv_ffi;
 mod node;
 mod node_sluice;
-mod sluice;
+pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
