@@ -19,6 +19,8 @@ mod tui;
 use crate::aggregate::Report;
 use crate::config::{Face as FaceKind, ScopeConfig};
 use crate::error::ScopeError;
+use crate::inspector::Plan;
+use crate::profile::{Consent, ProfileReport};
 use crate::session::Session;
 use crate::summary::Summary;
 use std::sync::Arc;
@@ -60,6 +62,62 @@ pub struct RunOutcome {
     pub summary: Summary,
     /// Probes that could not be removed (empty normally).
     pub left_behind: Vec<String>,
+    /// The profiles taken (`--profile`, or `p` in the terminal view).
+    pub profiles: Vec<ProfileReport>,
+}
+
+/// Asks on the terminal whether to open a closed inspector.
+pub(crate) fn ask_on_terminal(plan: &Plan) -> bool {
+    use std::io::{BufRead, Write};
+    let mut err = std::io::stderr().lock();
+    let _ = write!(
+        err,
+        "process {}'s inspector is closed. Open it with SIGUSR1 (it listens on {} during the profile; scope closes it after; Node's `Debugger listening` lines stay on the process's stderr)? [y/N] ",
+        plan.pid,
+        plan.addr_text()
+    );
+    let _ = err.flush();
+    let mut line = String::new();
+    if std::io::stdin().lock().read_line(&mut line).is_err() {
+        return false;
+    }
+    matches!(line.trim(), "y" | "Y" | "yes" | "YES" | "Yes")
+}
+
+/// `--profile`: one profile, shown as text or JSON.
+fn profile_once(
+    config: &ScopeConfig,
+    profile: &crate::profile::ProfileConfig,
+    stop: &AtomicBool,
+) -> Result<RunOutcome, ScopeError> {
+    let mut session = Session::attach(config.pid, config.options)?;
+    let mut ask = ask_on_terminal;
+    let consent = if config.interactive {
+        Consent::Ask(&mut ask)
+    } else {
+        Consent::NonInteractive
+    };
+    let result = crate::profile::take(&mut session, profile, consent, &mut || {
+        stop.load(Ordering::Relaxed)
+    });
+    let left_behind = session.close();
+    let report = result?;
+    if config.face == FaceKind::Json {
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("a report serialises")
+        );
+    } else {
+        print!("{}", report.render());
+    }
+    let mut summary = Summary::new();
+    summary.add(&report.window);
+    Ok(RunOutcome {
+        end: End::Duration,
+        summary,
+        left_behind,
+        profiles: vec![report],
+    })
 }
 
 /// Runs `sluice scope` as configured.
@@ -72,6 +130,11 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
     ] {
         signal_hook::flag::register(sig, Arc::clone(&stop))
             .map_err(|e| ScopeError::io("installing the signal handlers", e))?;
+    }
+    if let Some(profile) = &config.profile
+        && config.face != FaceKind::Tui
+    {
+        return profile_once(config, profile, &stop);
     }
     let mut session = Session::attach(config.pid, config.options)?;
     let mut face: Box<dyn Face> = match config.face {
@@ -129,5 +192,6 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
         end,
         summary,
         left_behind,
+        profiles: Vec::new(),
     })
 }
