@@ -128,7 +128,7 @@ impl Cdp {
                 }
                 Err(e) => {
                     return Err(self.exited_or(
-                        &format!("waiting for {method}"),
+                        &format!("while scope waited for {method}"),
                         format!("waiting for {method}: {e}"),
                     ));
                 }
@@ -137,7 +137,7 @@ impl Cdp {
                 Message::Text(t) => t,
                 Message::Close(_) => {
                     return Err(self.exited_or(
-                        &format!("waiting for {method}"),
+                        &format!("while scope waited for {method}"),
                         format!("the inspector closed the connection while {method} ran"),
                     ));
                 }

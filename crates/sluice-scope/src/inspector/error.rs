@@ -135,12 +135,12 @@ pub enum InspectorError {
     },
     /// The process exited during the profile.
     #[error(
-        "process {pid} exited during the profile ({when}); nothing was recorded (V8 keeps the samples in the process until Profiler.stop)"
+        "process {pid} exited {when}; no profile was taken (V8 keeps the samples inside the process until Profiler.stop returns them)"
     )]
     Exited {
         /// The process.
         pid: u32,
-        /// At which step.
+        /// At which step (`while profiling`, `after SIGUSR1, ...`).
         when: String,
     },
     /// A file could not be written.

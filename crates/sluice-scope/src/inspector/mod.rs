@@ -72,10 +72,31 @@ impl Plan {
     }
 }
 
+/// Whether process `pid` is gone or a zombie.
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next())
+            .is_none_or(|state| state == "Z" || state == "X"),
+        Err(_) => true,
+    }
+}
+
+/// A `/proc/PID/...` read failed: the process is gone, or another error.
 fn proc_err(pid: u32, what: &str) -> impl Fn(std::io::Error) -> InspectorError + '_ {
-    move |cause| InspectorError::Proc {
-        path: format!("/proc/{pid}/{what}"),
-        cause,
+    move |cause| {
+        if cause.kind() == std::io::ErrorKind::NotFound && gone(pid) {
+            InspectorError::Exited {
+                pid,
+                when: format!("while scope read /proc/{pid}/{what}"),
+            }
+        } else {
+            InspectorError::Proc {
+                path: format!("/proc/{pid}/{what}"),
+                cause,
+            }
+        }
     }
 }
 

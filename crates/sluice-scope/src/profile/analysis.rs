@@ -16,7 +16,8 @@
 //!   running frame.
 //!
 //! Times are µs of the samples' durations (time to the next sample), shown
-//! in ms; shares are of the profile's span. Locations are `url:line:column`,
+//! in ms; shares are of the time the samples cover (first sample to the
+//! profile's end), so the four shares add up to 100 %. Locations are `url:line:column`,
 //! 1-based as DevTools shows them.
 
 use super::cpuprofile::{CallFrame, Indexed};
@@ -52,7 +53,7 @@ pub struct FunctionTime {
     pub location: String,
     /// Time in ms.
     pub ms: f64,
-    /// Share of the profile's span, in %.
+    /// Share of the sampled time, in %.
     pub pct: f64,
     /// Samples.
     pub samples: u64,
@@ -123,6 +124,20 @@ pub struct Analysis {
     pub held_by: Vec<HeldBy>,
     /// Synchronous APIs seen, largest first.
     pub sync_apis: Vec<SyncApi>,
+    /// A caution about the top entry, when it is not the program's own
+    /// code.
+    pub note: Option<String>,
+}
+
+/// The caution when most of the time is charged to Node's own code.
+fn caution(top: &HeldBy) -> Option<String> {
+    if sync_api::is_user_code(&top.time.function, &top.time.url) || top.time.pct < 20.0 {
+        return None;
+    }
+    Some(format!(
+        "the top entry, {} at {}, is not your code: V8 charges time in code it compiled before the profile began and does not map (on-stack replacement of a long loop) to the nearest frame it knows, here Node's; take the profile again: code V8 recompiles while profiling is mapped",
+        top.time.function, top.time.location
+    ))
 }
 
 /// V8's own entries: not functions of anyone's.
@@ -182,7 +197,10 @@ struct Acc {
 pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
     let durations = p.durations_us();
     let span_us = (p.profile.end_time - p.profile.start_time).max(1.0);
-    let pct = |us: f64| 100.0 * us / span_us;
+    // Shares are of the time the samples cover (from the first sample to
+    // the end), so that they add up to 100.
+    let covered_us = durations.iter().sum::<f64>().max(1.0);
+    let pct = |us: f64| 100.0 * us / covered_us;
     let mut shares_us = [0.0f64; 4]; // js, native, gc, idle
     let mut self_t: HashMap<Key, Acc> = HashMap::new();
     let mut total_t: HashMap<Key, Acc> = HashMap::new();
@@ -357,6 +375,7 @@ pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
         },
         top_self,
         top_total,
+        note: held_by.first().and_then(caution),
         held_by,
         sync_apis,
     }

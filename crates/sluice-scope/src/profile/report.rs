@@ -143,6 +143,9 @@ impl ProfileReport {
                 );
             }
         }
+        if let Some(note) = &a.note {
+            let _ = writeln!(out, "  note: {note}");
+        }
         let _ = writeln!(out);
         table(&mut out, "top self time (V8's frames):", &a.top_self, 5);
         let _ = writeln!(out);
