@@ -11,6 +11,7 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `aggregate.rs`: a window of samples into a [`Report`].
+//! - `onset.rs`: since when the loop and the pool have been in trouble.
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
 //!   throttled, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
@@ -34,6 +35,7 @@ pub mod image;
 pub mod inspector;
 pub mod maps;
 pub mod memory;
+pub mod onset;
 pub mod probe;
 pub mod profile;
 pub mod queue;

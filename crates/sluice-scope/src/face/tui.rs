@@ -373,6 +373,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 0,
             probe: None,
+            order: None,
         });
         let mut term = ratatui::Terminal::new(TestBackend::new(200, 40)).unwrap();
         let history = VecDeque::new();
