@@ -40,6 +40,61 @@ pub(crate) trait Face {
     /// Called once at the end (restores the terminal); returns the stream
     /// the summary goes to: `true` for stdout, `false` for stderr.
     fn finish(&mut self) -> Result<bool, ScopeError>;
+    /// Whether the person asked for a profile since the last call (`p`).
+    fn take_profile_request(&mut self) -> bool {
+        false
+    }
+    /// Asks whether to open a closed inspector; `true` is yes.
+    fn confirm_open(&mut self, _plan: &Plan) -> bool {
+        false
+    }
+    /// Shows a profile's progress, its report's lines, or why it failed.
+    fn show_profile(&mut self, _lines: Vec<String>) -> Result<(), ScopeError> {
+        Ok(())
+    }
+}
+
+/// The lines a face shows of a profile: the verdict, the top functions of
+/// the program with their APIs, the files.
+fn profile_lines(r: &ProfileReport) -> Vec<String> {
+    let a = &r.analysis;
+    let mut out = vec![format!(
+        "{:.1} s, {} samples: JavaScript {:.0}%, native {:.0}%, GC {:.0}%, idle {:.0}%",
+        a.span_ms / 1e3,
+        a.samples,
+        a.shares.javascript_pct,
+        a.shares.native_pct,
+        a.shares.gc_pct,
+        a.shares.idle_pct
+    )];
+    for h in a.held_by.iter().take(3) {
+        let apis: Vec<String> = h.apis.iter().map(|x| x.api.clone()).collect();
+        out.push(format!(
+            "{:>5.1}%  {}  {}{}",
+            h.time.pct,
+            h.time.function,
+            h.time.location,
+            if apis.is_empty() {
+                String::new()
+            } else {
+                format!("  via {}", apis.join(", "))
+            }
+        ));
+    }
+    if let Some(note) = &a.note {
+        out.push(format!("note: {note}"));
+    }
+    out.push(format!(
+        "{}{}",
+        r.files.cpuprofile,
+        r.files
+            .flamegraph
+            .as_deref()
+            .map(|s| format!(", {s}"))
+            .unwrap_or_default()
+    ));
+    out.push(r.inspector.closed.note.clone());
+    out
 }
 
 /// Why a run ended.
@@ -145,6 +200,7 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
     };
     let started = Instant::now();
     let mut summary = Summary::new();
+    let mut profiles = Vec::new();
     let result = (|| {
         face.start(&session)?;
         loop {
@@ -172,6 +228,29 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
             if stop.load(Ordering::Relaxed) || face.wants_stop() {
                 return Ok(End::Stopped);
             }
+            if let Some(p) = &config.profile
+                && face.take_profile_request()
+            {
+                face.show_profile(vec![format!(
+                    "profiling for {:.1} s…",
+                    p.duration.as_secs_f64()
+                )])?;
+                let mut ask = |plan: &Plan| face.confirm_open(plan);
+                let taken =
+                    crate::profile::take(&mut session, p, Consent::Ask(&mut ask), &mut || {
+                        stop.load(Ordering::Relaxed)
+                    });
+                match taken {
+                    Ok(r) => {
+                        summary.add(&r.window);
+                        face.show(&r.window, &session)?;
+                        face.show_profile(profile_lines(&r))?;
+                        profiles.push(r);
+                    }
+                    Err(ScopeError::Exited { .. }) => return Ok(End::Exited),
+                    Err(e) => face.show_profile(vec![format!("no profile: {e}")])?,
+                }
+            }
         }
     })();
     let to_stdout = face.finish();
@@ -192,6 +271,6 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
         end,
         summary,
         left_behind,
-        profiles: Vec::new(),
+        profiles,
     })
 }
