@@ -297,3 +297,73 @@ fn a_node_in_another_network_namespace_is_profiled_from_inside_it() {
     assert_eq!(v["inspector"]["addr"], "127.0.0.1:9229");
     assert_eq!(v["inspector"]["port_closed"], true);
 }
+
+/// `sluice lab scope`'s loop blockers: scope names each blocking function
+/// and its line, the target answers after the profile, and the inspector
+/// is closed again with the thread count back where it was. Names and
+/// counts; the verdict and the lag are timing and live in the report.
+///
+/// A JavaScript loop that V8 compiled on the stack (OSR) before the profile
+/// began is charged to its caller until V8 recompiles it (V8 logs only the
+/// code attached to functions when a profile starts): `tight-loop` may name
+/// the timer callback that calls it, so its row only has to name code of
+/// scope.js at the truth's line or the caller's.
+#[test]
+fn the_lab_names_each_loop_blocker() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("scope.json");
+    let out = sluice()
+        .args([
+            "lab",
+            "scope",
+            "--no-progress",
+            "--pools",
+            "1",
+            "--workloads",
+            "json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+            "--profile-ms",
+            "1000",
+            "--block-ms",
+            "60",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    common::assert_schema(&v, "scope");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let p = &r["params"];
+        let line = p["truth_location"].as_str().unwrap();
+        let named = p["named_location"].as_str().unwrap();
+        if p["workload"] == "tight-loop" && p["named_function"] != p["truth_function"] {
+            assert!(named.contains("scope.js:"), "{r}");
+        } else {
+            assert_eq!(p["named_function"], p["truth_function"], "{r}");
+            assert!(named.contains(&format!("{line}:")), "{r}");
+        }
+        let m = &r["metrics"];
+        assert_eq!(m["served_after"], 1.0, "{r}");
+        assert_eq!(m["inspector_closed"], 1.0, "{r}");
+        assert_eq!(m["threads_after"], m["threads_before"], "{r}");
+    }
+    let apis: Vec<&str> = rows
+        .iter()
+        .map(|r| r["params"]["named_api"].as_str().unwrap())
+        .collect();
+    assert_eq!(apis[0], "JSON.parse");
+    assert_eq!(apis[1], "crypto.pbkdf2Sync");
+    assert!(apis[2].starts_with("RegExp exec"), "{apis:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("scope --profile: the function scope named"),
+        "{text}"
+    );
+}
