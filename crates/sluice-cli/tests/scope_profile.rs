@@ -235,6 +235,22 @@ fn a_port_held_by_another_process_is_named() {
     assert!(!node.stderr().contains("Debugger listening"));
 }
 
+/// A program that added and removed a SIGUSR1 listener has reset the
+/// signal to its default action (libuv restores it): SIGUSR1 would kill it.
+/// Scope sees it in SigCgt and does not send it.
+#[test]
+fn a_process_that_does_not_handle_sigusr1_is_not_signalled() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "const f = () => {{}}; process.on('SIGUSR1', f); process.removeListener('SIGUSR1', f);\n{SPIN}"
+    );
+    let mut node = Node::start(dir.path(), &["--inspect-port=0"], &script);
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(&out, "does not handle SIGUSR1");
+    fails(&out, "SIGUSR1 would terminate it, so scope did not send it");
+    assert!(node.alive());
+}
+
 #[test]
 fn a_process_that_exits_mid_profile_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -279,6 +295,10 @@ fn a_node_in_another_network_namespace_is_profiled_from_inside_it() {
         .unwrap_or(false);
     if !probe {
         eprintln!("skipped: cannot make a network namespace here (unshare --net needs root)");
+        return;
+    }
+    if Command::new("ip").arg("-V").output().is_err() {
+        eprintln!("skipped: no `ip` (iproute2) to bring the namespace's loopback up");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

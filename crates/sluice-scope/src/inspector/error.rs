@@ -46,7 +46,7 @@ pub enum InspectorError {
     },
     /// The process does not catch SIGUSR1: sending it would kill it.
     #[error(
-        "process {pid} does not handle SIGUSR1 (/proc/{pid}/status SigCgt lacks it{ignored}): Node installs its handler once it has started, unless it runs with --disable-sigusr1; SIGUSR1 would {effect}, so scope did not send it; wait until it has started, or restart it with --inspect"
+        "process {pid} does not handle SIGUSR1 (/proc/{pid}/status SigCgt lacks it{ignored}): Node installs its handler once it has started, unless it runs with --disable-sigusr1, and a process.on('SIGUSR1') listener that was added and removed resets it; SIGUSR1 would {effect}, so scope did not send it; wait until it has started, or restart it with --inspect"
     )]
     Sigusr1NotHandled {
         /// The process.
@@ -123,7 +123,7 @@ pub enum InspectorError {
     },
     /// A command was not answered in time.
     #[error(
-        "process {pid} did not answer {method} within {secs} s: its main thread is busy in code V8 cannot interrupt (a long native call); try again, or a longer --profile-timeout"
+        "process {pid} did not answer {method} within {secs} s: its main thread is busy in code V8 cannot interrupt (a long native call, a synchronous system call); try again when that call has returned"
     )]
     Timeout {
         /// The process.
