@@ -300,11 +300,18 @@ fn scope(m: &ArgMatches) -> anyhow::Result<()> {
         None if std::io::stdout().is_terminal() => Face::Tui,
         None => Face::Text,
     };
-    if profile_time.is_none() {
-        // Kept for the terminal view's `p`; other faces watch only.
-        if c.face != Face::Tui {
-            c.profile = None;
+    if profile_time.is_none() && c.face != Face::Tui {
+        // The profile flags serve --profile and the terminal view's `p`;
+        // other faces only watch.
+        let given = ["yes", "profile-out", "profile-interval"]
+            .into_iter()
+            .find(|k| m.value_source(k) == Some(clap::parser::ValueSource::CommandLine));
+        if let Some(flag) = given {
+            anyhow::bail!(
+                "--{flag} applies to --profile TIME or the terminal view's p; add --profile TIME"
+            );
         }
+        c.profile = None;
     }
     let outcome = sluice_scope::run(&c)?;
     if !outcome.left_behind.is_empty() {

@@ -282,6 +282,11 @@ fn not_node_and_bad_flags_are_refused() {
         .output()
         .unwrap();
     fails(&out, "--profile-interval \"5\"");
+    let out = sluice()
+        .args(["scope", &me, "--json", "--yes"])
+        .output()
+        .unwrap();
+    fails(&out, "--yes applies to --profile TIME");
 }
 
 /// A node in a network namespace of its own (a container's view): its
