@@ -274,3 +274,75 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
         profiles,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aggregate::{Context, Window};
+    use crate::discovery::PoolStatus;
+    use crate::inspector::Closed;
+    use crate::profile::analysis::analyse;
+    use crate::profile::cpuprofile::CpuProfile;
+    use crate::profile::report::{Files, InspectorReport};
+
+    /// The terminal view's profile pane: shares, the program's functions
+    /// with their APIs, the files, what stays changed.
+    #[test]
+    fn the_profile_pane_names_the_function_and_its_api() {
+        let json = r#"{"nodes":[
+            {"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+            {"id":2,"callFrame":{"functionName":"hashLegacy","url":"file:///srv/app.js","lineNumber":1,"columnNumber":19},"children":[3]},
+            {"id":3,"callFrame":{"functionName":"pbkdf2Sync","url":"node:internal/crypto/pbkdf2","lineNumber":61,"columnNumber":19}}],
+            "startTime":0,"endTime":4000000,"samples":[3,3,3,3],"timeDeltas":[0,1000000,1000000,1000000]}"#;
+        let profile = CpuProfile::from_json(json.as_bytes()).unwrap();
+        let status = PoolStatus::NotStarted {
+            evidence: String::new(),
+        };
+        let window = Window::new(vec![]).finish(Context {
+            t_s: 1.0,
+            pid: 7,
+            window_s: 1.0,
+            status: &status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 0,
+            probe: None,
+            order: None,
+        });
+        let report = ProfileReport {
+            pid: 7,
+            duration_s: 4.0,
+            interval_us: 1000,
+            inspector: InspectorReport {
+                addr: "127.0.0.1:9229".into(),
+                title: "app".into(),
+                closed: Closed {
+                    opened_by_scope: true,
+                    port_closed: true,
+                    note: "closed again".into(),
+                },
+            },
+            window,
+            analysis: analyse(&profile, None),
+            files: Files {
+                cpuprofile: "p.cpuprofile".into(),
+                flamegraph: None,
+            },
+        };
+        let lines = profile_lines(&report);
+        assert_eq!(
+            lines[0],
+            "4.0 s, 4 samples: JavaScript 100%, native 0%, GC 0%, idle 0%"
+        );
+        assert_eq!(
+            lines[1],
+            "100.0%  hashLegacy  /srv/app.js:2:20  via crypto.pbkdf2Sync"
+        );
+        assert_eq!(lines[2..], ["p.cpuprofile", "closed again"]);
+        assert!(
+            report
+                .render()
+                .contains("crypto.pbkdf2Sync  from /srv/app.js:2:20")
+        );
+    }
+}
