@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn every_blocker_has_its_function_in_the_script() {
-        let script = include_str!("../scope.js");
+        let script = include_str!("scope.js");
         for (w, function, _) in BLOCKERS {
             let line = line_of(script, function).unwrap_or_else(|| panic!("{w}: {function}"));
             assert!(
