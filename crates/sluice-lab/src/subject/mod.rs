@@ -21,7 +21,7 @@
 mod executor;
 mod libuv_ffi;
 mod node;
-mod sluice;
+pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
