@@ -246,6 +246,10 @@ impl Window {
         };
         let (verdict, evidence) = doctor::diagnose(&Vitals {
             pool_size,
+            pool_unknown: match cx.status {
+                PoolStatus::NotFound { evidence } => Some(evidence.clone()),
+                _ => None,
+            },
             busy_threads,
             saturation_pct,
             loop_utilization_pct,

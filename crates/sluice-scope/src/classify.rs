@@ -23,6 +23,10 @@ pub enum IdleWait {
     /// A futex wait on one of these words: the words the pool's idle
     /// threads were seen waiting on (no symbols).
     Words(Vec<u64>),
+    /// A futex wait on a word in libuv's static data (these runtime
+    /// ranges): libuv's `cond` lives there, but without symbols its exact
+    /// place is unknown.
+    Data(Vec<Range<u64>>),
     /// Any futex wait (threads named `libuv-worker`, no symbols): a pool
     /// thread blocked on some other lock counts as idle.
     AnyFutex,
@@ -34,6 +38,7 @@ impl IdleWait {
         match self {
             IdleWait::Cond(r) => r.contains(&word),
             IdleWait::Words(w) => w.contains(&word),
+            IdleWait::Data(d) => d.iter().any(|r| r.contains(&word)),
             IdleWait::AnyFutex => true,
         }
     }

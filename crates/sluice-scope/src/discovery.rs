@@ -13,11 +13,17 @@
 //!    found: the one offset at which every `struct pthread` of the pool holds
 //!    a distinct TID of the process. Exact, busy threads included, and
 //!    `nthreads == 0` says the pool has not started.
-//! 3. **Futex, with symbols**: an idle pool thread waits in `futex` on a
+//! 3. **Start routine** (no symbols needed, `/proc/PID/mem`): each
+//!    thread's `struct pthread` holds what it was started with; libuv
+//!    starts its pool threads at `worker`, in libuv's code
+//!    (`start_routine.rs`). Exact, busy threads included: this is what
+//!    finds the pool of a distribution's node (shared, stripped
+//!    `libuv.so.1`, unnamed threads) when every thread is busy.
+//! 4. **Futex, with symbols**: an idle pool thread waits in `futex` on a
 //!    word inside libuv's `cond` (glibc's condition variable has two group
 //!    words, 4 bytes apart, so idle threads may wait on either). Busy
 //!    threads are not seen until they go idle once; found threads are kept.
-//! 4. **Futex, heuristic** (no symbols): the threads waiting on futex words
+//! 5. **Futex, heuristic** (no symbols): the threads waiting on futex words
 //!    in libuv's static data (the writable segments of the image that
 //!    exports `uv_queue_work`), grouped by word (words within 8 bytes are one
 //!    condition variable). V8's platform workers also share one condition
@@ -30,7 +36,7 @@
 //!
 //! Before the first pool submission (an `fs` call, `dns.lookup`, async
 //! crypto, `zlib`) there are no pool threads at all: libuv starts them
-//! lazily. Methods 1 and 2 then report [`PoolStatus::NotStarted`]; the futex
+//! lazily. Methods 1 to 3 then report [`PoolStatus::NotStarted`]; the futex
 //! methods cannot tell "not started" from "every thread busy" and report
 //! [`PoolStatus::NotFound`].
 
@@ -44,30 +50,34 @@ use std::collections::BTreeMap;
 /// Which discovery method(s) to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
-    /// Names, then memory, then futex (with symbols, else heuristic).
+    /// Names, then memory, then start routine, then futex (with symbols,
+    /// else heuristic).
     #[default]
     Auto,
     /// Threads named `libuv-worker` only.
     Names,
     /// libuv's `nthreads`/`threads` read from memory only.
     Memory,
+    /// Each thread's start routine only (glibc's `struct pthread`).
+    Start,
     /// Futex words only (with symbols if there are any).
     Futex,
 }
 
 impl Strategy {
-    /// Parses `auto`, `names`, `memory` or `futex`.
+    /// Parses `auto`, `names`, `memory`, `start` or `futex`.
     pub fn parse(text: &str) -> Result<Strategy, ScopeError> {
         Ok(match text {
             "auto" => Strategy::Auto,
             "names" => Strategy::Names,
             "memory" => Strategy::Memory,
+            "start" => Strategy::Start,
             "futex" => Strategy::Futex,
             _ => {
                 return Err(ScopeError::Config {
                     flag: "--discover",
                     value: text.into(),
-                    expected: "expected one of auto, names, memory, futex".into(),
+                    expected: "expected one of auto, names, memory, start, futex".into(),
                 });
             }
         })
@@ -81,6 +91,8 @@ pub enum Method {
     Names,
     /// libuv's statics read from memory.
     Memory,
+    /// Threads whose start routine is libuv's `worker`.
+    StartRoutine,
     /// Futex words inside libuv's `cond` (symbols).
     FutexSymbols,
     /// Futex words in libuv's static data (no symbols): a heuristic.
@@ -88,11 +100,13 @@ pub enum Method {
 }
 
 impl Method {
-    /// `names`, `memory`, `futex-symbols`, `futex-heuristic`.
+    /// `names`, `memory`, `start-routine`, `futex-symbols`,
+    /// `futex-heuristic`.
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Names => "names",
             Method::Memory => "memory",
+            Method::StartRoutine => "start-routine",
             Method::FutexSymbols => "futex-symbols",
             Method::FutexHeuristic => "futex-heuristic",
         }
@@ -100,7 +114,7 @@ impl Method {
 
     /// Whether the method sees every pool thread, busy ones included.
     pub fn is_exact(self) -> bool {
-        matches!(self, Method::Names | Method::Memory)
+        matches!(self, Method::Names | Method::Memory | Method::StartRoutine)
     }
 }
 
@@ -132,7 +146,8 @@ pub enum PoolStatus {
         /// Why scope knows.
         evidence: String,
     },
-    /// No pool thread seen (not started, or every thread busy).
+    /// No pool thread seen (not started, or every thread busy): the
+    /// pool is unknown, and the doctor says so.
     NotFound {
         /// What was looked for.
         evidence: String,
@@ -279,10 +294,80 @@ pub fn discover(
             });
         }
     }
+    if matches!(strategy, Strategy::Auto | Strategy::Start) {
+        match by_start_routine(target, mem, &threads) {
+            Ok(status) => return Ok(status),
+            Err(why) if strategy == Strategy::Start => {
+                return Ok(PoolStatus::NotFound {
+                    evidence: format!("--discover start: {why}"),
+                });
+            }
+            Err(why) => notes.push(why),
+        }
+    }
     Ok(match &cond {
         Some(cond) => futex_with_symbols(target, &threads, cond, known, notes),
         None => futex_heuristic(target, &threads, known, notes),
     })
+}
+
+/// The pool by each thread's start routine (`start_routine.rs`); `Err`
+/// when the method cannot tell.
+fn by_start_routine(
+    target: &Target,
+    mem: Option<&RemoteMemory>,
+    threads: &[Snapshot],
+) -> Result<PoolStatus, String> {
+    let mem = mem.ok_or("start routine: process memory not readable")?;
+    let all: Vec<u32> = threads.iter().map(|t| t.tid).collect();
+    let found = crate::start_routine::find(target, mem, &all)
+        .map_err(|why| format!("start routine: {why}"))?;
+    let img = &target.image;
+    let what = match (&img.symbols.worker, found.routine) {
+        (Some(_), _) => format!("libuv's worker (symbol in {})", img.shown),
+        (None, Some(r)) => format!("{r:#x}, in libuv's code ({})", img.text_source),
+        (None, None) => format!("libuv's code ({})", img.text_source),
+    };
+    let how = format!(
+        "start routine read from glibc's struct pthread at the top of each thread's stack (+{:#x}; TID at +{:#x}), {} of the {} other threads described",
+        found.start_offset, found.tid_offset, found.described, found.others
+    );
+    if found.tids.is_empty() {
+        if found.described == found.others {
+            return Ok(PoolStatus::NotStarted {
+                evidence: format!(
+                    "no thread was started at {what}: libuv has not started its pool yet (it does at the first fs call, dns.lookup, async crypto or zlib call); {how}"
+                ),
+            });
+        }
+        return Err(format!(
+            "no thread seen started at {what}, but only {} of the {} other threads were described",
+            found.described, found.others
+        ));
+    }
+    let cond = img.symbols.cond.as_ref().map(|r| img.runtime_range(r));
+    let idle = match &cond {
+        Some(r) => IdleWait::Cond(r.clone()),
+        None => IdleWait::Data(img.data_ranges()),
+    };
+    let idle_text = match &cond {
+        Some(_) => "idle: waiting on libuv's cond (symbol)".to_string(),
+        None => format!(
+            "idle: a futex wait in {}'s static data, where libuv's cond lives (no symbols)",
+            img.shown
+        ),
+    };
+    let mut evidence = vec![format!(
+        "{} started at {what}; {how}; {idle_text}",
+        threads_text(found.tids.len())
+    )];
+    evidence.extend(cross_check(&found.tids, threads, cond.as_ref()));
+    Ok(PoolStatus::Started(Pool {
+        method: Method::StartRoutine,
+        tids: found.tids,
+        idle,
+        evidence,
+    }))
 }
 
 enum MemoryPool {
@@ -586,13 +671,14 @@ mod tests {
         assert_eq!(Strategy::parse("memory").unwrap(), Strategy::Memory);
         assert_eq!(
             Strategy::parse("psychic").unwrap_err().to_string(),
-            "--discover \"psychic\": expected one of auto, names, memory, futex"
+            "--discover \"psychic\": expected one of auto, names, memory, start, futex"
         );
     }
 
     #[test]
     fn only_names_and_memory_are_exact() {
         assert!(Method::Names.is_exact() && Method::Memory.is_exact());
+        assert!(Method::StartRoutine.is_exact());
         assert!(!Method::FutexSymbols.is_exact() && !Method::FutexHeuristic.is_exact());
     }
 }

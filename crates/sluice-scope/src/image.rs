@@ -88,6 +88,14 @@ pub struct LibuvImage {
     pub data: Vec<Range<u64>>,
     /// What the symbol table says about the pool.
     pub symbols: ThreadpoolSymbols,
+    /// Where libuv's code lies (link-time), for telling a pool thread by
+    /// its start routine when `worker` has no symbol: a `libuv*.so`'s
+    /// executable segments (all of it is libuv), else the span of the
+    /// `uv_*` functions its symbol tables name (node exports them in
+    /// `.dynsym` for addons, so a stripped node keeps them).
+    pub text: Vec<Range<u64>>,
+    /// How [`LibuvImage::text`] was found, for the evidence.
+    pub text_source: String,
 }
 
 impl LibuvImage {
@@ -156,12 +164,15 @@ impl LibuvImage {
                 _ => symbols.queue_work = f,
             }
         }
+        let (text, text_source) = libuv_text(&obj, shown);
         Ok(Some(LibuvImage {
             path: path.to_path_buf(),
             shown: shown.to_string(),
             bias,
             data,
             symbols,
+            text,
+            text_source,
         }))
     }
 
@@ -175,11 +186,75 @@ impl LibuvImage {
         self.runtime(r.start)..self.runtime(r.end)
     }
 
+    /// Whether runtime address `addr` lies in libuv's code
+    /// ([`LibuvImage::text`]).
+    pub fn holds_libuv_code(&self, addr: u64) -> bool {
+        self.text
+            .iter()
+            .any(|r| self.runtime_range(r).contains(&addr))
+    }
+
+    /// The runtime ranges of the image's writable data.
+    pub fn data_ranges(&self) -> Vec<Range<u64>> {
+        self.data.iter().map(|r| self.runtime_range(r)).collect()
+    }
+
     /// Whether runtime address `addr` lies in the image's writable data.
     pub fn holds_data(&self, addr: u64) -> bool {
         self.data
             .iter()
             .any(|r| self.runtime_range(r).contains(&addr))
+    }
+}
+
+/// Where libuv's code lies in `obj` (link-time), and how that was found.
+fn libuv_text<'data, R: object::ReadRef<'data>>(
+    obj: &object::File<'data, R>,
+    shown: &str,
+) -> (Vec<Range<u64>>, String) {
+    let file_name = shown.rsplit('/').next().unwrap_or(shown);
+    if file_name.starts_with("libuv") {
+        let text: Vec<Range<u64>> = obj
+            .segments()
+            .filter(|s| s.permissions().executable())
+            .map(|s| s.address()..s.address() + s.size())
+            .collect();
+        return (text, format!("the executable segment of {file_name}"));
+    }
+    let mut funcs: Vec<(u64, u64)> = obj
+        .dynamic_symbols()
+        .chain(obj.symbols())
+        .filter(|sym| {
+            sym.name_bytes().is_ok_and(|n| n.starts_with(b"uv_"))
+                && sym.kind() == SymbolKind::Text
+                && sym.is_definition()
+                && sym.address() != 0
+        })
+        .map(|sym| (sym.address(), sym.address() + sym.size().max(1)))
+        .collect();
+    funcs.sort_unstable();
+    funcs.dedup();
+    // libuv is linked in as one archive, so its functions sit together; a
+    // stray `uv_*` elsewhere (the embedder's own) must not widen the span
+    // over other code: keep the largest cluster, split at gaps of more
+    // than UV_GAP.
+    const UV_GAP: u64 = 256 << 10;
+    let mut clusters: Vec<(Range<u64>, usize)> = Vec::new();
+    for (lo, hi) in funcs {
+        match clusters.last_mut() {
+            Some((r, n)) if lo <= r.end + UV_GAP => {
+                r.end = r.end.max(hi);
+                *n += 1;
+            }
+            _ => clusters.push((lo..hi, 1)),
+        }
+    }
+    match clusters.into_iter().max_by_key(|(_, n)| *n) {
+        Some((span, n)) => (
+            vec![span],
+            format!("the span of the {n} uv_* functions {file_name}'s symbol tables name together"),
+        ),
+        None => (Vec::new(), format!("{file_name} names no uv_* function")),
     }
 }
 

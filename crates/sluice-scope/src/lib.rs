@@ -6,7 +6,8 @@
 //! - `target.rs`: the process (live, readable, has libuv); `maps.rs`,
 //!   `image.rs`: where libuv is and what its symbols say; `memory.rs`:
 //!   reading the process's memory.
-//! - `discovery.rs`: which threads are the pool.
+//! - `discovery.rs`: which threads are the pool; `start_routine.rs`:
+//!   telling them by what they were started with.
 //! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
@@ -33,6 +34,7 @@ pub mod probe;
 pub mod queue;
 pub mod sampler;
 pub mod session;
+pub mod start_routine;
 pub mod summary;
 pub mod syscalls;
 pub mod target;

@@ -73,6 +73,7 @@ fn push(h: &mut VecDeque<u64>, v: f64) {
 fn verdict_color(v: Verdict) -> Color {
     match v {
         Verdict::Healthy => Color::Green,
+        Verdict::Unknown => Color::Magenta,
         Verdict::PoolSaturated | Verdict::SlowIoThrottled => Color::Yellow,
         Verdict::LoopBlocked | Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => Color::Red,
     }
