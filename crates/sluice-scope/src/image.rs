@@ -96,6 +96,9 @@ pub struct LibuvImage {
     pub text: Vec<Range<u64>>,
     /// How [`LibuvImage::text`] was found, for the evidence.
     pub text_source: String,
+    /// The loadable segments' link-time address and file offset, for
+    /// placing the image in a process ([`LibuvImage::placed`]).
+    pub segments: Vec<(u64, u64)>,
 }
 
 impl LibuvImage {
@@ -107,6 +110,29 @@ impl LibuvImage {
         inode: u64,
         maps: &[Mapping],
     ) -> Result<Option<LibuvImage>, ScopeError> {
+        LibuvImage::parse(path, shown)?
+            .map(|img| img.placed(inode, maps))
+            .transpose()
+    }
+
+    /// This image as mapped in a process whose mappings are `maps` (the
+    /// file's inode `inode`): the same symbols, that process's load bias.
+    /// Parsing once and placing per process is what lets `--all` watch
+    /// many processes of one node binary for the cost of one.
+    pub fn placed(&self, inode: u64, maps: &[Mapping]) -> Result<LibuvImage, ScopeError> {
+        let bias = bias(&self.segments, inode, maps).ok_or_else(|| ScopeError::Elf {
+            path: PathBuf::from(&self.shown),
+            message: format!("no mapping of inode {inode} matches its loadable segments"),
+        })?;
+        Ok(LibuvImage {
+            bias,
+            ..self.clone()
+        })
+    }
+
+    /// Reads `path` (shown as `shown`) if it exports `uv_queue_work`, not
+    /// yet placed in a process (bias 0); `Ok(None)` if it is not libuv.
+    pub fn parse(path: &Path, shown: &str) -> Result<Option<LibuvImage>, ScopeError> {
         let elf_err = |message: String| ScopeError::Elf {
             path: PathBuf::from(shown),
             message,
@@ -137,11 +163,10 @@ impl LibuvImage {
             .filter(|s| s.permissions().writable())
             .map(|s| s.address()..s.address() + s.size())
             .collect();
-        let bias = bias(&obj, inode, maps).ok_or_else(|| {
-            elf_err(format!(
-                "no mapping of inode {inode} matches its loadable segments"
-            ))
-        })?;
+        let segments = obj
+            .segments()
+            .map(|seg| (seg.address(), seg.file_range().0))
+            .collect();
         // The code of the pool's functions, for probe mode: the sparse
         // buffer does not hold .text, so read it from the file.
         for (name, addr, size) in functions {
@@ -168,11 +193,12 @@ impl LibuvImage {
         Ok(Some(LibuvImage {
             path: path.to_path_buf(),
             shown: shown.to_string(),
-            bias,
+            bias: 0,
             data,
             symbols,
             text,
             text_source,
+            segments,
         }))
     }
 
@@ -377,20 +403,16 @@ fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
 /// Runtime minus link-time address, from the lowest mapping of the file:
 /// `start - offset` is where file offset 0 landed, and a segment's
 /// `p_vaddr - p_offset` is where file offset 0 sits at link time.
-fn bias<'data, R: object::ReadRef<'data>>(
-    obj: &object::File<'data, R>,
-    inode: u64,
-    maps: &[Mapping],
-) -> Option<u64> {
+fn bias(segments: &[(u64, u64)], inode: u64, maps: &[Mapping]) -> Option<u64> {
     let m = maps
         .iter()
         .filter(|m| m.inode == inode && m.inode != 0)
         .min_by_key(|m| m.offset)?;
-    let seg = obj
-        .segments()
-        .filter(|s| s.file_range().0 & !0xfff <= m.offset)
-        .max_by_key(|s| s.file_range().0)?;
-    let link_base = seg.address().wrapping_sub(seg.file_range().0);
+    let (address, offset) = segments
+        .iter()
+        .filter(|(_, off)| off & !0xfff <= m.offset)
+        .max_by_key(|(_, off)| *off)?;
+    let link_base = address.wrapping_sub(*offset);
     Some(m.start.wrapping_sub(m.offset).wrapping_sub(link_base))
 }
 

@@ -16,6 +16,8 @@
 //!   throttled, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
 //! - `session.rs`: one watched process, window after window.
+//! - `host/`: `--all`, every Node process on the host (and in its
+//!   containers), one watcher thread each.
 //! - `config.rs`: the validated command line; `face/`: the terminal view,
 //!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
 //!   table at the end. [`run`] drives them.
@@ -27,6 +29,7 @@ pub mod discovery;
 pub mod doctor;
 pub mod error;
 pub mod face;
+pub mod host;
 pub mod image;
 pub mod maps;
 pub mod memory;

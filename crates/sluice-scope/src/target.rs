@@ -29,6 +29,12 @@ pub struct Target {
 impl Target {
     /// Opens process `pid` for watching.
     pub fn open(pid: u32) -> Result<Target, ScopeError> {
+        Target::open_cached(pid, &mut ImageCache::default())
+    }
+
+    /// Opens process `pid`, reading each ELF file's symbols only if
+    /// `cache` has not seen that file (device and inode) before.
+    pub fn open_cached(pid: u32, cache: &mut ImageCache) -> Result<Target, ScopeError> {
         let proc = PathBuf::from(format!("/proc/{pid}"));
         let status = match std::fs::read_to_string(proc.join("status")) {
             Ok(s) => s,
@@ -80,7 +86,7 @@ impl Target {
         let exe_inode = std::fs::metadata(&exe_link)
             .map_err(|e| ScopeError::io(format!("reading {}", exe_link.display()), e))?
             .ino();
-        let mut image = LibuvImage::load(&exe_link, &exe, exe_inode, &maps)?;
+        let mut image = cache.load(&exe_link, &exe, exe_inode, &maps)?;
         if image.is_none() {
             // A distribution's node may link libuv as a shared library.
             let mut seen = Vec::new();
@@ -91,7 +97,7 @@ impl Target {
                 }
                 seen.push(m.inode);
                 let path = proc.join("root").join(m.path.trim_start_matches('/'));
-                if let Some(img) = LibuvImage::load(&path, &m.path, m.inode, &maps)? {
+                if let Some(img) = cache.load(&path, &m.path, m.inode, &maps)? {
                     image = Some(img);
                     break;
                 }
@@ -146,6 +152,57 @@ impl Target {
     }
 }
 
+/// ELF files already read, by device and inode: whether each holds libuv,
+/// and its symbols if so (not placed in any process).
+#[derive(Debug, Default)]
+pub struct ImageCache {
+    images: std::collections::HashMap<(u64, u64), Option<LibuvImage>>,
+}
+
+impl ImageCache {
+    /// [`LibuvImage::load`], reading the file only the first time.
+    fn load(
+        &mut self,
+        path: &std::path::Path,
+        shown: &str,
+        inode: u64,
+        maps: &[crate::maps::Mapping],
+    ) -> Result<Option<LibuvImage>, ScopeError> {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return LibuvImage::load(path, shown, inode, maps);
+        };
+        let key = (meta.dev(), meta.ino());
+        let parsed = match self.images.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let p = LibuvImage::parse(path, shown)?;
+                self.images.insert(key, p.clone());
+                p
+            }
+        };
+        parsed
+            .map(|img| {
+                LibuvImage {
+                    path: path.to_path_buf(),
+                    shown: shown.to_string(),
+                    ..img
+                }
+                .placed(inode, maps)
+            })
+            .transpose()
+    }
+
+    /// How many files were read.
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
+}
+
 /// Field `n` (1-based, as in `proc(5)`) of a `stat` line; the command name
 /// (field 2) may hold spaces and parentheses, so fields are counted after
 /// its last `)`.
@@ -156,6 +213,12 @@ pub(crate) fn stat_field(stat: &str, n: usize) -> Option<u64> {
         .nth(n.checked_sub(3)?)?
         .parse()
         .ok()
+}
+
+/// When process `pid` started (clock ticks after boot): `None` if it does
+/// not exist or is a zombie. With the PID it names one process for good.
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    start_time(pid)
 }
 
 fn start_time(pid: u32) -> Option<u64> {

@@ -180,6 +180,7 @@ mod tests {
             symbols,
             text: vec![],
             text_source: String::new(),
+            segments: vec![],
         }
     }
 
