@@ -120,7 +120,7 @@ fn a_stripped_node_is_found_by_start_routine_busy_or_idle_and_by_the_heuristic_i
     }
     // Every pool thread busy: the start routine still finds them all; the
     // futex heuristic cannot, and says the pool is not found.
-    let mut node = NodeProc::start(Some(&stripped), 4, &["cpu", "16"]);
+    let node = NodeProc::start(Some(&stripped), 4, &["cpu", "16"]);
     node.go();
     let t = Target::open(node.pid).unwrap();
     let busy = |tids: &[u32]| {
