@@ -577,9 +577,8 @@ fn run_one_build(
 fn run_node_builds(lab: &Lab, args: &Args) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
     let mut builds = vec![(None, lab.node().map_err(anyhow::Error::msg)?.to_path_buf())];
     for p in lab.more_nodes() {
-        let other = lab
-            .for_node(p)
-            .with_context(|| format!("--node {}", p.display()))?;
+        // Lab::new names the path in its error (no such file, ...).
+        let other = lab.for_node(p)?;
         builds.push((Some(other), p.clone()));
     }
     let mut labels: Vec<String> = Vec::new();
