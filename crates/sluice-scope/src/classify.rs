@@ -65,6 +65,39 @@ impl ThreadState {
         matches!(self, ThreadState::OnCpu | ThreadState::Blocked(_))
     }
 
+    /// Blocked in a network system call: on a pool thread, the C
+    /// library's resolver (`getaddrinfo`, `getnameinfo`: libuv's slow I/O)
+    /// waiting on a name server.
+    ///
+    /// ```
+    /// use sluice_scope::classify::ThreadState;
+    /// assert!(ThreadState::Blocked(7).in_resolver()); // poll
+    /// assert!(!ThreadState::Blocked(0).in_resolver()); // read
+    /// assert!(!ThreadState::OnCpu.in_resolver());
+    /// ```
+    pub fn in_resolver(self) -> bool {
+        let ThreadState::Blocked(nr) = self else {
+            return false;
+        };
+        matches!(
+            syscalls::name(nr),
+            Some(
+                "connect"
+                    | "sendto"
+                    | "recvfrom"
+                    | "sendmsg"
+                    | "recvmsg"
+                    | "sendmmsg"
+                    | "recvmmsg"
+                    | "poll"
+                    | "ppoll"
+                    | "select"
+                    | "pselect6"
+                    | "socket"
+            )
+        )
+    }
+
     /// A short label: `idle`, `cpu`, the system call's name (`read`,
     /// `connect`, `futex`, ...; `syscall` when unnamed), or `gone`.
     ///

@@ -23,7 +23,11 @@
 //! - **unknown**: the pool could not be found (every method failed, or
 //!   only a futex method ran and no pool thread was idle to be seen): a
 //!   pool scope cannot see is never called healthy. The reason is the
-//!   evidence. A blocked loop is still reported as such.
+//!   evidence. A blocked loop is still reported as such. Also unknown:
+//!   without libuv's symbols (its slow-I/O counters unreadable), when
+//!   `(n + 1) / 2` threads sat in the resolver's network calls for at least
+//!   [`SLOW_IO_THROTTLED_PCT`] % of the window: lookups may wait behind
+//!   libuv's limit, and that queue cannot be read.
 //! - **healthy**: none of these, with the pool found (or known not to have
 //!   started).
 //!
@@ -134,6 +138,11 @@ pub struct Vitals {
     /// Share of queue readings (%) with slow I/O waiting while
     /// `slow_io_work_running` stood at [`slow_io_limit`], if read.
     pub slow_io_throttled_pct: Option<f64>,
+    /// Where that cannot be read (no symbols): share of samples (%) with
+    /// at least [`slow_io_limit`] pool threads in the resolver's network
+    /// calls. From [`SLOW_IO_THROTTLED_PCT`] the verdict is `unknown`, not
+    /// `healthy`: lookups may be queued behind libuv's limit, unseen.
+    pub resolver_at_limit_pct: Option<f64>,
 }
 
 /// The verdict on `v`, and one sentence of evidence with its numbers.
@@ -173,8 +182,11 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         && !saturated
         && v.slow_io_throttled_pct
             .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
+    let slow_unseen = v.slow_io_throttled_pct.is_none()
+        && v.resolver_at_limit_pct
+            .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
     let verdict = match (loop_blocked, saturated, throttled) {
-        (false, false, false) if v.pool_unknown.is_some() => Verdict::Unknown,
+        (false, false, false) if v.pool_unknown.is_some() || slow_unseen => Verdict::Unknown,
         (false, false, false) => Verdict::Healthy,
         (true, false, false) => Verdict::LoopBlocked,
         (false, true, _) => Verdict::PoolSaturated,
@@ -212,6 +224,14 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         .unwrap_or_default();
     let pool_text = if let Some(why) = &v.pool_unknown {
         format!("pool unknown: {why}")
+    } else if slow_unseen && !saturated {
+        let n = v.pool_size;
+        format!(
+            "slow I/O at libuv's limit, queue unseen: {} of {n} threads (libuv's (n + 1) / 2 limit) were in the resolver's network calls (getaddrinfo) {:.0}% of the window; lookups beyond them wait in slow_io_pending_wq, which cannot be read without libuv's symbols, so whether lookups are throttled is unknown (pool {:.1} of {n} busy)",
+            slow_io_limit(n),
+            v.resolver_at_limit_pct.unwrap_or(0.0),
+            v.busy_threads
+        )
     } else if v.pool_size == 0 {
         "no pool thread seen (libuv starts its pool at the first fs, dns.lookup, crypto or zlib call)".to_string()
     } else if saturated {

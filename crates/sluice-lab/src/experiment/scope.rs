@@ -306,6 +306,9 @@ impl Experiment for Scope {
                         .to_string(),
                     if r.metrics.get("verdict_ok") == Some(&1.0) {
                         "yes".to_string()
+                    } else if r.metrics.get(&verdict_metric(Verdict::Unknown)) == Some(&1.0) {
+                        // scope said it cannot tell, and why (its evidence).
+                        "unknown".to_string()
                     } else {
                         "NO".to_string()
                     },
@@ -414,6 +417,7 @@ fn run_one_build(
     let mut fifo_no = 0;
     let mut found_notes: Vec<(u64, String)> = Vec::new();
     let mut dns_notes: Vec<(u64, String)> = Vec::new();
+    let mut unknown_notes: Vec<String> = Vec::new();
     let rows = repeat(lab, |_| {
         let mut rows = Vec::new();
         for &pool in &pools {
@@ -526,6 +530,12 @@ fn run_one_build(
                         ));
                     }
                 }
+                if r.verdict == Verdict::Unknown {
+                    unknown_notes.push(format!(
+                        "{w} at pool {pool}: scope said unknown: {}",
+                        r.evidence
+                    ));
+                }
                 rows.push(row);
                 bar.inc(1);
             }
@@ -555,6 +565,7 @@ fn run_one_build(
     for (_, note) in &dns_notes {
         notes.push(note.clone());
     }
+    notes.extend(unknown_notes);
     for (pool, found) in &found_notes {
         notes.push(format!("pool {pool}: {found}"));
     }
