@@ -1,6 +1,6 @@
 //! `sluice scope --all` end to end: several Node processes at once, one
-//! whose binary exists only inside its own mount namespace, one started
-//! after scope; JSON lines per process and one Prometheus exposition
+//! whose binary exists only inside its own mount namespace, one in its own
+//! PID namespace (PID 1 there), one started after scope; JSON lines per process and one Prometheus exposition
 //! labelled pid, comm, container, pod. Counts only: the test reads windows
 //! until each process has shown what it must (or a generous deadline
 //! passes, and the test says what was missing).
@@ -53,6 +53,22 @@ impl Node {
     }
 }
 
+impl Node {
+    /// Started by `unshare --fork`: node is the child of the process
+    /// spawned; watch that one.
+    fn forked(cmd: Command, pool: u32) -> Node {
+        let mut n = Node::start(cmd, pool);
+        let children = std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", n.pid))
+            .unwrap_or_default();
+        n.pid = children
+            .split_whitespace()
+            .next()
+            .and_then(|p| p.parse().ok())
+            .expect("unshare --fork has node as its child");
+        n
+    }
+}
+
 impl Drop for Node {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -95,6 +111,25 @@ fn in_own_mount_namespace(dir: &Path, script: &Path) -> Option<Command> {
     Some(c)
 }
 
+/// node in its own PID and mount namespace (PID 1 there), killed with
+/// `unshare` (`--kill-child`). `None` where namespaces cannot be made.
+fn in_own_pid_namespace(script: &Path) -> Option<Command> {
+    let ok = Command::new("unshare")
+        .args(["-p", "-m", "--fork", "--kill-child", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        println!("no PID namespace here (unshare -p needs root): that part is skipped");
+        return None;
+    }
+    let mut c = Command::new("unshare");
+    c.args(["-p", "-m", "--fork", "--kill-child", "--mount-proc"])
+        .arg(node_path())
+        .arg(script)
+        .arg("idle");
+    Some(c)
+}
+
 /// Reads `sluice scope --all --json` lines until `done` says every
 /// expectation is met by the last report of each PID, or 90 s pass.
 fn watch_until(
@@ -131,7 +166,7 @@ fn watch_until(
 }
 
 #[test]
-fn all_watches_every_node_one_in_its_own_mount_namespace_and_one_started_later() {
+fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("load.js");
     std::fs::write(&script, SCRIPT).unwrap();
@@ -140,6 +175,8 @@ fn all_watches_every_node_one_in_its_own_mount_namespace_and_one_started_later()
     let idle = Node::start(plain(&script, &["idle"]), 2);
     let busy = Node::start(plain(&script, &["cpu", "16"]), 4);
     let hidden = in_own_mount_namespace(&mnt, &script).map(|c| Node::start(c, 3));
+    // Its TIDs there differ from those here: struct pthread holds the former.
+    let contained = in_own_pid_namespace(&script).map(|c| Node::forked(c, 5));
     let mut scope = sluice()
         .args(["scope", "--all", "--json", "--rate", "100"])
         .stdout(Stdio::piped())
@@ -151,6 +188,9 @@ fn all_watches_every_node_one_in_its_own_mount_namespace_and_one_started_later()
         vec![(idle.pid, 2, "healthy"), (busy.pid, 4, "pool-saturated")];
     if let Some(h) = &hidden {
         expect.push((h.pid, 3, "healthy"));
+    }
+    if let Some(c) = &contained {
+        expect.push((c.pid, 5, "healthy"));
     }
     let late_pid = std::cell::Cell::new(0u32);
     let last = watch_until(
@@ -189,6 +229,12 @@ fn all_watches_every_node_one_in_its_own_mount_namespace_and_one_started_later()
         assert_eq!(v["pool_size"].as_u64(), Some(*pool), "process {pid}: {v}");
         assert_eq!(v["verdict"], *verdict, "process {pid}: {v}");
         assert_eq!(v["comm"], "node", "{v}");
+        // Found exactly (TIDs matched through the PID namespace too), not
+        // by a futex method that only sees idle threads.
+        assert!(
+            ["names", "memory", "start-routine"].contains(&v["discovery"].as_str().unwrap()),
+            "process {pid}: {v}"
+        );
         assert!(
             v.get("container").is_some() && v.get("pod").is_some(),
             "{v}"

@@ -188,9 +188,7 @@ impl Window {
             }
         }
         let limit = doctor::slow_io_limit(tick.pool.len());
-        if tick.pool.len() >= 2
-            && tick.pool.iter().filter(|s| s.in_resolver()).count() >= limit
-        {
+        if tick.pool.len() >= 2 && tick.pool.iter().filter(|s| s.in_resolver()).count() >= limit {
             self.resolver_at_limit += 1;
         }
         if tick.loop_state.is_busy() {

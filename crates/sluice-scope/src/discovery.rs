@@ -253,7 +253,7 @@ pub fn discover(
     }
     if matches!(strategy, Strategy::Auto | Strategy::Memory) {
         match (mem, syms.nthreads, syms.threads) {
-            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t, &threads) {
+            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t) {
                 Ok(MemoryPool::NotStarted) => {
                     return Ok(PoolStatus::NotStarted {
                         evidence: "libuv's nthreads is 0: no pool work has been submitted yet (libuv starts its threads at the first fs call, dns.lookup, async crypto or zlib call)".into(),
@@ -318,9 +318,12 @@ fn by_start_routine(
     mem: Option<&RemoteMemory>,
     threads: &[Snapshot],
 ) -> Result<PoolStatus, String> {
+    // `threads` (this /proc's view) feeds the cross-check below.
     let mem = mem.ok_or("start routine: process memory not readable")?;
-    let all: Vec<u32> = threads.iter().map(|t| t.tid).collect();
-    let found = crate::start_routine::find(target, mem, &all)
+    let map = target
+        .tid_map()
+        .map_err(|e| format!("start routine: {e}"))?;
+    let found = crate::start_routine::find(target, mem, &map)
         .map_err(|why| format!("start routine: {why}"))?;
     let img = &target.image;
     let what = match (&img.symbols.worker, found.routine) {
@@ -381,7 +384,6 @@ fn from_memory(
     mem: &RemoteMemory,
     nthreads: u64,
     threads: u64,
-    snapshot: &[Snapshot],
 ) -> Result<MemoryPool, String> {
     let read_err = |what: &str, e: std::io::Error| format!("reading libuv's {what}: {e}");
     let n = mem
@@ -419,7 +421,9 @@ fn from_memory(
                 .ok_or_else(|| format!("reading struct pthread at {p:#x}"))
         })
         .collect::<Result<_, _>>()?;
-    let tids: std::collections::BTreeSet<u32> = snapshot.iter().map(|t| t.tid).collect();
+    // struct pthread holds TIDs as the process's PID namespace numbers
+    // them; /proc here may number them otherwise (a container).
+    let map = target.tid_map().map_err(|e| e.to_string())?;
     let len = blocks.iter().map(Vec::len).min().unwrap_or(0);
     for offset in (0..len.saturating_sub(3)).step_by(4) {
         let at: Vec<u32> = blocks
@@ -427,8 +431,8 @@ fn from_memory(
             .map(|b| u32::from_ne_bytes(b[offset..offset + 4].try_into().expect("4 bytes")))
             .collect();
         let distinct: std::collections::BTreeSet<u32> = at.iter().copied().collect();
-        if distinct.len() == at.len() && at.iter().all(|t| tids.contains(t) && *t != target.pid) {
-            let mut found = at;
+        if distinct.len() == at.len() && at.iter().all(|t| map.is_other(*t)) {
+            let mut found: Vec<u32> = at.iter().filter_map(|t| map.host(*t)).collect();
             found.sort_unstable();
             return Ok(MemoryPool::Found {
                 tids: found,

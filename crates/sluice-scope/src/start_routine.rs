@@ -34,7 +34,7 @@
 
 use crate::maps::Mapping;
 use crate::memory::RemoteMemory;
-use crate::target::Target;
+use crate::target::{Target, TidMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How much of the top of each stack mapping is searched.
@@ -63,14 +63,20 @@ pub struct Found {
 }
 
 /// Finds the threads of `target` started at libuv's `worker`. `tids` are
-/// the process's threads now. `Err` says why the method cannot tell.
-pub fn find(target: &Target, mem: &RemoteMemory, tids: &[u32]) -> Result<Found, String> {
+/// the process's threads now (TIDs in its PID namespace, which glibc
+/// stores, and here). `Err` says why the method cannot tell.
+pub fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found, String> {
     let maps = crate::maps::read(target.pid).map_err(|e| format!("reading maps: {e}"))?;
     let structs = thread_structs(&maps, mem);
     if structs.is_empty() {
         return Err("no glibc struct pthread found at the top of any thread stack (musl, or not glibc's layout)".into());
     }
-    let live: BTreeSet<u32> = tids.iter().copied().filter(|t| *t != target.pid).collect();
+    let live: BTreeSet<u32> = tids
+        .inner_to_host
+        .keys()
+        .copied()
+        .filter(|t| tids.is_other(*t))
+        .collect();
     let others = live.len();
     let len = structs.iter().map(|(_, b)| b.len()).min().unwrap_or(0);
     // The TID's offset: the most structs holding distinct live TIDs.
@@ -160,14 +166,16 @@ pub fn find(target: &Target, mem: &RemoteMemory, tids: &[u32]) -> Result<Found, 
             several[0]
         }
     };
-    let tids = pool_at(&chosen.1);
+    let inner = pool_at(&chosen.1);
     let routine = chosen
         .1
         .iter()
-        .find(|(t, _)| tids.contains(t))
+        .find(|(t, _)| inner.contains(t))
         .map(|(_, v)| *v);
+    let mut host: Vec<u32> = inner.iter().filter_map(|t| tids.host(*t)).collect();
+    host.sort_unstable();
     Ok(Found {
-        tids,
+        tids: host,
         described: by_tid.len(),
         others,
         tid_offset,

@@ -138,6 +138,31 @@ impl Target {
             .collect())
     }
 
+    /// Its threads as its own PID namespace numbers them (what glibc keeps
+    /// in `struct pthread`) and as this `/proc` does: the same outside
+    /// containers, different inside one (`NSpid` in `status`).
+    pub fn tid_map(&self) -> Result<TidMap, ScopeError> {
+        let mut inner_to_host = std::collections::BTreeMap::new();
+        let mut main_inner = self.pid;
+        for tid in self.tids()? {
+            let status = std::fs::read_to_string(format!("/proc/{}/task/{tid}/status", self.pid))
+                .unwrap_or_default();
+            let inner = status
+                .lines()
+                .find_map(|l| l.strip_prefix("NSpid:"))
+                .and_then(|v| v.split_whitespace().last()?.parse().ok())
+                .unwrap_or(tid);
+            if tid == self.pid {
+                main_inner = inner;
+            }
+            inner_to_host.insert(inner, tid);
+        }
+        Ok(TidMap {
+            inner_to_host,
+            main_inner,
+        })
+    }
+
     /// The name (`comm`) of thread `tid`, if it still exists.
     pub fn thread_name(&self, tid: u32) -> Option<String> {
         std::fs::read_to_string(format!("/proc/{}/task/{tid}/comm", self.pid))
@@ -149,6 +174,27 @@ impl Target {
     pub fn thread_start_time(&self, tid: u32) -> Option<u64> {
         let stat = std::fs::read_to_string(format!("/proc/{}/task/{tid}/stat", self.pid)).ok()?;
         stat_field(&stat, 22)
+    }
+}
+
+/// A process's threads: their TIDs in its own PID namespace, and here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TidMap {
+    /// Namespace TID -> TID in this `/proc`.
+    pub inner_to_host: std::collections::BTreeMap<u32, u32>,
+    /// The main thread's namespace TID (its PID there).
+    pub main_inner: u32,
+}
+
+impl TidMap {
+    /// Whether `inner` is one of its threads other than the main thread.
+    pub fn is_other(&self, inner: u32) -> bool {
+        inner != self.main_inner && self.inner_to_host.contains_key(&inner)
+    }
+
+    /// The TID here of namespace TID `inner`.
+    pub fn host(&self, inner: u32) -> Option<u32> {
+        self.inner_to_host.get(&inner).copied()
     }
 }
 
