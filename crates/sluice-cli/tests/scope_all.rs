@@ -239,9 +239,11 @@ fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
             v.get("container").is_some() && v.get("pod").is_some(),
             "{v}"
         );
-        assert!(
-            err.contains(&format!("watching process {pid} (node, ")),
-            "{pid} not announced:\n{err}"
+        assert_eq!(
+            err.matches(&format!("watching process {pid} (node, "))
+                .count(),
+            1,
+            "{pid} announced once, and watched by one thread:\n{err}"
         );
     }
     if let Some(h) = &hidden {

@@ -172,6 +172,7 @@ pub fn scan(
         return Vec::new();
     };
     let mut found = Vec::new();
+    let mut present = HashSet::new();
     for entry in dir.flatten() {
         let Some(pid) = entry
             .file_name()
@@ -186,6 +187,7 @@ pub fn scan(
         let Some(start) = crate::target::process_start_time(pid) else {
             continue;
         };
+        present.insert((pid, start));
         if !tried.insert((pid, start)) {
             continue;
         }
@@ -196,6 +198,9 @@ pub fn scan(
             Err(_) => {}
         }
     }
+    // Forget processes that are gone: the set stays the size of the host's
+    // process table however many come and go.
+    tried.retain(|p| present.contains(p));
     found.sort_by_key(|t| t.pid);
     found
 }
