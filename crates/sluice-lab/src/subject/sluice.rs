@@ -1,13 +1,14 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
-use crate::lab::Lab;
 use sluice::{Lane, Pool};
-use std::process::Command;
 
 /// sluice's own policy: independent lanes.
 pub(crate) struct Sluice;
+
+/// Why sluice scope cannot watch a sluice pool.
+pub(crate) const NOT_LIBUV: &str = "sluice scope reads libuv's threadpool in a process, and a sluice pool is not one (its lanes export their own metrics)";
 
 /// A sluice pool as an executor (either policy).
 pub(crate) struct SluicePool {
@@ -34,21 +35,32 @@ impl Executor for SluicePool {
     }
 }
 
+/// What `sluice` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "sluice",
+    about: "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own",
+    runtime: Runtime::Rust,
+    lanes: true,
+    ratio_label: Some("sluice"),
+    policy: Some(sluice::Policy::Lanes),
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Sluice {
-    fn name(&self) -> &'static str {
-        "sluice"
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
-    fn about(&self) -> &'static str {
-        "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own"
+    fn supports(&self, need: Need) -> Result<(), String> {
+        match need {
+            Need::HttpServer | Need::SetSizeInside => Ok(()),
+            Need::Attach => Err(NOT_LIBUV.into()),
+        }
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Rust
-    }
-
-    fn unavailable(&self, _lab: &Lab) -> Option<String> {
-        None
+    fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        pool.size()
+            .unwrap_or_else(|| sluice::budget::default_threads(Lane::FastIo, cores))
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
@@ -64,22 +76,6 @@ impl Subject for Sluice {
                 n.min(cores)
             ),
         }
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        Ok(rust_child_command(
-            lab,
-            self.name(),
-            experiment,
-            pool,
-            params,
-        ))
     }
 
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {

@@ -1,0 +1,509 @@
+//! The DNS delay server (seed 001's lab resolver): a real DNS server, UDP
+//! and TCP, that holds every query a fixed time before answering it, and
+//! counts the distinct names in flight. Resolver-side counting is the
+//! point: how many lookups a client really runs at once is read off the
+//! server, not guessed from the client.
+//!
+//! - A and AAAA queries are answered with `--answer` (one address per
+//!   family; a family without one gets an empty NOERROR answer), TTL
+//!   `--ttl`, after `--hold`. Other types get an empty answer after the
+//!   hold.
+//! - Names matching a `--fast` pattern are answered at once and never
+//!   counted in flight.
+//! - Anything that is not one well-formed query is counted
+//!   (`malformed_total`) and dropped; nothing a client sends stops the
+//!   server.
+//! - `TXT _stats.dns-delay.` answers at once with the counts (one TXT
+//!   record `key=value` each); `TXT _reset.dns-delay.` starts the maxima
+//!   over.
+//! - The counts ([`Stats`]) are also written, as JSON, to a stats file
+//!   when they change (at most every 100 ms) and when the server stops.
+//!
+//! The wire format is hickory-proto's; the sockets are tokio's. The lab
+//! starts it in-process ([`DelayServer::start`]) inside a private network
+//! namespace (`crate::netns`); `sluice dns-delay` runs it on its own
+//! ([`run`]).
+
+mod answer;
+mod fast;
+mod stats;
+
+pub use answer::{RESET_NAME, STATS_NAME};
+pub use fast::FastPattern;
+pub use stats::Stats;
+
+use answer::Verdict;
+use anyhow::Context;
+use stats::{Tally, Ticket};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream, UdpSocket};
+use tokio::task::JoinHandle;
+
+/// How a delay server answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelayConfig {
+    /// Where to listen, UDP and TCP (port 0: any free port, the same for
+    /// both).
+    pub listen: SocketAddr,
+    /// How long every query is held.
+    pub hold: Duration,
+    /// The answer to A queries.
+    pub answer_v4: Option<Ipv4Addr>,
+    /// The answer to AAAA queries.
+    pub answer_v6: Option<Ipv6Addr>,
+    /// The TTL of the answers.
+    pub ttl: u32,
+    /// Names answered at once.
+    pub fast: Vec<FastPattern>,
+    /// Also listen on TCP.
+    pub tcp: bool,
+    /// Where to write the counts.
+    pub stats_file: Option<PathBuf>,
+}
+
+impl Default for DelayConfig {
+    /// The seed's server on `127.0.0.1:5353`: hold 300 ms, answer
+    /// `127.0.0.2`, TTL 0, UDP and TCP.
+    fn default() -> Self {
+        DelayConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 5353)),
+            hold: Duration::from_millis(300),
+            answer_v4: Some(Ipv4Addr::new(127, 0, 0, 2)),
+            answer_v6: None,
+            ttl: 0,
+            fast: Vec::new(),
+            tcp: true,
+            stats_file: None,
+        }
+    }
+}
+
+impl DelayConfig {
+    /// Sets the answer of `ip`'s family.
+    pub fn answer(&mut self, ip: IpAddr) {
+        match ip {
+            IpAddr::V4(v4) => self.answer_v4 = Some(v4),
+            IpAddr::V6(v6) => self.answer_v6 = Some(v6),
+        }
+    }
+}
+
+/// The text of `sluice dns-delay`'s (and `sluice lab-netns`'s) flags.
+#[derive(Debug, Clone, Default)]
+pub struct DelayFlags {
+    /// `--listen ADDR:PORT`.
+    pub listen: String,
+    /// `--hold DURATION`.
+    pub hold: String,
+    /// `--answer IP`, repeated.
+    pub answers: Vec<String>,
+    /// `--ttl SECONDS`.
+    pub ttl: String,
+    /// `--fast PATTERN`, repeated.
+    pub fast: Vec<String>,
+    /// `--no-tcp`.
+    pub no_tcp: bool,
+    /// `--stats FILE`.
+    pub stats: Option<PathBuf>,
+}
+
+impl DelayFlags {
+    /// Validates every flag; errors name the flag, the value and the fix.
+    ///
+    /// ```
+    /// use sluice_testnet::dns_delay::DelayFlags;
+    /// let flags = DelayFlags {
+    ///     listen: "127.0.0.1:5353".into(),
+    ///     hold: "300ms".into(),
+    ///     answers: vec!["127.0.0.2".into(), "::2".into()],
+    ///     ttl: "0".into(),
+    ///     ..DelayFlags::default()
+    /// };
+    /// let c = flags.config()?;
+    /// assert_eq!((c.hold.as_millis(), c.ttl), (300, 0));
+    /// assert!(c.answer_v6.is_some());
+    /// let bad = DelayFlags { ttl: "-1".into(), ..flags };
+    /// assert_eq!(bad.config().unwrap_err().to_string(), "--ttl \"-1\": expected whole seconds, 0..=2147483647");
+    /// # Ok::<(), anyhow::Error>(())
+    /// ```
+    pub fn config(&self) -> anyhow::Result<DelayConfig> {
+        let listen: SocketAddr = self.listen.trim().parse().map_err(|_| {
+            anyhow::anyhow!(
+                "--listen {:?}: expected an address and port like 127.0.0.1:5353 or [::1]:5353",
+                self.listen
+            )
+        })?;
+        let hold = parse_duration(&self.hold).map_err(|e| anyhow::anyhow!("--hold {e}"))?;
+        let ttl: u32 = self
+            .ttl
+            .trim()
+            .parse()
+            .ok()
+            .filter(|t| *t <= i32::MAX as u32)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--ttl {:?}: expected whole seconds, 0..=2147483647",
+                    self.ttl
+                )
+            })?;
+        let mut config = DelayConfig {
+            listen,
+            hold,
+            ttl,
+            tcp: !self.no_tcp,
+            stats_file: self.stats.clone(),
+            ..DelayConfig::default()
+        };
+        if !self.answers.is_empty() {
+            config.answer_v4 = None;
+            config.answer_v6 = None;
+        }
+        for a in &self.answers {
+            let ip: IpAddr = a.trim().parse().map_err(|_| {
+                anyhow::anyhow!("--answer {a:?}: expected an IPv4 or IPv6 address like 127.0.0.2")
+            })?;
+            let taken = match ip {
+                IpAddr::V4(_) => config.answer_v4.map(IpAddr::V4),
+                IpAddr::V6(_) => config.answer_v6.map(IpAddr::V6),
+            };
+            if let Some(first) = taken {
+                anyhow::bail!(
+                    "--answer {a:?}: {first} already answers that family; give at most one IPv4 and one IPv6 address"
+                );
+            }
+            config.answer(ip);
+        }
+        for f in &self.fast {
+            config.fast.push(f.parse().map_err(anyhow::Error::msg)?);
+        }
+        Ok(config)
+    }
+}
+
+/// The state every socket task shares.
+pub(crate) struct Shared {
+    pub(crate) config: DelayConfig,
+    listen: SocketAddr,
+    tally: Mutex<Tally>,
+}
+
+impl Shared {
+    /// The counts, locked. Never held across an await.
+    pub(crate) fn tally(&self) -> MutexGuard<'_, Tally> {
+        self.tally.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn stats(&self) -> Stats {
+        let mut s = self.tally().stats.clone();
+        s.listen = self.listen.to_string();
+        s.hold_ms = self.config.hold.as_millis() as u64;
+        s
+    }
+}
+
+/// A running delay server. Dropping it stops it (its tasks are aborted).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> anyhow::Result<()> {
+/// use sluice_testnet::dns_delay::{DelayConfig, DelayServer};
+/// let server = DelayServer::start(DelayConfig {
+///     listen: "127.0.0.1:0".parse()?,
+///     ..DelayConfig::default()
+/// })
+/// .await?;
+/// assert_ne!(server.local_addr().port(), 0);
+/// assert_eq!(server.stats().queries_total, 0);
+/// let stats = server.stop().await;
+/// assert_eq!(stats.max_in_flight_names, 0);
+/// # Ok(())
+/// # }
+/// ```
+pub struct DelayServer {
+    shared: Arc<Shared>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl DelayServer {
+    /// Binds UDP (and TCP) on `config.listen` and starts serving on the
+    /// current tokio runtime.
+    pub async fn start(config: DelayConfig) -> anyhow::Result<DelayServer> {
+        let (udp, tcp) = bind(config.listen, config.tcp).await?;
+        let listen = udp.local_addr()?;
+        let shared = Arc::new(Shared {
+            config,
+            listen,
+            tally: Mutex::new(Tally::default()),
+        });
+        let mut tasks = vec![tokio::spawn(serve_udp(Arc::new(udp), shared.clone()))];
+        if let Some(tcp) = tcp {
+            tasks.push(tokio::spawn(serve_tcp(tcp, shared.clone())));
+        }
+        if let Some(path) = shared.config.stats_file.clone() {
+            shared.stats().write(&path)?;
+            tasks.push(tokio::spawn(write_stats(path, shared.clone())));
+        }
+        Ok(DelayServer { shared, tasks })
+    }
+
+    /// The address it listens on (UDP and TCP).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.shared.listen
+    }
+
+    /// The counts now.
+    pub fn stats(&self) -> Stats {
+        self.shared.stats()
+    }
+
+    /// Stops serving, writes the stats file one last time, and returns the
+    /// final counts. Queries still held are dropped unanswered.
+    pub async fn stop(mut self) -> Stats {
+        for t in self.tasks.drain(..) {
+            t.abort();
+            let _ = t.await;
+        }
+        let stats = self.shared.stats();
+        if let Some(path) = &self.shared.config.stats_file
+            && let Err(e) = stats.write(path)
+        {
+            eprintln!("sluice dns-delay: {e:#}");
+        }
+        stats
+    }
+}
+
+impl Drop for DelayServer {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// Binds UDP, then TCP on the same port (retrying a few ephemeral ports
+/// when the one UDP got is taken for TCP).
+async fn bind(listen: SocketAddr, tcp: bool) -> anyhow::Result<(UdpSocket, Option<TcpListener>)> {
+    let hint = if listen.port() < 1024 && listen.port() != 0 {
+        " (ports below 1024 need root or CAP_NET_BIND_SERVICE)"
+    } else {
+        ""
+    };
+    for _ in 0..16 {
+        let udp = UdpSocket::bind(listen)
+            .await
+            .with_context(|| format!("binding the DNS delay server to udp {listen}{hint}"))?;
+        if !tcp {
+            return Ok((udp, None));
+        }
+        let addr = udp.local_addr()?;
+        match TcpListener::bind(addr).await {
+            Ok(t) => return Ok((udp, Some(t))),
+            Err(e) if listen.port() == 0 && e.kind() == std::io::ErrorKind::AddrInUse => continue,
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("binding the DNS delay server to tcp {addr}{hint}"));
+            }
+        }
+    }
+    anyhow::bail!("binding the DNS delay server to {listen}: no port free for both UDP and TCP")
+}
+
+/// Holds a query, then sends its answer; the tally follows.
+async fn hold_then<F>(shared: Arc<Shared>, ticket: Ticket, send: F)
+where
+    F: std::future::Future<Output = bool>,
+{
+    shared.tally().hold(&ticket);
+    /// Releases the ticket even if the task is aborted mid-hold.
+    struct Release(Arc<Shared>, Ticket, bool);
+    impl Drop for Release {
+        fn drop(&mut self) {
+            self.0.tally().release(&self.1, self.2);
+        }
+    }
+    let mut release = Release(shared.clone(), ticket, false);
+    tokio::time::sleep(shared.config.hold).await;
+    release.2 = send.await;
+}
+
+async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
+    let mut buf = vec![0u8; 65_535];
+    loop {
+        let (n, peer) = match socket.recv_from(&mut buf).await {
+            Ok(x) => x,
+            // ICMP errors from earlier sends surface here; keep serving.
+            Err(_) => continue,
+        };
+        match answer::classify(&buf[..n], &shared) {
+            Verdict::Malformed => {}
+            Verdict::Now(resp) => {
+                let _ = socket.send_to(&resp, peer).await;
+            }
+            Verdict::Hold(ticket, resp) => {
+                shared.tally().count(|s| {
+                    s.queries_total += 1;
+                    s.udp_total += 1;
+                });
+                let socket = socket.clone();
+                tokio::spawn(hold_then(shared.clone(), ticket, async move {
+                    socket.send_to(&resp, peer).await.is_ok()
+                }));
+            }
+        }
+    }
+}
+
+async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        tokio::spawn(serve_tcp_connection(stream, shared.clone()));
+    }
+}
+
+/// One TCP connection: two-byte-length-framed messages in, answers out in
+/// the order their holds end.
+async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
+    let (mut rd, mut wr) = stream.into_split();
+    let (tx, mut rx) =
+        tokio::sync::mpsc::unbounded_channel::<(Vec<u8>, tokio::sync::oneshot::Sender<bool>)>();
+    let writer = tokio::spawn(async move {
+        while let Some((resp, done)) = rx.recv().await {
+            let mut framed = (resp.len() as u16).to_be_bytes().to_vec();
+            framed.extend_from_slice(&resp);
+            let _ = done.send(wr.write_all(&framed).await.is_ok());
+        }
+    });
+    while let Ok(len) = rd.read_u16().await {
+        let mut msg = vec![0u8; usize::from(len)];
+        if rd.read_exact(&mut msg).await.is_err() {
+            // The connection ended inside a message.
+            shared.tally().count(|s| s.malformed_total += 1);
+            break;
+        }
+        match answer::classify(&msg, &shared) {
+            Verdict::Malformed => {}
+            Verdict::Now(resp) => {
+                let (done, _) = tokio::sync::oneshot::channel();
+                let _ = tx.send((resp, done));
+            }
+            Verdict::Hold(ticket, resp) => {
+                shared.tally().count(|s| {
+                    s.queries_total += 1;
+                    s.tcp_total += 1;
+                });
+                let tx = tx.clone();
+                tokio::spawn(hold_then(shared.clone(), ticket, async move {
+                    let (done, sent) = tokio::sync::oneshot::channel();
+                    tx.send((resp, done)).is_ok() && sent.await.unwrap_or(false)
+                }));
+            }
+        }
+    }
+    drop(tx);
+    let _ = writer.await;
+}
+
+/// Rewrites the stats file when the counts changed, at most every 100 ms.
+async fn write_stats(path: PathBuf, shared: Arc<Shared>) {
+    let mut written = u64::MAX;
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    loop {
+        tick.tick().await;
+        let generation = shared.tally().generation;
+        if generation != written {
+            if let Err(e) = shared.stats().write(&path) {
+                eprintln!("sluice dns-delay: {e:#}");
+            }
+            written = generation;
+        }
+    }
+}
+
+/// `sluice dns-delay`: serves until Ctrl-C or SIGTERM, then prints the
+/// final counts (one JSON line on stdout) and writes the stats file.
+pub fn run(config: DelayConfig) -> anyhow::Result<Stats> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("dns-delay")
+        .enable_all()
+        .build()?;
+    rt.block_on(async {
+        let server = DelayServer::start(config.clone()).await?;
+        let addr = server.local_addr();
+        let c = &server.shared.config;
+        let answers: Vec<String> = c
+            .answer_v4
+            .map(|a| a.to_string())
+            .into_iter()
+            .chain(c.answer_v6.map(|a| a.to_string()))
+            .collect();
+        eprintln!(
+            "sluice dns-delay: listening on {addr} ({}), hold {:?}, answer {}, ttl {}{}{}",
+            if c.tcp { "udp and tcp" } else { "udp" },
+            c.hold,
+            if answers.is_empty() { "none".to_string() } else { answers.join(" and ") },
+            c.ttl,
+            if c.fast.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", fast {}",
+                    c.fast.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+                )
+            },
+            c.stats_file
+                .as_ref()
+                .map(|p| format!(", stats in {}", p.display()))
+                .unwrap_or_default(),
+        );
+        if !addr.ip().is_loopback() {
+            eprintln!("sluice dns-delay: warning: {addr} is not a loopback address; anyone who can reach it gets answers");
+        }
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .context("installing the SIGTERM handler")?;
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => r.context("waiting for Ctrl-C")?,
+            _ = term.recv() => {}
+        }
+        let stats = server.stop().await;
+        println!("{}", serde_json::to_string(&stats)?);
+        Ok(stats)
+    })
+}
+
+/// Parses a duration like `300ms`, `1.5s` or `0`.
+///
+/// ```
+/// use sluice_testnet::dns_delay::parse_duration;
+/// use std::time::Duration;
+/// assert_eq!(parse_duration("300ms"), Ok(Duration::from_millis(300)));
+/// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+/// assert!(parse_duration("300").unwrap_err().contains("expected a duration like 300ms or 1.5s"));
+/// ```
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let bad = || format!("{s:?}: expected a duration like 300ms or 1.5s (0 to 1h)");
+    if t == "0" {
+        return Ok(Duration::ZERO);
+    }
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return Err(bad());
+    };
+    let v: f64 = num.trim().parse().map_err(|_| bad())?;
+    let secs = v * scale;
+    if !(0.0..=3600.0).contains(&secs) || !secs.is_finite() {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
