@@ -12,9 +12,14 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `aggregate.rs`: a window of samples into a [`Report`].
+//! - `onset.rs`: since when the loop and the pool have been in trouble.
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
 //!   throttled, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
+//! - `inspector/`: the target's own V8 inspector, opened with SIGUSR1 and
+//!   closed again; the DevTools protocol.
+//! - `profile/`: `--profile`: a CPU profile of the main thread, analysed
+//!   (what held the loop), a flame graph, the `.cpuprofile`.
 //! - `session.rs`: one watched process, window after window.
 //! - `host/`: `--all`, every Node process on the host (and in its
 //!   containers), one watcher thread each.
@@ -31,9 +36,12 @@ pub mod error;
 pub mod face;
 pub mod host;
 pub mod image;
+pub mod inspector;
 pub mod maps;
 pub mod memory;
+pub mod onset;
 pub mod probe;
+pub mod profile;
 pub mod queue;
 pub mod sampler;
 pub mod session;

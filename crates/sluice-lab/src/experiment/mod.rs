@@ -13,6 +13,7 @@
 //! result the node script shares), `<name>.js` (node's workload) and
 //! `about.md` (the long help).
 
+mod adaptive;
 pub mod args;
 mod dispatch;
 mod dns;
@@ -202,6 +203,7 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &dispatch::Dispatch,
     &dns::Dns,
     &scope::Scope,
+    &adaptive::Adaptive,
 ];
 
 /// The experiment called `name`.

@@ -64,22 +64,34 @@ impl Subject for Sluice {
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
-        match pool {
+        let env: Vec<String> = sluice::ENV_VARS
+            .iter()
+            .filter_map(|v| std::env::var(v).ok().map(|x| format!("{v}={x}")))
+            .collect();
+        let env = if env.is_empty() {
+            String::new()
+        } else {
+            format!(" (from the environment: {})", env.join(", "))
+        };
+        let note = match pool {
             PoolSize::Unset => format!(
-                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {})",
+                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {}), blocked threads compensated",
                 sluice::budget::default_threads(Lane::Cpu, cores),
                 sluice::budget::default_threads(Lane::FastIo, cores),
                 sluice::budget::default_threads(Lane::SlowIo, cores)
             ),
             PoolSize::Size(n) => format!(
-                "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores)",
+                "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores); budgets count computing threads, blocked ones are compensated",
                 n.min(cores)
             ),
-        }
+        };
+        note + &env
     }
 
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
-        let mut b = Pool::builder();
+        // SLUICE_* variables apply, as in any sluice service (for example
+        // SLUICE_ADAPTIVE=off to measure fixed budgets); the pool size wins.
+        let mut b = sluice::Builder::from_env()?;
         if let PoolSize::Size(n) = pool {
             let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
             b = b

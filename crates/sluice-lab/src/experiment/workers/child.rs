@@ -61,6 +61,18 @@ impl crate::child::Workload for Workers {
             go.wait();
             done.wait();
             let total = t0.elapsed();
+            // A sluice pool started threads beyond its FastIo budget while the
+            // waits blocked; they retire as their tasks end. Count after they
+            // have (at most a second), so the count is the pool's own.
+            if let Some(pool) = exec.pool() {
+                let settle = Instant::now();
+                while settle.elapsed() < std::time::Duration::from_secs(1)
+                    && pool.metrics().lane(Lane::FastIo).threads_alive
+                        > Some(pool.limit(Lane::FastIo) as u64)
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            }
             let threads_after = procfs::status_field(me, "Threads");
             exit.wait();
             for h in handles {
