@@ -6,7 +6,8 @@
 //! - `target.rs`: the process (live, readable, has libuv); `maps.rs`,
 //!   `image.rs`: where libuv is and what its symbols say; `memory.rs`:
 //!   reading the process's memory.
-//! - `discovery.rs`: which threads are the pool.
+//! - `discovery.rs`: which threads are the pool; `start_routine.rs`:
+//!   telling them by what they were started with.
 //! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
@@ -20,6 +21,8 @@
 //! - `profile/`: `--profile`: a CPU profile of the main thread, analysed
 //!   (what held the loop), a flame graph, the `.cpuprofile`.
 //! - `session.rs`: one watched process, window after window.
+//! - `host/`: `--all`, every Node process on the host (and in its
+//!   containers), one watcher thread each.
 //! - `config.rs`: the validated command line; `face/`: the terminal view,
 //!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
 //!   table at the end. [`run`] drives them.
@@ -31,6 +34,7 @@ pub mod discovery;
 pub mod doctor;
 pub mod error;
 pub mod face;
+pub mod host;
 pub mod image;
 pub mod inspector;
 pub mod maps;
@@ -41,6 +45,7 @@ pub mod profile;
 pub mod queue;
 pub mod sampler;
 pub mod session;
+pub mod start_routine;
 pub mod summary;
 pub mod syscalls;
 pub mod target;

@@ -72,7 +72,13 @@ impl Session {
     /// ```
     pub fn attach(pid: u32, options: Options) -> Result<Session, ScopeError> {
         check_rate(options.rate_hz)?;
-        let target = Target::open(pid)?;
+        Session::attach_target(Target::open(pid)?, options)
+    }
+
+    /// Attaches to a target already opened (its symbols read once).
+    pub fn attach_target(target: Target, options: Options) -> Result<Session, ScopeError> {
+        check_rate(options.rate_hz)?;
+        let pid = target.pid;
         let mem = RemoteMemory::open(pid).ok();
         let syms = &target.image.symbols;
         let queue = syms.wq.map(|wq| QueueAddrs {

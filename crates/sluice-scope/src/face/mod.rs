@@ -5,16 +5,20 @@
 //! - `json.rs`: `--json`, one JSON object per window.
 //! - `prometheus.rs`: `--prometheus ADDR`, an exporter for the Prometheus
 //!   a fleet already has.
+//! - `host.rs`, `host_tui.rs`: the same faces for `--all` (every Node
+//!   process on the host, `crate::host`).
 //!
 //! [`run`] drives any of them: attach, one [`Report`] per window, the
 //! summary at the end. It ends at `--duration`, on Ctrl-C / SIGTERM /
 //! SIGHUP (or `q` in the terminal view), or when the process exits, and
 //! removes probe mode's probes in every case.
 
+pub(crate) mod host;
+pub(crate) mod host_tui;
 mod json;
-mod prometheus;
-mod text;
-mod tui;
+pub(crate) mod prometheus;
+pub(crate) mod text;
+pub(crate) mod tui;
 
 use crate::aggregate::Report;
 use crate::config::{Face as FaceKind, ScopeConfig};
@@ -175,8 +179,8 @@ fn profile_once(
     })
 }
 
-/// Runs `sluice scope` as configured.
-pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
+/// A flag that Ctrl-C, SIGTERM and SIGHUP set.
+pub(crate) fn install_signals() -> Result<Arc<AtomicBool>, ScopeError> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGINT,
@@ -186,6 +190,12 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
         signal_hook::flag::register(sig, Arc::clone(&stop))
             .map_err(|e| ScopeError::io("installing the signal handlers", e))?;
     }
+    Ok(stop)
+}
+
+/// Runs `sluice scope` as configured.
+pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
+    let stop = install_signals()?;
     if let Some(profile) = &config.profile
         && config.face != FaceKind::Tui
     {

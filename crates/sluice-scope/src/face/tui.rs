@@ -96,16 +96,17 @@ impl Tui {
     }
 }
 
-fn push(h: &mut VecDeque<u64>, v: f64) {
+pub(crate) fn push(h: &mut VecDeque<u64>, v: f64) {
     if h.len() == HISTORY {
         h.pop_front();
     }
     h.push_back(v.round().clamp(0.0, 100.0) as u64);
 }
 
-fn verdict_color(v: Verdict) -> Color {
+pub(crate) fn verdict_color(v: Verdict) -> Color {
     match v {
         Verdict::Healthy => Color::Green,
+        Verdict::Unknown => Color::Magenta,
         Verdict::PoolSaturated | Verdict::SlowIoThrottled => Color::Yellow,
         Verdict::LoopBlocked | Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => Color::Red,
     }
@@ -124,7 +125,7 @@ fn slow_io(r: &Report) -> String {
     }
 }
 
-fn render(
+pub(crate) fn render(
     f: &mut ratatui::Frame<'_>,
     area: Rect,
     title: &str,
