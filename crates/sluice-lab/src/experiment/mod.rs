@@ -184,6 +184,12 @@ pub trait Experiment: Sync {
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
     fn chart(&self, outcome: &Outcome) -> Option<Chart>;
+    /// What `--svg` draws: by default [`Experiment::chart`] as one panel of
+    /// lines; experiments whose x values are categories, or whose series
+    /// carry more than one unit, draw grouped bars and panels instead.
+    fn figure(&self, outcome: &Outcome) -> Option<crate::report::Figure> {
+        self.chart(outcome).map(crate::report::Figure::lines)
+    }
     /// The one table the report's headlines show (default: the first).
     fn headline(&self, outcome: &Outcome) -> Option<Table> {
         self.tables(outcome).into_iter().next()

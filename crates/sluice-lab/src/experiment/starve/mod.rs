@@ -573,6 +573,11 @@ impl Experiment for Starve {
         tables
     }
 
+    fn figure(&self, o: &Outcome) -> Option<crate::report::Figure> {
+        // The x values are categories: grouped bars, not lines between them.
+        self.chart(o).map(|c| crate::report::Figure::bars(vec![c]))
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // x: the probes in table order (A file read, A CPU task, B file read,
         // B slow wait), one line per subject and pool.

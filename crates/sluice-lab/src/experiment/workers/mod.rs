@@ -226,6 +226,11 @@ impl Experiment for Workers {
         tables
     }
 
+    fn figure(&self, o: &Outcome) -> Option<crate::report::Figure> {
+        // The x values are categories: grouped bars, not lines between them.
+        self.chart(o).map(|c| crate::report::Figure::bars(vec![c]))
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // max_in_flight over pool size, one line per subject.
         let mut series: Vec<Series> = Vec::new();
