@@ -184,11 +184,21 @@ pub trait Experiment: Sync {
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
     fn chart(&self, outcome: &Outcome) -> Option<Chart>;
-    /// What `--svg` draws: by default [`Experiment::chart`] as one panel of
-    /// lines; experiments whose x values are categories, or whose series
-    /// carry more than one unit, draw grouped bars and panels instead.
+    /// Whether the chart's x values are categories (pool sizes, probes,
+    /// scenarios): `--svg` draws grouped bars, never lines between them.
+    fn bars(&self) -> bool {
+        false
+    }
+    /// What `--svg` draws: by default [`Experiment::chart`] as one panel,
+    /// grouped bars where [`Experiment::bars`] says so, lines otherwise; an experiment whose series carry more than one unit draws
+    /// one panel per unit instead.
     fn figure(&self, outcome: &Outcome) -> Option<crate::report::Figure> {
-        self.chart(outcome).map(crate::report::Figure::lines)
+        let chart = self.chart(outcome)?;
+        Some(if self.bars() {
+            crate::report::Figure::bars(vec![chart])
+        } else {
+            crate::report::Figure::lines(chart)
+        })
     }
     /// The one table the report's headlines show (default: the first).
     fn headline(&self, outcome: &Outcome) -> Option<Table> {

@@ -122,7 +122,11 @@ fn bars(chart: &Chart, area: &Area<'_>) -> anyhow::Result<()> {
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(0f64..n, 0f64..y_top(chart))
+        // Headroom above the tallest bar for the legend (a line a series).
+        .build_cartesian_2d(
+            0f64..n,
+            0f64..y_top(chart) * (1.05 + 0.07 * chart.series.len() as f64),
+        )
         .map_err(err)?;
     c.configure_mesh()
         .disable_x_mesh()
@@ -198,9 +202,13 @@ fn categories(chart: &Chart) -> Vec<f64> {
     cats
 }
 
-/// A bar's value label: `0.70`, `42.5`, `1460`.
+/// A bar's value label: `16` (a count), `0.70`, `42.5`, `1460`.
 fn value(v: f64) -> String {
-    super::ms(v)
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        super::ms(v)
+    }
 }
 
 /// An x category's label: `4`, `2.5`.

@@ -375,9 +375,8 @@ impl Experiment for Dns {
         vec![in_flight, totals]
     }
 
-    fn figure(&self, o: &Outcome) -> Option<crate::report::Figure> {
-        // The x values are categories: grouped bars, not lines between them.
-        self.chart(o).map(|c| crate::report::Figure::bars(vec![c]))
+    fn bars(&self) -> bool {
+        true
     }
 
     fn chart(&self, o: &Outcome) -> Option<Chart> {
