@@ -257,7 +257,14 @@ fn scope_command() -> Command {
         .arg(Arg::new("prometheus").long("prometheus").value_name("ADDR").help("serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9464"))
         .arg(Arg::new("probe").long("probe").action(ArgAction::SetTrue).help("also set uprobes on libuv (root): queue wait and run time per kind"))
         .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, futex"))
+        .arg(Arg::new("profile").long("profile").value_name("TIME").conflicts_with_all(["prometheus", "duration", "probe"]).help("take one CPU profile of the main thread for TIME (5s, 500ms) through the process's own V8 inspector, opened with SIGUSR1 if closed and closed again after; report what held the loop, write the .cpuprofile and a flame graph SVG"))
+        .arg(Arg::new("yes").long("yes").action(ArgAction::SetTrue).help("with --profile: open a closed inspector without asking (needed when no terminal can be asked)"))
+        .arg(Arg::new("profile-out").long("profile-out").value_name("DIR").default_value(".").help("where --profile writes sluice-profile-PID-TIME.cpuprofile and .svg"))
+        .arg(Arg::new("profile-interval").long("profile-interval").value_name("US").default_value("1000").help("V8's sampling interval for --profile, in µs"))
+        .after_long_help(SCOPE_PROFILE_HELP)
 }
+
+const SCOPE_PROFILE_HELP: &str = "Profiling (--profile TIME, or p in the terminal view): scope opens the process's own V8 inspector without a restart: SIGUSR1 makes Node listen on 127.0.0.1:9229, or on the address its --inspect-port / --inspect flag names (read from /proc/PID/cmdline and NODE_OPTIONS), inside the process's network namespace (a container's loopback: scope joins it to connect, which needs root when it is not its own). Over the DevTools protocol it runs V8's CPU profiler for TIME while it samples the pool and the loop as usual, then closes the inspector again (process._debugEnd()). Node cannot undo everything: its `Debugger listening on ws://...` and `Debugger attached.` lines stay on the process's stderr, process.debugPort keeps the port, and V8 keeps the memory it allocated. An inspector that was open before is left open. Without a terminal to ask, a closed inspector is only opened with --yes.\n\nThe report: the share of the window that was JavaScript, native (program), garbage collector and idle; the functions of your code that held the loop, Node's and V8's frames folded in, with the synchronous APIs under them (crypto.pbkdf2Sync, RegExp exec, JSON.parse from the hot line); V8's top self and total time with file:line:column; the .cpuprofile (Chrome DevTools: Performance, Load profile) and a flame graph SVG. --json prints all of it as one object.";
 
 fn scope(m: &ArgMatches) -> anyhow::Result<()> {
     use sluice_scope::config::{self, Face};
@@ -268,12 +275,44 @@ fn scope(m: &ArgMatches) -> anyhow::Result<()> {
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.options.probe = m.get_flag("probe");
     c.duration = get("duration").map(config::parse_duration).transpose()?;
+    let profile_time = get("profile")
+        .map(|t| {
+            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
+                flag: "--profile",
+                value: t.to_string(),
+                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
+            })
+        })
+        .transpose()?;
+    let mut p = sluice_scope::profile::ProfileConfig::new(
+        profile_time.unwrap_or(std::time::Duration::from_secs(5)),
+    );
+    p.yes = m.get_flag("yes");
+    p.progress = true;
+    p.out_dir = get("profile-out").unwrap_or(".").into();
+    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
+    c.profile = Some(p);
+    c.interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     c.face = match get("prometheus") {
         Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
         None if m.get_flag("json") => Face::Json,
+        None if profile_time.is_some() => Face::Text,
         None if std::io::stdout().is_terminal() => Face::Tui,
         None => Face::Text,
     };
+    if profile_time.is_none() && c.face != Face::Tui {
+        // The profile flags serve --profile and the terminal view's `p`;
+        // other faces only watch.
+        let given = ["yes", "profile-out", "profile-interval"]
+            .into_iter()
+            .find(|k| m.value_source(k) == Some(clap::parser::ValueSource::CommandLine));
+        if let Some(flag) = given {
+            anyhow::bail!(
+                "--{flag} applies to --profile TIME or the terminal view's p; add --profile TIME"
+            );
+        }
+        c.profile = None;
+    }
     let outcome = sluice_scope::run(&c)?;
     if !outcome.left_behind.is_empty() {
         anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));

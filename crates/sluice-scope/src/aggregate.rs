@@ -14,6 +14,7 @@
 use crate::classify::ThreadState;
 use crate::discovery::PoolStatus;
 use crate::doctor::{self, Verdict, Vitals};
+use crate::onset::Order;
 use crate::probe::ProbeReport;
 use crate::queue::QueueReading;
 use crate::sampler::Tick;
@@ -97,6 +98,10 @@ pub struct Report {
     pub verdict: Verdict,
     /// The verdict's evidence, with its numbers.
     pub evidence: String,
+    /// With `loop-blocked+pool-saturated`: since when each held (seconds
+    /// since scope attached) and which came first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub onset: Option<doctor::Onset>,
     /// Probe mode's per-kind figures (absent without `--probe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbeReport>,
@@ -144,6 +149,9 @@ pub struct Context<'a> {
     pub sampler_cpu_ns: u64,
     /// Probe mode's figures.
     pub probe: Option<ProbeReport>,
+    /// Since when the loop has been busy and the pool saturated, when both
+    /// are.
+    pub order: Option<Order>,
 }
 
 impl Window {
@@ -245,6 +253,7 @@ impl Window {
             v
         };
         let (verdict, evidence) = doctor::diagnose(&Vitals {
+            order: cx.order,
             pool_size,
             busy_threads,
             saturation_pct,
@@ -306,6 +315,9 @@ impl Window {
             loop_cpu_pct: cx.loop_cpu_ns.map(cpu_pct),
             threads,
             sampler_cpu_pct: cpu_pct(cx.sampler_cpu_ns),
+            onset: (verdict == Verdict::Both)
+                .then(|| cx.order.map(doctor::Onset::from))
+                .flatten(),
             verdict,
             evidence,
             probe: cx.probe,
@@ -338,6 +350,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 10_000_000,
             probe: None,
+            order: None,
         }
     }
 

@@ -23,7 +23,13 @@
 //! - **healthy**: none of these.
 //!
 //! The loop verdict combines with either pool verdict (`loop-blocked+...`).
+//! When the loop is blocked and the pool saturated, the evidence says which
+//! came first (from the runs of samples in `onset.rs`: the loop busy, every
+//! pool thread busy) and what each is doing, in words: the loop running
+//! JavaScript or in a system call, the pool's threads on a CPU (crypto,
+//! zlib), in file system calls, or in `getaddrinfo`.
 
+use crate::onset::Order;
 use serde::Serialize;
 
 /// Loop utilisation from which the loop counts as blocked.
@@ -120,6 +126,87 @@ pub struct Vitals {
     /// Share of queue readings (%) with slow I/O waiting while
     /// `slow_io_work_running` stood at [`slow_io_limit`], if read.
     pub slow_io_throttled_pct: Option<f64>,
+    /// Since when the loop has been busy and the pool saturated, when both
+    /// are (the session counts it across windows).
+    pub order: Option<Order>,
+}
+
+/// Since when the loop has been blocked and the pool saturated, and which
+/// came first: the JSON's `onset`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Onset {
+    /// Start of the loop's run, in seconds since scope attached (0 or the
+    /// first sample: it began before scope came).
+    pub loop_blocked_since_s: f64,
+    /// Start of the pool's run.
+    pub pool_saturated_since_s: f64,
+    /// `loop`, `pool`, `together`, or `unknown` (both before scope came).
+    pub first: &'static str,
+}
+
+impl From<Order> for Onset {
+    fn from(o: Order) -> Onset {
+        Onset {
+            loop_blocked_since_s: o.loop_since_s,
+            pool_saturated_since_s: o.pool_since_s,
+            first: o.first(),
+        }
+    }
+}
+
+/// What the loop thread's busy states mean, largest first.
+///
+/// ```
+/// use sluice_scope::doctor::loop_doing;
+/// let s = loop_doing(&[("cpu".into(), 97.0), ("read".into(), 2.0)]);
+/// assert_eq!(s, "running JavaScript or a synchronous native call on a CPU 97% (sluice scope PID --profile names the JavaScript), in read(2) 2% (a synchronous system call: fs.*Sync, or a native module)");
+/// ```
+pub fn loop_doing(states: &[(String, f64)]) -> String {
+    let parts: Vec<String> = states
+        .iter()
+        .filter(|(_, x)| *x >= 0.5)
+        .map(|(k, x)| match k.as_str() {
+            "cpu" => format!(
+                "running JavaScript or a synchronous native call on a CPU {x:.0}% (sluice scope PID --profile names the JavaScript)"
+            ),
+            "futex" => format!("waiting on a lock {x:.0}% (Atomics.wait, or a native module)"),
+            sc => format!(
+                "in {sc}(2) {x:.0}% (a synchronous system call: fs.*Sync, or a native module)"
+            ),
+        })
+        .collect();
+    if parts.is_empty() {
+        "in no state long enough to name".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// What the pool threads' busy states mean, largest first.
+///
+/// ```
+/// use sluice_scope::doctor::pool_doing;
+/// let s = pool_doing(&[("cpu".into(), 3.0), ("poll".into(), 1.0)]);
+/// assert_eq!(s, "3.0 threads on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib), 1.0 in getaddrinfo (dns.lookup)");
+/// ```
+pub fn pool_doing(states: &[(String, f64)]) -> String {
+    states
+        .iter()
+        .filter(|(_, x)| *x >= 0.05)
+        .enumerate()
+        .map(|(i, (k, x))| {
+            let what = match k.as_str() {
+                "cpu" => "on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib)".to_string(),
+                "poll" | "connect" | "sendto" | "recvfrom" | "sendmmsg" | "recvmsg" => {
+                    "in getaddrinfo (dns.lookup)".to_string()
+                }
+                "futex" => "waiting on a lock".to_string(),
+                sc => format!("in {sc}(2) (fs)"),
+            };
+            format!("{x:.1} {}{what}", if i == 0 { "threads " } else { "" })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The verdict on `v`, and one sentence of evidence with its numbers.
@@ -234,11 +321,47 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         Verdict::Healthy => format!("healthy: {pool_text}; {loop_text}"),
         Verdict::LoopBlocked => format!("{loop_text}; {pool_text}"),
         Verdict::PoolSaturated | Verdict::SlowIoThrottled => format!("{pool_text}; {loop_text}"),
-        Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => {
-            format!("{loop_text}; and {pool_text}")
-        }
+        Verdict::Both => format!(
+            "{}; {loop_text}; and {pool_text}. The loop is {}; the pool has {}",
+            first_text(v.order),
+            loop_doing(&v.loop_states),
+            pool_doing(&v.pool_states)
+        ),
+        Verdict::LoopBlockedSlowIoThrottled => format!("{loop_text}; and {pool_text}"),
     };
     (verdict, evidence)
+}
+
+/// Which came first, in words.
+fn first_text(order: Option<Order>) -> String {
+    let Some(o) = order else {
+        return "which came first is not known (scope saw both in this window only)".into();
+    };
+    match o.first() {
+        "unknown" => "both were so when scope attached: which came first is not known".into(),
+        "together" => format!(
+            "both began together (loop at {:.1} s, pool at {:.1} s after scope attached)",
+            o.loop_since_s, o.pool_since_s
+        ),
+        "loop" => format!(
+            "the loop blocked first ({}), the pool saturated at {:.1} s: work the loop hands the pool piles up behind it",
+            if o.loop_before_scope {
+                "before scope attached".to_string()
+            } else {
+                format!("at {:.1} s", o.loop_since_s)
+            },
+            o.pool_since_s
+        ),
+        _ => format!(
+            "the pool saturated first ({}), the loop blocked at {:.1} s: the pool's callbacks, or synchronous work, now hold the loop too",
+            if o.pool_before_scope {
+                "before scope attached".to_string()
+            } else {
+                format!("at {:.1} s", o.pool_since_s)
+            },
+            o.loop_since_s
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +378,26 @@ mod tests {
             ..Vitals::default()
         };
         assert_eq!(diagnose(&v).0, Verdict::Both);
+        let v2 = Vitals {
+            loop_states: vec![("cpu".into(), 100.0)],
+            pool_states: vec![("cpu".into(), 2.0)],
+            order: Some(Order {
+                loop_since_s: 4.0,
+                pool_since_s: 1.5,
+                loop_before_scope: false,
+                pool_before_scope: false,
+            }),
+            ..v.clone()
+        };
+        let (_, text) = diagnose(&v2);
+        assert!(
+            text.starts_with("the pool saturated first (at 1.5 s), the loop blocked at 4.0 s"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("The loop is running JavaScript or a synchronous native call on a CPU 100% (sluice scope PID --profile names the JavaScript); the pool has 2.0 threads on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib)"),
+            "{text}"
+        );
         let v = Vitals {
             saturation_pct: POOL_SATURATED_PCT - 0.1,
             loop_utilization_pct: LOOP_BLOCKED_PCT - 0.1,

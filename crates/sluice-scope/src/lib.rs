@@ -11,9 +11,14 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `aggregate.rs`: a window of samples into a [`Report`].
+//! - `onset.rs`: since when the loop and the pool have been in trouble.
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
 //!   throttled, healthy.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
+//! - `inspector/`: the target's own V8 inspector, opened with SIGUSR1 and
+//!   closed again; the DevTools protocol.
+//! - `profile/`: `--profile`: a CPU profile of the main thread, analysed
+//!   (what held the loop), a flame graph, the `.cpuprofile`.
 //! - `session.rs`: one watched process, window after window.
 //! - `config.rs`: the validated command line; `face/`: the terminal view,
 //!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
@@ -27,9 +32,12 @@ pub mod doctor;
 pub mod error;
 pub mod face;
 pub mod image;
+pub mod inspector;
 pub mod maps;
 pub mod memory;
+pub mod onset;
 pub mod probe;
+pub mod profile;
 pub mod queue;
 pub mod sampler;
 pub mod session;

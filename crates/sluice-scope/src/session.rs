@@ -11,6 +11,7 @@ use crate::aggregate::{Context, Report, Window};
 use crate::discovery::{self, PoolStatus, Strategy};
 use crate::error::ScopeError;
 use crate::memory::RemoteMemory;
+use crate::onset::Onsets;
 use crate::probe::ProbeSession;
 use crate::queue::{self, QueueAddrs};
 use crate::sampler::Sampler;
@@ -54,6 +55,7 @@ pub struct Session {
     sampler: Sampler,
     probe: Option<ProbeSession>,
     attached: Instant,
+    onsets: Onsets,
     /// The process exited during the last window.
     exited: bool,
 }
@@ -100,6 +102,7 @@ impl Session {
             sampler,
             probe,
             attached: Instant::now(),
+            onsets: Onsets::default(),
             exited: false,
         })
     }
@@ -180,6 +183,11 @@ impl Session {
                 _ => None,
             };
             window.add(&tick, q);
+            self.onsets.add(
+                self.attached.elapsed().as_secs_f64(),
+                tick.loop_state.is_busy(),
+                !tick.pool.is_empty() && tick.busy() == tick.pool.len(),
+            );
             if let Some(p) = self.probe.as_mut() {
                 p.poll();
             }
@@ -212,8 +220,10 @@ impl Session {
             .collect();
         let probe = self.probe.as_mut().map(|p| p.take_report(window_s));
         let sampler_cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+        let t_s = self.attached.elapsed().as_secs_f64();
         Ok(window.finish(Context {
-            t_s: self.attached.elapsed().as_secs_f64(),
+            t_s,
+            order: self.onsets.order(t_s),
             pid: self.target.pid,
             window_s,
             status: &self.status,

@@ -117,6 +117,12 @@ impl Target {
         start_time(self.pid) == Some(self.start_time)
     }
 
+    /// [`Target::is_alive`] as a closure another thread can keep.
+    pub fn liveness(&self) -> Box<dyn Fn() -> bool + Send> {
+        let (pid, started) = (self.pid, self.start_time);
+        Box::new(move || start_time(pid) == Some(started))
+    }
+
     /// The TIDs of its threads, in no particular order.
     pub fn tids(&self) -> Result<Vec<u32>, ScopeError> {
         let dir = std::fs::read_dir(format!("/proc/{}/task", self.pid)).map_err(|e| {

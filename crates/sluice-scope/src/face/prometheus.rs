@@ -332,6 +332,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 0,
             probe: None,
+            order: None,
         });
         let page = encode(
             &r,

@@ -26,6 +26,12 @@
 //! - `loop-blocker`: the loop thread spins (synchronous CPU); the pool is
 //!   started and idle. Truth: loop 100 %, pool idle; loop blocked.
 //!
+//! - loop blockers (`json-parse`, `pbkdf2-sync`, `regex-backtrack`,
+//!   `tight-loop`): seed 003's synchronous work in named functions, for
+//!   `sluice scope --profile` to name; see `scope/blockers.rs`. Truth: the
+//!   function and its line, loop blocked. They run once, at the first pool
+//!   size, with a table of their own.
+//!
 //! Protocol: the script starts the pool and prints `ready` with its PID;
 //! the lab attaches scope to that PID (discovery happens on an idle pool),
 //! sends SIGUSR2 to start the load, waits `RAMP`, watches one
@@ -34,6 +40,8 @@
 //!
 //! Only the node subject has a libuv pool to watch: the experiment runs
 //! node alone and says so.
+
+mod blockers;
 
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
@@ -59,6 +67,10 @@ const WORKLOADS: &[&str] = &[
     "read-2x",
     "dns-32",
     "loop-blocker",
+    "json-parse",
+    "pbkdf2-sync",
+    "regex-backtrack",
+    "tight-loop",
 ];
 
 /// From the start signal to the window: the load reaches its steady state.
@@ -95,9 +107,30 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "workloads",
         value_name: "LIST",
-        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker",
-        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
-        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
+        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker; and the loop blockers sluice scope --profile names: json-parse, pbkdf2-sync, regex-backtrack, tight-loop",
+        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+    },
+    ArgSpec {
+        name: "profile-ms",
+        value_name: "MS",
+        help: "loop blockers: how long scope profiles, and each phase before and after",
+        default: "2000",
+        report: "1500",
+    },
+    ArgSpec {
+        name: "every-ms",
+        value_name: "MS",
+        help: "loop blockers: the period of the blocking call's timer",
+        default: "50",
+        report: "50",
+    },
+    ArgSpec {
+        name: "block-ms",
+        value_name: "MS",
+        help: "loop blockers: size each blocking call to about this long",
+        default: "150",
+        report: "150",
     },
     ArgSpec {
         name: "window-ms",
@@ -241,7 +274,8 @@ impl Experiment for Scope {
                 );
             }
         }
-        let mut workloads = workloads;
+        let (blocker_workloads, mut workloads): (Vec<String>, Vec<String>) =
+            workloads.into_iter().partition(|w| blockers::is_blocker(w));
         let mut skip_notes = Vec::new();
         if workloads.iter().any(|w| w == "dns-32")
             && let Err(why) = sluice_testnet::netns::available(lab.exe())
@@ -250,7 +284,7 @@ impl Experiment for Scope {
                 "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
             );
             workloads.retain(|w| w != "dns-32");
-            if workloads.is_empty() {
+            if workloads.is_empty() && blocker_workloads.is_empty() {
                 bail!("{note}");
             }
             skip_notes.push(note);
@@ -416,6 +450,28 @@ impl Experiment for Scope {
             Ok(rows)
         })?;
         bar.finish_and_clear();
+        let mut rows = rows;
+        if !blocker_workloads.is_empty() {
+            let settings = blockers::Settings {
+                pool: pools[0],
+                phase: Duration::from_millis(args.millis("profile-ms", 200, 60_000)?),
+                every_ms: args.millis("every-ms", 1, 10_000)?,
+                block_ms: args.millis("block-ms", 1, 10_000)?,
+                options,
+            };
+            let script = include_str!("scope.js");
+            rows.extend(repeat(lab, |_| {
+                blockers::run(lab, node, script, &blocker_workloads, &settings)
+            })?);
+            skip_notes.push(format!(
+                "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take, after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
+                settings.pool,
+                settings.block_ms,
+                settings.every_ms,
+                settings.phase.as_millis(),
+                settings.phase.as_millis()
+            ));
+        }
         let mut notes = vec![
             "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
             format!(
@@ -465,6 +521,7 @@ impl Experiment for Scope {
         let rows = o
             .rows
             .iter()
+            .filter(|r| !blockers::is_blocker(&r.param_text("workload")))
             .map(|r| {
                 let truth_queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
                 let draining = if r.param_text("workload") == "dns-32" {
@@ -514,7 +571,7 @@ impl Experiment for Scope {
                 ]
             })
             .collect();
-        vec![Table {
+        let mut tables = vec![Table {
             title: "scope: what `sluice scope` reports against each workload's truth (node)".into(),
             header: [
                 "workload",
@@ -534,7 +591,10 @@ impl Experiment for Scope {
             .to_vec(),
             rows,
             note: String::new(),
-        }]
+        }];
+        tables.retain(|t| !t.rows.is_empty());
+        tables.extend(blockers::table(o));
+        tables
     }
 
     fn chart(&self, _o: &Outcome) -> Option<Chart> {
