@@ -59,6 +59,9 @@ fn every_experiment_draws_an_empty_outcome() {
         };
         let _ = e.tables(&empty);
         let _ = e.chart(&empty);
+        if let Some(f) = e.figure(&empty) {
+            sluice_lab::report::svg::render(&f).unwrap();
+        }
         let _ = e.headline(&empty);
         assert!(
             !e.spec().about.is_empty() && !e.spec().long_about.is_empty(),

@@ -84,8 +84,8 @@ pub fn run_experiment(
         report::json::write(&outcome, path)?;
     }
     if let Some(path) = &outputs.svg {
-        match exp.chart(&outcome) {
-            Some(chart) => report::svg::write(&chart, path)?,
+        match exp.figure(&outcome) {
+            Some(figure) => report::svg::write(&figure, path)?,
             None => anyhow::bail!("--svg: experiment {name} has no chart"),
         }
     }
@@ -281,9 +281,9 @@ fn report_outcome(
         body.push_str(&report::markdown::table(tb));
         body.push('\n');
     }
-    if let Some(chart) = e.chart(outcome) {
+    if let Some(figure) = e.figure(outcome) {
         let svg = dir.join(format!("{}.svg", spec.name));
-        report::svg::write(&chart, &svg)?;
+        report::svg::write(&figure, &svg)?;
         body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
         summary.svgs.push(svg);
     }

@@ -184,6 +184,22 @@ pub trait Experiment: Sync {
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
     fn chart(&self, outcome: &Outcome) -> Option<Chart>;
+    /// Whether the chart's x values are categories (pool sizes, probes,
+    /// scenarios): `--svg` draws grouped bars, never lines between them.
+    fn bars(&self) -> bool {
+        false
+    }
+    /// What `--svg` draws: by default [`Experiment::chart`] as one panel,
+    /// grouped bars where [`Experiment::bars`] says so, lines otherwise; an experiment whose series carry more than one unit draws
+    /// one panel per unit instead.
+    fn figure(&self, outcome: &Outcome) -> Option<crate::report::Figure> {
+        let chart = self.chart(outcome)?;
+        Some(if self.bars() {
+            crate::report::Figure::bars(vec![chart])
+        } else {
+            crate::report::Figure::lines(chart)
+        })
+    }
     /// The one table the report's headlines show (default: the first).
     fn headline(&self, outcome: &Outcome) -> Option<Table> {
         self.tables(outcome).into_iter().next()

@@ -34,6 +34,33 @@ pub struct Chart {
     pub series: Vec<Series>,
 }
 
+/// What an SVG file holds: one or more [`Chart`]s stacked as panels, one
+/// unit per panel, and how their x axis reads.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Figure {
+    /// The panels, top to bottom; each has its own y axis (its own unit).
+    pub panels: Vec<Chart>,
+    /// The x values are categories (pool sizes, probes, scenarios), not
+    /// a continuum: drawn as grouped bars, one group per x value, never as
+    /// lines through values that do not exist between them.
+    pub bars: bool,
+}
+
+impl Figure {
+    /// One panel of lines over a numeric x axis.
+    pub fn lines(chart: Chart) -> Self {
+        Figure {
+            panels: vec![chart],
+            bars: false,
+        }
+    }
+
+    /// Panels of grouped bars over categorical x values.
+    pub fn bars(panels: Vec<Chart>) -> Self {
+        Figure { panels, bars: true }
+    }
+}
+
 /// One line of a [`Chart`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {

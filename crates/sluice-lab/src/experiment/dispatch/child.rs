@@ -4,12 +4,11 @@
 use super::*;
 
 impl crate::child::Workload for Dispatch {
-    type Params = Value;
-    type Reply = Value;
+    type Params = ChildParams;
+    type Reply = ChildReply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let p = Params::from_json(params)?;
+    fn run(&self, cx: &ChildContext, params: ChildParams) -> anyhow::Result<ChildReply> {
+        let p = Params::from_wire(&params)?;
         let exec = cx.exec.as_ref();
         let (one, batch) = series(
             &p,
@@ -33,19 +32,21 @@ impl crate::child::Workload for Dispatch {
                 })
             },
         )?;
-        Ok(json!({
-            "one_wall_ns": one,
-            "batch_wall_ns": batch,
-            "idle": idle_window(&p)?,
-        }))
+        Ok(ChildReply {
+            one_wall_ns: one,
+            batch_wall_ns: batch,
+            idle: idle_window(&p)?,
+            version: None,
+            request: None,
+        })
     }
 }
 
 impl crate::child::LoopWorkload for Dispatch {
-    type Params = Value;
-    type Reply = Value;
+    type Params = ChildParams;
+    type Reply = ChildReply;
 
-    fn run(&self, params: Value) -> anyhow::Result<Value> {
+    fn run(&self, params: ChildParams) -> anyhow::Result<ChildReply> {
         ffi_child(&params)
     }
 }

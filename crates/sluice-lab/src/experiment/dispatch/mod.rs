@@ -127,34 +127,70 @@ impl Params {
         })
     }
 
-    fn to_json(self, node_request: &str) -> Value {
-        json!({
-            "lane": self.lane.name(),
-            "rounds": self.rounds,
-            "batch": self.batch,
-            "batches": self.batches,
-            "warmup": self.warmup,
-            "settle_ms": SETTLE_MS,
-            "idle_ms": self.idle_ms,
-            "request": node_request,
-        })
+    fn to_wire(self, node_request: &str) -> ChildParams {
+        ChildParams {
+            lane: self.lane.name().to_string(),
+            rounds: self.rounds,
+            batch: self.batch,
+            batches: self.batches,
+            warmup: self.warmup,
+            settle_ms: SETTLE_MS,
+            idle_ms: self.idle_ms,
+            request: node_request.to_string(),
+        }
     }
 
-    fn from_json(v: &Value) -> anyhow::Result<Params> {
-        let n = |k: &str| v[k].as_u64().with_context(|| format!("param {k}"));
+    fn from_wire(v: &ChildParams) -> anyhow::Result<Params> {
         Ok(Params {
-            lane: v["lane"]
-                .as_str()
-                .context("param lane")?
-                .parse()
-                .map_err(anyhow::Error::msg)?,
-            rounds: n("rounds")?,
-            batch: n("batch")?,
-            batches: n("batches")?,
-            warmup: n("warmup")?,
-            idle_ms: n("idle_ms")?,
+            lane: v.lane.parse().map_err(anyhow::Error::msg)?,
+            rounds: v.rounds,
+            batch: v.batch,
+            batches: v.batches,
+            warmup: v.warmup,
+            idle_ms: v.idle_ms,
         })
     }
+}
+
+/// What the parent sends a child (node's `dispatch.js`, `lab-child`, or
+/// the libuv-ffi child).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ChildParams {
+    /// The lane of the Rust subjects' tasks (`cpu` or `fastio`).
+    lane: String,
+    rounds: u64,
+    batch: u64,
+    batches: u64,
+    warmup: u64,
+    /// How long the child waits before the idle window.
+    settle_ms: u64,
+    idle_ms: u64,
+    /// node's request kind.
+    request: String,
+}
+
+/// The idle window as a child measured it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct IdleWindow {
+    window_ns: f64,
+    ticks: f64,
+    thread_ns: f64,
+    switches: f64,
+    threads: f64,
+}
+
+/// What a child prints: the wall times of the series and the idle window.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ChildReply {
+    one_wall_ns: Vec<f64>,
+    batch_wall_ns: Vec<f64>,
+    idle: IdleWindow,
+    /// The system libuv's version (the libuv-ffi child).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    /// The request node ran (node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    request: Option<String>,
 }
 
 /// The declaration of `dispatch`.
@@ -190,13 +226,13 @@ impl Experiment for Dispatch {
                     Err("--libuv-ffi off".into())
                 }
             });
-        let params = p.to_json(&request);
+        let params = p.to_wire(&request);
         let mut ffi_version: Option<String> = None;
         let rows = sweep.run(|cell| {
             let name = cell.subject.name();
-            let got: Value = cell.call(&params, None)?;
-            if let Some(v) = got["version"].as_str() {
-                ffi_version = Some(v.to_string());
+            let got: ChildReply = cell.call(&params, None)?;
+            if let Some(v) = &got.version {
+                ffi_version = Some(v.clone());
             }
             rows_of(name, cell.pool, &p, &got).with_context(|| format!("reading {name}'s result"))
         })?;
@@ -460,22 +496,22 @@ fn series(
 }
 
 /// Sleeps `SETTLE_MS`, then measures this process's CPU use over `idle_ms`.
-fn idle_window(p: &Params) -> anyhow::Result<Value> {
+fn idle_window(p: &Params) -> anyhow::Result<IdleWindow> {
     std::thread::sleep(Duration::from_millis(SETTLE_MS));
     let used = procfs::idle_cpu(Duration::from_millis(p.idle_ms)).context("reading /proc/self")?;
-    Ok(json!({
-        "window_ns": used.window.as_nanos() as f64,
-        "ticks": used.ticks,
-        "thread_ns": used.others_ns,
-        "switches": used.others_wakeups,
-        "threads": used.threads,
-    }))
+    Ok(IdleWindow {
+        window_ns: used.window.as_nanos() as f64,
+        ticks: used.ticks as f64,
+        thread_ns: used.others_ns as f64,
+        switches: used.others_wakeups as f64,
+        threads: used.threads as f64,
+    })
 }
 
 /// The `libuv-ffi` child: the system libuv, or why it is absent.
-fn ffi_child(params: &Value) -> anyhow::Result<Value> {
+fn ffi_child(params: &ChildParams) -> anyhow::Result<ChildReply> {
     let uv = SystemLibuv::load().map_err(anyhow::Error::msg)?;
-    let p = Params::from_json(params)?;
+    let p = Params::from_wire(params)?;
     let run = |in_flight: u64, total: u64| -> anyhow::Result<Duration> {
         let b = uv
             .queue_work(in_flight as usize, total as usize)
@@ -486,18 +522,24 @@ fn ffi_child(params: &Value) -> anyhow::Result<Value> {
         Ok(b.wall)
     };
     let (one, batch) = series(&p, |n| run(1, n), |n| run(n, n))?;
-    Ok(json!({
-        "version": uv.version(),
-        "one_wall_ns": one,
-        "batch_wall_ns": batch,
-        "idle": idle_window(&p)?,
-    }))
+    Ok(ChildReply {
+        version: Some(uv.version().to_string()),
+        one_wall_ns: one,
+        batch_wall_ns: batch,
+        idle: idle_window(&p)?,
+        request: None,
+    })
 }
 
 /// Turns a child's result into its three rows: 1 in flight, the batch, idle.
-fn rows_of(subject: &str, pool: PoolSize, p: &Params, got: &Value) -> anyhow::Result<Vec<Row>> {
-    let walls = |k: &str| -> anyhow::Result<Vec<f64>> {
-        let v: Vec<f64> = serde_json::from_value(got[k].clone()).with_context(|| k.to_string())?;
+fn rows_of(
+    subject: &str,
+    pool: PoolSize,
+    p: &Params,
+    got: &ChildReply,
+) -> anyhow::Result<Vec<Row>> {
+    let walls = |k: &str, v: &[f64]| -> anyhow::Result<Vec<f64>> {
+        let v = v.to_vec();
         if v.is_empty() || v.iter().any(|w| !(w.is_finite() && *w > 0.0)) {
             bail!("{k}: expected positive wall times, got {v:?}");
         }
@@ -512,19 +554,22 @@ fn rows_of(subject: &str, pool: PoolSize, p: &Params, got: &Value) -> anyhow::Re
             .metric("us_per_task", us)
             .metric("tasks_per_s", tps)
     };
-    let idle = &got["idle"];
-    let n = |k: &str| idle[k].as_f64().with_context(|| format!("idle.{k}"));
+    let idle = &got.idle;
     let tick_ms = 1e3 / procfs::clock_ticks_per_second().max(1) as f64;
     Ok(vec![
-        shape(1, p.rounds, walls("one_wall_ns")?),
-        shape(p.batch, p.batch, walls("batch_wall_ns")?),
+        shape(1, p.rounds, walls("one_wall_ns", &got.one_wall_ns)?),
+        shape(
+            p.batch,
+            p.batch,
+            walls("batch_wall_ns", &got.batch_wall_ns)?,
+        ),
         Row::new(subject)
             .param("pool", pool.to_value())
             .param("idle_ms", p.idle_ms)
-            .metric("idle_cpu_ms", n("ticks")? * tick_ms)
-            .metric("idle_thread_cpu_ms", n("thread_ns")? / 1e6)
-            .metric("idle_wakeups", n("switches")?)
-            .metric("threads", n("threads")?),
+            .metric("idle_cpu_ms", idle.ticks * tick_ms)
+            .metric("idle_thread_cpu_ms", idle.thread_ns / 1e6)
+            .metric("idle_wakeups", idle.switches)
+            .metric("threads", idle.threads),
     ])
 }
 
@@ -566,11 +611,12 @@ mod tests {
             warmup: 0,
             idle_ms: 50,
         };
-        let got = json!({
+        let got: ChildReply = serde_json::from_value(json!({
             "one_wall_ns": [2000e3, 1000e3, 3000e3],
             "batch_wall_ns": [10e3, 20e3, 5e3],
-            "idle": {"ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
-        });
+            "idle": {"window_ns": 5e7, "ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
+        }))
+        .unwrap();
         let rows = rows_of("sluice", PoolSize::Unset, &p, &got).unwrap();
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[0].metrics["us_per_task"], 20.0);
@@ -579,7 +625,12 @@ mod tests {
         assert_eq!(rows[1].metrics["tasks_per_s"], 1e6);
         assert_eq!(rows[2].metrics["idle_thread_cpu_ms"], 2.0);
         assert_eq!(rows[2].metrics["idle_wakeups"], 3.0);
-        let bad = json!({"one_wall_ns": [], "batch_wall_ns": [1.0], "idle": {}});
+        let bad = ChildReply {
+            one_wall_ns: Vec::new(),
+            ..got.clone()
+        };
         assert!(rows_of("sluice", PoolSize::Unset, &p, &bad).is_err());
+        let no_idle = json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "idle": {}});
+        assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
     }
 }

@@ -4,20 +4,22 @@
 use super::*;
 
 impl crate::child::Workload for Dns {
-    type Params = Value;
-    type Reply = Value;
+    type Params = LookupParams;
+    type Reply = LookupReply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        let names: Vec<String> =
-            serde_json::from_value(params["names"].clone()).context("names")?;
-        let method = params["method"].as_str().context("method")?;
-        let warmup = params["warmup"].as_str().context("warmup")?.to_string();
-        let answer: IpAddr = params["answer"].as_str().context("answer")?.parse()?;
+    fn run(&self, cx: &ChildContext, params: LookupParams) -> anyhow::Result<LookupReply> {
+        let LookupParams {
+            names,
+            method,
+            warmup,
+            answer,
+        } = params;
+        let answer: IpAddr = answer.parse().context("answer")?;
         let exec = cx.exec.as_ref();
         let slow_started = || exec.metrics().map(|m| m.lane(Lane::SlowIo).started_total);
-        let mut out = json!({});
-        let (started, before, results): (Instant, Option<u64>, Vec<Answer>) = match method {
+        let mut out = LookupReply::default();
+        let (started, before, results): (Instant, Option<u64>, Vec<Answer>) = match method.as_str()
+        {
             "getaddrinfo" => {
                 let look = |name: String| async move {
                     run_on(exec, Lane::SlowIo, move || {
@@ -38,11 +40,11 @@ impl crate::child::Workload for Dns {
                     b = b.fallback_pool(pool.clone());
                 }
                 let resolver: Resolver = b.build()?;
-                out["mode"] = json!(match resolver.mode() {
+                out.mode = Some(match resolver.mode() {
                     sluice::dns::Mode::Native { .. } => "native".to_string(),
                     sluice::dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
                 });
-                out["hosts_match"] = json!(u8::from(hosts_match(cx, &resolver)));
+                out.hosts_match = Some(u8::from(hosts_match(cx, &resolver)));
                 cx.block_on(resolver.lookup(&warmup, Family::V4))?;
                 let before = slow_started();
                 let t0 = Instant::now();
@@ -61,22 +63,18 @@ impl crate::child::Workload for Dns {
         };
         let total = started.elapsed();
         if let (Some(b), Some(a)) = (before, slow_started()) {
-            out["pool_tasks"] = json!(a - b);
+            out.pool_tasks = Some(a - b);
         }
-        out["total_ms"] = json!(total.as_secs_f64() * 1e3);
-        out["resolved"] = json!(
-            results
-                .iter()
-                .filter(|r| matches!(r, Ok(a) if a == &[answer]))
-                .count()
-        );
-        out["errors"] = json!(
-            results
-                .iter()
-                .filter_map(|r| r.as_ref().err())
-                .take(3)
-                .collect::<Vec<_>>()
-        );
+        out.total_ms = total.as_secs_f64() * 1e3;
+        out.resolved = results
+            .iter()
+            .filter(|r| matches!(r, Ok(a) if a == &[answer]))
+            .count() as u64;
+        out.errors = results
+            .iter()
+            .filter_map(|r| r.as_ref().err().cloned())
+            .take(3)
+            .collect();
         Ok(out)
     }
 }

@@ -52,6 +52,39 @@ use std::time::{Duration, Instant};
 /// One name's addresses, or why it has none.
 type Answer = Result<Vec<IpAddr>, String>;
 
+/// What the parent sends a child (node's `dns.js` or `lab-child`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct LookupParams {
+    /// The names looked up at once.
+    names: Vec<String>,
+    /// `dns.lookup`, `dns.resolve4`, `getaddrinfo` or `sluice::dns`.
+    method: String,
+    /// A name resolved first, untimed.
+    warmup: String,
+    /// The address every name should resolve to.
+    answer: String,
+}
+
+/// What a child prints: the batch's time and counts.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct LookupReply {
+    /// Wall ms for the whole batch.
+    total_ms: f64,
+    /// Names resolved to exactly the answer.
+    resolved: u64,
+    /// The first few errors.
+    errors: Vec<String>,
+    /// SlowIo tasks the batch started (Rust subjects with metrics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pool_tasks: Option<u64>,
+    /// 1 when sluice::dns still honours /etc/hosts (sluice::dns only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hosts_match: Option<u8>,
+    /// sluice::dns's mode: `native` or `getaddrinfo: why`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mode: Option<String>,
+}
+
 /// A pool size as a cell: libuv's default when unset.
 fn pool_cell(p: &Value) -> String {
     match p.as_u64() {
@@ -68,38 +101,34 @@ fn libuv_rule(p: &Value) -> String {
 /// One lookup run's row: the child's counts and time, the server's counts.
 fn lookup_row(
     row: Row,
-    r: &Value,
+    r: &LookupReply,
     stats: &sluice_testnet::dns_delay::Stats,
     n: u64,
     what: &str,
 ) -> anyhow::Result<Row> {
-    let resolved = r["resolved"]
-        .as_u64()
-        .with_context(|| format!("{what}: resolved"))?;
-    if resolved != n {
+    if r.resolved != n {
         bail!(
-            "{what} resolved {resolved} of {n} names to {ANSWER}; errors: {}",
-            r["errors"]
+            "{what} resolved {} of {n} names to {ANSWER}; errors: {:?}",
+            r.resolved,
+            r.errors
         );
     }
-    let total_ms = r["total_ms"]
-        .as_f64()
-        .with_context(|| format!("{what}: total_ms"))?;
     let mut row = row
         .metric("max_in_flight", stats.max_in_flight_names as f64)
-        .metric("total_ms", total_ms)
-        .metric("resolved", resolved as f64)
+        .metric("total_ms", r.total_ms)
+        .metric("resolved", r.resolved as f64)
         .metric(
             "queries",
             (stats.queries_total - stats.retransmits_total) as f64,
         );
-    for extra in ["pool_tasks", "hosts_match"] {
-        if let Some(v) = r[extra].as_f64() {
-            row = row.metric(extra, v);
-        }
+    if let Some(v) = r.pool_tasks {
+        row = row.metric("pool_tasks", v as f64);
     }
-    if let Some(mode) = r["mode"].as_str() {
-        row = row.param("mode", mode);
+    if let Some(v) = r.hosts_match {
+        row = row.metric("hosts_match", f64::from(v));
+    }
+    if let Some(mode) = &r.mode {
+        row = row.param("mode", mode.as_str());
     }
     Ok(row)
 }
@@ -213,21 +242,23 @@ impl Experiment for Dns {
         let rows = sweep.run(|cell| {
             let mut rows = Vec::new();
             for &method in methods(cell.subject) {
-                let params = json!({
-                    "names": names,
-                    "method": method,
-                    "warmup": WARMUP,
-                    "answer": ANSWER,
-                });
+                let params = LookupParams {
+                    names: names.clone(),
+                    method: method.to_string(),
+                    warmup: WARMUP.to_string(),
+                    answer: ANSWER.to_string(),
+                };
                 let (r, stats) = lab.run_child_in_netns(
                     cell.subject,
                     SPEC.name,
                     cell.pool,
-                    &params,
+                    &serde_json::to_value(&params)?,
                     &server,
                     None,
                 )?;
                 let what = format!("{} {method} (pool {})", cell.subject.name(), cell.pool);
+                let r: LookupReply = serde_json::from_value(r.clone())
+                    .with_context(|| format!("{what}: the child's reply {r}"))?;
                 let row = cell
                     .row()
                     .param("names", n)
@@ -342,6 +373,10 @@ impl Experiment for Dns {
             note: String::new(),
         };
         vec![in_flight, totals]
+    }
+
+    fn bars(&self) -> bool {
+        true
     }
 
     fn chart(&self, o: &Outcome) -> Option<Chart> {

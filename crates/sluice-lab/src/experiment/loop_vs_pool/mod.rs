@@ -248,6 +248,10 @@ impl Experiment for LoopVsPool {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut order: Vec<String> = Vec::new();
         for r in &o.rows {

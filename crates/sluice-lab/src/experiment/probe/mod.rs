@@ -325,6 +325,10 @@ impl Experiment for Probe {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut series: Vec<Series> = Vec::new();
         for r in &o.rows {

@@ -226,6 +226,10 @@ impl Experiment for SmallReads {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut series = Vec::new();
         for r in &o.rows {

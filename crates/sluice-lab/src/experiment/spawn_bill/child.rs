@@ -4,20 +4,23 @@
 use super::*;
 
 impl crate::child::Workload for SpawnBill {
-    type Params = Value;
-    type Reply = Value;
+    type Params = BillParams;
+    type Reply = BillReply;
 
-    fn run(&self, cx: &ChildContext, params: Value) -> anyhow::Result<Value> {
-        let params = &params;
-        match params["part"].as_str() {
-            Some("bill") => {
+    fn run(&self, cx: &ChildContext, params: BillParams) -> anyhow::Result<BillReply> {
+        match params {
+            BillParams::Bill => {
                 let before = settled_status()?;
                 first_task(cx, cx.exec.as_ref())?;
                 let after = status()?;
-                Ok(json!({ "before": before, "after": after }))
+                Ok(BillReply {
+                    before,
+                    after,
+                    probe: None,
+                    fastio_limit: None,
+                })
             }
-            Some("set") => child_set(cx, params),
-            other => bail!("unknown part {other:?}"),
+            BillParams::Set { set, size, n, fifo } => child_set(cx, &set, size, n, &fifo),
         }
     }
 }

@@ -89,6 +89,44 @@ const ARGS: &[ArgSpec] = &[
 /// Where the size was set, in table order.
 const SETS: [&str; 3] = ["none", "before", "after"];
 
+/// What the parent sends a child (node's `spawn_bill.js` or `lab-child`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "part", rename_all = "lowercase")]
+pub(crate) enum BillParams {
+    /// The bill: the process before and after its first pool task.
+    Bill,
+    /// A size set inside the process (`set`: none, before or after the
+    /// first pool task), then `n` one-byte reads of `fifo` at once.
+    Set {
+        set: String,
+        size: u64,
+        n: u64,
+        fifo: std::path::PathBuf,
+    },
+}
+
+/// The process as `/proc/self/status` and `/proc/self/maps` show it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ProcStatus {
+    threads: u64,
+    vm_size_kb: u64,
+    vm_rss_kb: u64,
+    malloc_arenas: u64,
+}
+
+/// What a child prints: the process before and after its first pool task;
+/// for the set part also after the reads (`probe`) and the `FastIo` limit
+/// where the child has one.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub(crate) struct BillReply {
+    before: ProcStatus,
+    after: ProcStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    probe: Option<ProcStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fastio_limit: Option<u64>,
+}
+
 /// The compat policy's worker thread name (`THREAD_NAME` in sluice's
 /// `policy/libuv.rs`).
 const COMPAT_WORKER: &str = "sluice-libuv";
@@ -147,7 +185,7 @@ impl Experiment for SpawnBill {
         if bill {
             rows.extend(bill_sweep.run(|cell| {
                 let row = cell.row().param("phase", "startup");
-                match cell.call::<_, Value>(&json!({ "part": "bill" }), None) {
+                match cell.call::<_, BillReply>(&BillParams::Bill, None) {
                     Ok(out) => Ok(vec![bill_row(row, &out)?]),
                     Err(err) => match refusal(cell.subject, &err) {
                         Some(msg) => Ok(vec![row.param("error", msg)]),
@@ -163,11 +201,13 @@ impl Experiment for SpawnBill {
                 fifo_no += 1;
                 let mut holder =
                     FifoHolder::create(lab.scratch(), &format!("spawn-bill-fifo-{fifo_no}"), hold)?;
-                let params = json!({
-                    "part": "set", "set": where_, "size": size, "n": size,
-                    "fifo": holder.path(),
-                });
-                let out: Value = cell.call(&params, Some(&mut holder))?;
+                let params = BillParams::Set {
+                    set: where_.to_string(),
+                    size,
+                    n: size,
+                    fifo: holder.path().to_path_buf(),
+                };
+                let out: BillReply = cell.call(&params, Some(&mut holder))?;
                 let in_flight = holder
                     .max_in_flight()
                     .first()
@@ -217,6 +257,10 @@ impl Experiment for SpawnBill {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut series: Vec<Series> = Vec::new();
         for r in &o.rows {
@@ -247,33 +291,40 @@ impl Experiment for SpawnBill {
 /// A bill row from the child's `{before, after}`.
 /// The set part's row: threads the first task and the reads started, the
 /// most reads in flight, the `FastIo` limit where the child reports it.
-fn set_row(row: Row, out: &Value, set: &str, size: u64, in_flight: usize) -> anyhow::Result<Row> {
-    let before = field(out, "before", "threads")?;
-    let row = match out["fastio_limit"].as_f64() {
-        Some(limit) => row.metric("fastio_limit", limit),
+fn set_row(
+    row: Row,
+    out: &BillReply,
+    set: &str,
+    size: u64,
+    in_flight: usize,
+) -> anyhow::Result<Row> {
+    let probe = out
+        .probe
+        .as_ref()
+        .context("the child's set result has no probe")?;
+    let before = out.before.threads as f64;
+    let row = match out.fastio_limit {
+        Some(limit) => row.metric("fastio_limit", limit as f64),
         None => row,
     };
     Ok(row
         .param("phase", "set-inside")
         .param("set", set)
         .param("size", size)
-        .metric("threads_added", field(out, "after", "threads")? - before)
-        .metric(
-            "threads_added_total",
-            field(out, "probe", "threads")? - before,
-        )
+        .metric("threads_added", out.after.threads as f64 - before)
+        .metric("threads_added_total", probe.threads as f64 - before)
         .metric("max_in_flight", in_flight as f64))
 }
 
-fn bill_row(row: Row, out: &Value) -> anyhow::Result<Row> {
-    let delta = |name: &str| -> anyhow::Result<(f64, f64)> {
-        let after = field(out, "after", name)?;
-        Ok((after, after - field(out, "before", name)?))
+fn bill_row(row: Row, out: &BillReply) -> anyhow::Result<Row> {
+    let delta = |name: fn(&ProcStatus) -> u64| {
+        let after = name(&out.after) as f64;
+        (after, after - name(&out.before) as f64)
     };
-    let (threads, threads_added) = delta("threads")?;
-    let (vm_size, vm_size_added) = delta("vm_size_kb")?;
-    let (vm_rss, vm_rss_added) = delta("vm_rss_kb")?;
-    let (_, arenas_added) = delta("malloc_arenas")?;
+    let (threads, threads_added) = delta(|s| s.threads);
+    let (vm_size, vm_size_added) = delta(|s| s.vm_size_kb);
+    let (vm_rss, vm_rss_added) = delta(|s| s.vm_rss_kb);
+    let (_, arenas_added) = delta(|s| s.malloc_arenas);
     Ok(row
         .metric("threads_before", threads - threads_added)
         .metric("threads_after", threads)
@@ -287,12 +338,6 @@ fn bill_row(row: Row, out: &Value) -> anyhow::Result<Row> {
             "vm_arena_added_kb",
             arenas_added * (ARENA_BYTES / 1024) as f64,
         ))
-}
-
-fn field(out: &Value, at: &str, name: &str) -> anyhow::Result<f64> {
-    out[at][name]
-        .as_f64()
-        .with_context(|| format!("the child's result has no {at}.{name}: {out}"))
 }
 
 /// The refusal in a Rust child's failure, if its pool builder refused the
@@ -582,7 +627,7 @@ fn set_table(rows: &[&Row]) -> Table {
 
 /// `Threads`, `VmSize` and `VmRSS` of this process, from one read of
 /// `/proc/self/status`, and its glibc malloc arenas from `/proc/self/maps`.
-fn status() -> anyhow::Result<Value> {
+fn status() -> anyhow::Result<ProcStatus> {
     let text = std::fs::read_to_string("/proc/self/status").context("reading /proc/self/status")?;
     let get = |name: &str| -> anyhow::Result<u64> {
         text.lines()
@@ -592,12 +637,12 @@ fn status() -> anyhow::Result<Value> {
             .with_context(|| format!("no {name} in /proc/self/status"))
     };
     let maps = std::fs::read_to_string("/proc/self/maps").context("reading /proc/self/maps")?;
-    Ok(json!({
-        "threads": get("Threads")?,
-        "vm_size_kb": get("VmSize")?,
-        "vm_rss_kb": get("VmRSS")?,
-        "malloc_arenas": malloc_arenas(&maps),
-    }))
+    Ok(ProcStatus {
+        threads: get("Threads")?,
+        vm_size_kb: get("VmSize")?,
+        vm_rss_kb: get("VmRSS")?,
+        malloc_arenas: malloc_arenas(&maps),
+    })
 }
 
 /// The process's status once the threads that started with it have
@@ -605,19 +650,13 @@ fn status() -> anyhow::Result<Value> {
 /// apart (at most 1 s). A subject's own start-up threads (tokio's runtime
 /// worker) take their malloc arena a moment after they start; read too
 /// early, that arena would be billed to the first pool task.
-fn settled_status() -> anyhow::Result<Value> {
+fn settled_status() -> anyhow::Result<ProcStatus> {
     let mut last = status()?;
     let mut same = 0;
     for _ in 0..100 {
         std::thread::sleep(Duration::from_millis(10));
         let now = status()?;
-        let key = |v: &Value| {
-            (
-                v["vm_size_kb"].clone(),
-                v["threads"].clone(),
-                v["malloc_arenas"].clone(),
-            )
-        };
+        let key = |v: &ProcStatus| (v.vm_size_kb, v.threads, v.malloc_arenas);
         if key(&now) == key(&last) {
             same += 1;
             if same >= 3 {
@@ -680,17 +719,18 @@ fn first_task(cx: &ChildContext, exec: &dyn Executor) -> anyhow::Result<()> {
 
 /// The set part's child: set the size never, before or after the first pool
 /// task, then `n` FIFO reads at once.
-fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
-    let set = params["set"].as_str().context("set")?;
+fn child_set(
+    cx: &ChildContext,
+    set: &str,
+    size: u64,
+    n: u64,
+    fifo: &std::path::Path,
+) -> anyhow::Result<BillReply> {
     if !SETS.contains(&set) {
         bail!("set {set:?}: expected one of {}", SETS.join(", "));
     }
-    let size = params["size"].as_u64().context("size")? as usize;
-    let n = params["n"].as_u64().context("n")?;
-    let fifo = Arc::new(
-        std::fs::File::open(params["fifo"].as_str().context("fifo")?)
-            .context("opening the FIFO")?,
-    );
+    let size = usize::try_from(size).context("size")?;
+    let fifo = Arc::new(std::fs::File::open(fifo).context("opening the FIFO")?);
     // Lanes resize; the libuv policy reads UV_THREADPOOL_SIZE at its first
     // submission, like libuv; a pool that is not sluice's cannot be set.
     let exec = cx.exec.as_ref();
@@ -737,7 +777,12 @@ fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
     }
     let probe = status()?;
     let limit = exec.metrics().map(|m| m.lane(Lane::FastIo).limit);
-    Ok(json!({ "before": before, "after": after, "probe": probe, "fastio_limit": limit }))
+    Ok(BillReply {
+        before,
+        after,
+        probe: Some(probe),
+        fastio_limit: limit,
+    })
 }
 
 /// Sets `UV_THREADPOOL_SIZE` in this process's environment for the

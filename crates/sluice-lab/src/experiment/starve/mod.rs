@@ -573,6 +573,10 @@ impl Experiment for Starve {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // x: the probes in table order (A file read, A CPU task, B file read,
         // B slow wait), one line per subject and pool.

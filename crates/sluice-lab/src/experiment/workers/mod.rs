@@ -226,6 +226,10 @@ impl Experiment for Workers {
         tables
     }
 
+    fn bars(&self) -> bool {
+        true
+    }
+
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // max_in_flight over pool size, one line per subject.
         let mut series: Vec<Series> = Vec::new();
