@@ -420,7 +420,10 @@ fn serve_cli() -> Command {
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
         .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
-        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long the pool may take to drain at shutdown"))
+        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
+        .arg(Arg::new("header-read-timeout-ms").long("header-read-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10000").help("a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
+        .arg(Arg::new("idle-timeout-ms").long("idle-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("5000").help("a keep-alive connection with no request for this long is closed"))
+        .arg(n("max-connections", "connections open at once; at the cap a new one closes the longest-idle one, and is refused only while every connection is answering [default: the open-file limit less 64, at most 10000]"))
         .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
 }
@@ -444,6 +447,14 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
             *m.get_one::<u64>("shutdown-timeout-ms")
                 .expect("has default"),
         ),
+        header_read_timeout: Duration::from_millis(
+            *m.get_one::<u64>("header-read-timeout-ms")
+                .expect("has default"),
+        ),
+        idle_timeout: Duration::from_millis(
+            *m.get_one::<u64>("idle-timeout-ms").expect("has default"),
+        ),
+        max_connections: m.get_one::<usize>("max-connections").copied(),
     };
     sluice_serve::server::run(&config).map(drop)
 }
