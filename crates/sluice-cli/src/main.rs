@@ -286,7 +286,7 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("lab", m)) => lab(m).map(|()| ExitCode::SUCCESS),
         Some(("serve", m)) => serve(m).map(|()| ExitCode::SUCCESS),
         Some(("doctor", m)) => doctor(m),
-        Some(("load", m)) => load(m).map(|()| ExitCode::SUCCESS),
+        Some(("load", m)) => load(m),
         Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
         Some(("dns-delay", m)) => {
             sluice_lab::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
@@ -495,7 +495,7 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
 fn load_cli() -> Command {
     Command::new("load")
         .about("Drive a server on this machine: closed loop, fixed concurrency, keep-alive, HDR latencies")
-        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
         .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms"))
@@ -503,7 +503,7 @@ fn load_cli() -> Command {
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
 }
 
-fn load(m: &ArgMatches) -> anyhow::Result<()> {
+fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     let duration =
         sluice_serve::doctor::parse_window(m.get_one::<String>("duration").expect("has default"))
             .map_err(|e| anyhow::anyhow!(e.replace("--window", "--duration")))?;
@@ -520,5 +520,17 @@ fn load(m: &ArgMatches) -> anyhow::Result<()> {
     } else {
         write!(out, "{report}")?;
     }
-    Ok(())
+    if report.ok == 0 {
+        eprintln!(
+            "sluice load: no request succeeded (no 2xx answer of {} sent){}",
+            report.sent,
+            report
+                .first_error
+                .as_ref()
+                .map(|e| format!("; first error: {e}"))
+                .unwrap_or_default()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
 }
