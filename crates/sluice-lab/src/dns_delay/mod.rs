@@ -18,6 +18,15 @@
 //!   over.
 //! - The counts ([`Stats`]) are also written, as JSON, to a stats file
 //!   when they change (at most every 100 ms) and when the server stops.
+//! - Bounded under abuse: a TCP connection has at most
+//!   [`DelayConfig::tcp_max_in_flight`] queries held or waiting to be
+//!   written (past it the server reads no more of it: TCP's own
+//!   backpressure); a connection whose answers cannot be written within
+//!   [`DelayConfig::tcp_write_timeout`] (a client that will not read), or
+//!   that sends nothing for [`DelayConfig::tcp_idle_timeout`] with nothing
+//!   held, is dropped and counted; the accept loop backs off on `EMFILE`
+//!   and the like instead of spinning; the set of names seen is bounded
+//!   ([`MAX_SEEN_NAMES`]).
 //!
 //! The wire format is hickory-proto's; the sockets are tokio's. The lab
 //! starts it in-process ([`DelayServer::start`]) inside a private network
@@ -30,7 +39,7 @@ mod stats;
 
 pub use answer::{RESET_NAME, STATS_NAME};
 pub use fast::FastPattern;
-pub use stats::Stats;
+pub use stats::{MAX_SEEN_NAMES, Stats};
 
 use answer::Verdict;
 use anyhow::Context;
@@ -63,7 +72,20 @@ pub struct DelayConfig {
     pub tcp: bool,
     /// Where to write the counts.
     pub stats_file: Option<PathBuf>,
+    /// Queries one TCP connection may have held or waiting to be written;
+    /// past it the server stops reading that connection until one is
+    /// written.
+    pub tcp_max_in_flight: usize,
+    /// How long writing one answer to a TCP connection may block before
+    /// the connection is dropped (its client does not read).
+    pub tcp_write_timeout: Duration,
+    /// How long a TCP connection with nothing held may send nothing (or
+    /// half a message) before it is dropped.
+    pub tcp_idle_timeout: Duration,
 }
+
+/// [`DelayConfig::tcp_max_in_flight`] by default.
+pub const TCP_MAX_IN_FLIGHT: usize = 64;
 
 impl Default for DelayConfig {
     /// The seed's server on `127.0.0.1:5353`: hold 300 ms, answer
@@ -78,6 +100,9 @@ impl Default for DelayConfig {
             fast: Vec::new(),
             tcp: true,
             stats_file: None,
+            tcp_max_in_flight: TCP_MAX_IN_FLIGHT,
+            tcp_write_timeout: Duration::from_secs(10),
+            tcp_idle_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -359,39 +384,118 @@ async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
 }
 
 async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>) {
+    let mut backoff = sluice_serve::conn::AcceptBackoff::default();
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        tokio::spawn(serve_tcp_connection(stream, shared.clone()));
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                backoff.on_accept();
+                tokio::spawn(serve_tcp_connection(stream, shared.clone()));
+            }
+            Err(e) => {
+                // Out of descriptors (EMFILE) the pending connection stays
+                // queued and accept fails again at once: back off, not spin.
+                shared.tally().count(|s| s.accept_errors_total += 1);
+                tokio::time::sleep(backoff.on_error(&e)).await;
+            }
+        }
     }
 }
 
+/// Why a TCP connection's writer stopped.
+enum WriterEnd {
+    /// Every answer written; the reader has ended.
+    Done,
+    /// A write failed: the client is gone.
+    Broken,
+    /// A write blocked past the write timeout: the client does not read.
+    Stuck,
+}
+
 /// One TCP connection: two-byte-length-framed messages in, answers out in
-/// the order their holds end.
+/// the order their holds end. At most `tcp_max_in_flight` of its queries
+/// are held or queued for writing at once: the next message is read only
+/// when one of them is done, so a client that pipelines without reading
+/// fills its own socket buffers, not the server's memory.
 async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
+    use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+    let cfg = &shared.config;
+    let cap = cfg.tcp_max_in_flight.max(1);
+    let (write_timeout, idle_timeout) = (cfg.tcp_write_timeout, cfg.tcp_idle_timeout);
     let (mut rd, mut wr) = stream.into_split();
-    let (tx, mut rx) =
-        tokio::sync::mpsc::unbounded_channel::<(Vec<u8>, tokio::sync::oneshot::Sender<bool>)>();
-    let writer = tokio::spawn(async move {
+    let slots = Arc::new(Semaphore::new(cap));
+    let (tx, mut rx) = mpsc::channel::<(Vec<u8>, oneshot::Sender<bool>)>(cap);
+    let mut writer = tokio::spawn(async move {
         while let Some((resp, done)) = rx.recv().await {
             let mut framed = (resp.len() as u16).to_be_bytes().to_vec();
             framed.extend_from_slice(&resp);
-            let _ = done.send(wr.write_all(&framed).await.is_ok());
+            match tokio::time::timeout(write_timeout, wr.write_all(&framed)).await {
+                Ok(Ok(())) => drop(done.send(true)),
+                Ok(Err(_)) => return WriterEnd::Broken,
+                Err(_) => return WriterEnd::Stuck,
+            }
         }
+        WriterEnd::Done
     });
-    while let Ok(len) = rd.read_u16().await {
-        let mut msg = vec![0u8; usize::from(len)];
-        if rd.read_exact(&mut msg).await.is_err() {
-            // The connection ended inside a message.
-            shared.tally().count(|s| s.malformed_total += 1);
-            break;
-        }
+    let mut writer_end = None;
+    /// One message, or why there is none.
+    enum Next {
+        Msg(Vec<u8>, OwnedSemaphorePermit),
+        Eof,
+        Cut,
+        Idle,
+    }
+    loop {
+        let read = async {
+            let permit = slots
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            // Nothing held: the client must send within the idle timeout.
+            let idle = slots.available_permits() + 1 == cap;
+            let len = if idle {
+                match tokio::time::timeout(idle_timeout, rd.read_u16()).await {
+                    Err(_) => return Next::Idle,
+                    Ok(r) => r,
+                }
+            } else {
+                rd.read_u16().await
+            };
+            let Ok(len) = len else { return Next::Eof };
+            let mut msg = vec![0u8; usize::from(len)];
+            match tokio::time::timeout(idle_timeout, rd.read_exact(&mut msg)).await {
+                Ok(Ok(_)) => Next::Msg(msg, permit),
+                Ok(Err(_)) => Next::Cut,
+                Err(_) => Next::Idle,
+            }
+        };
+        let next = tokio::select! {
+            n = read => n,
+            end = &mut writer => {
+                writer_end = Some(end.unwrap_or(WriterEnd::Broken));
+                break;
+            }
+        };
+        let (msg, permit) = match next {
+            Next::Msg(m, p) => (m, p),
+            Next::Eof => break,
+            Next::Cut => {
+                // The connection ended inside a message.
+                shared.tally().count(|s| s.malformed_total += 1);
+                break;
+            }
+            Next::Idle => {
+                shared.tally().count(|s| s.tcp_dropped_total += 1);
+                writer.abort();
+                return;
+            }
+        };
         match answer::classify(&msg, &shared) {
-            Verdict::Malformed => {}
+            Verdict::Malformed => drop(permit),
             Verdict::Now(resp) => {
-                let (done, _) = tokio::sync::oneshot::channel();
-                let _ = tx.send((resp, done));
+                let (done, _) = oneshot::channel();
+                let _ = tx.send((resp, done)).await;
+                drop(permit);
             }
             Verdict::Hold(ticket, resp) => {
                 shared.tally().count(|s| {
@@ -400,28 +504,49 @@ async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
                 });
                 let tx = tx.clone();
                 tokio::spawn(hold_then(shared.clone(), ticket, async move {
-                    let (done, sent) = tokio::sync::oneshot::channel();
-                    tx.send((resp, done)).is_ok() && sent.await.unwrap_or(false)
+                    let (done, sent) = oneshot::channel();
+                    let ok = tx.send((resp, done)).await.is_ok() && sent.await.unwrap_or(false);
+                    drop(permit);
+                    ok
                 }));
             }
         }
     }
     drop(tx);
-    let _ = writer.await;
+    let end = match writer_end {
+        Some(end) => end,
+        // The client stopped sending: its held answers are still written.
+        None => writer.await.unwrap_or(WriterEnd::Broken),
+    };
+    if let WriterEnd::Stuck = end {
+        shared.tally().count(|s| s.tcp_dropped_total += 1);
+    }
 }
 
 /// Rewrites the stats file when the counts changed, at most every 100 ms.
 async fn write_stats(path: PathBuf, shared: Arc<Shared>) {
     let mut written = u64::MAX;
+    let mut last_error: Option<String> = None;
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     loop {
         tick.tick().await;
         let generation = shared.tally().generation;
         if generation != written {
-            if let Err(e) = shared.stats().write(&path) {
-                eprintln!("sluice dns-delay: {e:#}");
+            match shared.stats().write(&path) {
+                Ok(()) => {
+                    written = generation;
+                    last_error = None;
+                }
+                // Said once, not every 100 ms (out of descriptors, say);
+                // retried while the counts change.
+                Err(e) => {
+                    let text = format!("{e:#}");
+                    if last_error.as_ref() != Some(&text) {
+                        eprintln!("sluice dns-delay: {text}");
+                        last_error = Some(text);
+                    }
+                }
             }
-            written = generation;
         }
     }
 }
