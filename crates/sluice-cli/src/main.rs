@@ -202,7 +202,7 @@ fn cli() -> Command {
         }
         lab = lab.subcommand(cmd);
     }
-    Command::new("sluice")
+    negative_values(Command::new("sluice")
         .version(env!("CARGO_PKG_VERSION"))
         .about(
             "sluice: a work pool beside the event loop, and the lab that measures it against Node",
@@ -243,7 +243,21 @@ fn cli() -> Command {
                 .arg(Arg::new("experiment").required(true))
                 .arg(Arg::new("pool").required(true))
                 .arg(Arg::new("params").required(true)),
-        )
+        ))
+}
+
+/// Lets every flag that takes a value take a negative number as its value,
+/// so `--cpu-threads -1` is refused by the flag's own check, naming the
+/// flag, rather than read as an unknown flag `-1`.
+fn negative_values(cmd: Command) -> Command {
+    cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_values)
 }
 
 fn scope_command() -> Command {

@@ -89,6 +89,14 @@ impl Lab {
         let machine = Machine::detect(node.as_deref().ok());
         let wanted: Vec<&'static dyn Subject> = match &config.subjects {
             None => subject::SUBJECTS.to_vec(),
+            Some(names) if names.is_empty() => bail!(
+                "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
+                subject::SUBJECTS
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Some(names) => {
                 let mut out = Vec::new();
                 for name in names {

@@ -95,6 +95,7 @@ pub fn bind_error(addr: SocketAddr, e: &io::Error) -> String {
 /// `--file`) come back as one line naming the flag and the fix.
 pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
     let addr = config.listen_addr()?;
+    sluice::Builder::check_env()?;
     let pool = config.pool(|k| std::env::var(k).ok())?;
     let (file, _dir) = match &config.file {
         Some(path) => {

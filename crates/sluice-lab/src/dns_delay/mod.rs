@@ -538,7 +538,7 @@ async fn write_stats(path: PathBuf, shared: Arc<Shared>) {
                     last_error = None;
                 }
                 // Said once, not every 100 ms (out of descriptors, say);
-                // retried while the counts change.
+                // retried every 100 ms.
                 Err(e) => {
                     let text = format!("{e:#}");
                     if last_error.as_ref() != Some(&text) {
