@@ -230,6 +230,27 @@ impl Shared {
     }
 }
 
+/// What a server with `config` sends for one message `bytes`: the answer,
+/// now or after the hold, or `None` when the message is dropped as
+/// malformed. The server's message handling without sockets, for tests and
+/// fuzzing.
+///
+/// ```
+/// use sluice_lab::dns_delay::{DelayConfig, answer_once};
+/// assert_eq!(answer_once(&DelayConfig::default(), b"\x00\x01junk"), None);
+/// ```
+pub fn answer_once(config: &DelayConfig, bytes: &[u8]) -> Option<Vec<u8>> {
+    let shared = Shared {
+        config: config.clone(),
+        listen: config.listen,
+        tally: Mutex::new(Tally::default()),
+    };
+    match answer::classify(bytes, &shared) {
+        Verdict::Malformed => None,
+        Verdict::Now(resp) | Verdict::Hold(_, resp) => Some(resp),
+    }
+}
+
 /// A running delay server. Dropping it stops it (its tasks are aborted).
 ///
 /// ```
