@@ -4,21 +4,24 @@ loopback for DURATION, their RSS, threads and file descriptors sampled every
 second and plotted; run by scripts/soak (see it for usage).
 
 Phases, for each server at once:
-  warm-up   light traffic, so lazily made things (pool threads, buffers) exist
+  warm-up   WARMUP_S of the same flood, so what is made once (pool threads,
+            allocator arenas, the runtime's buffers) exists before the
+            baseline: what is measured is growth over the flood
   baseline  idle; the mean of its samples is the baseline
   flood     DURATION of abuse (below)
   cool-down idle; the mean of its last 10 samples is "after"
 then one SIGTERM, which must end the process.
 
 serve's flood: `sluice load` processes on /login, /gzip and /file, each
-restarted every 20 s (a restart of the load drops its connections);
+restarted every 10 s (a restart of the load drops its connections);
 clients that hang up 50 ms after sending /login; slowloris clients (one
 header byte a second); connections that never send anything; /ping.
 dns-delay's flood: UDP queries for ever new names; TCP clients that
 pipeline and read; TCP clients that pipeline and never read; junk.
 
-Pass when, for each server, RSS and fds after the load are within 10 % of
-the baseline (fds: at least 1 either way, the count being small), serve
+Pass when, for each server, RSS after the load is at most 10 % above the
+baseline (below it is memory given back: reported, not a failure), fds are
+within 10 % of the baseline (at least 1 either way, the count being small), serve
 sent no status other than 200 and 429, dns-delay ends with nothing in
 flight, and each process exits 0 after one SIGTERM.
 """
@@ -34,7 +37,7 @@ import sys
 import threading
 import time
 
-WARMUP_S = 10
+WARMUP_S = 30
 BASELINE_S = 20
 COOLDOWN_S = 40
 
@@ -161,10 +164,10 @@ def serve_clients(port, stop, tally, kinds):
 
 
 def load_loop(sluice, url, conc, stop, tally, statuses):
-    """`sluice load` on url, restarted every 20 s until stop."""
+    """`sluice load` on url, restarted every 10 s until stop."""
     while not stop.is_set():
         out = subprocess.run(
-            [sluice, "load", url, "-c", str(conc), "-d", "20s", "--json"],
+            [sluice, "load", url, "-c", str(conc), "-d", "10s", "--json"],
             capture_output=True,
             text=True,
         )
@@ -307,7 +310,11 @@ def verdict(sampler):
             "after": round(a, 1),
         }
     rss, fds = out["rss_kib"], out["fds"]
-    out["rss_ok"] = abs(rss["after"] - rss["baseline"]) <= 0.10 * rss["baseline"]
+    # Growth is what fails: after may be at most 10 % above the baseline.
+    # Below it is memory given back (glibc trims its heap in steps), which
+    # is reported (rss_within_10pct) but not a failure.
+    out["rss_within_10pct"] = abs(rss["after"] - rss["baseline"]) <= 0.10 * rss["baseline"]
+    out["rss_ok"] = rss["after"] <= 1.10 * rss["baseline"]
     out["fds_ok"] = abs(fds["after"] - fds["baseline"]) <= max(0.10 * fds["baseline"], 1)
     return out
 
@@ -373,7 +380,7 @@ def main():
             w.join(timeout=40)
         phases[name] = (start, time.time() - t0)
 
-    phase("warm-up", WARMUP_S, "light")
+    phase("warm-up", WARMUP_S, "full")
     phase("baseline", BASELINE_S, None)
     phase("flood", duration, "full")
     phase("cool-down", COOLDOWN_S, None)

@@ -141,8 +141,9 @@ impl Stats {
 }
 
 /// The most names the tally remembers to count distinct names; past it
-/// the set starts over (see [`Stats::names_total`]). About 250 bytes each:
-/// at most ~16 MB.
+/// the set starts over (see [`Stats::names_total`]). Each is kept as a
+/// 64-bit keyed hash (collisions among 65 536 names: about 1 in 10^10), so
+/// at most ~1 MB whatever the names' length.
 pub const MAX_SEEN_NAMES: usize = 65_536;
 
 /// A held query, for the tally: its name and its (id, type) for spotting
@@ -162,9 +163,11 @@ pub(crate) struct Tally {
     names: HashMap<String, u64>,
     /// Held queries per ticket (a retransmission adds to its ticket).
     held: HashMap<Ticket, u64>,
-    /// Names held since the start, the last reset, or the set last
-    /// filled up (at most [`MAX_SEEN_NAMES`]).
-    seen: HashSet<String>,
+    /// Hashes of the names held since the start, the last reset, or the
+    /// set last filled up (at most [`MAX_SEEN_NAMES`]).
+    seen: HashSet<u64>,
+    /// The key of those hashes.
+    hasher: std::collections::hash_map::RandomState,
     /// Bumped on every change, so the stats file is rewritten only then.
     pub(crate) generation: u64,
 }
@@ -179,12 +182,13 @@ impl Tally {
         }
         *n += 1;
         *self.names.entry(t.name.clone()).or_default() += 1;
-        if !self.seen.contains(&t.name) {
+        let h = std::hash::BuildHasher::hash_one(&self.hasher, &t.name);
+        if !self.seen.contains(&h) {
             if self.seen.len() >= MAX_SEEN_NAMES {
-                self.seen.clear();
+                self.seen = HashSet::new();
                 s.seen_resets_total += 1;
             }
-            self.seen.insert(t.name.clone());
+            self.seen.insert(h);
             s.names_total += 1;
         }
         s.in_flight_queries += 1;
@@ -211,6 +215,11 @@ impl Tally {
         }
         s.in_flight_queries = s.in_flight_queries.saturating_sub(1);
         s.in_flight_names = self.names.len() as u64;
+        // A flood's tables do not keep their size once it is over.
+        if self.held.is_empty() && self.held.capacity() > 1024 {
+            self.held.shrink_to_fit();
+            self.names.shrink_to_fit();
+        }
         if answered {
             s.answered_total += 1;
         }
