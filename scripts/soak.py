@@ -192,6 +192,9 @@ def dns_query(qid, name, qtype=1):
     return q + b"\x00" + struct.pack(">HH", qtype, 1)
 
 
+OPEN = []  # sockets that block in sendall: shut down when their phase ends
+
+
 def dns_clients(port, stop, tally, kinds):
     def udp():
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -237,8 +240,9 @@ def dns_clients(port, stop, tally, kinds):
         framed = (struct.pack(">H", len(q)) + q) * 1000
         while not stop.is_set():
             try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=30)
+                s = socket.create_connection(("127.0.0.1", port), timeout=300)
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                OPEN.append(s)
                 while not stop.is_set():
                     s.sendall(framed)
             except OSError:
@@ -376,6 +380,12 @@ def main():
                 if s0:
                     print(f"soak:   t={s0[0]:.0f}s serve rss {s0[2] / 1024:.1f} MiB threads {s0[3]} fds {s0[4]}", flush=True)
         stop.set()
+        for sock in OPEN:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        OPEN.clear()
         for w in workers:
             w.join(timeout=40)
         phases[name] = (start, time.time() - t0)

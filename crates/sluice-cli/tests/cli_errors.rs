@@ -249,7 +249,7 @@ fn a_negative_value_is_refused_by_its_flag() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(
-            stderr.contains(&format!("invalid value '-")) && stderr.contains(flag),
+            stderr.contains("invalid value '-") && stderr.contains(flag),
             "{args:?}: {stderr}"
         );
     }

@@ -189,7 +189,7 @@ async fn the_control_query_answers_the_counts_at_once() {
         m = ask_udp(addr, 2, format!("{STATS_NAME}."), RecordType::TXT).await;
     }
     let lines: Vec<String> = m.answers.iter().map(|r| r.data.to_string()).collect();
-    assert_eq!(lines.len(), 18, "{lines:?}");
+    assert_eq!(lines.len(), 19, "{lines:?}");
     // The listen address and the hold, as in the stats file.
     assert!(lines.contains(&format!("listen={addr}")), "{lines:?}");
     assert!(lines.contains(&"hold_ms=3600000".to_string()), "{lines:?}");
@@ -255,5 +255,31 @@ async fn a_tcp_client_that_never_reads_is_bounded_then_dropped() {
             .metadata
             .id,
         9
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn past_max_held_queries_are_dropped_and_counted() {
+    let server = DelayServer::start(DelayConfig {
+        max_held: 2,
+        ..config(3_600_000)
+    })
+    .await
+    .unwrap();
+    let addr = server.local_addr();
+    let sock = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    for i in 0..5u16 {
+        sock.send_to(&query(i, &format!("o{i}.lab.test."), RecordType::A), addr)
+            .await
+            .unwrap();
+    }
+    let mut s = server.stats();
+    while s.in_flight_queries + s.overload_total < 5 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        s = server.stats();
+    }
+    assert_eq!(
+        (s.in_flight_queries, s.overload_total, s.queries_total),
+        (2, 3, 2)
     );
 }

@@ -290,8 +290,16 @@ pub fn admit(
     let _ = stream.set_nodelay(true);
     let registry = Arc::clone(registry);
     Some(async move {
-        serve(stream, router, Arc::clone(&conn), Arc::clone(&registry)).await;
-        registry.remove(id);
+        /// Leaves the registry however the task ends: done, aborted at
+        /// the shutdown timeout, or panicked.
+        struct Leave(Arc<Registry>, u64);
+        impl Drop for Leave {
+            fn drop(&mut self) {
+                self.0.remove(self.1);
+            }
+        }
+        let _leave = Leave(Arc::clone(&registry), id);
+        serve(stream, router, conn, registry).await;
     })
 }
 

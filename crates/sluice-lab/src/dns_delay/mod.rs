@@ -26,7 +26,10 @@
 //!   that sends nothing for [`DelayConfig::tcp_idle_timeout`] with nothing
 //!   held, is dropped and counted; the accept loop backs off on `EMFILE`
 //!   and the like instead of spinning; the set of names seen is bounded
-//!   ([`MAX_SEEN_NAMES`]).
+//!   ([`MAX_SEEN_NAMES`]); at most [`DelayConfig::max_held`] queries are
+//!   held at once (UDP included), more are dropped and counted; when
+//!   nothing is held any more, the heap's free memory is given back to the
+//!   system (glibc's `malloc_trim`), so a flood's peak does not stay.
 //!
 //! The wire format is hickory-proto's; the sockets are tokio's. The lab
 //! starts it in-process ([`DelayServer::start`]) inside a private network
@@ -82,7 +85,14 @@ pub struct DelayConfig {
     /// How long a TCP connection with nothing held may send nothing (or
     /// half a message) before it is dropped.
     pub tcp_idle_timeout: Duration,
+    /// The most queries held at once, UDP and TCP together; past it a
+    /// query is dropped unanswered and counted (`overload_total`), as an
+    /// overloaded resolver does. Memory is then bounded whatever the rate.
+    pub max_held: usize,
 }
+
+/// [`DelayConfig::max_held`] by default.
+pub const MAX_HELD: usize = 65_536;
 
 /// [`DelayConfig::tcp_max_in_flight`] by default.
 pub const TCP_MAX_IN_FLIGHT: usize = 64;
@@ -103,6 +113,7 @@ impl Default for DelayConfig {
             tcp_max_in_flight: TCP_MAX_IN_FLIGHT,
             tcp_write_timeout: Duration::from_secs(10),
             tcp_idle_timeout: Duration::from_secs(30),
+            max_held: MAX_HELD,
         }
     }
 }
@@ -222,6 +233,19 @@ impl Shared {
         self.tally.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Starts holding `ticket`, unless [`DelayConfig::max_held`] are held
+    /// already (then counts the refusal); one lock for both.
+    fn try_hold(self: &Arc<Self>, ticket: Ticket) -> Option<Held> {
+        let mut tally = self.tally();
+        if tally.stats.in_flight_queries >= self.config.max_held as u64 {
+            tally.count(|s| s.overload_total += 1);
+            return None;
+        }
+        tally.hold(&ticket);
+        drop(tally);
+        Some(Held(Arc::clone(self), ticket, false))
+    }
+
     fn stats(&self) -> Stats {
         let mut s = self.tally().stats.clone();
         s.listen = self.listen.to_string();
@@ -289,6 +313,7 @@ impl DelayServer {
         if let Some(tcp) = tcp {
             tasks.push(tokio::spawn(serve_tcp(tcp, shared.clone())));
         }
+        tasks.push(tokio::spawn(trim_when_idle(shared.clone())));
         if let Some(path) = shared.config.stats_file.clone() {
             shared.stats().write(&path)?;
             tasks.push(tokio::spawn(write_stats(path, shared.clone())));
@@ -360,21 +385,22 @@ async fn bind(listen: SocketAddr, tcp: bool) -> anyhow::Result<(UdpSocket, Optio
 }
 
 /// Holds a query, then sends its answer; the tally follows.
-async fn hold_then<F>(shared: Arc<Shared>, ticket: Ticket, send: F)
+async fn hold_then<F>(mut held: Held, send: F)
 where
     F: std::future::Future<Output = bool>,
 {
-    shared.tally().hold(&ticket);
-    /// Releases the ticket even if the task is aborted mid-hold.
-    struct Release(Arc<Shared>, Ticket, bool);
-    impl Drop for Release {
-        fn drop(&mut self) {
-            self.0.tally().release(&self.1, self.2);
-        }
+    tokio::time::sleep(held.0.config.hold).await;
+    held.2 = send.await;
+}
+
+/// A query counted as held: made by [`Shared::try_hold`], released (and
+/// counted answered or not) when dropped, even if its task never ran.
+struct Held(Arc<Shared>, Ticket, bool);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.tally().release(&self.1, self.2);
     }
-    let mut release = Release(shared.clone(), ticket, false);
-    tokio::time::sleep(shared.config.hold).await;
-    release.2 = send.await;
 }
 
 async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
@@ -391,12 +417,15 @@ async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
                 let _ = socket.send_to(&resp, peer).await;
             }
             Verdict::Hold(ticket, resp) => {
+                let Some(held) = shared.try_hold(ticket) else {
+                    continue;
+                };
                 shared.tally().count(|s| {
                     s.queries_total += 1;
                     s.udp_total += 1;
                 });
                 let socket = socket.clone();
-                tokio::spawn(hold_then(shared.clone(), ticket, async move {
+                tokio::spawn(hold_then(held, async move {
                     socket.send_to(&resp, peer).await.is_ok()
                 }));
             }
@@ -519,12 +548,16 @@ async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
                 drop(permit);
             }
             Verdict::Hold(ticket, resp) => {
+                let Some(held) = shared.try_hold(ticket) else {
+                    drop(permit);
+                    continue;
+                };
                 shared.tally().count(|s| {
                     s.queries_total += 1;
                     s.tcp_total += 1;
                 });
                 let tx = tx.clone();
-                tokio::spawn(hold_then(shared.clone(), ticket, async move {
+                tokio::spawn(hold_then(held, async move {
                     let (done, sent) = oneshot::channel();
                     let ok = tx.send((resp, done)).await.is_ok() && sent.await.unwrap_or(false);
                     drop(permit);
@@ -542,6 +575,49 @@ async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
     if let WriterEnd::Stuck = end {
         shared.tally().count(|s| s.tcp_dropped_total += 1);
     }
+}
+
+/// Once a burst is over (nothing held, after something was), gives the
+/// heap's free memory back to the system: glibc keeps freed memory of
+/// many small allocations (the held queries' tasks) mapped, so without
+/// this a flood's peak would stay in the RSS for the life of the process.
+async fn trim_when_idle(shared: Arc<Shared>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut trimmed_at = u64::MAX;
+    loop {
+        tick.tick().await;
+        let (held, generation) = {
+            let t = shared.tally();
+            (t.stats.in_flight_queries, t.generation)
+        };
+        if held == 0 && generation != trimmed_at {
+            trimmed_at = generation;
+            heap::trim();
+        }
+    }
+}
+
+/// glibc's `malloc_trim`.
+mod heap {
+    /// Returns the free memory of every malloc arena to the system.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    pub(super) fn trim() {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: malloc_trim(3) takes a plain size, has no preconditions,
+        // and is thread-safe (it takes each arena's lock); it only releases
+        // free pages. Declared with glibc's signature
+        // `int malloc_trim(size_t pad)`.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+
+    /// Other C libraries: nothing to do.
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    pub(super) fn trim() {}
 }
 
 /// Rewrites the stats file when the counts changed, at most every 100 ms.

@@ -44,6 +44,10 @@ pub struct Stats {
     /// answers (a write blocked past the write timeout) or sent nothing
     /// for the idle timeout.
     pub tcp_dropped_total: u64,
+    /// Count: queries dropped unanswered because
+    /// [`DelayConfig::max_held`](super::DelayConfig::max_held) were held
+    /// already.
+    pub overload_total: u64,
     /// Count: TCP `accept()` errors (a full descriptor table: the accept
     /// loop backs off).
     pub accept_errors_total: u64,
@@ -125,6 +129,7 @@ impl Stats {
             "seen_resets_total",
             "tcp_dropped_total",
             "accept_errors_total",
+            "overload_total",
             "in_flight_names",
             "max_in_flight_names",
             "in_flight_queries",
@@ -319,7 +324,7 @@ mod tests {
         s.write(&path).unwrap();
         assert_eq!(Stats::read(&path).unwrap(), s);
         let lines = s.lines();
-        assert_eq!(lines.len(), 18);
+        assert_eq!(lines.len(), 19);
         assert!(lines.contains(&"max_in_flight_names=24".to_string()));
         assert!(lines.contains(&"listen=127.0.0.1:53".to_string()));
         let err = s.write(Path::new("/proc/version")).unwrap_err().to_string();
