@@ -140,7 +140,14 @@ fn a_busy_connection_table_refuses_and_says_so() {
         has("connection cap of 2 reached (--max-connections)"),
         "{lines:#?}"
     );
-    assert!(has(" 1 refused at the cap,"), "{lines:#?}");
+    // At least the refusal seen above (a probe racing the second hold in
+    // may have been refused too).
+    let refused: u64 = lines
+        .iter()
+        .find_map(|l| l.split(" idle closed at the cap, ").nth(1))
+        .and_then(|r| r.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no connections line in {lines:#?}"));
+    assert!(refused >= 1, "{lines:#?}");
 }
 
 #[test]
