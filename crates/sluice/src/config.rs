@@ -144,6 +144,7 @@ impl Builder {
     /// use sluice::Builder;
     /// Builder::check_env()?;
     /// let pool = Builder::from_vars(|k| std::env::var(k).ok())?.build()?;
+    /// assert_eq!(pool.metrics().lane(sluice::Lane::Cpu).submitted_total, 0);
     /// # Ok::<(), sluice::ConfigError>(())
     /// ```
     pub fn check_env() -> Result<(), ConfigError> {

@@ -122,7 +122,7 @@ impl<T: Send + 'static> Task<T> {
     /// it the handle, so the queued work nobody waits for never runs.
     ///
     /// ```
-    /// use sluice::{Lane, Pool, TaskError};
+    /// use sluice::{Lane, Pool};
     /// use std::sync::mpsc;
     ///
     /// let pool = Pool::builder().threads(Lane::Cpu, 1).build()?;
