@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sluice_lab::dns_delay::{DelayConfig, answer_once};
+use sluice_testnet::dns_delay::{DelayConfig, answer_once};
 use std::sync::LazyLock;
 
 static CONFIG: LazyLock<DelayConfig> = LazyLock::new(|| {

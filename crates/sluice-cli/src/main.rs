@@ -5,8 +5,8 @@
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use sluice_lab::dns_delay::DelayFlags;
 use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use sluice_testnet::dns_delay::DelayFlags;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -175,9 +175,9 @@ fn cli() -> Command {
                 .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report")),
         );
     for e in EXPERIMENTS {
-        let mut cmd = Command::new(e.name())
-            .about(e.about())
-            .long_about(e.long_about())
+        let mut cmd = Command::new(e.spec().name)
+            .about(e.spec().about)
+            .long_about(e.spec().long_about.trim())
             .args(common_args())
             .arg(
                 Arg::new("json")
@@ -191,7 +191,7 @@ fn cli() -> Command {
                     .value_name("FILE")
                     .help("also draw the chart as SVG"),
             );
-        for a in e.args() {
+        for a in e.spec().args {
             cmd = cmd.arg(
                 Arg::new(a.name)
                     .long(a.name)
@@ -303,23 +303,23 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("load", m)) => load(m),
         Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
         Some(("dns-delay", m)) => {
-            sluice_lab::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
+            sluice_testnet::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
         }
         Some(("lab-netns", m)) => {
             if m.get_flag("check") {
-                return sluice_lab::netns::check().map(|()| ExitCode::SUCCESS);
+                return sluice_testnet::netns::check().map(|()| ExitCode::SUCCESS);
             }
             let mut command = m
                 .get_many::<OsString>("command")
                 .expect("required")
                 .cloned();
-            let run = sluice_lab::netns::NetnsRun {
+            let run = sluice_testnet::netns::NetnsRun {
                 server: delay_flags(m).config()?,
                 hosts: m.get_one::<String>("hosts").map(PathBuf::from),
                 program: command.next().expect("at least one value"),
                 args: command.collect(),
             };
-            let code = sluice_lab::netns::run(run)?;
+            let code = sluice_testnet::netns::run(run)?;
             std::process::exit(code);
         }
         Some(("lab-child", m)) => {
@@ -374,8 +374,8 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         Some((name, m)) => {
             let exp =
                 sluice_lab::experiment::by_name(name).expect("subcommands come from the registry");
-            let mut args = Args::defaults(exp.args(), false);
-            for a in exp.args() {
+            let mut args = Args::defaults(exp.spec().args, false);
+            for a in exp.spec().args {
                 if let Some(v) = m.get_one::<String>(a.name) {
                     args.set(a.name, v.clone());
                 }

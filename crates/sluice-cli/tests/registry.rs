@@ -12,18 +12,21 @@ fn every_experiment_is_listed_and_has_help() {
     let listed = String::from_utf8_lossy(&list.stdout);
     for e in EXPERIMENTS {
         assert!(
-            listed.lines().any(|l| l.starts_with(e.name())),
+            listed.lines().any(|l| l.starts_with(e.spec().name)),
             "{} missing from `sluice lab list`",
-            e.name()
+            e.spec().name
         );
-        let help = sluice().args(["lab", e.name(), "--help"]).output().unwrap();
-        assert!(help.status.success(), "{}", e.name());
+        let help = sluice()
+            .args(["lab", e.spec().name, "--help"])
+            .output()
+            .unwrap();
+        assert!(help.status.success(), "{}", e.spec().name);
         let text = String::from_utf8_lossy(&help.stdout);
-        for a in e.args() {
+        for a in e.spec().args {
             assert!(
                 text.contains(&format!("--{}", a.name)),
                 "{}: --{} not in --help",
-                e.name(),
+                e.spec().name,
                 a.name
             );
         }
@@ -38,7 +41,7 @@ fn every_experiment_is_listed_and_has_help() {
             assert!(
                 text.contains(common),
                 "{}: {common} not in --help",
-                e.name()
+                e.spec().name
             );
         }
     }
@@ -48,7 +51,7 @@ fn every_experiment_is_listed_and_has_help() {
 fn every_experiment_draws_an_empty_outcome() {
     for e in EXPERIMENTS {
         let empty = Outcome {
-            experiment: e.name().to_string(),
+            experiment: e.spec().name.to_string(),
             machine: Machine::detect(None),
             rows: Vec::new(),
             notes: Vec::new(),
@@ -58,10 +61,14 @@ fn every_experiment_draws_an_empty_outcome() {
         let _ = e.chart(&empty);
         let _ = e.headline(&empty);
         assert!(
-            !e.about().is_empty() && !e.long_about().is_empty(),
+            !e.spec().about.is_empty() && !e.spec().long_about.is_empty(),
             "{}",
-            e.name()
+            e.spec().name
         );
-        assert!(!e.node_script().is_empty(), "{}", e.name());
+        assert!(
+            e.spec().workloads.node.is_some_and(|js| !js.is_empty()),
+            "{}",
+            e.spec().name
+        );
     }
 }

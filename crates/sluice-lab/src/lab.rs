@@ -88,7 +88,11 @@ impl Lab {
         }
         let machine = Machine::detect(node.as_deref().ok());
         let wanted: Vec<&'static dyn Subject> = match &config.subjects {
-            None => subject::SUBJECTS.to_vec(),
+            None => subject::SUBJECTS
+                .iter()
+                .copied()
+                .filter(|s| s.by_default())
+                .collect(),
             Some(names) if names.is_empty() => bail!(
                 "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
                 subject::SUBJECTS
@@ -179,7 +183,7 @@ impl Lab {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| exp.default_pools(self.config.report))
+            .unwrap_or_else(|| exp.spec().default_pools(self.config.report))
     }
 
     /// True inside `sluice lab report`.
@@ -202,10 +206,14 @@ impl Lab {
     pub fn node_script(&self, experiment: &str) -> anyhow::Result<PathBuf> {
         let exp = experiment::by_name(experiment)
             .with_context(|| format!("unknown experiment {experiment:?}"))?;
+        let script = exp
+            .spec()
+            .workloads
+            .node
+            .with_context(|| format!("{experiment} has no node script"))?;
         let path = self.scripts.path().join(format!("{experiment}.js"));
         if !path.exists() {
-            std::fs::write(&path, exp.node_script())
-                .with_context(|| format!("writing {}", path.display()))?;
+            std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
         }
         Ok(path)
     }
@@ -242,9 +250,34 @@ impl Lab {
         self.run_command(cmd, &what, watch)
     }
 
+    /// [`Lab::run_child`] on the typed protocol: sends `params`, reads the
+    /// child's result as `R` (see [`crate::child`]).
+    pub fn call<P: serde::Serialize, R: serde::de::DeserializeOwned>(
+        &self,
+        subject: &dyn Subject,
+        experiment: &str,
+        pool: PoolSize,
+        params: &P,
+        watch: Option<&mut dyn Watch>,
+    ) -> anyhow::Result<R> {
+        let got = self.run_child(
+            subject,
+            experiment,
+            pool,
+            &serde_json::to_value(params)?,
+            watch,
+        )?;
+        serde_json::from_value(got).with_context(|| {
+            format!(
+                "reading {}'s result for {experiment} (pool {pool})",
+                subject.name()
+            )
+        })
+    }
+
     /// Like [`Lab::run_child`], with the child inside a private network
     /// and mount namespace whose only name server is a DNS delay server
-    /// configured as `server` (see [`crate::netns`]). Returns the child's
+    /// configured as `server` (see [`sluice_testnet::netns`]). Returns the child's
     /// JSON and the server's counts; fails if the machine's
     /// `/etc/resolv.conf` changed (it never should). `watch`, if given, is
     /// ticked while the child runs; the PID it gets is `sluice lab-netns`'s,
@@ -256,23 +289,23 @@ impl Lab {
         experiment: &str,
         pool: PoolSize,
         params: &Value,
-        server: &crate::dns_delay::DelayConfig,
+        server: &sluice_testnet::dns_delay::DelayConfig,
         watch: Option<&mut dyn Watch>,
-    ) -> anyhow::Result<(Value, crate::dns_delay::Stats)> {
+    ) -> anyhow::Result<(Value, sluice_testnet::dns_delay::Stats)> {
         let what = format!(
             "{} running {experiment} (pool {pool}) in a network namespace",
             subject.name()
         );
-        let guard = crate::netns::HostGuard::snapshot();
+        let guard = sluice_testnet::netns::HostGuard::snapshot();
         let stats = self.scratch().join(format!(
             "dns-stats-{}.json",
             self.netns_runs
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
         ));
         let inner = subject.command(self, experiment, pool, params)?;
-        let cmd = crate::netns::wrap(self.exe(), &inner, server, &stats);
+        let cmd = sluice_testnet::netns::wrap(self.exe(), &inner, server, &stats);
         let result = self.run_command(cmd, &what, watch);
-        let counts = crate::netns::finish(&stats, &guard);
+        let counts = sluice_testnet::netns::finish(&stats, &guard);
         let result = result?;
         Ok((result, counts.with_context(|| what.clone())?))
     }
@@ -350,14 +383,28 @@ impl Lab {
             .with_context(|| format!("{what} printed no JSON result: {last:?}"))
     }
 
-    /// An outcome of this lab's machine and skipped subjects.
+    /// An outcome of this lab's machine; its skipped subjects are those
+    /// that cannot run on this machine but would run `experiment`.
     pub fn outcome(&self, experiment: &str, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
+        let spec = experiment::by_name(experiment).map(|e| e.spec());
+        let skipped = self
+            .skipped
+            .iter()
+            .filter(|s| {
+                let subject = subject::by_name(&s.subject);
+                match (spec, subject) {
+                    (Some(e), Some(s)) => e.cell(s) == experiment::Cell::Runs,
+                    _ => true,
+                }
+            })
+            .cloned()
+            .collect();
         Outcome {
             experiment: experiment.to_string(),
             machine: self.machine.clone(),
             rows,
             notes,
-            skipped: self.skipped.clone(),
+            skipped,
         }
     }
 

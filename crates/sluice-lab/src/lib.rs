@@ -9,26 +9,24 @@
 //!   registry [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
 //! - `lab.rs`: a run's context: subjects, node, children, watching.
-//! - `dns_delay/`: the DNS delay server (`sluice dns-delay`, and in-process).
-//! - `netns/`: namespaced runs: a child in its own network and mount
-//!   namespace whose only name server is the delay server.
+//! - The DNS delay server and namespaced runs are the `sluice-testnet` crate.
 //! - `report/`: terminal tables, JSON, SVG, Markdown.
 //!
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls
 //! [`run_experiment`], [`run_report`] or [`child_main`]; nothing else.
 
-pub mod dns_delay;
+pub mod child;
 pub mod experiment;
 pub mod lab;
 mod libuv_ffi;
 pub mod loadgen;
 pub mod machine;
-pub mod netns;
 pub mod outcome;
 mod pool_size;
 pub mod procfs;
 pub mod report;
 pub mod subject;
+pub mod sweep;
 pub mod workload;
 
 pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment};
@@ -51,7 +49,10 @@ pub struct Outputs {
 
 /// `(name, about)` of every experiment, for `sluice lab list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    EXPERIMENTS.iter().map(|e| (e.name(), e.about())).collect()
+    EXPERIMENTS
+        .iter()
+        .map(|e| (e.spec().name, e.spec().about))
+        .collect()
 }
 
 /// Runs the experiment `name` and prints its tables to stdout; writes the
@@ -67,7 +68,7 @@ pub fn run_experiment(
             "unknown experiment {name:?}; `sluice lab list` shows them: {}",
             EXPERIMENTS
                 .iter()
-                .map(|e| e.name())
+                .map(|e| e.spec().name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -131,8 +132,8 @@ pub fn check_writable(flag: &str, path: &std::path::Path) -> anyhow::Result<()> 
 pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
     let mut out = format!(
         "\n{} — {}\n{}\n\n",
-        exp.name(),
-        exp.about(),
+        exp.spec().name,
+        exp.spec().about,
         outcome.machine.summary()
     );
     for t in exp.tables(outcome) {
@@ -172,31 +173,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     for s in lab.skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
     }
-    let mut md = String::new();
-    md.push_str("# sluice lab report\n\n");
-    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
-    md.push_str(&format!(
-        "Subjects: {}.{}\n\n",
-        lab.subjects()
-            .iter()
-            .map(|s| format!("`{}` ({})", s.name(), s.about()))
-            .collect::<Vec<_>>()
-            .join("; "),
-        if pools_override.is_some() {
-            " Pool sizes overridden with --pools."
-        } else {
-            ""
-        }
-    ));
-    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
-    for e in EXPERIMENTS {
-        md.push_str(&format!(
-            "- [{}](#{}) — {}\n",
-            e.name(),
-            e.name(),
-            e.about()
-        ));
-    }
+    let mut md = report_header(&lab, pools_override.is_some());
     let mut summary = ReportSummary {
         markdown: dir.join("REPORT.md"),
         svgs: Vec::new(),
@@ -206,56 +183,30 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let mut body = String::new();
     let mut headlines = String::new();
     for e in EXPERIMENTS {
-        eprintln!("sluice lab report: {} ...", e.name());
+        let spec = e.spec();
+        eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
-        let args = Args::defaults(e.args(), true);
-        body.push_str(&format!("\n## {}\n\n{}\n\n", e.name(), e.long_about()));
+        let args = Args::defaults(spec.args, true);
+        body.push_str(&format!(
+            "\n## {}\n\n{}\n\n",
+            spec.name,
+            spec.long_about.trim()
+        ));
         match e.run(&lab, &args) {
             Ok(outcome) => {
-                print!("{}", render_text(*e, &outcome));
-                let json = dir.join(format!("{}.json", e.name()));
-                report::json::write(&outcome, &json)?;
-                summary.json.push(json);
-                let flags: Vec<String> = e
-                    .args()
-                    .iter()
-                    .map(|a| format!("--{} {}", a.name, a.report))
-                    .collect();
-                body.push_str(&format!(
-                    "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
-                    e.name(),
-                    flags.join(" "),
-                    t.elapsed().as_secs_f64(),
-                    e.name(),
-                    e.name()
-                ));
-                let tables = e.tables(&outcome);
-                if let Some(h) = e.headline(&outcome) {
-                    headlines.push_str(&format!(
-                        "### {}\n\n{}\n",
-                        e.name(),
-                        report::markdown::table(&h)
-                    ));
-                }
-                for tb in &tables {
-                    body.push_str(&report::markdown::table(tb));
-                    body.push('\n');
-                }
-                if let Some(chart) = e.chart(&outcome) {
-                    let svg = dir.join(format!("{}.svg", e.name()));
-                    report::svg::write(&chart, &svg)?;
-                    body.push_str(&format!("![{}]({}.svg)\n\n", e.name(), e.name()));
-                    summary.svgs.push(svg);
-                }
-                for n in &outcome.notes {
-                    body.push_str(&format!("- {n}\n"));
-                }
+                let seconds = t.elapsed().as_secs_f64();
+                let out = Sections {
+                    body: &mut body,
+                    headlines: &mut headlines,
+                    summary: &mut summary,
+                };
+                report_outcome(*e, &outcome, dir, seconds, out)?;
             }
             Err(err) => {
                 let msg = format!("{err:#}");
-                eprintln!("sluice lab report: {} failed: {msg}", e.name());
+                eprintln!("sluice lab report: {} failed: {msg}", spec.name);
                 body.push_str(&format!("**Failed:** {msg}\n"));
-                summary.failed.push((e.name().to_string(), msg));
+                summary.failed.push((spec.name.to_string(), msg));
             }
         }
     }
@@ -274,25 +225,124 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     Ok(summary)
 }
 
-/// The child side of a Rust subject: `sluice lab-child SUBJECT EXPERIMENT
-/// POOL PARAMS`. Runs the experiment's workload and prints its JSON result.
+/// The report's title, machine, subjects and table of contents.
+fn report_header(lab: &Lab, pools_overridden: bool) -> String {
+    let mut md = String::new();
+    md.push_str("# sluice lab report\n\n");
+    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
+    md.push_str(&format!(
+        "Subjects: {}.{}\n\n",
+        lab.subjects()
+            .iter()
+            .map(|s| format!("`{}` ({})", s.name(), s.about()))
+            .collect::<Vec<_>>()
+            .join("; "),
+        if pools_overridden {
+            " Pool sizes overridden with --pools."
+        } else {
+            ""
+        }
+    ));
+    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
+    for e in EXPERIMENTS {
+        let spec = e.spec();
+        md.push_str(&format!(
+            "- [{}](#{}) — {}\n",
+            spec.name, spec.name, spec.about
+        ));
+    }
+    md
+}
+
+/// Where one experiment's part of the report goes.
+struct Sections<'a> {
+    body: &'a mut String,
+    headlines: &'a mut String,
+    summary: &'a mut ReportSummary,
+}
+
+/// One experiment's part of the report: its text on stdout, its JSON, the
+/// command that reproduces it, its headline, tables, chart and notes.
+fn report_outcome(
+    e: &dyn Experiment,
+    outcome: &Outcome,
+    dir: &Path,
+    seconds: f64,
+    out: Sections<'_>,
+) -> anyhow::Result<()> {
+    let Sections {
+        body,
+        headlines,
+        summary,
+    } = out;
+    let spec = e.spec();
+    print!("{}", render_text(e, outcome));
+    let json = dir.join(format!("{}.json", spec.name));
+    report::json::write(outcome, &json)?;
+    summary.json.push(json);
+    let flags: Vec<String> = spec
+        .args
+        .iter()
+        .map(|a| format!("--{} {}", a.name, a.report))
+        .collect();
+    body.push_str(&format!(
+        "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
+        spec.name,
+        flags.join(" "),
+        seconds,
+        spec.name,
+        spec.name
+    ));
+    let tables = e.tables(outcome);
+    if let Some(h) = e.headline(outcome) {
+        headlines.push_str(&format!(
+            "### {}\n\n{}\n",
+            spec.name,
+            report::markdown::table(&h)
+        ));
+    }
+    for tb in &tables {
+        body.push_str(&report::markdown::table(tb));
+        body.push('\n');
+    }
+    if let Some(chart) = e.chart(outcome) {
+        let svg = dir.join(format!("{}.svg", spec.name));
+        report::svg::write(&chart, &svg)?;
+        body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
+        summary.svgs.push(svg);
+    }
+    for n in &outcome.notes {
+        body.push_str(&format!("- {n}\n"));
+    }
+    Ok(())
+}
+
+/// The child side of the `sluice`-binary subjects: `sluice lab-child
+/// SUBJECT EXPERIMENT POOL PARAMS`. Runs the experiment's workload for the
+/// subject's runtime and prints its JSON result.
 pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> anyhow::Result<()> {
     let e = experiment::by_name(experiment)
         .with_context(|| format!("unknown experiment {experiment:?}"))?;
-    let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
-    let params: serde_json::Value =
-        serde_json::from_str(params).context("parsing the child's params")?;
-    if let Some(out) = e.own_child(subject, &params) {
-        println!("{}", out?);
-        return Ok(());
-    }
     let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
-    let exec = s.executor(pool)?;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let cx = subject::ChildContext { exec, rt, pool };
-    let out = e.child(&cx, &params)?;
+    let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
+    let workloads = &e.spec().workloads;
+    let out = match s.runtime() {
+        subject::Runtime::Rust => {
+            let w = workloads
+                .rust
+                .with_context(|| format!("{experiment} has no Rust workload"))?;
+            let exec = s.executor(pool)?;
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            w.run_json(&subject::ChildContext { exec, rt, pool }, params)?
+        }
+        subject::Runtime::Libuv => workloads
+            .libuv
+            .with_context(|| format!("{experiment} has no libuv workload"))?
+            .run_json(params)?,
+        other => anyhow::bail!("{subject} runs {other} workloads, not in sluice lab-child"),
+    };
     println!("{out}");
     Ok(())
 }

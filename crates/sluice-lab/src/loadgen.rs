@@ -25,7 +25,6 @@ use hyper::client::conn::http1::SendRequest;
 use serde::Serialize;
 use sluice_serve::loopback::{LoopbackUrl, check_url};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -220,6 +219,25 @@ struct Tally {
 }
 
 impl Tally {
+    /// Adds another worker's counts to these.
+    fn merge(&mut self, t: Tally) {
+        self.latency_us
+            .add(&t.latency_us)
+            .expect("histograms of the same bounds add");
+        for (s, n) in t.statuses {
+            *self.statuses.entry(s).or_default() += n;
+        }
+        self.ok += t.ok;
+        self.ok_in_window += t.ok_in_window;
+        self.answers_in_window += t.answers_in_window;
+        self.errors += t.errors;
+        self.truncated += t.truncated;
+        if self.first_error.is_none() {
+            self.first_error = t.first_error;
+        }
+        self.last_answer = self.last_answer.max(t.last_answer);
+    }
+
     fn new() -> Tally {
         Tally {
             latency_us: Histogram::new_with_bounds(1, 3_600_000_000, 3)
@@ -241,73 +259,63 @@ impl Tally {
     }
 }
 
+/// One connection's closed loop: request, answer, (pause), until the
+/// load's end or its count is spent.
+async fn worker(
+    load: &Load,
+    url: &LoopbackUrl,
+    sent: &AtomicU64,
+    deadline: Instant,
+    hard_deadline: Instant,
+) -> Tally {
+    let mut t = Tally::new();
+    let mut conn: Option<SendRequest<Empty<Bytes>>> = None;
+    loop {
+        if Instant::now() >= deadline {
+            break;
+        }
+        // Relaxed: a ticket counter; nothing else is ordered by it.
+        if sent.fetch_add(1, Ordering::Relaxed) >= load.max_requests {
+            sent.fetch_sub(1, Ordering::Relaxed);
+            break;
+        }
+        let once = tokio::time::timeout_at(
+            hard_deadline.into(),
+            request(url, &mut conn, deadline, load.max_body, &mut t),
+        );
+        match once.await {
+            Err(_) => {
+                t.error(format!(
+                    "no answer within {:?} after the load's end",
+                    load.drain
+                ));
+                break;
+            }
+            Ok(Some(wait)) if load.honor_retry_after => {
+                let until = (Instant::now() + wait).min(deadline);
+                tokio::time::sleep_until(until.into()).await;
+            }
+            Ok(_) if !load.pause.is_zero() => {
+                let until = (Instant::now() + load.pause).min(deadline);
+                tokio::time::sleep_until(until.into()).await;
+            }
+            Ok(_) => {}
+        }
+    }
+    t
+}
+
 async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
     let start = Instant::now();
     let deadline = start + load.duration;
     let hard_deadline = deadline + load.drain;
-    let sent = Arc::new(AtomicU64::new(0));
-    let workers = (0..load.concurrency).map(|_| {
-        let sent = Arc::clone(&sent);
-        let url = url.clone();
-        let max = load.max_requests;
-        let max_body = load.max_body;
-        async move {
-            let mut t = Tally::new();
-            let mut conn: Option<SendRequest<Empty<Bytes>>> = None;
-            loop {
-                if Instant::now() >= deadline {
-                    break;
-                }
-                // Relaxed: a ticket counter; nothing else is ordered by it.
-                if sent.fetch_add(1, Ordering::Relaxed) >= max {
-                    sent.fetch_sub(1, Ordering::Relaxed);
-                    break;
-                }
-                let once = tokio::time::timeout_at(
-                    hard_deadline.into(),
-                    request(&url, &mut conn, deadline, max_body, &mut t),
-                );
-                match once.await {
-                    Err(_) => {
-                        t.error(format!(
-                            "no answer within {:?} after the load's end",
-                            load.drain
-                        ));
-                        break;
-                    }
-                    Ok(Some(wait)) if load.honor_retry_after => {
-                        let until = (Instant::now() + wait).min(deadline);
-                        tokio::time::sleep_until(until.into()).await;
-                    }
-                    Ok(_) if !load.pause.is_zero() => {
-                        let until = (Instant::now() + load.pause).min(deadline);
-                        tokio::time::sleep_until(until.into()).await;
-                    }
-                    Ok(_) => {}
-                }
-            }
-            t
-        }
-    });
+    let sent = AtomicU64::new(0);
+    let workers =
+        (0..load.concurrency).map(|_| worker(&load, &url, &sent, deadline, hard_deadline));
     let tallies = futures::future::join_all(workers).await;
     let mut total = Tally::new();
     for t in tallies {
-        total
-            .latency_us
-            .add(&t.latency_us)
-            .expect("histograms of the same bounds add");
-        for (s, n) in t.statuses {
-            *total.statuses.entry(s).or_default() += n;
-        }
-        total.ok += t.ok;
-        total.ok_in_window += t.ok_in_window;
-        total.answers_in_window += t.answers_in_window;
-        total.errors += t.errors;
-        total.truncated += t.truncated;
-        if total.first_error.is_none() {
-            total.first_error = t.first_error;
-        }
-        total.last_answer = total.last_answer.max(t.last_answer);
+        total.merge(t);
     }
     let sent = sent.load(Ordering::Relaxed);
     // Count-bounded loads that finished early: the window is up to the last
@@ -321,6 +329,13 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
     let h = &total.latency_us;
     let ms = |us: u64| us as f64 / 1e3;
     let empty = h.is_empty();
+    let quantile = |q: f64| {
+        if empty {
+            f64::NAN
+        } else {
+            ms(h.value_at_quantile(q))
+        }
+    };
     LoadReport {
         url: load.url,
         concurrency: load.concurrency,
@@ -333,16 +348,8 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
         window_s: window,
         ok_per_s: total.ok_in_window as f64 / window,
         answers_per_s: total.answers_in_window as f64 / window,
-        p50_ms: if empty {
-            f64::NAN
-        } else {
-            ms(h.value_at_quantile(0.5))
-        },
-        p99_ms: if empty {
-            f64::NAN
-        } else {
-            ms(h.value_at_quantile(0.99))
-        },
+        p50_ms: quantile(0.5),
+        p99_ms: quantile(0.99),
         max_ms: if empty { f64::NAN } else { ms(h.max()) },
         mean_ms: if empty { f64::NAN } else { h.mean() / 1e3 },
     }

@@ -104,6 +104,19 @@ impl Outcome {
             .is_some_and(|first| first.params.get("pool") != row.params.get("pool"))
     }
 
+    /// The distinct values of the parameter `key`, in first-seen order.
+    pub fn distinct(&self, key: &str) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        for r in &self.rows {
+            if let Some(v) = r.params.get(key)
+                && !out.contains(v)
+            {
+                out.push(v.clone());
+            }
+        }
+        out
+    }
+
     /// The distinct subjects, in first-seen order.
     pub fn subjects(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

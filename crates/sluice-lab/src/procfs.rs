@@ -1,6 +1,7 @@
 //! Reading a process from `/proc`: its threads, what each is blocked in, its
 //! memory. Used to watch subjects from outside, the way the seeds did.
 
+use sluice_scope::syscalls::SyscallLine;
 use std::path::PathBuf;
 
 /// One thread of a process.
@@ -36,19 +37,14 @@ pub fn threads(pid: u32) -> std::io::Result<Vec<ThreadInfo>> {
     Ok(out)
 }
 
-/// Parses `/proc/PID/task/TID/syscall`: `"0 0x15 0x7f.. ..."` is `read` on fd
-/// 21; `"running"` or `"-1 ..."` (not in a syscall) is `None`.
+/// Parses `/proc/PID/task/TID/syscall` with sluice-scope's grammar:
+/// `"0 0x15 0x7f.. ..."` is `read` on fd 21; `"running"` or `"-1 ..."` (not
+/// in a system call) is `None`.
 pub fn parse_syscall(text: &str) -> Option<(i64, u64)> {
-    let mut parts = text.split_whitespace();
-    let nr: i64 = parts.next()?.parse().ok()?;
-    if nr < 0 {
-        return None;
+    match SyscallLine::parse(text)? {
+        SyscallLine::Blocked { nr, args } => Some((i64::from(nr), args[0])),
+        SyscallLine::Running | SyscallLine::InKernel => None,
     }
-    let arg0 = parts
-        .next()
-        .and_then(|a| u64::from_str_radix(a.trim_start_matches("0x"), 16).ok())
-        .unwrap_or(0);
-    Some((nr, arg0))
 }
 
 /// The number of threads of `pid`.

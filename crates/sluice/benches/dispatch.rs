@@ -13,6 +13,9 @@
 //!
 //! - `sluice_lanes`: `Pool::builder().build()`, `Lane::Cpu` (as many threads
 //!   as usable cores), `Task::wait`.
+//! - `sluice_lanes_fixed`: the same with blocking compensation off
+//!   (`Builder::adaptive(Lane::Cpu, false)`): what compensation costs a
+//!   task that never blocks.
 //! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
 //!   `Task::wait`.
 //! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);
@@ -100,6 +103,10 @@ fn configure(group: &mut BenchmarkGroup<'_, WallTime>) {
 
 fn dispatch(c: &mut Criterion) {
     let lanes = Pool::builder().build().expect("lanes pool");
+    let fixed = Pool::builder()
+        .adaptive(Lane::Cpu, false)
+        .build()
+        .expect("fixed lanes pool");
     let libuv = Pool::builder()
         .policy(Policy::Libuv { threads: Some(4) })
         .build()
@@ -116,6 +123,9 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("1_in_flight/sluice_lanes", |b| {
         b.iter(|| sluice_one(&lanes))
     });
+    group.bench_function("1_in_flight/sluice_lanes_fixed", |b| {
+        b.iter(|| sluice_one(&fixed))
+    });
     group.bench_function("1_in_flight/sluice_libuv", |b| {
         b.iter(|| sluice_one(&libuv))
     });
@@ -128,6 +138,9 @@ fn dispatch(c: &mut Criterion) {
     let mut handles = Vec::with_capacity(BATCH);
     group.bench_function("1000_in_flight/sluice_lanes", |b| {
         b.iter(|| sluice_batch(&lanes, &mut handles))
+    });
+    group.bench_function("1000_in_flight/sluice_lanes_fixed", |b| {
+        b.iter(|| sluice_batch(&fixed, &mut handles))
     });
     group.bench_function("1000_in_flight/sluice_libuv", |b| {
         b.iter(|| sluice_batch(&libuv, &mut handles))

@@ -13,13 +13,18 @@ use crate::pool::Pool;
 use std::time::Duration;
 
 /// The environment variables [`Builder::from_env`] reads.
-pub const ENV_VARS: [&str; 6] = [
+pub const ENV_VARS: [&str; 11] = [
     "SLUICE_CPU_THREADS",
     "SLUICE_FASTIO_THREADS",
     "SLUICE_SLOWIO_THREADS",
     "SLUICE_QUEUE_BOUND",
     "SLUICE_STACK_SIZE",
     "SLUICE_CPU_NICE",
+    "SLUICE_ADAPTIVE",
+    "SLUICE_CPU_MAX_THREADS",
+    "SLUICE_FASTIO_MAX_THREADS",
+    "SLUICE_SLOWIO_MAX_THREADS",
+    "SLUICE_CPU_AFFINITY",
 ];
 
 /// A refused configuration value. The message names the setting (an
@@ -66,6 +71,24 @@ pub enum ConfigError {
         /// What is accepted, e.g. `1..=2`.
         expected: String,
         /// Why the range is what it is, starting with a separator, or empty.
+        why: String,
+    },
+    /// The value is not one of the accepted words.
+    #[error("{setting}={value:?} is not accepted; expected {expected}")]
+    NotAccepted {
+        /// The environment variable or builder call.
+        setting: String,
+        /// The value as given.
+        value: String,
+        /// What is accepted.
+        expected: String,
+    },
+    /// The operating system refused what the setting needs.
+    #[error("{setting}: {why}")]
+    Refused {
+        /// The builder call.
+        setting: String,
+        /// What the kernel said, and what to do.
         why: String,
     },
     /// The setting has no meaning under the chosen policy.
@@ -119,6 +142,9 @@ pub struct Builder {
     keep_alive: [Option<Duration>; 3],
     stack_size: Option<Setting<usize>>,
     cpu_nice: Option<Setting<usize>>,
+    max_threads: [Option<Setting<usize>>; 3],
+    adaptive: [Option<Setting<bool>>; 3],
+    cpu_affinity: bool,
     untimed: bool,
 }
 
@@ -172,6 +198,11 @@ impl Builder {
     /// | `SLUICE_QUEUE_BOUND`    | queue bound of every lane                  | 1..=16777216           |
     /// | `SLUICE_STACK_SIZE`     | worker stack size in bytes                 | 65536..=1073741824     |
     /// | `SLUICE_CPU_NICE`       | nice value of `Cpu` workers                | 0..=19                 |
+    /// | `SLUICE_ADAPTIVE`       | blocking compensation, every lane          | `on`/`off`/`1`/`0`/`true`/`false` |
+    /// | `SLUICE_CPU_MAX_THREADS`    | `Cpu` threads, compensation included   | budget..=1024          |
+    /// | `SLUICE_FASTIO_MAX_THREADS` | `FastIo` threads, compensation included| budget..=1024          |
+    /// | `SLUICE_SLOWIO_MAX_THREADS` | `SlowIo` threads, compensation included| budget..=1024          |
+    /// | `SLUICE_CPU_AFFINITY`   | pin `Cpu` workers one per core             | `on`/`off` (as above)  |
     ///
     /// Surrounding white space is ignored; anything else that is not a
     /// whole number in range is an error naming the variable and its value.
@@ -246,6 +277,34 @@ impl Builder {
                 raw,
                 source: "SLUICE_STACK_SIZE".to_string(),
             });
+        }
+        for (lane, var) in [
+            (Lane::Cpu, "SLUICE_CPU_MAX_THREADS"),
+            (Lane::FastIo, "SLUICE_FASTIO_MAX_THREADS"),
+            (Lane::SlowIo, "SLUICE_SLOWIO_MAX_THREADS"),
+        ] {
+            if let Some(raw) = lookup(var) {
+                // The lower bound (the lane's budget) is checked by `build`.
+                let value = parse_count(var, &raw, 1, budget::MAX_THREADS, String::new())?;
+                b.max_threads[lane.index()] = Some(Setting {
+                    value,
+                    raw,
+                    source: var.to_string(),
+                });
+            }
+        }
+        if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
+            b.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
+        }
+        if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
+            let value = parse_switch("SLUICE_ADAPTIVE", raw.clone())?;
+            for lane in Lane::ALL {
+                b.adaptive[lane.index()] = Some(Setting {
+                    value,
+                    raw: raw.clone(),
+                    source: "SLUICE_ADAPTIVE".to_string(),
+                });
+            }
         }
         if let Some(raw) = lookup("SLUICE_CPU_NICE") {
             let value = parse_count(
@@ -340,6 +399,78 @@ impl Builder {
         self
     }
 
+    /// Turns blocking compensation on or off for `lane` (default on).
+    ///
+    /// On, a worker whose task waits instead of computing (declared with
+    /// [`crate::blocking`], or, on `FastIo` and `SlowIo`, found sleeping by
+    /// the pool's monitor) does not count against the lane's budget: the lane
+    /// may run `budget + blocked` threads, up to
+    /// [`max_threads`](Builder::max_threads). Off, the budget is a fixed
+    /// thread count, as in libuv. Lanes policy only.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().adaptive(Lane::FastIo, false).build()?;
+    /// assert!(!pool.metrics().lane(Lane::FastIo).adaptive);
+    /// assert!(pool.metrics().lane(Lane::SlowIo).adaptive);
+    /// # Ok::<(), sluice::ConfigError>(())
+    /// ```
+    pub fn adaptive(mut self, lane: Lane, on: bool) -> Self {
+        self.adaptive[lane.index()] = Some(Setting {
+            value: on,
+            raw: on.to_string(),
+            source: format!("adaptive(Lane::{lane:?})"),
+        });
+        self
+    }
+
+    /// The most threads `lane` may run with blocking compensation, from its
+    /// budget up to [`budget::MAX_THREADS`] (defaults:
+    /// [`budget::default_max_threads`]). Below the budget or above the
+    /// ceiling is an error. Lanes policy only.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().threads(Lane::FastIo, 8).max_threads(Lane::FastIo, 64).build()?;
+    /// assert_eq!(pool.metrics().lane(Lane::FastIo).max_threads, Some(64));
+    /// let err = Pool::builder().threads(Lane::FastIo, 8).max_threads(Lane::FastIo, 4).build().unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "max_threads(Lane::FastIo)=\"4\" is out of range; expected 8..=1024 (from the lane's budget to the ceiling)"
+    /// );
+    /// # Ok::<(), sluice::ConfigError>(())
+    /// ```
+    pub fn max_threads(mut self, lane: Lane, n: usize) -> Self {
+        self.max_threads[lane.index()] = Some(Setting {
+            value: n,
+            raw: n.to_string(),
+            source: format!("max_threads(Lane::{lane:?})"),
+        });
+        self
+    }
+
+    /// Pins `Cpu` lane workers one per usable core, on the process's own
+    /// affinity set (default off). A worker started beyond the budget while
+    /// others are blocked, when every core has its worker, runs unpinned.
+    /// [`build`](Builder::build) fails with [`ConfigError::Refused`] if the
+    /// kernel will not report or set thread affinity (a seccomp filter, a
+    /// cgroup that forbids it). Lanes policy only.
+    ///
+    /// Off by default: `sluice lab adaptive` measures it on a mixed load, and
+    /// pinning forbids the scheduler from moving a `Cpu` worker off a core the
+    /// event loop or an I/O thread needs.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().cpu_affinity(true).build()?;
+    /// assert_eq!(pool.spawn(Lane::Cpu, || 6 * 7).wait()?, 42);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cpu_affinity(mut self, on: bool) -> Self {
+        self.cpu_affinity = on;
+        self
+    }
+
     /// Turns off the clock reads and histograms (counts stay on). Exists to
     /// measure what timing costs; there is little reason to use it otherwise.
     pub fn timing(mut self, on: bool) -> Self {
@@ -386,10 +517,31 @@ impl Builder {
                     }
                     s.stack_size = stack_size;
                     s.timed = !self.untimed;
+                    if let Some(a) = &self.adaptive[lane.index()] {
+                        s.adaptive = a.value;
+                    }
+                    match &self.max_threads[lane.index()] {
+                        Some(m) => {
+                            s.max_threads = check_range(
+                                m,
+                                s.limit,
+                                budget::MAX_THREADS,
+                                " (from the lane's budget to the ceiling)".to_string(),
+                            )?;
+                        }
+                        // A budget set above the default maximum raises it.
+                        None => s.max_threads = s.max_threads.max(s.limit),
+                    }
                 }
                 if let Some(n) = &self.cpu_nice {
                     settings[Lane::Cpu.index()].nice =
                         check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
+                }
+                if self.cpu_affinity {
+                    let cpus = process_cpus()?;
+                    settings[Lane::Cpu.index()].pin = Some(std::sync::Arc::new(
+                        crate::policy::lanes::CpuSlots::new(cpus),
+                    ));
                 }
                 Ok(Pool::new_lanes(settings, timeouts))
             }
@@ -412,6 +564,24 @@ impl Builder {
                     return Err(unsupported(
                         &n.source,
                         "libuv runs every thread at the process's priority",
+                    ));
+                }
+                if let Some(m) = self.max_threads.iter().flatten().next() {
+                    return Err(unsupported(
+                        &m.source,
+                        "libuv's pool has a fixed size and no compensation",
+                    ));
+                }
+                if let Some(a) = self.adaptive.iter().flatten().next() {
+                    return Err(unsupported(
+                        &a.source,
+                        "libuv's pool has a fixed size and no compensation",
+                    ));
+                }
+                if self.cpu_affinity {
+                    return Err(unsupported(
+                        "cpu_affinity",
+                        "libuv's threads run wherever the process may",
                     ));
                 }
                 if self.keep_alive.iter().any(Option::is_some) {
@@ -439,6 +609,37 @@ impl Builder {
     }
 }
 
+/// The CPUs of the process's affinity set, after checking that the kernel
+/// lets this process set a thread's affinity (by setting the calling
+/// thread's to what it already is).
+#[cfg(not(loom))]
+fn process_cpus() -> Result<Vec<usize>, ConfigError> {
+    use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
+    let refused = |call: &str, e: rustix::io::Errno| ConfigError::Refused {
+        setting: "cpu_affinity".to_string(),
+        why: format!("the kernel refused {call} ({e}); build the pool without cpu_affinity(true)"),
+    };
+    let process = sched_getaffinity(Some(rustix::process::getpid()))
+        .map_err(|e| refused("sched_getaffinity", e))?;
+    let mine = sched_getaffinity(None).map_err(|e| refused("sched_getaffinity", e))?;
+    sched_setaffinity(None, &mine).map_err(|e| refused("sched_setaffinity", e))?;
+    let cpus: Vec<usize> = (0..CpuSet::MAX_CPU)
+        .filter(|&c| process.is_set(c))
+        .collect();
+    if cpus.is_empty() {
+        return Err(ConfigError::Refused {
+            setting: "cpu_affinity".to_string(),
+            why: "the process's affinity set is empty".to_string(),
+        });
+    }
+    Ok(cpus)
+}
+
+#[cfg(loom)]
+fn process_cpus() -> Result<Vec<usize>, ConfigError> {
+    Ok((0..loom::usable_cores()).collect())
+}
+
 fn cores_why(lane: Lane, cores: usize) -> String {
     if lane == Lane::Cpu {
         format!(
@@ -464,6 +665,19 @@ fn check_range(
         })
     } else {
         Ok(s.value)
+    }
+}
+
+/// Parses an on/off environment variable, strictly.
+fn parse_switch(setting: &str, raw: String) -> Result<bool, ConfigError> {
+    match raw.trim().to_ascii_lowercase().as_str() {
+        "1" | "on" | "true" | "yes" => Ok(true),
+        "0" | "off" | "false" | "no" => Ok(false),
+        _ => Err(ConfigError::NotAccepted {
+            setting: setting.to_string(),
+            value: raw,
+            expected: "on, off, 1, 0, true, false, yes or no".to_string(),
+        }),
     }
 }
 
@@ -567,6 +781,48 @@ mod tests {
             let err = Builder::from_vars(env(pairs)).unwrap_err();
             assert_eq!(err.to_string(), want);
         }
+    }
+
+    #[test]
+    fn adaptive_and_max_threads_from_the_environment() {
+        let b = Builder::from_vars(env(&[
+            ("SLUICE_ADAPTIVE", " Off "),
+            ("SLUICE_SLOWIO_MAX_THREADS", "100"),
+        ]))
+        .unwrap();
+        assert!(
+            b.adaptive
+                .iter()
+                .all(|a| a.as_ref().map(|a| a.value) == Some(false))
+        );
+        assert_eq!(b.max_threads[2].as_ref().map(|m| m.value), Some(100));
+        assert!(
+            Builder::from_vars(env(&[("SLUICE_CPU_AFFINITY", "on")]))
+                .unwrap()
+                .cpu_affinity
+        );
+        let err = Builder::from_vars(env(&[("SLUICE_ADAPTIVE", "maybe")])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SLUICE_ADAPTIVE=\"maybe\" is not accepted; expected on, off, 1, 0, true, false, yes or no"
+        );
+        let err = Builder::from_vars(env(&[("SLUICE_FASTIO_MAX_THREADS", "5000")])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SLUICE_FASTIO_MAX_THREADS=\"5000\" is out of range; expected 1..=1024"
+        );
+        // Below the lane's budget: refused at build, naming the variable.
+        let err = Builder::from_vars(env(&[
+            ("SLUICE_SLOWIO_THREADS", "64"),
+            ("SLUICE_SLOWIO_MAX_THREADS", "10"),
+        ]))
+        .unwrap()
+        .build()
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "SLUICE_SLOWIO_MAX_THREADS=\"10\" is out of range; expected 64..=1024 (from the lane's budget to the ceiling)"
+        );
     }
 
     #[test]

@@ -12,7 +12,8 @@
 
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
-use crate::pool::{Aborted, Inner};
+use crate::policy::Aborted;
+use crate::pool::Inner;
 use crate::task::TaskError;
 use crate::task::state::{Job, TransitionToAborted};
 use std::cmp::Ordering;
@@ -133,10 +134,14 @@ fn reap(shared: &Shared, pool: &Weak<Inner>) {
                 let entry = st.heap.pop().expect("peeked");
                 drop(st);
                 if let Some(job) = entry.job.upgrade()
-                    && job.abort(TaskError::DeadlineExceeded) == TransitionToAborted::Aborted
-                    && let Some(inner) = pool.upgrade()
+                    && let TransitionToAborted::Aborted(vacated) =
+                        job.abort(TaskError::DeadlineExceeded)
                 {
-                    inner.on_aborted(&*job, Aborted::Expired);
+                    match pool.upgrade() {
+                        Some(inner) => inner.on_aborted(&*job, vacated, Aborted::Expired),
+                        // The pool is gone, and its queues with it.
+                        None => vacated.account(),
+                    }
                 }
                 st = lock(&shared.state);
             }

@@ -54,6 +54,7 @@
 #![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
+mod blocking;
 pub mod budget;
 mod clock;
 mod config;
@@ -73,6 +74,7 @@ mod task;
 #[cfg(test)]
 mod tests;
 
+pub use blocking::blocking;
 pub use config::{Builder, ConfigError, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};

@@ -63,6 +63,8 @@ mod imp {
     /// How many spin rounds a searching worker or a waiting handle may burn
     /// before it parks.
     pub(crate) const SPIN_ROUNDS: u32 = 1;
+
+    pub(crate) use std::thread_local;
 }
 
 #[cfg(loom)]
@@ -106,6 +108,8 @@ mod imp {
     /// No spinning under loom: every spin round would multiply the states to
     /// explore, and the protocol must be correct without it.
     pub(crate) const SPIN_ROUNDS: u32 = 0;
+
+    pub(crate) use loom::thread_local;
 }
 
 pub(crate) use imp::*;

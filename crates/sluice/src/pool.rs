@@ -1,14 +1,15 @@
 //! [`Pool`]: the front door. It validates nothing (the [`Builder`] did),
 //! allocates the task cell, and hands it to the policy.
 
-use crate::config::{Builder, ConfigError, check_resize};
+use crate::config::{Builder, ConfigError};
 use crate::deadline::Deadlines;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
-use crate::policy::Policy;
+use crate::policy::LaneShutdown;
 use crate::policy::lanes::{LaneSettings, Lanes};
 use crate::policy::libuv::Libuv;
-use crate::task::state::{Cell, Job, Output};
+use crate::policy::{Aborted, Policy, Refused, Scheduler, Vacated};
+use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Busy, Task, TaskError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,36 +54,9 @@ impl Drop for Handle {
 /// Shared by the pool handles, the tasks and the deadline reaper.
 pub(crate) struct Inner {
     policy: Policy,
-    scheduler: Scheduler,
+    scheduler: Box<dyn Scheduler>,
     deadlines: Deadlines,
     queue_timeout: [Option<Duration>; 3],
-}
-
-enum Scheduler {
-    Lanes(Lanes),
-    Libuv(Libuv),
-}
-
-/// Why a queued task left its queue without running (not by a worker).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Aborted {
-    Cancelled,
-    Expired,
-    Abandoned,
-}
-
-/// Why a lane would not reserve a slot.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Refused {
-    Full { bound: usize },
-    Closed,
-}
-
-/// What [`Pool::shutdown`] left behind, per lane or in total.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct LaneShutdown {
-    pub(crate) abandoned: u64,
-    pub(crate) still_running: u64,
 }
 
 /// What [`Pool::shutdown`] did.
@@ -129,11 +103,7 @@ impl Pool {
         queue_timeout: [Option<Duration>; 3],
     ) -> Pool {
         crate::clock::warm_up();
-        Pool::from_inner(
-            Policy::Lanes,
-            Scheduler::Lanes(Lanes::new(settings)),
-            queue_timeout,
-        )
+        Pool::from_inner(Policy::Lanes, Box::new(Lanes::new(settings)), queue_timeout)
     }
 
     pub(crate) fn new_libuv(
@@ -145,14 +115,14 @@ impl Pool {
         crate::clock::warm_up();
         Pool::from_inner(
             Policy::Libuv { threads },
-            Scheduler::Libuv(Libuv::new(threads, stack_size, timed)),
+            Box::new(Libuv::new(threads, stack_size, timed)),
             queue_timeout,
         )
     }
 
     fn from_inner(
         policy: Policy,
-        scheduler: Scheduler,
+        scheduler: Box<dyn Scheduler>,
         queue_timeout: [Option<Duration>; 3],
     ) -> Pool {
         let inner = Arc::new_cyclic(|weak| Inner {
@@ -258,26 +228,26 @@ impl Pool {
         T: Send + 'static,
     {
         let inner = self.inner();
-        let (closed, was_empty) = match &inner.scheduler {
-            Scheduler::Lanes(lanes) => match lanes.lane(lane).reserve(wait) {
-                Ok(was_empty) => (false, was_empty),
-                Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
-                Err(Refused::Closed) => (true, false),
-            },
-            Scheduler::Libuv(uv) => (uv.is_closed(), false),
+        let slot = match inner.scheduler.admit(lane, wait) {
+            Ok(slot) => Some(slot),
+            Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
+            Err(Refused::Closed) => None,
         };
         let cell = Arc::new(Cell::new(lane, deadline, f));
         let job: Arc<dyn Job> = cell.clone();
-        if closed {
-            // Refused, not accepted: no counter moves.
-            let _ = cell.abort(TaskError::Shutdown);
-        } else {
-            if deadline.is_some() {
-                inner.deadlines.watch(&job);
+        match slot {
+            Some(slot) => {
+                if deadline.is_some() {
+                    inner.deadlines.watch(&job);
+                }
+                inner.scheduler.enqueue(slot, job);
             }
-            match &inner.scheduler {
-                Scheduler::Lanes(lanes) => lanes.lane(lane).push(job, was_empty),
-                Scheduler::Libuv(uv) => uv.post(job),
+            None => {
+                // Refused, not accepted: no counter moves, and there was no
+                // queue slot to give back.
+                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
+                    vacated.account();
+                }
             }
         }
         let output: Arc<dyn Output<T>> = cell;
@@ -295,13 +265,7 @@ impl Pool {
     /// # Ok::<(), sluice::ConfigError>(())
     /// ```
     pub fn limit(&self, lane: Lane) -> usize {
-        match &self.inner().scheduler {
-            Scheduler::Lanes(lanes) => lanes.lane(lane).limit(),
-            Scheduler::Libuv(uv) => match lane {
-                Lane::SlowIo => crate::budget::slow_work_thread_threshold(uv.nthreads()),
-                Lane::Cpu | Lane::FastIo => uv.nthreads(),
-            },
-        }
+        self.inner().scheduler.limit(lane)
     }
 
     /// Changes `lane`'s budget at run time. It applies to queued work at
@@ -320,42 +284,12 @@ impl Pool {
     /// # Ok::<(), sluice::ConfigError>(())
     /// ```
     pub fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError> {
-        match &self.inner().scheduler {
-            Scheduler::Lanes(lanes) => {
-                let n = check_resize(lane, n)?;
-                lanes.lane(lane).resize(n);
-                Ok(())
-            }
-            Scheduler::Libuv(_) => Err(ConfigError::Unsupported {
-                setting: format!("resize(Lane::{lane:?})"),
-                policy: "libuv",
-                why: "libuv reads its size once, at the first submission".to_string(),
-            }),
-        }
+        self.inner().scheduler.resize(lane, n)
     }
 
     /// A snapshot of every counter and gauge. See [`Snapshot`].
     pub fn metrics(&self) -> Snapshot {
-        match &self.inner().scheduler {
-            Scheduler::Lanes(lanes) => {
-                let lanes: Vec<_> = lanes.iter().map(|l| l.snapshot()).collect();
-                Snapshot {
-                    policy: "lanes",
-                    threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
-                    threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
-                    lanes,
-                }
-            }
-            Scheduler::Libuv(uv) => {
-                let (alive, idle) = uv.threads();
-                Snapshot {
-                    policy: "libuv",
-                    threads_alive: alive as u64,
-                    threads_idle: idle as u64,
-                    lanes: Lane::ALL.iter().map(|&l| uv.snapshot(l)).collect(),
-                }
-            }
-        }
+        self.inner().scheduler.snapshot()
     }
 
     /// Refuses new work, lets the workers drain every accepted task, and
@@ -369,15 +303,7 @@ impl Pool {
         let deadline = Instant::now() + timeout;
         let inner = self.inner();
         inner.close();
-        let mut total = LaneShutdown::default();
-        let mut add = |s: LaneShutdown| {
-            total.abandoned += s.abandoned;
-            total.still_running += s.still_running;
-        };
-        match &inner.scheduler {
-            Scheduler::Lanes(lanes) => lanes.iter().for_each(|l| add(l.finish_shutdown(deadline))),
-            Scheduler::Libuv(uv) => add(uv.finish_shutdown(deadline)),
-        }
+        let total = inner.scheduler.finish_shutdown(deadline);
         let drained = total == LaneShutdown::default();
         if drained {
             inner.deadlines.close();
@@ -401,19 +327,13 @@ impl std::fmt::Debug for Pool {
 impl Inner {
     /// Stops accepting work; workers drain and exit. Does not wait.
     fn close(&self) {
-        match &self.scheduler {
-            Scheduler::Lanes(lanes) => lanes.iter().for_each(|l| l.close()),
-            Scheduler::Libuv(uv) => uv.close(),
-        }
+        self.scheduler.close();
     }
 
     /// A queued task was moved to `Done` by someone other than a worker
     /// (cancel, deadline reaper): account for its slot.
-    pub(crate) fn on_aborted(&self, job: &dyn Job, why: Aborted) {
-        match &self.scheduler {
-            Scheduler::Lanes(lanes) => lanes.lane(job.header().lane).on_aborted(why),
-            Scheduler::Libuv(uv) => uv.on_aborted(job, why),
-        }
+    pub(crate) fn on_aborted(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
+        self.scheduler.abort(job, vacated, why);
     }
 }
 

@@ -2,7 +2,7 @@
 //! against the C library's, a server that never answers, the fallback to
 //! `getaddrinfo` on `SlowIo`, and lookups outside a runtime. Counts only.
 //! (Lookups against a real, delaying name server are tested in
-//! `crates/sluice-lab/tests/dns_resolver.rs`, beside the delay server.)
+//! `tests/dns_resolver.rs`, against sluice-testnet's delay server.)
 #![cfg(feature = "dns")]
 
 use sluice::dns::{DnsError, Family, Mode, Resolver, getaddrinfo};

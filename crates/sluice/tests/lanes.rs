@@ -3,12 +3,12 @@
 mod common;
 
 use common::{Gate, wait_for};
-use sluice::{Lane, Pool};
+use sluice::Lane;
 use std::time::Duration;
 
 #[test]
 fn a_lane_never_runs_more_than_its_budget() {
-    let pool = Pool::builder().threads(Lane::FastIo, 3).build().unwrap();
+    let pool = common::fixed().threads(Lane::FastIo, 3).build().unwrap();
     let gate = Gate::new();
     let tasks: Vec<_> = (0..20)
         .map(|_| {
@@ -33,7 +33,7 @@ fn a_lane_never_runs_more_than_its_budget() {
 #[test]
 fn a_cpu_flood_does_not_delay_a_file_read() {
     let cores = std::thread::available_parallelism().unwrap().get();
-    let pool = Pool::builder().build().unwrap();
+    let pool = common::fixed().build().unwrap();
     let gate = Gate::new();
     let flood: Vec<_> = (0..64)
         .map(|_| {
@@ -62,7 +62,8 @@ fn a_cpu_flood_does_not_delay_a_file_read() {
 #[test]
 fn every_lane_is_isolated_from_every_other() {
     for flooded in Lane::ALL {
-        let pool = Pool::builder()
+        // Fixed budgets: the flood's held threads must not be compensated.
+        let pool = common::fixed()
             .threads(Lane::Cpu, 1)
             .threads(Lane::FastIo, 1)
             .threads(Lane::SlowIo, 1)
@@ -87,7 +88,7 @@ fn every_lane_is_isolated_from_every_other() {
 
 #[test]
 fn growing_a_lane_starts_queued_work_at_once() {
-    let pool = Pool::builder().threads(Lane::SlowIo, 1).build().unwrap();
+    let pool = common::fixed().threads(Lane::SlowIo, 1).build().unwrap();
     let gate = Gate::new();
     let tasks: Vec<_> = (0..6)
         .map(|_| {
@@ -107,7 +108,7 @@ fn growing_a_lane_starts_queued_work_at_once() {
 
 #[test]
 fn shrinking_a_lane_lets_running_tasks_finish_then_retires_threads() {
-    let pool = Pool::builder().threads(Lane::FastIo, 4).build().unwrap();
+    let pool = common::fixed().threads(Lane::FastIo, 4).build().unwrap();
     let gate = Gate::new();
     let tasks: Vec<_> = (0..12)
         .map(|_| {
@@ -129,7 +130,7 @@ fn shrinking_a_lane_lets_running_tasks_finish_then_retires_threads() {
 
 #[test]
 fn idle_threads_retire_after_keep_alive_and_come_back_on_demand() {
-    let pool = Pool::builder()
+    let pool = common::fixed()
         .keep_alive(Lane::SlowIo, Duration::from_millis(20))
         .build()
         .unwrap();
@@ -158,7 +159,7 @@ fn idle_threads_retire_after_keep_alive_and_come_back_on_demand() {
 
 #[test]
 fn a_full_lane_blocks_spawn_until_there_is_room() {
-    let pool = Pool::builder()
+    let pool = common::fixed()
         .threads(Lane::Cpu, 1)
         .queue_bound(Lane::Cpu, 2)
         .build()
@@ -193,7 +194,7 @@ fn a_full_lane_blocks_spawn_until_there_is_room() {
 
 #[test]
 fn queue_timeout_applies_to_every_task_of_the_lane() {
-    let pool = Pool::builder()
+    let pool = common::fixed()
         .threads(Lane::FastIo, 1)
         .queue_timeout(Lane::FastIo, Duration::from_millis(10))
         .build()

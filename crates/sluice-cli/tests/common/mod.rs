@@ -94,7 +94,7 @@ pub fn netns_available() -> Result<(), String> {
 /// SHA-256 of the machine's `/etc/resolv.conf`, to show a namespaced run
 /// left it alone.
 pub fn host_resolv_conf_hash() -> Option<String> {
-    sluice_lab::netns::HostGuard::snapshot().sha256
+    sluice_testnet::netns::HostGuard::snapshot().sha256
 }
 
 pub mod serve;

@@ -1,15 +1,20 @@
-//! Experiments: one file per experiment of the seeds, and one slice,
+//! Experiments: one folder per experiment of the seeds, and one slice,
 //! [`EXPERIMENTS`], that lists them. `sluice lab list`, the command line,
-//! the report's table of contents and the test that runs every experiment
-//! all iterate that slice, so adding an experiment is one new file and one
-//! new line here.
+//! the report's table of contents, the grid test and the test that runs
+//! every experiment all iterate that slice.
 //!
-//! An experiment owns everything about itself: its flags ([`ArgSpec`]), the
-//! node script (`<name>.js` beside its `.rs`), the Rust workload its child
-//! runs on each Rust subject ([`Experiment::child`]), how the parent
-//! orchestrates and watches the children ([`Experiment::run`]), and how its
-//! results are drawn ([`Experiment::tables`], [`Experiment::chart`]).
+//! An experiment **declares** itself in one [`ExperimentSpec`] value (name,
+//! help, flags, pools, the seed it reproduces, what it needs of a subject,
+//! its workloads) and implements [`Experiment`] for what varies: how it
+//! runs its cells ([`Experiment::run`], usually one [`Sweep`](crate::sweep::Sweep)),
+//! and how its results are drawn ([`Experiment::tables`],
+//! [`Experiment::chart`]). Its folder holds `mod.rs` (plan and tables),
+//! `child.rs` (the Rust subjects' workload, with the typed params and
+//! result the node script shares), `<name>.js` (node's workload) and
+//! `about.md` (the long help).
 
+mod adaptive;
+pub mod args;
 mod dispatch;
 mod dns;
 mod http;
@@ -22,135 +27,159 @@ mod staircase;
 mod starve;
 mod workers;
 
+pub use args::{ArgSpec, Args};
+
 use crate::PoolSize;
+use crate::child::{LibuvWorkload, RustWorkload};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
 use crate::report::{Chart, Table};
-use crate::subject::ChildContext;
-use anyhow::bail;
-use serde_json::Value;
-use std::collections::BTreeMap;
+use crate::subject::{Need, Runtime, Subject};
 
-/// An experiment-specific flag: `--NAME VALUE`.
-#[derive(Debug, Clone, Copy)]
-pub struct ArgSpec {
-    /// The flag without dashes, e.g. `hold-ms`.
-    pub name: &'static str,
-    /// Placeholder in help, e.g. `MS`.
-    pub value_name: &'static str,
-    /// One line of help.
-    pub help: &'static str,
-    /// The default of `sluice lab NAME`.
-    pub default: &'static str,
-    /// The default inside `sluice lab report` (small, to fit its budget).
-    pub report: &'static str,
+/// What a subject's child runs for one experiment, per runtime.
+#[derive(Clone, Copy)]
+pub struct Workloads {
+    /// Node's script (`<name>.js`): reads its JSON params from argv[2],
+    /// prints one JSON document (the experiment's result) as its last line.
+    pub node: Option<&'static str>,
+    /// The Rust subjects' workload (`child.rs`), on the subject's executor.
+    pub rust: Option<&'static dyn RustWorkload>,
+    /// A workload that drives a libuv loop of its own (the system libuv
+    /// through FFI).
+    pub libuv: Option<&'static dyn LibuvWorkload>,
 }
 
-/// The values of an experiment's flags, by name, as text; typed getters
-/// validate and name the flag in their errors.
-#[derive(Debug, Clone, Default)]
-pub struct Args {
-    values: BTreeMap<String, String>,
-}
+impl Workloads {
+    /// No workload for any runtime (experiments that start servers or
+    /// watch from outside fill in only what they use).
+    pub const NONE: Workloads = Workloads {
+        node: None,
+        rust: None,
+        libuv: None,
+    };
 
-impl Args {
-    /// `specs`' defaults, or their report defaults.
-    pub fn defaults(specs: &[ArgSpec], report: bool) -> Args {
-        Args {
-            values: specs
-                .iter()
-                .map(|s| {
-                    (
-                        s.name.to_string(),
-                        if report { s.report } else { s.default }.to_string(),
-                    )
-                })
-                .collect(),
+    /// Node's script only (experiments that run no Rust child).
+    pub const fn node(script: &'static str) -> Self {
+        Workloads {
+            node: Some(script),
+            ..Workloads::NONE
         }
     }
 
-    /// Sets `name` to `value`.
-    pub fn set(&mut self, name: &str, value: impl Into<String>) {
-        self.values.insert(name.to_string(), value.into());
-    }
-
-    /// The raw text of `name`.
-    pub fn text(&self, name: &str) -> anyhow::Result<&str> {
-        match self.values.get(name) {
-            Some(v) => Ok(v),
-            None => bail!("--{name} is not a flag of this experiment"),
+    /// Node's script and the Rust subjects' workload.
+    pub const fn node_rust(script: &'static str, rust: &'static dyn RustWorkload) -> Self {
+        Workloads {
+            node: Some(script),
+            rust: Some(rust),
+            libuv: None,
         }
     }
 
-    /// `name` as one of `choices`.
-    pub fn choice(&self, name: &str, choices: &[&str]) -> anyhow::Result<String> {
-        let v = self.text(name)?;
-        if choices.contains(&v) {
-            Ok(v.to_string())
-        } else {
-            bail!("--{name} {v:?}: expected one of {}", choices.join(", "))
+    /// Whether a subject of `runtime` has something to run.
+    pub fn supports(&self, runtime: Runtime) -> bool {
+        match runtime {
+            Runtime::Node => self.node.is_some(),
+            Runtime::Rust => self.rust.is_some(),
+            Runtime::Libuv => self.libuv.is_some(),
         }
-    }
-
-    /// `name` as a whole number in `min..=max`.
-    pub fn number(&self, name: &str, min: u64, max: u64) -> anyhow::Result<u64> {
-        let v = self.text(name)?;
-        parse_number(name, v.trim(), min, max)
-    }
-
-    /// `name` as a comma-separated list of whole numbers in `min..=max`.
-    pub fn numbers(&self, name: &str, min: u64, max: u64) -> anyhow::Result<Vec<u64>> {
-        let v = self.text(name)?;
-        let items: Vec<&str> = v.split(',').map(str::trim).collect();
-        if items.iter().any(|i| i.is_empty()) {
-            bail!("--{name} {v:?}: empty item; expected numbers like 1,2,4");
-        }
-        items
-            .into_iter()
-            .map(|i| parse_number(name, i, min, max))
-            .collect()
     }
 }
 
-fn parse_number(name: &str, v: &str, min: u64, max: u64) -> anyhow::Result<u64> {
-    match v.parse::<i128>() {
-        Ok(n) if n >= i128::from(min) && n <= i128::from(max) => Ok(n as u64),
-        Ok(_) => bail!("--{name} {v:?} is out of range; expected {min}..={max}"),
-        Err(_) => bail!("--{name} {v:?} is not a number; expected {min}..={max}"),
-    }
-}
-
-/// One experiment of the seeds.
-pub trait Experiment: Sync {
+/// An experiment's declaration: everything about it that is data.
+pub struct ExperimentSpec {
     /// The name: `sluice lab NAME`.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// One line for `sluice lab list` and `--help`.
-    fn about(&self) -> &'static str;
-    /// What it reproduces and how, for `--help` and the report.
-    fn long_about(&self) -> &'static str;
+    pub about: &'static str,
+    /// What it reproduces and how (`about.md`), for `--help` and the report.
+    pub long_about: &'static str,
+    /// The seed section it reproduces, e.g. `seed 000 §5`.
+    pub seed: &'static str,
     /// Its own flags.
-    fn args(&self) -> &'static [ArgSpec] {
-        &[]
+    pub args: &'static [ArgSpec],
+    /// Pool sizes when `--pools` is not given.
+    pub pools: &'static [PoolSize],
+    /// Pool sizes inside `sluice lab report`.
+    pub report_pools: &'static [PoolSize],
+    /// What a subject must be able to do to run it.
+    pub needs: &'static [Need],
+    /// The workloads its children run, per runtime.
+    pub workloads: Workloads,
+}
+
+/// Whether one (experiment, subject) cell of the grid runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// The subject runs the experiment.
+    Runs,
+    /// It cannot, and why (shown in the experiment's notes).
+    Skipped(String),
+}
+
+impl ExperimentSpec {
+    /// The defaults a spec starts from (`..ExperimentSpec::BASE`): no
+    /// flags, no needs, no workloads.
+    pub const BASE: ExperimentSpec = ExperimentSpec {
+        name: "",
+        about: "",
+        long_about: "",
+        seed: "",
+        args: &[],
+        pools: &[PoolSize::Unset],
+        report_pools: &[PoolSize::Unset],
+        needs: &[],
+        workloads: Workloads::NONE,
+    };
+
+    /// Whether the subject's own server is its workload here: an
+    /// experiment that needs [`Need::HttpServer`] runs `sluice serve` for the
+    /// Rust subjects (node runs the experiment's script).
+    pub fn serves(&self, subject: &dyn Subject) -> bool {
+        self.needs.contains(&Need::HttpServer) && subject.runtime() == Runtime::Rust
     }
-    /// Pool sizes when `--pools` is not given; `report` for the report's.
-    fn default_pools(&self, report: bool) -> Vec<PoolSize>;
-    /// The node script (`<name>.js`): reads its JSON params from argv[2],
-    /// prints one JSON document as its last line.
-    fn node_script(&self) -> &'static str;
-    /// Runs the experiment: starts every subject's children, watches them,
-    /// and turns what they print into rows.
+
+    /// Pool sizes: the report's or the command's defaults.
+    pub fn default_pools(&self, report: bool) -> Vec<PoolSize> {
+        if report {
+            self.report_pools
+        } else {
+            self.pools
+        }
+        .to_vec()
+    }
+
+    /// Whether `subject` can run this experiment: it has every capability
+    /// the experiment needs, and the experiment has a workload for its
+    /// runtime.
+    pub fn cell(&self, subject: &dyn Subject) -> Cell {
+        for need in self.needs {
+            if let Err(why) = subject.supports(*need) {
+                return Cell::Skipped(format!(
+                    "{} skipped: {} needs {need}, and {why}",
+                    subject.name(),
+                    self.name
+                ));
+            }
+        }
+        if !self.serves(subject) && !self.workloads.supports(subject.runtime()) {
+            return Cell::Skipped(format!(
+                "{} skipped: {} has no {} workload",
+                subject.name(),
+                self.name,
+                subject.runtime()
+            ));
+        }
+        Cell::Runs
+    }
+}
+
+/// One experiment of the seeds: what varies between experiments.
+pub trait Experiment: Sync {
+    /// Its declaration.
+    fn spec(&self) -> &'static ExperimentSpec;
+    /// Runs the experiment: describes its cells to a sweep (or starts its
+    /// own processes) and turns what the children print into rows.
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome>;
-    /// The Rust subjects' side, inside `sluice lab-child`: runs the workload
-    /// on `cx.exec` and returns the JSON the parent reads.
-    fn child(&self, cx: &ChildContext, params: &Value) -> anyhow::Result<Value>;
-    /// The child of a subject that exists only inside this experiment and
-    /// runs its own event loop rather than an [`Executor`](crate::subject::Executor)
-    /// (dispatch's `libuv-ffi`): its JSON result, or `None` if `subject` is
-    /// not one of this experiment's own (the default: none are).
-    fn own_child(&self, subject: &str, params: &Value) -> Option<anyhow::Result<Value>> {
-        let _ = (subject, params);
-        None
-    }
     /// Seed-style tables of an outcome, subjects side by side.
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
@@ -174,11 +203,12 @@ pub static EXPERIMENTS: &[&dyn Experiment] = &[
     &dispatch::Dispatch,
     &dns::Dns,
     &scope::Scope,
+    &adaptive::Adaptive,
 ];
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {
-    EXPERIMENTS.iter().copied().find(|e| e.name() == name)
+    EXPERIMENTS.iter().copied().find(|e| e.spec().name == name)
 }
 
 /// Runs `f` once per repetition and merges the rows by median.
@@ -196,49 +226,104 @@ pub(crate) fn repeat(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::subject::SUBJECTS;
 
     #[test]
     fn names_are_unique() {
         for (i, a) in EXPERIMENTS.iter().enumerate() {
             for b in &EXPERIMENTS[i + 1..] {
-                assert_ne!(a.name(), b.name());
+                assert_ne!(a.spec().name, b.spec().name);
             }
         }
     }
 
     #[test]
-    fn typed_getters_name_the_flag() {
-        let mut a = Args::default();
-        a.set("n", "1,x");
-        assert_eq!(
-            a.numbers("n", 1, 64).unwrap_err().to_string(),
-            "--n \"x\" is not a number; expected 1..=64"
-        );
-        a.set("n", "1,0");
-        assert_eq!(
-            a.numbers("n", 1, 64).unwrap_err().to_string(),
-            "--n \"0\" is out of range; expected 1..=64"
-        );
-        a.set("kind", "disk");
-        assert_eq!(
-            a.choice("kind", &["wait", "cpu"]).unwrap_err().to_string(),
-            "--kind \"disk\": expected one of wait, cpu"
-        );
-        assert!(a.text("nope").is_err());
-    }
-
-    #[test]
-    fn every_default_parses_through_its_getter_shape() {
-        // Every spec has a non-empty default and report default.
+    fn every_spec_is_complete() {
         for e in EXPERIMENTS {
-            for s in e.args() {
+            let s = e.spec();
+            assert!(
+                !s.about.is_empty() && !s.long_about.trim().is_empty(),
+                "{}",
+                s.name
+            );
+            assert!(!s.seed.is_empty(), "{}", s.name);
+            assert!(
+                !s.pools.is_empty() && !s.report_pools.is_empty(),
+                "{}",
+                s.name
+            );
+            for a in s.args {
                 assert!(
-                    !s.default.is_empty() && !s.report.is_empty(),
+                    !a.default.is_empty() && !a.report.is_empty(),
                     "{} --{}",
-                    e.name(),
-                    s.name
+                    s.name,
+                    a.name
                 );
             }
+        }
+    }
+
+    /// The experiment × subject grid, built from the two registries: every
+    /// cell either runs (the experiment has a workload for the subject's
+    /// runtime, and `lab-child` finds it) or is skipped with a reason that
+    /// names the subject.
+    #[test]
+    fn every_cell_of_the_grid_runs_or_says_why_not() {
+        let mut runs = 0;
+        let mut skipped = 0;
+        for e in EXPERIMENTS {
+            let spec = e.spec();
+            for s in SUBJECTS {
+                match spec.cell(*s) {
+                    Cell::Runs => {
+                        runs += 1;
+                        match s.runtime() {
+                            Runtime::Node => assert!(
+                                spec.workloads
+                                    .node
+                                    .is_some_and(|js| js.contains("process.argv")),
+                                "{} on {}: no node script reading its params",
+                                spec.name,
+                                s.name()
+                            ),
+                            Runtime::Rust => {
+                                assert!(spec.workloads.rust.is_some() || spec.serves(*s))
+                            }
+                            Runtime::Libuv => assert!(spec.workloads.libuv.is_some()),
+                        }
+                        for need in spec.needs {
+                            assert!(s.supports(*need).is_ok());
+                        }
+                    }
+                    Cell::Skipped(why) => {
+                        skipped += 1;
+                        assert!(
+                            why.starts_with(s.name()) && why.len() > s.name().len() + 20,
+                            "{} on {}: {why:?}",
+                            spec.name,
+                            s.name()
+                        );
+                    }
+                }
+            }
+        }
+        assert_eq!(runs + skipped, EXPERIMENTS.len() * SUBJECTS.len());
+        // Every experiment runs on node, and every subject runs something.
+        for e in EXPERIMENTS {
+            assert!(
+                SUBJECTS
+                    .iter()
+                    .any(|s| s.runtime() == Runtime::Node && e.spec().cell(*s) == Cell::Runs),
+                "{}",
+                e.spec().name
+            );
+        }
+        for s in SUBJECTS {
+            assert!(
+                EXPERIMENTS.iter().any(|e| e.spec().cell(*s) == Cell::Runs),
+                "{} runs nothing",
+                s.name()
+            );
         }
     }
 }

@@ -46,6 +46,9 @@ pub struct Series {
     pub color_key: String,
     /// Draw dashed (e.g. the second pool size of a subject).
     pub dashed: bool,
+    /// Draw as steps: each value held until the next point's x (a count
+    /// that changes only in whole batches, like the wait staircase).
+    pub steps: bool,
 }
 
 impl Series {
@@ -75,6 +78,7 @@ pub fn add_point(
             points: vec![point],
             color_key: color_key.to_string(),
             dashed,
+            steps: false,
         }),
     }
 }

@@ -1,6 +1,6 @@
 //! `--svg FILE`: a chart drawn with plotters' SVG backend.
 
-use super::Chart;
+use super::{Chart, Series};
 use anyhow::Context;
 use plotters::prelude::*;
 use std::path::Path;
@@ -56,23 +56,17 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             .map_err(err)?;
         let mut keys: Vec<&str> = Vec::new();
         for (i, s) in chart.series.iter().enumerate() {
-            let slot = if s.color_key.is_empty() {
-                i
-            } else {
-                match keys.iter().position(|k| *k == s.color_key) {
-                    Some(k) => k,
-                    None => {
-                        keys.push(&s.color_key);
-                        keys.len() - 1
-                    }
-                }
-            };
-            let color = COLORS[slot % COLORS.len()];
+            let color = COLORS[color_slot(s, i, &mut keys) % COLORS.len()];
             let style = color.stroke_width(2);
-            let drawn = if s.dashed {
-                c.draw_series(DashedLineSeries::new(s.points.iter().copied(), 8, 5, style))
+            let line = if s.steps {
+                steps(&s.points)
             } else {
-                c.draw_series(LineSeries::new(s.points.iter().copied(), style))
+                s.points.clone()
+            };
+            let drawn = if s.dashed {
+                c.draw_series(DashedLineSeries::new(line, 8, 5, style))
+            } else {
+                c.draw_series(LineSeries::new(line, style))
             };
             let dashed = s.dashed;
             drawn.map_err(err)?.label(&s.name).legend(move |(x, y)| {
@@ -96,6 +90,39 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
     Ok(buf)
 }
 
+/// A series' colour: a subject's is its place in the registry, so a
+/// subject has the same colour in every chart; other keys take the slots
+/// after the subjects', in order; no key, one of its own.
+fn color_slot<'a>(s: &'a Series, i: usize, keys: &mut Vec<&'a str>) -> usize {
+    let subjects = crate::subject::SUBJECTS;
+    if let Some(k) = subjects.iter().position(|x| x.name() == s.color_key) {
+        return k;
+    }
+    if s.color_key.is_empty() {
+        return subjects.len() + i;
+    }
+    let k = match keys.iter().position(|k| *k == s.color_key) {
+        Some(k) => k,
+        None => {
+            keys.push(&s.color_key);
+            keys.len() - 1
+        }
+    };
+    subjects.len() + k
+}
+
+/// The points of a step line: each value held until the next point's x.
+fn steps(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len() * 2);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            out.push((x, points[i - 1].1));
+        }
+        out.push((x, y));
+    }
+    out
+}
+
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("drawing the chart: {e}")
 }
@@ -103,7 +130,6 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Series;
 
     #[test]
     fn draws_every_series_and_label() {
@@ -123,5 +149,37 @@ mod tests {
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("node pool 4") && svg.contains("sluice") && svg.contains("staircase"));
         assert_eq!(svg.matches("<circle").count(), 4, "one marker per point");
+    }
+
+    #[test]
+    fn steps_hold_each_value_until_the_next_x_and_subjects_keep_their_colour() {
+        assert_eq!(
+            steps(&[(1.0, 10.0), (3.0, 10.0), (5.0, 20.0)]),
+            vec![
+                (1.0, 10.0),
+                (3.0, 10.0),
+                (3.0, 10.0),
+                (5.0, 10.0),
+                (5.0, 20.0)
+            ]
+        );
+        let mut keys = Vec::new();
+        let sluice = Series {
+            color_key: "sluice".into(),
+            ..Series::new("sluice pool 4", vec![])
+        };
+        let other = Series {
+            color_key: "other".into(),
+            ..Series::new("other", vec![])
+        };
+        let at = crate::subject::SUBJECTS
+            .iter()
+            .position(|s| s.name() == "sluice")
+            .unwrap();
+        assert_eq!(color_slot(&sluice, 7, &mut keys), at);
+        assert_eq!(
+            color_slot(&other, 0, &mut keys),
+            crate::subject::SUBJECTS.len()
+        );
     }
 }

@@ -1,17 +1,27 @@
 //! Subjects: the systems the lab measures side by side. One file each, and
 //! one slice, [`SUBJECTS`], that lists them all.
 //!
+//! A subject carries its capabilities, so experiments never name one: its
+//! [`Runtime`] (which of an experiment's workloads it runs), whether it has
+//! lanes, how a pool size maps onto it ([`Subject::pool_note`]), and which
+//! [`Need`]s beyond running a child it meets. An experiment a subject
+//! cannot run is skipped with the reason in its notes
+//! ([`ExperimentSpec::cell`](crate::experiment::ExperimentSpec::cell)).
+//!
 //! Every subject runs an experiment's workload in a child process of its
 //! own, so thread counts and memory are its alone and the pool size is set
 //! the only way libuv honours it: in the environment, before start.
-//! - `node`: the real Node, running the experiment's generated script.
+//! - `node`: the real Node, running the experiment's script.
 //! - `sluice`, `sluice-compat`, `tokio`: this very binary, re-executed as
 //!   `sluice lab-child SUBJECT EXPERIMENT POOL PARAMS`, running the
 //!   experiment's Rust workload on an [`Executor`] of that subject.
+//! - `libuv-ffi`: the same, running the experiment's libuv workload on the
+//!   system libuv through FFI.
 
 mod executor;
+mod libuv_ffi;
 mod node;
-mod sluice;
+pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
@@ -20,41 +30,182 @@ pub use node::find_node;
 
 use crate::PoolSize;
 use crate::lab::Lab;
+use std::fmt;
 use std::process::Command;
 
-/// Whether a subject is Node or a Rust pool inside the `sluice` binary.
+/// What runs a subject's side of an experiment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// The real Node, driven by a generated script.
+#[non_exhaustive]
+pub enum Runtime {
+    /// The real Node, running the experiment's script.
     Node,
-    /// A pool run by `sluice lab-child`.
+    /// A pool inside `sluice lab-child`, running the experiment's Rust
+    /// workload on an [`Executor`].
     Rust,
+    /// A libuv loop inside `sluice lab-child`, driven through FFI.
+    Libuv,
 }
 
-/// A system under test.
-pub trait Subject: Sync {
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Runtime::Node => "node",
+            Runtime::Rust => "Rust",
+            Runtime::Libuv => "libuv (FFI)",
+        })
+    }
+}
+
+/// What an experiment may need of a subject beyond running its workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Serve the demo service's routes over HTTP (`/login`, `/ping`, ...):
+    /// node with the experiment's script, a sluice pool with `sluice serve`.
+    HttpServer,
+    /// Be a process whose libuv pool `sluice scope` can attach to.
+    Attach,
+    /// Change its pool size from inside the running process.
+    SetSizeInside,
+}
+
+impl fmt::Display for Need {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Need::HttpServer => "an HTTP server of the demo service",
+            Need::Attach => "a libuv pool sluice scope can attach to",
+            Need::SetSizeInside => "a pool size set from inside the process",
+        })
+    }
+}
+
+/// What a subject is, as data.
+#[derive(Debug, Clone)]
+pub struct SubjectSpec {
     /// The name used in `--subjects`, tables and JSON rows.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// One line saying what it is.
-    fn about(&self) -> &'static str;
-    /// Node or Rust.
-    fn kind(&self) -> Kind;
+    pub about: &'static str,
+    /// Which of an experiment's workloads it runs.
+    pub runtime: Runtime,
+    /// Whether its pool has lanes (Cpu, FastIo, SlowIo apart).
+    pub lanes: bool,
+    /// Whether it is the reference the others are compared to (ratio
+    /// columns `X/node`).
+    pub reference: bool,
+    /// Its label in ratio columns (`compat/node`), if tables compare it
+    /// with the reference.
+    pub ratio_label: Option<&'static str>,
+    /// The sluice policy its pool runs, if it is a sluice pool.
+    pub policy: Option<::sluice::Policy>,
+    /// Whether the pool size travels as `UV_THREADPOOL_SIZE` (libuv's
+    /// rule) rather than in the child's arguments.
+    pub size_in_env: bool,
+    /// Whether `--subjects` left out means it runs; a subject that does not
+    /// runs only when named, or when an experiment asks for it.
+    pub by_default: bool,
+}
+
+impl SubjectSpec {
+    /// The defaults a subject's spec starts from (`..SubjectSpec::BASE`).
+    pub const BASE: SubjectSpec = SubjectSpec {
+        name: "",
+        about: "",
+        runtime: Runtime::Rust,
+        lanes: false,
+        reference: false,
+        ratio_label: None,
+        policy: None,
+        size_in_env: false,
+        by_default: true,
+    };
+}
+
+/// A system under test: its spec (data) and what it does.
+pub trait Subject: Sync {
+    /// What it is.
+    fn spec(&self) -> &'static SubjectSpec;
+    /// The name used in `--subjects`, tables and JSON rows.
+    fn name(&self) -> &'static str {
+        self.spec().name
+    }
+    /// One line saying what it is.
+    fn about(&self) -> &'static str {
+        self.spec().about
+    }
+    /// Which of an experiment's workloads it runs.
+    fn runtime(&self) -> Runtime {
+        self.spec().runtime
+    }
+    /// Whether its pool has lanes.
+    fn has_lanes(&self) -> bool {
+        self.spec().lanes
+    }
+    /// Whether it is the reference of ratio columns.
+    fn is_reference(&self) -> bool {
+        self.spec().reference
+    }
+    /// Its label in ratio columns, if it has one.
+    fn ratio_label(&self) -> Option<&'static str> {
+        self.spec().ratio_label
+    }
+    /// The sluice policy its pool runs, if it is a sluice pool.
+    fn sluice_policy(&self) -> Option<::sluice::Policy> {
+        self.spec().policy.clone()
+    }
+    /// Whether the pool size travels as `UV_THREADPOOL_SIZE`.
+    fn size_in_env(&self) -> bool {
+        self.spec().size_in_env
+    }
+    /// Whether it runs when `--subjects` is left out.
+    fn by_default(&self) -> bool {
+        self.spec().by_default
+    }
+    /// Where it runs work meant for `lane`: the lane's name, or its one
+    /// queue's (`spawn_blocking`) when it has no lanes to honour.
+    fn lane_label(&self, lane: ::sluice::Lane) -> String {
+        format!("{lane:?}")
+    }
+    /// Whether it meets `need`; if not, why (shown in the notes).
+    fn supports(&self, need: Need) -> Result<(), String>;
     /// Why it cannot run on this machine, if it cannot (what was looked
     /// for, how to fix it, how to skip it).
-    fn unavailable(&self, lab: &Lab) -> Option<String>;
+    fn unavailable(&self, lab: &Lab) -> Option<String> {
+        let _ = lab;
+        None
+    }
+    /// How many threads run I/O waits (sluice: its `FastIo` lane) at `pool`.
+    fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        let _ = cores;
+        pool.size().unwrap_or(4)
+    }
     /// How a pool size maps onto this subject, for the report's notes.
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String;
-    /// The child command for one run (program, args, environment). The lab
-    /// adds stdout/stderr capture and the timeout.
+    /// The child command for one run (program, args, environment); by
+    /// default this binary's hidden `lab-child`. The lab adds stdout/stderr
+    /// capture and the timeout.
     fn command(
         &self,
         lab: &Lab,
         experiment: &str,
         pool: PoolSize,
         params: &serde_json::Value,
-    ) -> anyhow::Result<Command>;
+    ) -> anyhow::Result<Command> {
+        let mut cmd = Command::new(lab.exe());
+        cmd.arg("lab-child")
+            .arg(self.name())
+            .arg(experiment)
+            .arg(pool.to_string())
+            .arg(params.to_string());
+        if self.size_in_env() {
+            uv_threadpool_size(&mut cmd, pool);
+        }
+        Ok(cmd)
+    }
     /// Builds the executor inside the child process (Rust subjects only).
-    fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>>;
+    fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        let _ = pool;
+        anyhow::bail!("{} has no Rust executor", self.name())
+    }
 }
 
 /// Every subject, in the order tables show them.
@@ -63,6 +214,7 @@ pub static SUBJECTS: &[&dyn Subject] = &[
     &sluice_compat::SluiceCompat,
     &sluice::Sluice,
     &tokio::Tokio,
+    &libuv_ffi::LibuvFfi,
 ];
 
 /// The subject called `name`.
@@ -70,19 +222,70 @@ pub fn by_name(name: &str) -> Option<&'static dyn Subject> {
     SUBJECTS.iter().copied().find(|s| s.name() == name)
 }
 
-/// The child command for a Rust subject: this binary's hidden `lab-child`.
-pub(crate) fn rust_child_command(
-    lab: &Lab,
-    subject: &str,
-    experiment: &str,
-    pool: PoolSize,
-    params: &serde_json::Value,
-) -> Command {
-    let mut cmd = Command::new(lab.exe());
-    cmd.arg("lab-child")
-        .arg(subject)
-        .arg(experiment)
-        .arg(pool.to_string())
-        .arg(params.to_string());
-    cmd
+/// Sets (or removes, for `Unset`) `UV_THREADPOOL_SIZE` in `cmd`.
+pub(crate) fn uv_threadpool_size(cmd: &mut Command, pool: PoolSize) {
+    match pool {
+        PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+        PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+    };
+}
+
+/// The pool note of a subject whose size is libuv's `UV_THREADPOOL_SIZE`.
+pub(crate) fn uv_pool_note(name: &str, pool: PoolSize, extra: &str) -> String {
+    match pool {
+        PoolSize::Unset => format!("{name}: UV_THREADPOOL_SIZE unset (libuv's default, 4)"),
+        PoolSize::Size(n) => format!("{name}: UV_THREADPOOL_SIZE={n}{extra}"),
+    }
+}
+
+/// The reference subject among `names` (node), if it is there.
+pub fn reference(names: &[String]) -> Option<&'static str> {
+    names
+        .iter()
+        .filter_map(|n| by_name(n))
+        .find(|s| s.is_reference())
+        .map(|s| s.name())
+}
+
+/// A subject's short label in column headers (`compat busy`): its ratio
+/// label if it has one, else its name.
+pub fn short(name: &str) -> String {
+    by_name(name)
+        .and_then(|s| s.ratio_label())
+        .unwrap_or(name)
+        .to_string()
+}
+
+/// A ratio column of a table: `subject`'s figure over the reference's.
+#[derive(Debug, Clone)]
+pub struct Compared {
+    /// The subject in the numerator.
+    pub subject: &'static str,
+    /// The reference in the denominator.
+    pub reference: &'static str,
+    /// The column's header, e.g. `compat/node`.
+    pub header: String,
+    /// Whether the subject has lanes.
+    pub lanes: bool,
+}
+
+/// The ratio columns for the subjects `names` of an outcome: every subject
+/// with a ratio label over the reference, in table order; none without the
+/// reference.
+pub fn compared(names: &[String]) -> Vec<Compared> {
+    let Some(reference) = reference(names) else {
+        return Vec::new();
+    };
+    SUBJECTS
+        .iter()
+        .filter(|s| names.iter().any(|n| n == s.name()))
+        .filter_map(|s| {
+            s.ratio_label().map(|label| Compared {
+                subject: s.name(),
+                reference,
+                header: format!("{label}/{reference}"),
+                lanes: s.has_lanes(),
+            })
+        })
+        .collect()
 }

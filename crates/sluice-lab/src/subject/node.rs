@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Executor, Kind, Subject};
+use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -32,17 +32,25 @@ pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
         })
 }
 
+/// What `node` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "node",
+    about: "the real Node.js on this machine (libuv's pool), driven by a generated script",
+    runtime: Runtime::Node,
+    reference: true,
+    size_in_env: true,
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Node {
-    fn name(&self) -> &'static str {
-        "node"
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
-    fn about(&self) -> &'static str {
-        "the real Node.js on this machine (libuv's pool), driven by a generated script"
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Node
+    fn supports(&self, need: Need) -> Result<(), String> {
+        match need {
+            Need::HttpServer | Need::Attach | Need::SetSizeInside => Ok(()),
+        }
     }
 
     fn unavailable(&self, lab: &Lab) -> Option<String> {
@@ -50,10 +58,7 @@ impl Subject for Node {
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
-        match pool {
-            PoolSize::Unset => "node: UV_THREADPOOL_SIZE unset (libuv's default, 4)".into(),
-            PoolSize::Size(n) => format!("node: UV_THREADPOOL_SIZE={n}"),
-        }
+        uv_pool_note("node", pool, "")
     }
 
     fn command(
@@ -67,14 +72,7 @@ impl Subject for Node {
         let script = lab.node_script(experiment)?;
         let mut cmd = Command::new(node);
         cmd.arg(script).arg(params.to_string());
-        match pool {
-            PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-            PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-        };
+        uv_threadpool_size(&mut cmd, pool);
         Ok(cmd)
-    }
-
-    fn executor(&self, _pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
-        anyhow::bail!("node runs its own script; it has no Rust executor")
     }
 }

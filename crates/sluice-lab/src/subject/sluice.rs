@@ -1,13 +1,14 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
-use crate::lab::Lab;
 use sluice::{Lane, Pool};
-use std::process::Command;
 
 /// sluice's own policy: independent lanes.
 pub(crate) struct Sluice;
+
+/// Why sluice scope cannot watch a sluice pool.
+pub(crate) const NOT_LIBUV: &str = "sluice scope reads libuv's threadpool in a process, and a sluice pool is not one (its lanes export their own metrics)";
 
 /// A sluice pool as an executor (either policy).
 pub(crate) struct SluicePool {
@@ -34,56 +35,63 @@ impl Executor for SluicePool {
     }
 }
 
+/// What `sluice` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "sluice",
+    about: "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own",
+    runtime: Runtime::Rust,
+    lanes: true,
+    ratio_label: Some("sluice"),
+    policy: Some(sluice::Policy::Lanes),
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Sluice {
-    fn name(&self) -> &'static str {
-        "sluice"
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
-    fn about(&self) -> &'static str {
-        "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own"
+    fn supports(&self, need: Need) -> Result<(), String> {
+        match need {
+            Need::HttpServer | Need::SetSizeInside => Ok(()),
+            Need::Attach => Err(NOT_LIBUV.into()),
+        }
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Rust
-    }
-
-    fn unavailable(&self, _lab: &Lab) -> Option<String> {
-        None
+    fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        pool.size()
+            .unwrap_or_else(|| sluice::budget::default_threads(Lane::FastIo, cores))
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
-        match pool {
+        let env: Vec<String> = sluice::ENV_VARS
+            .iter()
+            .filter_map(|v| std::env::var(v).ok().map(|x| format!("{v}={x}")))
+            .collect();
+        let env = if env.is_empty() {
+            String::new()
+        } else {
+            format!(" (from the environment: {})", env.join(", "))
+        };
+        let note = match pool {
             PoolSize::Unset => format!(
-                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {})",
+                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {}), blocked threads compensated",
                 sluice::budget::default_threads(Lane::Cpu, cores),
                 sluice::budget::default_threads(Lane::FastIo, cores),
                 sluice::budget::default_threads(Lane::SlowIo, cores)
             ),
             PoolSize::Size(n) => format!(
-                "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores)",
+                "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores); budgets count computing threads, blocked ones are compensated",
                 n.min(cores)
             ),
-        }
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        Ok(rust_child_command(
-            lab,
-            self.name(),
-            experiment,
-            pool,
-            params,
-        ))
+        };
+        note + &env
     }
 
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
-        let mut b = Pool::builder();
+        // SLUICE_* variables apply, as in any sluice service (for example
+        // SLUICE_ADAPTIVE=off to measure fixed budgets); the pool size wins.
+        let mut b = sluice::Builder::from_env()?;
         if let PoolSize::Size(n) = pool {
             let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
             b = b

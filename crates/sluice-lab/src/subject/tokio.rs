@@ -1,10 +1,8 @@
 //! The `tokio` subject: tokio's blocking pool (`spawn_blocking`).
 
-use super::{Done, Executor, Job, Kind, Subject, rust_child_command};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
-use crate::lab::Lab;
 use sluice::Lane;
-use std::process::Command;
 
 /// tokio's `spawn_blocking`: one elastic pool for every kind of work.
 pub(crate) struct Tokio;
@@ -24,21 +22,38 @@ impl Executor for TokioPool {
     }
 }
 
+/// What `tokio` is.
+static SPEC: SubjectSpec = SubjectSpec {
+    name: "tokio",
+    about: "tokio's spawn_blocking: one elastic pool, no lanes",
+    runtime: Runtime::Rust,
+    ..SubjectSpec::BASE
+};
+
 impl Subject for Tokio {
-    fn name(&self) -> &'static str {
-        "tokio"
+    fn spec(&self) -> &'static SubjectSpec {
+        &SPEC
     }
 
-    fn about(&self) -> &'static str {
-        "tokio's spawn_blocking: one elastic pool, no lanes"
+    // No lanes: everything is spawn_blocking.
+    fn lane_label(&self, _lane: Lane) -> String {
+        "spawn_blocking".into()
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Rust
+    fn supports(&self, need: Need) -> Result<(), String> {
+        Err(match need {
+            Need::HttpServer => "sluice serve has no tokio spawn_blocking mode",
+            Need::Attach => {
+                "sluice scope reads libuv's threadpool, and tokio's blocking pool is not one"
+            }
+            Need::SetSizeInside => "max_blocking_threads is fixed when the runtime is built",
+        }
+        .into())
     }
 
-    fn unavailable(&self, _lab: &Lab) -> Option<String> {
-        None
+    // tokio's default max_blocking_threads.
+    fn wait_threads(&self, pool: PoolSize, _cores: usize) -> usize {
+        pool.size().unwrap_or(512)
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
@@ -46,22 +61,6 @@ impl Subject for Tokio {
             PoolSize::Unset => "tokio: max_blocking_threads unset (tokio's default, 512)".into(),
             PoolSize::Size(n) => format!("tokio: max_blocking_threads({n})"),
         }
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        Ok(rust_child_command(
-            lab,
-            self.name(),
-            experiment,
-            pool,
-            params,
-        ))
     }
 
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {

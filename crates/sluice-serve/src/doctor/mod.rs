@@ -52,12 +52,13 @@ pub struct DoctorReport {
 }
 
 impl DoctorReport {
-    /// 0: healthy; 1: a problem was found (loop blocked, a lane saturated).
-    /// (`sluice doctor` exits 2 when it could not diagnose at all.)
+    /// 0: healthy; 1: a problem was found (loop blocked, a lane saturated,
+    /// a lane living on compensation). (`sluice doctor` exits 2 when it
+    /// could not diagnose at all.)
     pub fn exit_code(verdict: Verdict) -> u8 {
         match verdict {
             Verdict::Healthy => 0,
-            Verdict::LoopBlocked | Verdict::LaneSaturated(_) => 1,
+            Verdict::LoopBlocked | Verdict::LaneSaturated(_) | Verdict::LaneCompensating(_) => 1,
         }
     }
 

@@ -96,6 +96,14 @@ pub fn sample_from_text(text: &str) -> Result<Sample, ParseError> {
             saturated_seconds_total: scalar("sluice_saturated_seconds_total", name)?,
             queue_depth: scalar("sluice_queue_depth", name)? as u64,
             queue_wait: histogram("sluice_queue_wait_seconds", name)?,
+            // Optional: services from before blocking compensation, and the
+            // libuv policy (no blocked gauge), do not export them.
+            compensated_total: scalars
+                .get(&("sluice_compensated_total".to_string(), name.to_string()))
+                .map(|v| *v as u64),
+            blocked_threads: scalars
+                .get(&("sluice_blocked_threads".to_string(), name.to_string()))
+                .map(|v| *v as u64),
         });
     }
     if lanes.is_empty() {

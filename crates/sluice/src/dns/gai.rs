@@ -30,8 +30,10 @@ pub fn getaddrinfo(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> 
         },
         ..AddrInfoHints::default()
     };
-    let found =
-        dns_lookup::getaddrinfo(Some(host), None, Some(hints)).map_err(|e| match e.kind() {
+    // A lookup waits on the network: on a pool worker, the section counts as
+    // blocked once it lasts, and its lane hands its queue on.
+    let found = crate::blocking(|| dns_lookup::getaddrinfo(Some(host), None, Some(hints)))
+        .map_err(|e| match e.kind() {
             LookupErrorKind::NoName | LookupErrorKind::NoData => DnsError::NotFound {
                 host: host.to_string(),
                 family,

@@ -86,6 +86,11 @@ pub struct LaneSample {
     pub queue_depth: u64,
     /// `queue_wait_seconds`.
     pub queue_wait: HistogramSample,
+    /// `compensated_total`: threads started beyond the budget (`None`: the
+    /// service does not export it).
+    pub compensated_total: Option<u64>,
+    /// `blocked_threads` (gauge; `None`: not exported).
+    pub blocked_threads: Option<u64>,
 }
 
 /// A service's counters at one moment: the lanes and the loop lag.
@@ -110,6 +115,8 @@ impl Sample {
                     saturated_seconds_total: l.saturated_seconds_total,
                     queue_depth: l.queue_depth,
                     queue_wait: (&l.queue_wait_seconds).into(),
+                    compensated_total: l.threads_alive.map(|_| l.compensated_total),
+                    blocked_threads: l.blocked_threads,
                 })
                 .collect(),
             lag: lag.cloned(),
@@ -155,6 +162,10 @@ pub enum Verdict {
     LoopBlocked,
     /// The loop is on time but this lane's queue is full and waiting.
     LaneSaturated(Lane),
+    /// Nothing waits too long, but this lane keeps its queue moving only by
+    /// starting threads beyond its budget: its tasks wait more than they
+    /// compute (blocking compensation, see [`crate::blocking`]).
+    LaneCompensating(Lane),
 }
 
 impl fmt::Display for Verdict {
@@ -163,6 +174,7 @@ impl fmt::Display for Verdict {
             Verdict::Healthy => f.write_str("healthy"),
             Verdict::LoopBlocked => f.write_str("loop blocked"),
             Verdict::LaneSaturated(l) => write!(f, "lane {l} saturated"),
+            Verdict::LaneCompensating(l) => write!(f, "lane {l} lives on compensation"),
         }
     }
 }
@@ -182,6 +194,10 @@ pub struct LaneWindow {
     pub queue_wait_p99_ms: Option<f64>,
     /// Tasks queued at the end of the window.
     pub queue_depth: u64,
+    /// Threads started beyond the budget in the window (`None`: not exported).
+    pub compensated: Option<u64>,
+    /// Workers blocked at the end of the window (`None`: not exported).
+    pub blocked_threads: Option<u64>,
 }
 
 /// The verdict and the numbers behind it.
@@ -252,6 +268,10 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
                 queue_wait_mean_ms: ms(wait.mean()),
                 queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
                 queue_depth: e.queue_depth,
+                compensated: e
+                    .compensated_total
+                    .map(|c| c.saturating_sub(s.compensated_total.unwrap_or(0))),
+                blocked_threads: e.blocked_threads,
             }
         })
         .collect();
@@ -303,6 +323,22 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
             }
         }
     }
+    // A lane that started threads beyond its budget in the window, or ends
+    // it with blocked workers, lives on compensation.
+    let mut compensating: Option<&LaneWindow> = None;
+    for l in &lanes {
+        let started = l.compensated.unwrap_or(0);
+        let blocked = l.blocked_threads.unwrap_or(0);
+        if started > 0 || blocked > 0 {
+            evidence.push(format!(
+                "lane {}: lives on compensation: {started} threads started beyond its budget in the window, {blocked} workers blocked now; its tasks wait more than they compute (raise its budget, or take the waits off the pool)",
+                l.lane
+            ));
+            if compensating.is_none_or(|c| started > c.compensated.unwrap_or(0)) {
+                compensating = Some(l);
+            }
+        }
+    }
     if saturated.is_none() {
         evidence.push(format!(
             "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
@@ -316,6 +352,11 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         l.lane
             .parse()
             .map(Verdict::LaneSaturated)
+            .unwrap_or(Verdict::Healthy)
+    } else if let Some(l) = compensating {
+        l.lane
+            .parse()
+            .map(Verdict::LaneCompensating)
             .unwrap_or(Verdict::Healthy)
     } else {
         Verdict::Healthy
@@ -383,6 +424,8 @@ mod tests {
             saturated_seconds_total: sat,
             queue_depth: 0,
             queue_wait: hist(wait),
+            compensated_total: Some(0),
+            blocked_threads: Some(0),
         };
         Sample {
             lanes: vec![
@@ -423,6 +466,31 @@ mod tests {
                 .contains("lane cpu: saturated 80% of the window"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn a_lane_that_lives_on_compensation_is_a_finding() {
+        let start = sample(0.0, &[], &[]);
+        let mut end = sample(0.0, &[0.01], &[0.5; 100]);
+        end.lanes[1].compensated_total = Some(12);
+        end.lanes[1].blocked_threads = Some(3);
+        let d = diagnose(&start, &end, Duration::from_secs(1), &Thresholds::default());
+        assert_eq!(d.verdict, Verdict::LaneCompensating(Lane::FastIo));
+        assert_eq!(d.lanes[1].compensated, Some(12));
+        assert!(
+            d.to_string().contains(
+                "lane fastio: lives on compensation: 12 threads started beyond its budget in the window, 3 workers blocked now"
+            ),
+            "{d}"
+        );
+        // A saturated lane comes first.
+        let end = {
+            let mut e = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+            e.lanes[1].compensated_total = Some(12);
+            e
+        };
+        let d = diagnose(&start, &end, Duration::from_secs(1), &Thresholds::default());
+        assert_eq!(d.verdict, Verdict::LaneSaturated(Lane::Cpu));
     }
 
     #[test]

@@ -147,23 +147,45 @@ pub(crate) struct Saturation {
 }
 
 impl Saturation {
-    /// Re-evaluates after a change. Concurrent callers may race, but `since`
-    /// is claimed with a CAS and released with a swap, so each interval is
+    /// Re-evaluates after a change; `saturated` reads the lane's state
+    /// (with `SeqCst` loads). Concurrent callers may race, but `since` is
+    /// claimed with a CAS and released with a swap, so each interval is
     /// opened once and closed once; never counted twice, never negative.
-    pub(crate) fn update(&self, saturated: bool) {
-        let since = self.since.load(Ordering::Relaxed);
-        if saturated && since == 0 {
-            let _ = self.since.compare_exchange(
-                0,
-                clock::now().max(1),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            );
-        } else if !saturated && since != 0 {
-            let began = self.since.swap(0, Ordering::Relaxed);
-            if began != 0 {
+    ///
+    /// A reading can be stale by the time the clock moves: a caller that read
+    /// "saturated" may be preempted while the lane drains and another caller
+    /// finds the clock closed and does nothing. So after opening (or closing)
+    /// the predicate is read again and, if it changed, the step is undone.
+    /// With every access `SeqCst` the last change of the lane's state is
+    /// always followed by a reading that sees it: the change's own caller
+    /// either finds the interval open and closes it, or its load of `since`
+    /// precedes the opener's CAS, and then the opener's re-reading follows
+    /// the change.
+    pub(crate) fn update(&self, saturated: impl Fn() -> bool) {
+        // A few rounds at most: each one follows a real change of the lane.
+        for _ in 0..4 {
+            let sat = saturated();
+            let since = self.since.load(Ordering::SeqCst);
+            if sat && since == 0 {
+                if self
+                    .since
+                    .compare_exchange(0, clock::now().max(1), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_err()
+                {
+                    return; // someone else opened it
+                }
+            } else if !sat && since != 0 {
+                let began = self.since.swap(0, Ordering::SeqCst);
+                if began == 0 {
+                    return; // someone else closed it
+                }
                 self.total_ns
                     .fetch_add(clock::nanos_between(began, clock::now()), Ordering::Relaxed);
+            } else {
+                return;
+            }
+            if saturated() == sat {
+                return;
             }
         }
     }
@@ -190,6 +212,14 @@ pub(crate) struct LaneMetrics {
     expired: AtomicU64,
     abandoned: AtomicU64,
     spawn_failures: AtomicU64,
+    /// Threads started beyond the lane's budget (blocking compensation).
+    compensated: AtomicU64,
+    /// Blocking sections entered (`sluice::blocking`) and blocked tasks the
+    /// monitor found.
+    declared: AtomicU64,
+    detected: AtomicU64,
+    /// The most threads alive at once.
+    peak: AtomicU64,
     pub(crate) saturation: Saturation,
     pub(crate) shards: Shards,
 }
@@ -205,6 +235,10 @@ pub(crate) struct Totals {
     pub(crate) expired: u64,
     pub(crate) abandoned: u64,
     pub(crate) spawn_failures: u64,
+    pub(crate) compensated: u64,
+    pub(crate) declared: u64,
+    pub(crate) detected: u64,
+    pub(crate) peak: u64,
     pub(crate) saturated_seconds: f64,
     pub(crate) queue_wait: Merged,
     pub(crate) run_time: Merged,
@@ -218,6 +252,15 @@ pub(crate) struct Gauges {
     pub(crate) queue_depth: u64,
     /// `(alive, idle)` for a lane with threads of its own.
     pub(crate) threads: Option<(u64, u64)>,
+    /// Blocking compensation's gauges (lanes policy).
+    pub(crate) adaptive: Option<AdaptiveGauges>,
+}
+
+/// The gauges of a lane's blocking compensation.
+pub(crate) struct AdaptiveGauges {
+    pub(crate) on: bool,
+    pub(crate) max_threads: u64,
+    pub(crate) blocked: u64,
 }
 
 impl Totals {
@@ -237,6 +280,13 @@ impl Totals {
             expired_total: self.expired,
             abandoned_total: self.abandoned,
             spawn_failures_total: self.spawn_failures,
+            adaptive: g.adaptive.as_ref().is_some_and(|a| a.on),
+            max_threads: g.adaptive.as_ref().map(|a| a.max_threads),
+            blocked_threads: g.adaptive.as_ref().map(|a| a.blocked),
+            compensated_total: self.compensated,
+            blocking_sections_total: self.declared,
+            blocked_detected_total: self.detected,
+            threads_peak: g.threads.map(|_| self.peak),
             queue_depth: g.queue_depth,
             in_flight: self.started.saturating_sub(self.completed + self.panicked),
             threads_alive: g.threads.map(|t| t.0),
@@ -258,6 +308,10 @@ impl LaneMetrics {
             expired: AtomicU64::new(0),
             abandoned: AtomicU64::new(0),
             spawn_failures: AtomicU64::new(0),
+            compensated: AtomicU64::new(0),
+            declared: AtomicU64::new(0),
+            detected: AtomicU64::new(0),
+            peak: AtomicU64::new(0),
             saturation: Saturation::default(),
             shards: Shards::default(),
         }
@@ -281,6 +335,19 @@ impl LaneMetrics {
     pub(crate) fn spawn_failed(&self) {
         self.spawn_failures.fetch_add(1, Ordering::Relaxed);
     }
+    pub(crate) fn compensated(&self) {
+        self.compensated.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn declared(&self) {
+        self.declared.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn detected(&self) {
+        self.detected.fetch_add(1, Ordering::Relaxed);
+    }
+    /// `alive` threads exist now: raise the peak if it is higher.
+    pub(crate) fn peak_threads(&self, alive: usize) {
+        self.peak.fetch_max(alive as u64, Ordering::Relaxed);
+    }
 
     /// Reads every count. Not atomic across counters: a snapshot of a busy
     /// pool may be a few events apart between fields; of an idle one, exact.
@@ -295,6 +362,10 @@ impl LaneMetrics {
             expired: self.expired.load(Ordering::Relaxed),
             abandoned: self.abandoned.load(Ordering::Relaxed),
             spawn_failures: self.spawn_failures.load(Ordering::Relaxed),
+            compensated: self.compensated.load(Ordering::Relaxed),
+            declared: self.declared.load(Ordering::Relaxed),
+            detected: self.detected.load(Ordering::Relaxed),
+            peak: self.peak.load(Ordering::Relaxed),
             saturated_seconds: self.saturation.seconds(),
             queue_wait: Merged::new(),
             run_time: Merged::new(),
@@ -359,15 +430,41 @@ mod tests {
     #[test]
     fn saturation_opens_and_closes_intervals_once() {
         let s = Saturation::default();
-        s.update(false);
+        s.update(|| false);
         assert_eq!(s.seconds(), 0.0);
-        s.update(true);
-        s.update(true); // already open: no new interval
+        s.update(|| true);
+        s.update(|| true); // already open: no new interval
         std::thread::sleep(std::time::Duration::from_millis(2));
-        s.update(false);
+        s.update(|| false);
         let closed = s.seconds();
         assert!(closed > 0.0);
-        s.update(false);
+        s.update(|| false);
         assert_eq!(s.seconds(), closed);
+    }
+
+    /// The race a one-reading clock lost: a caller read "saturated", the lane
+    /// drained before it opened the interval, and the drain's own caller had
+    /// found nothing open to close. The interval then stayed open on an idle
+    /// lane, counting seconds forever. Here the lane drains between the
+    /// caller's first reading and its second.
+    #[test]
+    fn a_stale_saturated_reading_does_not_leave_the_clock_open() {
+        let s = Saturation::default();
+        let readings = std::cell::Cell::new(0);
+        // First reading: saturated (stale); every later one: idle.
+        s.update(|| {
+            readings.set(readings.get() + 1);
+            readings.get() == 1
+        });
+        assert_eq!(
+            s.since.load(Ordering::SeqCst),
+            0,
+            "left open on an idle lane"
+        );
+        // Open on the stale reading, re-read (idle), then closed and confirmed.
+        assert_eq!(readings.get(), 4);
+        let after = s.seconds();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert_eq!(s.seconds(), after, "an idle lane's clock must not run");
     }
 }

@@ -152,7 +152,7 @@ impl Snapshot {
     /// Registers every series of this snapshot in `r`.
     pub(crate) fn register(&self, r: &mut Registry) {
         let r = &mut *r;
-        let counters: [CounterDef; 9] = [
+        let counters: [CounterDef; 12] = [
             ("sluice_submitted", "Tasks accepted into the lane", |l| {
                 l.submitted_total
             }),
@@ -189,6 +189,21 @@ impl Snapshot {
                 "sluice_spawn_failures",
                 "Worker threads the OS refused to start",
                 |l| l.spawn_failures_total,
+            ),
+            (
+                "sluice_compensated",
+                "Threads started beyond the lane's budget because workers were blocked",
+                |l| l.compensated_total,
+            ),
+            (
+                "sluice_blocking_sections",
+                "sluice::blocking sections entered by the lane's tasks",
+                |l| l.blocking_sections_total,
+            ),
+            (
+                "sluice_blocked_detected",
+                "Tasks the monitor found blocked without a declared section",
+                |l| l.blocked_detected_total,
             ),
         ];
         for (name, help, f) in counters {
@@ -230,6 +245,27 @@ impl Snapshot {
             "The lane's worker threads",
             self,
             |l| l.threads_alive,
+        );
+        gauge_family(
+            r,
+            "sluice_blocked_threads",
+            "The lane's workers whose task is blocked (declared or detected)",
+            self,
+            |l| l.blocked_threads,
+        );
+        gauge_family(
+            r,
+            "sluice_threads_peak",
+            "The most worker threads the lane had at once",
+            self,
+            |l| l.threads_peak,
+        );
+        gauge_family(
+            r,
+            "sluice_max_threads",
+            "The most threads the lane may run, compensation included",
+            self,
+            |l| l.max_threads,
         );
         gauge_family(
             r,

@@ -93,6 +93,26 @@ pub struct LaneSnapshot {
     pub abandoned_total: u64,
     /// Count: worker threads the operating system refused to start.
     pub spawn_failures_total: u64,
+    /// Blocking compensation is on for this lane (lanes policy; see
+    /// [`Builder::adaptive`](crate::Builder::adaptive)).
+    pub adaptive: bool,
+    /// The most threads the lane may run, compensation included; `None`
+    /// under the libuv policy.
+    pub max_threads: Option<u64>,
+    /// Gauge: the lane's workers whose task is blocked now (in a
+    /// [`blocking`](crate::blocking) section, or found waiting by the
+    /// monitor); `None` under the libuv policy.
+    pub blocked_threads: Option<u64>,
+    /// Count: threads started beyond the lane's budget because workers were
+    /// blocked. A lane where this keeps growing lives on compensation.
+    pub compensated_total: u64,
+    /// Count: [`blocking`](crate::blocking) sections entered by the lane's tasks.
+    pub blocking_sections_total: u64,
+    /// Count: tasks the monitor found blocked without a declared section.
+    pub blocked_detected_total: u64,
+    /// Gauge: the most worker threads the lane had at once; `None` under
+    /// the libuv policy.
+    pub threads_peak: Option<u64>,
     /// Gauge: tasks waiting in the queue.
     pub queue_depth: u64,
     /// Gauge: tasks running now.

@@ -28,7 +28,9 @@ fn run<T: Send + 'static>(
     pool: &Pool,
     f: impl FnOnce() -> io::Result<T> + Send + 'static,
 ) -> Task<io::Result<T>> {
-    pool.spawn(Lane::FastIo, f)
+    // A read of a hung mount or a FIFO must not hold the lane: the section
+    // counts as blocked once it lasts (see `sluice::blocking`).
+    pool.spawn(Lane::FastIo, move || crate::blocking(f))
 }
 
 fn owned(path: impl AsRef<Path>) -> PathBuf {

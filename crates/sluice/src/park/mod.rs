@@ -125,11 +125,12 @@ impl Park {
 
     /// Counts a new worker, born searching, if the lane is below `limit`.
     /// The caller then starts the thread, or calls [`Park::undo_add_worker`].
-    pub(crate) fn try_add_worker(&self, limit: usize) -> bool {
+    /// Returns the counters before the change, or `None` at the limit.
+    pub(crate) fn try_add_worker(&self, limit: usize) -> Option<Counters> {
         let mut cur = self.counters.load(Ordering::SeqCst);
         loop {
             if Counters(cur).alive() >= limit {
-                return false;
+                return None;
             }
             match self.counters.compare_exchange(
                 cur,
@@ -137,7 +138,7 @@ impl Park {
                 Ordering::SeqCst,
                 Ordering::SeqCst,
             ) {
-                Ok(_) => return true,
+                Ok(prev) => return Some(Counters(prev)),
                 Err(actual) => cur = actual,
             }
         }
@@ -348,9 +349,9 @@ mod tests {
     #[test]
     fn add_worker_respects_the_limit() {
         let p = Park::new();
-        assert!(p.try_add_worker(2));
-        assert!(p.try_add_worker(2));
-        assert!(!p.try_add_worker(2));
+        assert!(p.try_add_worker(2).is_some());
+        assert_eq!(p.try_add_worker(2).map(|c| c.alive()), Some(1));
+        assert!(p.try_add_worker(2).is_none());
         assert_eq!((p.counters().alive(), p.counters().searching()), (2, 2));
         p.work_found();
         assert_eq!(p.counters().busy(), 1);
@@ -362,7 +363,7 @@ mod tests {
     #[test]
     fn sleeper_with_queued_work_does_not_park() {
         let p = Park::new();
-        assert!(p.try_add_worker(1));
+        assert!(p.try_add_worker(1).is_some());
         assert_eq!(
             p.sleep(Duration::from_secs(60), || true, |_| false),
             Wake::Search
@@ -374,7 +375,7 @@ mod tests {
     #[test]
     fn closed_idle_sleeper_exits() {
         let p = Park::new();
-        assert!(p.try_add_worker(1));
+        assert!(p.try_add_worker(1).is_some());
         p.close();
         assert_eq!(
             p.sleep(Duration::from_secs(60), || false, |_| false),

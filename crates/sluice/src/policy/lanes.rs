@@ -7,17 +7,35 @@
 //! protocol of `park/`. Workers start on demand up to the limit and retire
 //! after their keep-alive. The worker loop has three phases, marked below:
 //! SEARCHING, BUSY and IDLE.
+//!
+//! # Blocking compensation (adaptive lanes)
+//!
+//! A worker is *blocked* while its task waits instead of computing: declared
+//! by the task ([`crate::blocking`], like Go's `entersyscall`) or detected by
+//! the monitor (`monitor.rs`) on the I/O lanes. While a lane has blocked
+//! workers it may run `limit + blocked` threads (its *spawn limit*), up to
+//! its `max_threads`; so queued work is handed to a new or sleeping thread
+//! the moment a worker blocks (Go's `handoffp`). When the blocked workers
+//! wake the lane is over its spawn limit: the surplus finishes its task and
+//! retires (`try_retire_busy`), never preempted. On the `Cpu` lane a thread
+//! leaving a declared section waits at the *gate* until the lane's threads
+//! that are neither blocked nor waiting there fit the budget, so threads
+//! computing never exceed the usable cores (`park/README.md`, "blocked").
 
 use crate::budget;
 use crate::clock;
+use crate::config::{ConfigError, check_resize};
 use crate::lane::Lane;
-use crate::loom::sync::atomic::{AtomicUsize, Ordering};
+use crate::loom::sync::atomic::AtomicU8;
+use crate::loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
 use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
+use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, WorkerShard};
 use crate::park::{Park, Wake, spin_until};
-use crate::pool::{Aborted, LaneShutdown, Refused};
+use crate::policy::monitor::{Monitor, Schedstat};
+use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::sync::Arc;
@@ -40,18 +58,89 @@ pub(crate) struct LaneSettings {
     pub(crate) timed: bool,
     /// The nice value the lane's workers set on themselves (0: unchanged).
     pub(crate) nice: i32,
+    /// Blocking compensation on: blocked workers do not count against the
+    /// budget, up to `max_threads` threads.
+    pub(crate) adaptive: bool,
+    /// The most threads the lane runs, compensation included (>= `limit`).
+    pub(crate) max_threads: usize,
+    /// The monitor looks for undeclared blocked workers (I/O lanes only).
+    pub(crate) detect: bool,
+    /// `Cpu` lane with `Builder::cpu_affinity(true)`: the CPUs of the
+    /// process's affinity set; each worker pins itself to a free one.
+    pub(crate) pin: Option<Arc<CpuSlots>>,
+}
+
+/// The CPUs a lane's workers pin themselves to, one worker per CPU; a
+/// worker that finds none free (threads beyond the budget while others are
+/// blocked) runs on the process's whole set.
+#[derive(Debug)]
+pub(crate) struct CpuSlots {
+    cpus: Vec<usize>,
+    taken: Mutex<Vec<bool>>,
+}
+
+impl CpuSlots {
+    pub(crate) fn new(cpus: Vec<usize>) -> Self {
+        let taken = Mutex::new(vec![false; cpus.len()]);
+        CpuSlots { cpus, taken }
+    }
+
+    /// Claims a free CPU: its index in the set and its number.
+    fn claim(&self) -> Option<(usize, usize)> {
+        let mut t = self.taken.lock().unwrap_or_else(|p| p.into_inner());
+        let i = t.iter().position(|x| !*x)?;
+        t[i] = true;
+        Some((i, self.cpus[i]))
+    }
+
+    fn release(&self, i: usize) {
+        self.taken.lock().unwrap_or_else(|p| p.into_inner())[i] = false;
+    }
+}
+
+/// Pins the calling thread to `cpu` for as long as it lives, then frees it.
+struct Pinned<'a> {
+    slots: &'a CpuSlots,
+    index: usize,
+}
+
+impl Drop for Pinned<'_> {
+    fn drop(&mut self) {
+        self.slots.release(self.index);
+    }
+}
+
+fn pin_current(slots: &CpuSlots) -> Option<Pinned<'_>> {
+    let (index, cpu) = slots.claim()?;
+    let pinned = Pinned { slots, index };
+    #[cfg(not(loom))]
+    {
+        let mut set = rustix::thread::CpuSet::new();
+        set.set(cpu);
+        // `Builder::build` checked that the kernel lets this process set
+        // its threads' affinity; if it refuses now (the set changed under
+        // us), the worker runs on the whole set, like an unpinned one.
+        if rustix::thread::sched_setaffinity(None, &set).is_err() {
+            return None;
+        }
+    }
+    #[cfg(loom)]
+    let _ = cpu;
+    Some(pinned)
 }
 
 /// The lanes policy: one [`LaneCore`] per lane.
 pub(crate) struct Lanes {
     lanes: [Arc<LaneCore>; 3],
+    monitor: Arc<Monitor>,
 }
 
 impl Lanes {
     pub(crate) fn new(settings: [LaneSettings; 3]) -> Self {
-        Lanes {
-            lanes: settings.map(|s| Arc::new(LaneCore::new(s))),
-        }
+        let monitor = Monitor::new();
+        let lanes = settings.map(|s| Arc::new(LaneCore::new(s, Arc::clone(&monitor))));
+        monitor.watch(lanes.iter().filter(|l| l.settings.adaptive));
+        Lanes { lanes, monitor }
     }
 
     pub(crate) fn lane(&self, lane: Lane) -> &Arc<LaneCore> {
@@ -60,6 +149,106 @@ impl Lanes {
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &Arc<LaneCore>> {
         self.lanes.iter()
+    }
+}
+
+impl Scheduler for Lanes {
+    fn admit(&self, lane: Lane, wait: bool) -> Result<Slot, Refused> {
+        self.lane(lane).reserve(wait)
+    }
+
+    fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {
+        self.lane(slot.lane).push(slot, job);
+    }
+
+    fn limit(&self, lane: Lane) -> usize {
+        self.lane(lane).limit()
+    }
+
+    fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError> {
+        let core = self.lane(lane);
+        let n = check_resize(lane, n)?;
+        if core.settings.adaptive && n > core.settings.max_threads {
+            return Err(ConfigError::OutOfRange {
+                setting: format!("resize(Lane::{lane:?})"),
+                value: n.to_string(),
+                expected: format!("1..={}", core.settings.max_threads),
+                why: format!(
+                    " (the lane's max_threads; raise it with Builder::max_threads(Lane::{lane:?}, n))"
+                ),
+            });
+        }
+        core.resize(n);
+        Ok(())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
+        Snapshot {
+            policy: "lanes",
+            threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
+            threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
+            lanes,
+        }
+    }
+
+    fn close(&self) {
+        self.iter().for_each(|l| l.close());
+        self.monitor.close();
+    }
+
+    fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown {
+        let mut total = LaneShutdown::default();
+        for l in self.iter() {
+            let s = l.finish_shutdown(deadline);
+            total.abandoned += s.abandoned;
+            total.still_running += s.still_running;
+        }
+        total
+    }
+
+    fn abort(&self, _job: &dyn Job, vacated: Vacated, why: Aborted) {
+        self.lane(vacated.lane()).on_aborted(vacated, why);
+    }
+}
+
+/// What a worker's current task is doing, as far as compensation knows.
+const COMPUTING: u8 = 0;
+/// Inside a [`crate::blocking`] section, not (yet) counted blocked: most
+/// sections are short system calls that return before anyone needs the
+/// thread (Go's `entersyscall`, whose P `sysmon` retakes only from a call
+/// that lasts).
+const DECLARED: u8 = 1;
+/// Inside a section that lasted past the monitor's grace: counted blocked.
+const COUNTED: u8 = 2;
+/// Found waiting by the monitor without a section: counted blocked.
+const DETECTED: u8 = 3;
+
+/// One adaptive worker, as its lane and the monitor see it.
+pub(crate) struct WorkerSlot {
+    /// `COMPUTING`, `DECLARED`, `COUNTED` or `DETECTED`. The lane's `blocked`
+    /// counts the slots in `COUNTED` or `DETECTED`. The monitor raises
+    /// `blocked` *before* its CAS into a counted state (and lowers it again
+    /// if the CAS fails); whoever moves a slot out of a counted state lowers
+    /// it after. So `blocked` may briefly over-count, never under-count.
+    state: AtomicU8,
+    /// Raw clock ticks at which the current task started; 0 between tasks.
+    /// Written by the worker, read by the monitor.
+    pub(crate) task_started: AtomicU64,
+    /// Raw clock ticks at which the current blocking section began.
+    pub(crate) section_started: AtomicU64,
+    /// The thread's scheduler statistics, for the monitor (detecting lanes).
+    pub(crate) schedstat: Option<Schedstat>,
+}
+
+impl WorkerSlot {
+    pub(crate) fn is_computing(&self) -> bool {
+        self.state.load(Ordering::SeqCst) == COMPUTING
+    }
+
+    /// In a section the monitor has not counted yet.
+    pub(crate) fn is_declared_uncounted(&self) -> bool {
+        self.state.load(Ordering::SeqCst) == DECLARED
     }
 }
 
@@ -120,11 +309,28 @@ pub(crate) struct LaneCore {
     pub(crate) metrics: LaneMetrics,
     /// Join handles of started threads, for shutdown.
     threads: Mutex<Vec<thread::JoinHandle<()>>>,
+    /// Workers whose task is blocked (declared or detected); see
+    /// [`WorkerSlot::state`]. `SeqCst`: it widens the spawn limit.
+    pub(crate) blocked: AtomicUsize,
+    /// `Cpu` lane: threads that left a blocking section and wait at the gate
+    /// for a computing place. Changed only under `gate`.
+    returning: AtomicUsize,
+    gate: Mutex<()>,
+    gate_cv: Condvar,
+    /// The adaptive workers alive, for the monitor.
+    pub(crate) slots: Mutex<Vec<Arc<WorkerSlot>>>,
+    monitor: Arc<Monitor>,
 }
 
 impl LaneCore {
-    fn new(settings: LaneSettings) -> Self {
+    fn new(settings: LaneSettings, monitor: Arc<Monitor>) -> Self {
         LaneCore {
+            blocked: AtomicUsize::new(0),
+            returning: AtomicUsize::new(0),
+            gate: Mutex::new(()),
+            gate_cv: Condvar::new(),
+            slots: Mutex::new(Vec::new()),
+            monitor,
             limit: AtomicUsize::new(settings.limit),
             metrics: LaneMetrics::new(settings.timed),
             settings,
@@ -142,6 +348,27 @@ impl LaneCore {
         self.limit.load(Ordering::SeqCst)
     }
 
+    /// How many threads the lane may run now: its budget, plus one per
+    /// blocked worker when adaptive, never above `max_threads`.
+    pub(crate) fn spawn_limit(&self) -> usize {
+        let limit = self.limit();
+        if !self.settings.adaptive {
+            return limit;
+        }
+        let blocked = self.blocked.load(Ordering::SeqCst);
+        (limit + blocked).min(self.settings.max_threads.max(limit))
+    }
+
+    /// Tasks queued now (`SeqCst`).
+    pub(crate) fn depth(&self) -> usize {
+        self.depth.load(Ordering::SeqCst)
+    }
+
+    /// The lane's thread counters now.
+    pub(crate) fn counters(&self) -> crate::park::Counters {
+        self.park.counters()
+    }
+
     fn is_bounded(&self) -> bool {
         self.settings.bound != usize::MAX
     }
@@ -149,10 +376,10 @@ impl LaneCore {
     // ===== submit side =====
 
     /// Reserves a queue slot for one task. With `wait`, a full queue blocks
-    /// the caller until there is room; without, it refuses. Returns whether
-    /// the queue was empty before (the only moment a submit can start a
-    /// saturated interval, see `push`).
-    pub(crate) fn reserve(&self, wait: bool) -> Result<bool, Refused> {
+    /// the caller until there is room; without, it refuses. The slot says
+    /// whether the queue was empty before (the only moment a submit can start
+    /// a saturated interval, see `push`).
+    pub(crate) fn reserve(&self, wait: bool) -> Result<Slot, Refused> {
         let bound = self.settings.bound;
         let prev = if !self.is_bounded() {
             self.depth.fetch_add(1, Ordering::SeqCst)
@@ -184,7 +411,10 @@ impl LaneCore {
             self.release_slot();
             return Err(Refused::Closed);
         }
-        Ok(prev == 0)
+        Ok(Slot {
+            lane: self.settings.lane,
+            was_empty: prev == 0,
+        })
     }
 
     /// Blocks until the queue is below its bound or the lane closes.
@@ -209,7 +439,9 @@ impl LaneCore {
     /// take it: a searcher will find it; otherwise wake a sleeper or start a
     /// thread. If every thread is busy at the limit, the first to finish
     /// takes it.
-    pub(crate) fn push(self: &Arc<Self>, job: Arc<dyn Job>, was_empty: bool) {
+    pub(crate) fn push(self: &Arc<Self>, slot: Slot, job: Arc<dyn Job>) {
+        let Slot { lane, was_empty } = slot;
+        debug_assert_eq!(lane, self.settings.lane);
         self.metrics.submitted();
         self.queue.push(job);
         let c = self.park.counters();
@@ -222,22 +454,31 @@ impl LaneCore {
         }
     }
 
-    /// Hands queued work to a sleeper, or starts a thread if below the limit.
-    fn notify_or_spawn(self: &Arc<Self>) {
+    /// Hands queued work to a sleeper, or starts a thread if below the
+    /// spawn limit. If neither, every thread is busy: the monitor looks for
+    /// blocked ones (detecting lanes; it costs one load when already on).
+    pub(crate) fn notify_or_spawn(self: &Arc<Self>) {
         let c = self.park.counters();
         if c.sleeping() > 0 && self.park.wake_one() {
             return;
         }
-        if c.alive() < self.limit() {
-            self.spawn_worker();
+        if c.alive() < self.spawn_limit() && self.spawn_worker() {
+            return;
+        }
+        if self.settings.adaptive {
+            self.monitor.kick();
         }
     }
 
-    /// Starts one worker thread if the lane is below its limit.
+    /// Starts one worker thread if the lane is below its spawn limit.
     fn spawn_worker(self: &Arc<Self>) -> bool {
-        if !self.park.try_add_worker(self.limit()) {
+        let Some(before) = self.park.try_add_worker(self.spawn_limit()) else {
             return false;
+        };
+        if before.alive() >= self.limit() {
+            self.metrics.compensated();
         }
+        self.metrics.peak_threads(before.alive() + 1);
         let core = Arc::clone(self);
         let spawned = thread::spawn_named(
             self.settings.lane.thread_name().to_string(),
@@ -265,6 +506,13 @@ impl LaneCore {
     }
 
     /// A task left `Queued` (started or aborted): give its slot back.
+    fn vacate(&self, vacated: Vacated) {
+        debug_assert_eq!(vacated.lane(), self.settings.lane);
+        vacated.account();
+        self.release_slot();
+    }
+
+    /// Gives one reserved slot back (also for a reservation refused as closed).
     fn release_slot(&self) {
         let prev = self.depth.fetch_sub(1, Ordering::SeqCst);
         if self.is_bounded() && self.room_waiters.load(Ordering::SeqCst) > 0 {
@@ -278,8 +526,8 @@ impl LaneCore {
 
     /// A queued task was cancelled, expired or abandoned by someone other
     /// than a worker.
-    pub(crate) fn on_aborted(&self, why: Aborted) {
-        self.release_slot();
+    pub(crate) fn on_aborted(&self, vacated: Vacated, why: Aborted) {
+        self.vacate(vacated);
         match why {
             Aborted::Cancelled => self.metrics.cancelled(),
             Aborted::Expired => self.metrics.expired(),
@@ -287,12 +535,15 @@ impl LaneCore {
         }
     }
 
+    /// Re-evaluates the saturation clock. The predicate is re-read after the
+    /// clock changes (`Saturation::update`), so a stale reading cannot leave
+    /// an interval open on an idle lane.
     fn check_saturation(&self) {
-        let depth = self.depth.load(Ordering::Relaxed);
-        let busy = self.park.counters().busy();
-        self.metrics
-            .saturation
-            .update(depth > 0 && busy >= self.limit());
+        self.metrics.saturation.update(|| {
+            let depth = self.depth.load(Ordering::SeqCst);
+            let busy = self.park.counters().busy();
+            depth > 0 && busy >= self.spawn_limit()
+        });
     }
 
     // ===== worker side =====
@@ -337,17 +588,19 @@ impl LaneCore {
                 self.settings.nice,
             );
         }
+        let _pinned = self.settings.pin.as_deref().and_then(pin_current);
         let shard = self.metrics.shards.lease();
+        let slot = self.settings.adaptive.then(|| self.register_slot());
+        let slot = slot.as_deref();
         // Born counted as alive + searching by `spawn_worker`.
         loop {
             // SEARCHING
             let Some(mut job) = self.search() else {
                 // IDLE
-                let limit = &self.limit;
                 match self.park.sleep(
                     self.settings.keep_alive,
                     || self.depth.load(Ordering::SeqCst) > 0,
-                    |c| c.alive() > limit.load(Ordering::SeqCst),
+                    |c| c.alive() > self.spawn_limit(),
                 ) {
                     Wake::Search => {
                         // Work is queued but may not be visible to pop yet
@@ -355,7 +608,10 @@ impl LaneCore {
                         thread::yield_now();
                         continue;
                     }
-                    Wake::Exit => return,
+                    Wake::Exit => {
+                        self.on_exit(slot);
+                        return;
+                    }
                 }
             };
             let before = self.park.work_found();
@@ -371,11 +627,14 @@ impl LaneCore {
             self.check_saturation();
             // BUSY: run tasks back to back without touching the counters.
             loop {
-                self.execute(&job, &shard);
-                if self.park.try_retire_busy(self.limit()) {
+                self.execute(&job, &shard, slot);
+                // Over the spawn limit (shrunk, or blocked workers woke up):
+                // this thread's task is done, so it is the one to go.
+                if self.park.try_retire_busy(self.spawn_limit()) {
                     if self.depth.load(Ordering::SeqCst) > 0 {
                         self.notify_or_spawn();
                     }
+                    self.on_exit(slot);
                     return;
                 }
                 match self.pop_live() {
@@ -390,17 +649,18 @@ impl LaneCore {
 
     /// Runs one popped task: fails it if its deadline passed, else runs it
     /// and records its queue wait and run time.
-    fn execute(&self, job: &Arc<dyn Job>, shard: &WorkerShard) {
+    fn execute(&self, job: &Arc<dyn Job>, shard: &WorkerShard, slot: Option<&WorkerSlot>) {
         let header = job.header();
         if header.deadline.is_some() && header.is_expired(Instant::now()) {
-            if job.abort(TaskError::DeadlineExceeded) == TransitionToAborted::Aborted {
-                self.release_slot();
+            if let TransitionToAborted::Aborted(vacated) = job.abort(TaskError::DeadlineExceeded) {
+                self.vacate(vacated);
                 shard.expired();
             }
             return;
         }
         job.run(&mut Hooks {
             lane: self,
+            slot,
             shard,
             queued_at: header.queued_at,
             started_at: 0,
@@ -464,12 +724,158 @@ impl LaneCore {
     fn abandon_queued(&self, err: TaskError) -> u64 {
         let mut n = 0;
         while let Some(job) = self.queue.pop() {
-            if job.abort(err.clone()) == TransitionToAborted::Aborted {
-                self.on_aborted(Aborted::Abandoned);
+            if let TransitionToAborted::Aborted(vacated) = job.abort(err.clone()) {
+                self.on_aborted(vacated, Aborted::Abandoned);
                 n += 1;
             }
         }
         n
+    }
+
+    // ===== blocking compensation =====
+
+    /// Registers this worker thread for compensation: its slot (for the
+    /// monitor) and the thread-local that [`crate::blocking`] reads.
+    fn register_slot(self: &Arc<Self>) -> Arc<WorkerSlot> {
+        let slot = Arc::new(WorkerSlot {
+            state: AtomicU8::new(COMPUTING),
+            task_started: AtomicU64::new(0),
+            section_started: AtomicU64::new(0),
+            schedstat: if self.settings.detect {
+                Schedstat::open_current()
+            } else {
+                None
+            },
+        });
+        self.slots
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Arc::clone(&slot));
+        CURRENT.with(|c| {
+            *c.borrow_mut() = Some(Current {
+                lane: Arc::clone(self),
+                slot: Arc::clone(&slot),
+            })
+        });
+        slot
+    }
+
+    /// The worker thread leaves (it is no longer counted alive).
+    fn on_exit(&self, slot: Option<&WorkerSlot>) {
+        if let Some(slot) = slot {
+            CURRENT.with(|c| c.borrow_mut().take());
+            self.slots
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .retain(|s| !std::ptr::eq(&**s, slot));
+        }
+        self.notify_gate();
+    }
+
+    /// A worker was found blocked (by itself or by the monitor) and counted:
+    /// hand queued work on, to a returning thread, a sleeper or a new one.
+    pub(crate) fn on_blocked(self: &Arc<Self>) {
+        self.notify_gate();
+        // As in `push`: a searcher will take the queued work (and, as the
+        // last searcher turning busy, hand the search on).
+        if self.depth.load(Ordering::SeqCst) > 0 && self.park.counters().searching() == 0 {
+            self.notify_or_spawn();
+        }
+    }
+
+    /// Counts `slot` blocked by moving it `from` → `to` (the monitor's
+    /// only transitions into a counted state). True if this call did.
+    fn count_blocked(self: &Arc<Self>, slot: &WorkerSlot, from: u8, to: u8) -> bool {
+        // Raised first: the worker lowers it only after leaving `to`.
+        self.blocked.fetch_add(1, Ordering::SeqCst);
+        if slot
+            .state
+            .compare_exchange(from, to, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            self.blocked.fetch_sub(1, Ordering::SeqCst);
+            return false;
+        }
+        self.on_blocked();
+        true
+    }
+
+    /// The monitor saw `slot`'s task `task` waiting without a section: count
+    /// it blocked. True if this call did.
+    pub(crate) fn mark_detected(self: &Arc<Self>, slot: &WorkerSlot, task: u64) -> bool {
+        if slot.task_started.load(Ordering::SeqCst) != task {
+            return false;
+        }
+        let done = self.count_blocked(slot, COMPUTING, DETECTED);
+        if done {
+            self.metrics.detected();
+        }
+        done
+    }
+
+    /// The monitor saw `slot` in a section for longer than the grace: count
+    /// it blocked. True if this call did.
+    pub(crate) fn promote_declared(self: &Arc<Self>, slot: &WorkerSlot) -> bool {
+        self.count_blocked(slot, DECLARED, COUNTED)
+    }
+
+    /// A detected task computes again (monitor) or ended (worker): uncount it.
+    pub(crate) fn unmark_detected(&self, slot: &WorkerSlot) -> bool {
+        if slot
+            .state
+            .compare_exchange(DETECTED, COMPUTING, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            self.blocked.fetch_sub(1, Ordering::SeqCst);
+            self.shed_surplus();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// `blocked` went down: threads above the spawn limit that sleep now
+    /// would otherwise wait out their keep-alive; wake them to exit (busy
+    /// ones retire after their task).
+    fn shed_surplus(&self) {
+        let c = self.park.counters();
+        if c.sleeping() > 0 && c.alive() > self.spawn_limit() {
+            self.park.wake_all();
+        }
+    }
+
+    /// Wakes `Cpu` threads waiting at the gate, if any, to re-check it.
+    fn notify_gate(&self) {
+        if self.returning.load(Ordering::SeqCst) > 0 {
+            let _g = self.gate.lock().unwrap_or_else(|p| p.into_inner());
+            self.gate_cv.notify_all();
+        }
+    }
+
+    /// `Cpu` lane: the calling worker leaves a blocking section. It computes
+    /// again only once the lane's threads that are neither blocked nor
+    /// waiting here, itself included, fit the budget; meanwhile surplus
+    /// threads retire as their tasks end (`try_retire_busy`) and surplus
+    /// sleepers exit (woken here to see it).
+    fn return_to_compute(&self) {
+        let mut g = self.gate.lock().unwrap_or_else(|p| p.into_inner());
+        self.returning.fetch_add(1, Ordering::SeqCst);
+        self.blocked.fetch_sub(1, Ordering::SeqCst);
+        loop {
+            let alive = self.park.counters().alive();
+            let blocked = self.blocked.load(Ordering::SeqCst);
+            let returning = self.returning.load(Ordering::SeqCst);
+            if alive - blocked - returning < self.limit() {
+                self.returning.fetch_sub(1, Ordering::SeqCst);
+                return;
+            }
+            self.park.wake_all();
+            g = self
+                .gate_cv
+                .wait_timeout(g, Duration::from_millis(1))
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
     }
 
     // ===== metrics =====
@@ -483,6 +889,11 @@ impl LaneCore {
             queue_bound: self.is_bounded().then_some(self.settings.bound as u64),
             queue_depth: self.depth.load(Ordering::Relaxed) as u64,
             threads: Some((c.alive() as u64, (c.searching() + c.sleeping()) as u64)),
+            adaptive: Some(crate::metrics::counters::AdaptiveGauges {
+                on: self.settings.adaptive,
+                max_threads: self.settings.max_threads as u64,
+                blocked: self.blocked.load(Ordering::Relaxed) as u64,
+            }),
         })
     }
 }
@@ -490,16 +901,23 @@ impl LaneCore {
 /// Counts and times one task for a lanes-policy worker.
 struct Hooks<'a> {
     lane: &'a LaneCore,
+    slot: Option<&'a WorkerSlot>,
     shard: &'a WorkerShard,
     queued_at: u64,
     started_at: u64,
 }
 
 impl RunHooks for Hooks<'_> {
-    fn started(&mut self) {
-        self.lane.release_slot();
-        if self.lane.metrics.timed {
+    fn started(&mut self, vacated: Vacated) {
+        self.lane.vacate(vacated);
+        if self.lane.metrics.timed || self.slot.is_some() {
             self.started_at = clock::now();
+        }
+        if let Some(slot) = self.slot {
+            slot.task_started
+                .store(self.started_at.max(1), Ordering::SeqCst);
+        }
+        if self.lane.metrics.timed {
             self.shard
                 .started(clock::nanos_between(self.queued_at, self.started_at), true);
         } else {
@@ -508,6 +926,12 @@ impl RunHooks for Hooks<'_> {
     }
 
     fn finished(&mut self, panicked: bool) {
+        if let Some(slot) = self.slot {
+            slot.task_started.store(0, Ordering::SeqCst);
+            if slot.state.load(Ordering::SeqCst) == DETECTED {
+                self.lane.unmark_detected(slot);
+            }
+        }
         let timed = self.lane.metrics.timed;
         let run_ns = if timed {
             clock::nanos_between(self.started_at, clock::now())
@@ -515,6 +939,97 @@ impl RunHooks for Hooks<'_> {
             0
         };
         self.shard.finished(run_ns, panicked, timed);
+    }
+}
+
+/// The adaptive worker running on this thread, for [`crate::blocking`].
+struct Current {
+    lane: Arc<LaneCore>,
+    slot: Arc<WorkerSlot>,
+}
+
+// loom's `thread_local!` takes no `const { }` initializer.
+#[allow(clippy::missing_const_for_thread_local)]
+mod current {
+    use super::Current;
+    crate::loom::thread_local! {
+        pub(super) static CURRENT: std::cell::RefCell<Option<Current>> = std::cell::RefCell::new(None);
+    }
+}
+use current::CURRENT;
+
+/// A blocking section of the current worker, counted in its lane's
+/// `blocked` until dropped.
+pub(crate) struct BlockingSection {
+    lane: Arc<LaneCore>,
+    slot: Arc<WorkerSlot>,
+}
+
+/// Under loom the monitor does not run, so a section is counted blocked as
+/// it begins: the models check the counting protocol (the same CAS as the
+/// monitor's promotion) without the grace.
+const COUNT_AT_ONCE: bool = cfg!(loom);
+
+/// Enters a blocking section if this thread is a worker of an adaptive lane
+/// and not already in one (nested sections count once).
+pub(crate) fn enter_blocking() -> Option<BlockingSection> {
+    CURRENT.with(|c| {
+        let c = c.borrow();
+        let cur = c.as_ref()?;
+        let state = &cur.slot.state;
+        loop {
+            match state.load(Ordering::SeqCst) {
+                DECLARED | COUNTED => return None,
+                DETECTED => {
+                    // Already counted by the monitor: the section takes it over.
+                    if state
+                        .compare_exchange(DETECTED, COUNTED, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        break;
+                    }
+                }
+                _ if COUNT_AT_ONCE => {
+                    // The monitor's promotion, done by the worker itself.
+                    if cur.lane.count_blocked(&cur.slot, COMPUTING, COUNTED) {
+                        break;
+                    }
+                }
+                _ => {
+                    cur.slot
+                        .section_started
+                        .store(clock::now().max(1), Ordering::SeqCst);
+                    if state
+                        .compare_exchange(COMPUTING, DECLARED, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_ok()
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        cur.lane.metrics.declared();
+        Some(BlockingSection {
+            lane: Arc::clone(&cur.lane),
+            slot: Arc::clone(&cur.slot),
+        })
+    })
+}
+
+impl Drop for BlockingSection {
+    fn drop(&mut self) {
+        // Only this thread moves a slot out of DECLARED or COUNTED.
+        let was = self.slot.state.swap(COMPUTING, Ordering::SeqCst);
+        if was != COUNTED {
+            // Never counted: the section ended within the grace.
+            return;
+        }
+        if self.lane.settings.lane == Lane::Cpu {
+            self.lane.return_to_compute();
+        } else {
+            self.lane.blocked.fetch_sub(1, Ordering::SeqCst);
+            self.lane.shed_surplus();
+        }
     }
 }
 
@@ -532,5 +1047,9 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         } else {
             0
         },
+        adaptive: true,
+        max_threads: budget::default_max_threads(lane, cores),
+        detect: lane != Lane::Cpu,
+        pin: None,
     }
 }

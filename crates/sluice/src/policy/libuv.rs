@@ -37,12 +37,14 @@
 
 use crate::budget;
 use crate::clock;
+use crate::config::ConfigError;
 use crate::lane::Lane;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
+use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, ShardLease, WorkerShard};
-use crate::pool::{Aborted, LaneShutdown};
+use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::collections::VecDeque;
@@ -152,19 +154,21 @@ impl Libuv {
         // uv_once(&once, init_once): the size is read now, once.
         self.init_once();
         let mut st = self.shared.lock();
-        if st.exiting {
-            drop(st);
-            if job.abort(TaskError::Shutdown) == TransitionToAborted::Aborted {
-                self.shared.metrics[lane.index()].abandoned();
-            }
-            return;
-        }
+        // Admitted, so counted: whatever happens next (a close that raced
+        // this post, no thread at all) is one of the balance's outcomes.
         self.shared.metrics[lane.index()].submitted();
-        if st.alive == 0 {
-            // init_threads could start no thread at all (libuv aborts here).
+        if st.exiting || st.alive == 0 {
+            let err = if st.exiting {
+                // The pool closed between admission and now.
+                TaskError::Shutdown
+            } else {
+                // init_threads could start no thread at all (libuv aborts here).
+                TaskError::NoThread("no libuv-policy worker thread could be started".into())
+            };
             drop(st);
-            let err = TaskError::NoThread("no libuv-policy worker thread could be started".into());
-            if job.abort(err) == TransitionToAborted::Aborted {
+            if let TransitionToAborted::Aborted(vacated) = job.abort(err) {
+                // Never linked into a queue: nothing to unlink.
+                vacated.account();
                 self.shared.metrics[lane.index()].abandoned();
             }
             return;
@@ -247,7 +251,10 @@ impl Libuv {
 
     /// `uv__work_cancel`, after the task's cell already moved to `Done`:
     /// unlink it from whichever queue still holds it.
-    pub(crate) fn on_aborted(&self, job: &dyn Job, why: Aborted) {
+    pub(crate) fn on_aborted(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
+        // The slot is `queued[lane]`, taken down below when the entry is
+        // unlinked (or already by the worker that dequeued it).
+        vacated.account();
         let lane = job.header().lane;
         let target = job as *const dyn Job;
         let mut st = self.shared.lock();
@@ -279,7 +286,7 @@ impl Libuv {
     }
 
     /// Refuses new work; workers drain the queues, then exit.
-    pub(crate) fn close(&self) {
+    fn close(&self) {
         let mut st = self.shared.lock();
         st.exiting = true;
         self.shared.cond.notify_all();
@@ -287,7 +294,7 @@ impl Libuv {
 
     /// Waits for the workers to exit until `deadline`, then fails whatever
     /// is still queued.
-    pub(crate) fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown {
+    fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown {
         let mut st = self.shared.lock();
         while st.alive > 0 {
             let now = Instant::now();
@@ -330,7 +337,9 @@ impl Libuv {
         drop(st);
         let mut abandoned = 0;
         for job in left {
-            if job.abort(TaskError::Shutdown) == TransitionToAborted::Aborted {
+            if let TransitionToAborted::Aborted(vacated) = job.abort(TaskError::Shutdown) {
+                // `queued` was cleared above.
+                vacated.account();
                 self.shared.metrics[job.header().lane.index()].abandoned();
                 abandoned += 1;
             }
@@ -341,7 +350,7 @@ impl Libuv {
         }
     }
 
-    pub(crate) fn snapshot(&self, lane: Lane) -> LaneSnapshot {
+    fn snapshot(&self, lane: Lane) -> LaneSnapshot {
         let t = self.shared.metrics[lane.index()].totals();
         let st = self.shared.lock();
         let limit = match lane {
@@ -354,6 +363,7 @@ impl Libuv {
             queue_bound: None,
             queue_depth: st.queued[lane.index()] as u64,
             threads: None,
+            adaptive: None,
         })
     }
 
@@ -361,6 +371,64 @@ impl Libuv {
     pub(crate) fn threads(&self) -> (usize, usize) {
         let st = self.shared.lock();
         (st.alive, st.idle_threads)
+    }
+}
+
+impl Scheduler for Libuv {
+    fn admit(&self, lane: Lane, _wait: bool) -> Result<Slot, Refused> {
+        // libuv's queue is unbounded; a closed pool refuses.
+        if self.is_closed() {
+            return Err(Refused::Closed);
+        }
+        Ok(Slot {
+            lane,
+            was_empty: false,
+        })
+    }
+
+    fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {
+        debug_assert_eq!(slot.lane, job.header().lane);
+        self.post(job);
+    }
+
+    fn limit(&self, lane: Lane) -> usize {
+        match lane {
+            Lane::SlowIo => budget::slow_work_thread_threshold(self.nthreads()),
+            Lane::Cpu | Lane::FastIo => self.nthreads(),
+        }
+    }
+
+    fn resize(&self, lane: Lane, _n: usize) -> Result<(), ConfigError> {
+        Err(ConfigError::Unsupported {
+            setting: format!("resize(Lane::{lane:?})"),
+            policy: "libuv",
+            why: "libuv reads its size once, at the first submission".to_string(),
+        })
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        let (alive, idle) = self.threads();
+        Snapshot {
+            policy: "libuv",
+            threads_alive: alive as u64,
+            threads_idle: idle as u64,
+            lanes: Lane::ALL
+                .iter()
+                .map(|&l| Libuv::snapshot(self, l))
+                .collect(),
+        }
+    }
+
+    fn close(&self) {
+        Libuv::close(self);
+    }
+
+    fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown {
+        Libuv::finish_shutdown(self, deadline)
+    }
+
+    fn abort(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
+        self.on_aborted(job, vacated, why);
     }
 }
 
@@ -383,7 +451,7 @@ impl Shared {
                 || (lane == Lane::SlowIo && st.slow_io_work_running >= Self::threshold(st));
             self.metrics[lane.index()]
                 .saturation
-                .update(st.queued[lane.index()] > 0 && blocked);
+                .update(|| st.queued[lane.index()] > 0 && blocked);
         }
     }
 }
@@ -484,7 +552,9 @@ fn execute(shared: &Shared, job: &Arc<dyn Job>, shards: &[ShardLease<'_>; 3]) {
     let lane = header.lane.index();
     let shard = &shards[lane];
     if header.deadline.is_some() && header.is_expired(Instant::now()) {
-        if job.abort(TaskError::DeadlineExceeded) == TransitionToAborted::Aborted {
+        if let TransitionToAborted::Aborted(vacated) = job.abort(TaskError::DeadlineExceeded) {
+            // `queued` was taken down when the entry left `wq`.
+            vacated.account();
             shard.expired();
         }
         return;
@@ -507,7 +577,9 @@ struct Hooks<'a> {
 }
 
 impl RunHooks for Hooks<'_> {
-    fn started(&mut self) {
+    fn started(&mut self, vacated: Vacated) {
+        // `queued` was taken down when the entry left `wq`.
+        vacated.account();
         if self.timed {
             self.started_at = clock::now();
             self.shard
@@ -524,5 +596,38 @@ impl RunHooks for Hooks<'_> {
             0
         };
         self.shard.finished(run_ns, panicked, self.timed);
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::task::state::Cell;
+
+    /// `post` racing `close`: the task was admitted while the pool was open
+    /// and reaches `post` after the close. It used to be counted abandoned
+    /// but never submitted, so `submitted = ... + abandoned` broke.
+    #[test]
+    fn a_post_that_races_close_keeps_the_counters_balanced() {
+        let uv = Libuv::new(Some(1), budget::LIBUV_STACK_SIZE, true);
+        let slot = uv.admit(Lane::FastIo, true).expect("open pool admits");
+        Scheduler::close(&uv);
+        let cell = Arc::new(Cell::new(Lane::FastIo, None, || 1));
+        uv.enqueue(slot, cell.clone());
+        assert!(cell.header().is_done());
+        assert!(
+            Scheduler::finish_shutdown(&uv, Instant::now() + std::time::Duration::from_secs(5))
+                == LaneShutdown::default()
+        );
+        let l = Libuv::snapshot(&uv, Lane::FastIo);
+        assert_eq!((l.submitted_total, l.abandoned_total), (1, 1));
+        assert_eq!(
+            l.submitted_total,
+            l.queue_depth
+                + l.started_total
+                + l.cancelled_total
+                + l.expired_total
+                + l.abandoned_total
+        );
     }
 }

@@ -5,9 +5,131 @@
 //!
 //! Both run the same task cells (`task/`) and keep the same counters
 //! (`metrics/`), so the lab compares policies, not implementations.
+//!
+//! The contract between [`Pool`](crate::Pool) and a policy is
+//! [`Scheduler`]: the pool validates nothing and counts nothing itself; it
+//! asks the policy to admit a task (a [`Slot`] token), hands the task over
+//! with that token, and forwards every other call once, without matching on
+//! the policy.
+//!
+//! # Queue slots are tokens
+//!
+//! A task holds one place in its lane's queue from admission until it leaves
+//! `Queued`, exactly once (`task/mod.rs`). Both ends of that interval are
+//! `#[must_use]` tokens rather than a convention:
+//! - [`Slot`]: returned by [`Scheduler::admit`], consumed by
+//!   [`Scheduler::enqueue`]. A slot cannot be enqueued twice or forgotten
+//!   silently.
+//! - [`Vacated`]: returned by the one transition that moves a task out of
+//!   `Queued` (`Job::run`'s `started` hook, or `Job::abort`), consumed by the
+//!   policy's accounting ([`Scheduler::abort`], the worker's hooks). Dropping
+//!   one unaccounted is a bug that debug builds catch at once.
 
 pub(crate) mod lanes;
 pub(crate) mod libuv;
+pub(crate) mod monitor;
+
+use crate::config::ConfigError;
+use crate::lane::Lane;
+use crate::metrics::Snapshot;
+use crate::task::state::Job;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What both policies do for [`Pool`](crate::Pool). One call each; the pool
+/// owns a `Box<dyn Scheduler>`.
+pub(crate) trait Scheduler: Send + Sync {
+    /// Reserves a place in `lane`'s queue for one task. With `wait`, a full
+    /// bounded queue blocks the caller until there is room.
+    fn admit(&self, lane: Lane, wait: bool) -> Result<Slot, Refused>;
+    /// Queues an admitted task and gets a worker to it.
+    fn enqueue(&self, slot: Slot, job: Arc<dyn Job>);
+    /// The current concurrency budget of `lane`.
+    fn limit(&self, lane: Lane) -> usize;
+    /// Changes `lane`'s budget (already checked against its range).
+    fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError>;
+    /// Every counter and gauge.
+    fn snapshot(&self) -> Snapshot;
+    /// Refuses new work; workers drain what was accepted, then exit.
+    fn close(&self);
+    /// Waits for the workers until `deadline`, then fails what is queued.
+    fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown;
+    /// A queued task was moved to `Done` by someone other than a worker
+    /// (cancel, deadline reaper): account for its slot.
+    fn abort(&self, job: &dyn Job, vacated: Vacated, why: Aborted);
+}
+
+/// Why a queued task left its queue without running (not by a worker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Aborted {
+    Cancelled,
+    Expired,
+    Abandoned,
+}
+
+/// Why a lane would not admit a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refused {
+    Full { bound: usize },
+    Closed,
+}
+
+/// What [`Pool::shutdown`](crate::Pool::shutdown) left behind, per lane or in total.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct LaneShutdown {
+    pub(crate) abandoned: u64,
+    pub(crate) still_running: u64,
+}
+
+/// A place reserved in a lane's queue by [`Scheduler::admit`]; the only way
+/// to [`Scheduler::enqueue`] a task.
+#[must_use = "an admitted slot must be enqueued"]
+#[derive(Debug)]
+pub(crate) struct Slot {
+    pub(crate) lane: Lane,
+    /// The lane's queue was empty before this reservation (the moment a
+    /// submit may open a saturated interval).
+    pub(crate) was_empty: bool,
+}
+
+/// The queue place of a task that just left `Queued`. Exactly one exists per
+/// task, made by the transition that moved it; it must reach the policy's
+/// accounting ([`Vacated::account`]).
+#[must_use = "a vacated queue slot must be accounted for"]
+#[derive(Debug)]
+pub(crate) struct Vacated {
+    lane: Lane,
+}
+
+impl Vacated {
+    /// Made only by the task cell's transitions (`task/state.rs`).
+    pub(crate) fn new(lane: Lane) -> Self {
+        Vacated { lane }
+    }
+
+    /// The lane whose queue the task left.
+    pub(crate) fn lane(&self) -> Lane {
+        self.lane
+    }
+
+    /// The policy has accounted for the slot (or, for a task refused before
+    /// it was queued, there was none to account for).
+    pub(crate) fn account(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Vacated {
+    fn drop(&mut self) {
+        // Reached only if a token was dropped instead of accounted: the lane's
+        // depth would never come down.
+        debug_assert!(
+            std::thread::panicking(),
+            "a vacated queue slot of lane {:?} was dropped without being accounted",
+            self.lane
+        );
+    }
+}
 
 /// How a [`Pool`](crate::Pool) schedules its lanes.
 ///

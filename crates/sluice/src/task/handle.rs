@@ -3,7 +3,8 @@
 use crate::lane::Lane;
 use crate::loom::thread;
 use crate::park::spin_until;
-use crate::pool::{Aborted, Inner};
+use crate::policy::Aborted;
+use crate::pool::Inner;
 use crate::task::TaskError;
 use crate::task::state::{Job, Output, TransitionToAborted};
 use std::fmt;
@@ -104,9 +105,9 @@ impl<T: Send + 'static> Task<T> {
     /// ```
     pub fn cancel(&self) -> bool {
         match self.cell.abort(TaskError::Cancelled) {
-            TransitionToAborted::Aborted => {
+            TransitionToAborted::Aborted(vacated) => {
                 let job: &dyn Job = &*self.cell;
-                self.pool.on_aborted(job, Aborted::Cancelled);
+                self.pool.on_aborted(job, vacated, Aborted::Cancelled);
                 true
             }
             TransitionToAborted::NotQueued => false,

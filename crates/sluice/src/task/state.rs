@@ -18,6 +18,7 @@ use crate::clock;
 use crate::lane::Lane;
 use crate::loom::sync::Mutex;
 use crate::loom::sync::atomic::{AtomicU8, Ordering};
+use crate::policy::Vacated;
 use crate::task::TaskError;
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -76,18 +77,18 @@ pub(crate) enum RunOutcome {
 
 /// What a worker does around running a task (counting, timing).
 pub(crate) trait RunHooks {
-    /// The task left `Queued`: its queue slot is free.
-    fn started(&mut self);
+    /// The task left `Queued`: `vacated` is its queue slot, to account for.
+    fn started(&mut self, vacated: Vacated);
     /// The closure returned or panicked; the handle does not know yet.
     fn finished(&mut self, panicked: bool);
 }
 
 /// The outcome of [`Job::abort`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug)]
 pub(crate) enum TransitionToAborted {
     /// The task was queued and now resolves to the given error; the caller
-    /// owns the accounting of its queue slot.
-    Aborted,
+    /// holds its queue slot and must account for it.
+    Aborted(Vacated),
     /// A worker already took it (running or done): nothing changed.
     NotQueued,
 }
@@ -189,7 +190,7 @@ where
         let Some(f) = self.transition_to_running() else {
             return RunOutcome::NotQueued;
         };
-        hooks.started();
+        hooks.started(Vacated::new(self.header.lane));
         let (result, outcome) = match catch_unwind(AssertUnwindSafe(f)) {
             Ok(value) => (Ok(value), RunOutcome::Completed),
             Err(payload) => (
@@ -220,7 +221,7 @@ where
         if let Some(waker) = waker {
             waker.wake();
         }
-        TransitionToAborted::Aborted
+        TransitionToAborted::Aborted(Vacated::new(self.header.lane))
     }
 }
 

@@ -16,6 +16,8 @@
 compile_error!("loom models need debug assertions: add -C debug-assertions to RUSTFLAGS");
 
 #[cfg(loom)]
+mod loom_blocking;
+#[cfg(loom)]
 mod loom_cancel_vs_start;
 #[cfg(loom)]
 mod loom_lane_budget;

@@ -82,3 +82,13 @@ pub fn wait_for(mut cond: impl FnMut() -> bool, what: &str) {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
+
+/// A builder with blocking compensation off on every lane: budgets are fixed
+/// thread counts, as the tests of budgets, queues and retirement need (their
+/// tasks hold threads on a `Gate`, which the monitor would find blocked).
+pub fn fixed() -> sluice::Builder {
+    sluice::Pool::builder()
+        .adaptive(sluice::Lane::Cpu, false)
+        .adaptive(sluice::Lane::FastIo, false)
+        .adaptive(sluice::Lane::SlowIo, false)
+}

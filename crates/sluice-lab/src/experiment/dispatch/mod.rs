@@ -1,0 +1,585 @@
+//! `dispatch`: what one trivial pool task costs, submitted from the event
+//! loop and waited for there, per subject, in two shapes:
+//!
+//! - **1 in flight**: submit one, wait for it, repeat (`--rounds` times per
+//!   batch): µs per round trip.
+//! - **`--batch` in flight** (1000): submit them all, wait for all: tasks/s.
+//!
+//! Each child runs `--warmup` untimed batches of each shape, then
+//! `--batches` timed ones; the rows hold the medians. After the runs the
+//! child sits idle and measures its own CPU use from `/proc/self` (an idle
+//! pool should use none).
+//!
+//! Subjects: the registry's (node through the cheapest pool request JS can
+//! make, `--node-request`), plus `libuv-ffi`: the system libuv's
+//! `uv_queue_work` on a `uv_loop_t`, driven through FFI (`libuv_ffi.rs`) in a
+//! `sluice lab-child` of its own, skipped with a note when `libuv.so.1` is
+//! absent. It exists only here ([`Experiment::own_child`]), not in
+//! `SUBJECTS`: no other experiment can run on it.
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
+use crate::outcome::{Outcome, Row, median};
+use crate::procfs;
+use crate::report::{Chart, Table, ratio};
+use crate::subject::{self, ChildContext, Done, Executor, Runtime};
+use crate::sweep::Sweep;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::time::{Duration, Instant};
+
+/// The dispatch experiment.
+pub(crate) struct Dispatch;
+
+/// How long the child lets the pool settle after the runs before the idle
+/// window starts (workers that spin after a burst stop within this).
+const SETTLE_MS: u64 = 100;
+
+const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "crypto.randomFill"];
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "rounds",
+        value_name: "N",
+        help: "round trips per timed batch at 1 in flight",
+        default: "2000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "batch",
+        value_name: "N",
+        help: "tasks in flight at once in the throughput shape",
+        default: "1000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "batches",
+        value_name: "N",
+        help: "timed batches of each shape per child; rows hold their median",
+        default: "9",
+        report: "5",
+    },
+    ArgSpec {
+        name: "warmup",
+        value_name: "N",
+        help: "untimed batches of each shape first",
+        default: "2",
+        report: "1",
+    },
+    ArgSpec {
+        name: "idle-ms",
+        value_name: "MS",
+        help: "after the runs: the window over which the idle process's CPU is measured",
+        default: "1000",
+        report: "1000",
+    },
+    ArgSpec {
+        name: "lane",
+        value_name: "cpu|fastio",
+        help: "the sluice lane tasks go to (uv_queue_work's kind is CPU)",
+        default: "cpu",
+        report: "cpu",
+    },
+    ArgSpec {
+        name: "node-request",
+        value_name: "REQ",
+        help: "node's pool request: fs.access (of \"/\"), fs.fstat (of fd 0) or crypto.randomFill (1 byte)",
+        default: "fs.access",
+        report: "fs.access",
+    },
+    ArgSpec {
+        name: "libuv-ffi",
+        value_name: "on|off",
+        help: "also time the system libuv's uv_queue_work through FFI (skipped with a note when libuv.so.1 is absent; SLUICE_LIBUV=PATH loads another libuv)",
+        default: "on",
+        report: "on",
+    },
+];
+
+/// The validated flags, as the children get them.
+#[derive(Debug, Clone, Copy)]
+struct Params {
+    lane: Lane,
+    rounds: u64,
+    batch: u64,
+    batches: u64,
+    warmup: u64,
+    idle_ms: u64,
+}
+
+impl Params {
+    fn from_args(args: &Args) -> anyhow::Result<Params> {
+        Ok(Params {
+            lane: args
+                .choice("lane", &["cpu", "fastio"])?
+                .parse()
+                .map_err(anyhow::Error::msg)?,
+            rounds: args.number("rounds", 1, 10_000_000)?,
+            batch: args.number("batch", 2, 1_000_000)?,
+            batches: args.number("batches", 1, 1000)?,
+            warmup: args.number("warmup", 0, 1000)?,
+            idle_ms: args.millis("idle-ms", 1, 600_000)?,
+        })
+    }
+
+    fn to_json(self, node_request: &str) -> Value {
+        json!({
+            "lane": self.lane.name(),
+            "rounds": self.rounds,
+            "batch": self.batch,
+            "batches": self.batches,
+            "warmup": self.warmup,
+            "settle_ms": SETTLE_MS,
+            "idle_ms": self.idle_ms,
+            "request": node_request,
+        })
+    }
+
+    fn from_json(v: &Value) -> anyhow::Result<Params> {
+        let n = |k: &str| v[k].as_u64().with_context(|| format!("param {k}"));
+        Ok(Params {
+            lane: v["lane"]
+                .as_str()
+                .context("param lane")?
+                .parse()
+                .map_err(anyhow::Error::msg)?,
+            rounds: n("rounds")?,
+            batch: n("batch")?,
+            batches: n("batches")?,
+            warmup: n("warmup")?,
+            idle_ms: n("idle_ms")?,
+        })
+    }
+}
+
+/// The declaration of `dispatch`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "dispatch",
+    about: "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after",
+    long_about: include_str!("about.md"),
+    seed: "the pool's own cost (no seed section)",
+    args: ARGS,
+    workloads: Workloads {
+        node: Some(include_str!("dispatch.js")),
+        rust: Some(&Dispatch),
+        libuv: Some(&Dispatch),
+    },
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for Dispatch {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let p = Params::from_args(args)?;
+        let request = args.choice("node-request", NODE_REQUESTS)?;
+        let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
+        let sweep = Sweep::new(lab, self)
+            .adding(|s| ffi && s.runtime() == Runtime::Libuv)
+            .only(|s| {
+                if ffi || s.runtime() != Runtime::Libuv {
+                    Ok(())
+                } else {
+                    Err("--libuv-ffi off".into())
+                }
+            });
+        let params = p.to_json(&request);
+        let mut ffi_version: Option<String> = None;
+        let rows = sweep.run(|cell| {
+            let name = cell.subject.name();
+            let got: Value = cell.call(&params, None)?;
+            if let Some(v) = got["version"].as_str() {
+                ffi_version = Some(v.to_string());
+            }
+            rows_of(name, cell.pool, &p, &got).with_context(|| format!("reading {name}'s result"))
+        })?;
+        let mut notes = sweep.notes();
+        notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
+        notes.extend(goal_note(&rows, sweep.pools(), &p));
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let has = |s: &str| subjects.iter().any(|x| x == s);
+        let mut tables = Vec::new();
+        for pool in o.distinct("pool") {
+            let batch = o
+                .rows
+                .iter()
+                .filter(|r| r.params.get("pool") == Some(&pool))
+                .filter_map(|r| r.params.get("in_flight"))
+                .find(|v| v.as_u64() != Some(1))
+                .cloned()
+                .unwrap_or(json!(1000));
+            let get = |s: &str, in_flight: &Value, m: &str| {
+                o.metric(
+                    s,
+                    &[("pool", pool.clone()), ("in_flight", in_flight.clone())],
+                    m,
+                )
+            };
+            let one = json!(1);
+            let mut header = vec![
+                "subject".to_string(),
+                "µs per round trip, 1 in flight".to_string(),
+                format!("tasks/s, {batch} in flight"),
+            ];
+            // The pools the others are compared to: the reference's (node) and
+            // the bare libuv's.
+            let bases: Vec<&str> = subject::SUBJECTS
+                .iter()
+                .filter(|s| s.is_reference() || s.runtime() == Runtime::Libuv)
+                .map(|s| s.name())
+                .filter(|b| has(b))
+                .collect();
+            for b in &bases {
+                header.push(format!("x {b} (1 / {batch})"));
+            }
+            let rows = subjects
+                .iter()
+                .filter(|s| get(s, &one, "us_per_task").is_some())
+                .map(|s| {
+                    let us = get(s, &one, "us_per_task");
+                    let tps = get(s, &batch, "tasks_per_s");
+                    let mut row = vec![
+                        s.clone(),
+                        us.map_or("-".into(), micros),
+                        tps.map_or("-".into(), rate),
+                    ];
+                    for b in &bases {
+                        // Speed against the base: >1x means faster than it.
+                        row.push(format!(
+                            "{} / {}",
+                            ratio(get(b, &one, "us_per_task"), us),
+                            ratio(tps, get(b, &batch, "tasks_per_s"))
+                        ));
+                    }
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "dispatch, pool {}: round trip of a trivial task, submitted and awaited on the event loop",
+                    text(&pool)
+                ),
+                header,
+                rows,
+                note: "x base: how many times faster than the base (1 in flight / batch); >1x is faster"
+                    .into(),
+            });
+
+            tables.extend(idle_table(o, &pool));
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series = Vec::new();
+        for r in &o.rows {
+            let (Some(n), Some(tps)) = (
+                r.params.get("in_flight").and_then(Value::as_f64),
+                r.metrics.get("tasks_per_s"),
+            ) else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            crate::report::add_point(
+                &mut series,
+                name,
+                &r.subject,
+                o.is_later_pool(r),
+                (n, tps / 1e6),
+            );
+        }
+        Some(Chart {
+            title: "dispatch: trivial tasks per second by tasks in flight".into(),
+            x_label: "tasks in flight".into(),
+            y_label: "million tasks/s".into(),
+            series,
+        })
+    }
+}
+
+impl Dispatch {
+    fn notes(
+        &self,
+        lab: &Lab,
+        p: &Params,
+        request: &str,
+        ffi_version: Option<&str>,
+    ) -> Vec<String> {
+        let mut notes = vec![
+            format!(
+                "shapes: {} round trips one after another (µs per round trip = wall / {}), and {} tasks submitted at once then all awaited (tasks/s); per child and shape, untimed warm-up batches: {}, then the median of {} timed ones",
+                p.rounds, p.rounds, p.batch, p.warmup, p.batches
+            ),
+            format!(
+                "Rust subjects: the task is an empty closure on the {} lane (tokio: spawn_blocking), submitted from the child's event loop (a tokio current-thread runtime) and awaited there, so a round trip includes waking that loop, as node's and libuv's include waking theirs",
+                p.lane
+            ),
+        ];
+        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
+            notes.push(format!(
+                "node: uv_queue_work is not reachable from JS; each task is {} with its plain callback (no promise). It goes through libuv's one queue like uv_queue_work, and its time also includes the JS binding, the system call and the JS callback. fs.access of \"/\" is the default as the request with the least work around the pool (one system call on the shortest path, no object built for its callback); --node-request fs.fstat or crypto.randomFill times the others",
+                node_request_text(request)
+            ));
+        }
+        if let Some(v) = ffi_version {
+            let ffi = subject::SUBJECTS
+                .iter()
+                .find(|s| s.runtime() == Runtime::Libuv)
+                .map_or("libuv", |s| s.name());
+            notes.push(format!(
+                "{ffi}: the system libuv {v} ({}), loaded with dlopen; an empty work_cb through uv_queue_work on a uv_loop_t run by the child's main thread, the after_work_cb resubmitting the request (1 in flight) or counting the batch down; no JS",
+                std::env::var(ENV)
+                    .ok()
+                    .filter(|v| !v.is_empty())
+                    .map_or_else(|| format!("{SONAME}; {ENV} may name another"), |p| format!("{ENV}={p}"))
+            ));
+        }
+        notes.push(format!(
+            "idle: each child, {SETTLE_MS} ms after its last task, sleeps on its event loop's thread for the window and reads its own /proc/self/stat (utime + stime of the whole process, in {} ms ticks) at both ends, and each other thread's schedstat and context switches just outside them (so the reading is not counted); the pool's threads are alive throughout",
+            1000 / procfs::clock_ticks_per_second().max(1)
+        ));
+        notes
+    }
+}
+
+/// The idle window's CPU and wake-ups per subject at `pool`, if measured.
+fn idle_table(o: &Outcome, pool: &Value) -> Option<Table> {
+    let idle: Vec<&Row> = o
+        .rows
+        .iter()
+        .filter(|r| r.params.get("pool") == Some(pool) && r.params.contains_key("idle_ms"))
+        .collect();
+    let first = idle.first()?;
+    let rows = idle
+        .iter()
+        .map(|r| {
+            let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+            vec![
+                r.subject.clone(),
+                format!("{:.0}", m("threads")),
+                format!("{:.0}", m("idle_cpu_ms")),
+                format!("{:.3}", m("idle_thread_cpu_ms")),
+                format!("{:.0}", m("idle_wakeups")),
+            ]
+        })
+        .collect();
+    Some(Table {
+        title: format!(
+            "dispatch, pool {}: idle CPU over {} ms, {SETTLE_MS} ms after the runs",
+            text(pool),
+            first.param_text("idle_ms")
+        ),
+        header: [
+            "subject",
+            "threads",
+            "process CPU ms (/proc/self/stat)",
+            "other threads' CPU ms (schedstat)",
+            "other threads' wake-ups",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
+    })
+}
+
+/// A note comparing sluice with its dispatch goal, from the measured rows.
+fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
+    let pool = pools.first()?.to_value();
+    let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
+    let get = |in_flight: u64, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r.subject == lanes
+                    && r.params.get("pool") == Some(&pool)
+                    && r.params.get("in_flight") == Some(&json!(in_flight))
+            })
+            .and_then(|r| r.metrics.get(m).copied())
+    };
+    let (us, tps) = (get(1, "us_per_task")?, get(p.batch, "tasks_per_s")?);
+    Some(format!(
+        "sluice against its goal (≤ 2 µs at 1 in flight, ≥ 10 M tasks/s at 1000, measured with Task::wait in `cargo bench -p sluice --bench dispatch`): here, through the event loop, {} µs and {} tasks/s at {} in flight",
+        micros(us),
+        rate(tps),
+        p.batch
+    ))
+}
+
+fn node_request_text(request: &str) -> &'static str {
+    match request {
+        "fs.fstat" => "fs.fstat(0, cb) (fstat(2) of the child's stdin)",
+        "crypto.randomFill" => {
+            "crypto.randomFill(1-byte buffer, cb) (a CryptoJob through uv_queue_work)"
+        }
+        _ => "fs.access(\"/\", cb)",
+    }
+}
+
+/// The trivial task.
+fn trivial() {
+    std::hint::black_box(42u64);
+}
+
+fn submit(exec: &dyn Executor, lane: Lane) -> Done {
+    exec.submit(lane, Box::new(trivial))
+}
+
+/// Runs `warmup` untimed then `batches` timed batches of each shape:
+/// `one(rounds)` and `batch(batch)` return a batch's wall time. Returns the
+/// timed walls in ns.
+fn series(
+    p: &Params,
+    mut one: impl FnMut(u64) -> anyhow::Result<Duration>,
+    mut batch: impl FnMut(u64) -> anyhow::Result<Duration>,
+) -> anyhow::Result<(Vec<f64>, Vec<f64>)> {
+    let ns = |d: Duration| d.as_nanos() as f64;
+    for _ in 0..p.warmup {
+        one(p.rounds)?;
+    }
+    let one_walls = (0..p.batches)
+        .map(|_| one(p.rounds).map(ns))
+        .collect::<anyhow::Result<_>>()?;
+    for _ in 0..p.warmup {
+        batch(p.batch)?;
+    }
+    let batch_walls = (0..p.batches)
+        .map(|_| batch(p.batch).map(ns))
+        .collect::<anyhow::Result<_>>()?;
+    Ok((one_walls, batch_walls))
+}
+
+/// Sleeps `SETTLE_MS`, then measures this process's CPU use over `idle_ms`.
+fn idle_window(p: &Params) -> anyhow::Result<Value> {
+    std::thread::sleep(Duration::from_millis(SETTLE_MS));
+    let used = procfs::idle_cpu(Duration::from_millis(p.idle_ms)).context("reading /proc/self")?;
+    Ok(json!({
+        "window_ns": used.window.as_nanos() as f64,
+        "ticks": used.ticks,
+        "thread_ns": used.others_ns,
+        "switches": used.others_wakeups,
+        "threads": used.threads,
+    }))
+}
+
+/// The `libuv-ffi` child: the system libuv, or why it is absent.
+fn ffi_child(params: &Value) -> anyhow::Result<Value> {
+    let uv = SystemLibuv::load().map_err(anyhow::Error::msg)?;
+    let p = Params::from_json(params)?;
+    let run = |in_flight: u64, total: u64| -> anyhow::Result<Duration> {
+        let b = uv
+            .queue_work(in_flight as usize, total as usize)
+            .map_err(anyhow::Error::msg)?;
+        if b.completed != total as usize {
+            bail!("libuv ran {} of {total} tasks", b.completed);
+        }
+        Ok(b.wall)
+    };
+    let (one, batch) = series(&p, |n| run(1, n), |n| run(n, n))?;
+    Ok(json!({
+        "version": uv.version(),
+        "one_wall_ns": one,
+        "batch_wall_ns": batch,
+        "idle": idle_window(&p)?,
+    }))
+}
+
+/// Turns a child's result into its three rows: 1 in flight, the batch, idle.
+fn rows_of(subject: &str, pool: PoolSize, p: &Params, got: &Value) -> anyhow::Result<Vec<Row>> {
+    let walls = |k: &str| -> anyhow::Result<Vec<f64>> {
+        let v: Vec<f64> = serde_json::from_value(got[k].clone()).with_context(|| k.to_string())?;
+        if v.is_empty() || v.iter().any(|w| !(w.is_finite() && *w > 0.0)) {
+            bail!("{k}: expected positive wall times, got {v:?}");
+        }
+        Ok(v)
+    };
+    let shape = |in_flight: u64, tasks: u64, walls: Vec<f64>| {
+        let us = median(walls.iter().map(|w| w / tasks as f64 / 1e3).collect());
+        let tps = median(walls.iter().map(|w| tasks as f64 * 1e9 / w).collect());
+        Row::new(subject)
+            .param("pool", pool.to_value())
+            .param("in_flight", in_flight)
+            .metric("us_per_task", us)
+            .metric("tasks_per_s", tps)
+    };
+    let idle = &got["idle"];
+    let n = |k: &str| idle[k].as_f64().with_context(|| format!("idle.{k}"));
+    let tick_ms = 1e3 / procfs::clock_ticks_per_second().max(1) as f64;
+    Ok(vec![
+        shape(1, p.rounds, walls("one_wall_ns")?),
+        shape(p.batch, p.batch, walls("batch_wall_ns")?),
+        Row::new(subject)
+            .param("pool", pool.to_value())
+            .param("idle_ms", p.idle_ms)
+            .metric("idle_cpu_ms", n("ticks")? * tick_ms)
+            .metric("idle_thread_cpu_ms", n("thread_ns")? / 1e6)
+            .metric("idle_wakeups", n("switches")?)
+            .metric("threads", n("threads")?),
+    ])
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// µs for a cell: `0.84`, `12.3`, `140`.
+fn micros(v: f64) -> String {
+    crate::report::ms(v)
+}
+
+/// Tasks/s for a cell: `812 k`, `2.05 M`.
+fn rate(v: f64) -> String {
+    if !v.is_finite() {
+        "-".into()
+    } else if v >= 1e6 {
+        format!("{:.2} M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.0} k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_and_rows_are_computed_from_the_walls() {
+        assert_eq!(rate(2_050_000.0), "2.05 M");
+        assert_eq!(rate(812_300.0), "812 k");
+        let p = Params {
+            lane: Lane::Cpu,
+            rounds: 100,
+            batch: 10,
+            batches: 3,
+            warmup: 0,
+            idle_ms: 50,
+        };
+        let got = json!({
+            "one_wall_ns": [2000e3, 1000e3, 3000e3],
+            "batch_wall_ns": [10e3, 20e3, 5e3],
+            "idle": {"ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
+        });
+        let rows = rows_of("sluice", PoolSize::Unset, &p, &got).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[0].metrics["us_per_task"], 20.0);
+        assert_eq!(rows[0].metrics["tasks_per_s"], 50_000.0);
+        assert_eq!(rows[1].params["in_flight"], json!(10));
+        assert_eq!(rows[1].metrics["tasks_per_s"], 1e6);
+        assert_eq!(rows[2].metrics["idle_thread_cpu_ms"], 2.0);
+        assert_eq!(rows[2].metrics["idle_wakeups"], 3.0);
+        let bad = json!({"one_wall_ns": [], "batch_wall_ns": [1.0], "idle": {}});
+        assert!(rows_of("sluice", PoolSize::Unset, &p, &bad).is_err());
+    }
+}

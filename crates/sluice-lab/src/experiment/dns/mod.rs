@@ -1,0 +1,375 @@
+//! `dns` (seed 001, "The lab: my own resolver"): `--names` distinct names
+//! looked up at once, family 4, against the DNS delay server holding every
+//! query `--hold-ms`; the server counts the most names in flight, the
+//! child times the batch.
+//!
+//! Every child runs inside a private network and mount namespace
+//! ([`sluice_testnet::netns`]) whose `/etc/resolv.conf` names the delay server, so
+//! each subject resolves through its own, real resolver path:
+//!
+//! - node, `dns.lookup(name, {family: 4})`: `getaddrinfo` on libuv's pool,
+//!   as slow I/O, so at most `(n + 1) / 2` at once;
+//! - node, `dns.resolve4(name)`: c-ares on the event loop, no pool (and no
+//!   `/etc/hosts`);
+//! - sluice-compat: `getaddrinfo(name, AF_INET)` as a `SlowIo` task under
+//!   the libuv policy: the same rule as node;
+//! - sluice: `sluice::dns` (the system resolver: `/etc/hosts`, then the
+//!   name server, on the child's event loop), no pool thread;
+//! - tokio: `getaddrinfo(name, AF_INET)` in `spawn_blocking`.
+//!
+//! Each child first resolves a warm-up name the server answers at once
+//! (`--fast`), so starting the pool or the resolver is not timed.
+//!
+//! Rows: `params` `pool`, `names`, `hold_ms`, `method`; metrics
+//! `max_in_flight` (the server's most distinct names held at once),
+//! `total_ms` (first lookup submitted to last answered, in the child),
+//! `resolved` (names answered with the server's address), `queries`
+//! (queries the server held, net of retransmissions), and where the subject
+//! has a sluice pool `pool_tasks` (`SlowIo` tasks started during the
+//! batch); for sluice `hosts_match` (1 if `sluice::dns` answered
+//! `localhost` from `/etc/hosts` with `getaddrinfo`'s addresses) and the
+//! param `mode` (`native`, or `getaddrinfo: why` where the system's
+//! configuration makes `sluice::dns` fall back).
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Table, ms, ratio};
+use crate::subject::{ChildContext, Runtime, Subject, run_on};
+use crate::sweep::Sweep;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Lane;
+use sluice::dns::{Family, Resolver};
+use sluice_testnet::dns_delay::{DelayConfig, FastPattern};
+use std::collections::BTreeSet;
+use std::net::{IpAddr, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+/// One name's addresses, or why it has none.
+type Answer = Result<Vec<IpAddr>, String>;
+
+/// A pool size as a cell: libuv's default when unset.
+fn pool_cell(p: &Value) -> String {
+    match p.as_u64() {
+        Some(n) => n.to_string(),
+        None => "unset (4)".into(),
+    }
+}
+
+/// libuv's slow-I/O threshold at pool size `p`: (n + 1) / 2.
+fn libuv_rule(p: &Value) -> String {
+    p.as_u64().unwrap_or(4).div_ceil(2).to_string()
+}
+
+/// One lookup run's row: the child's counts and time, the server's counts.
+fn lookup_row(
+    row: Row,
+    r: &Value,
+    stats: &sluice_testnet::dns_delay::Stats,
+    n: u64,
+    what: &str,
+) -> anyhow::Result<Row> {
+    let resolved = r["resolved"]
+        .as_u64()
+        .with_context(|| format!("{what}: resolved"))?;
+    if resolved != n {
+        bail!(
+            "{what} resolved {resolved} of {n} names to {ANSWER}; errors: {}",
+            r["errors"]
+        );
+    }
+    let total_ms = r["total_ms"]
+        .as_f64()
+        .with_context(|| format!("{what}: total_ms"))?;
+    let mut row = row
+        .metric("max_in_flight", stats.max_in_flight_names as f64)
+        .metric("total_ms", total_ms)
+        .metric("resolved", resolved as f64)
+        .metric(
+            "queries",
+            (stats.queries_total - stats.retransmits_total) as f64,
+        );
+    for extra in ["pool_tasks", "hosts_match"] {
+        if let Some(v) = r[extra].as_f64() {
+            row = row.metric(extra, v);
+        }
+    }
+    if let Some(mode) = r["mode"].as_str() {
+        row = row.param("mode", mode);
+    }
+    Ok(row)
+}
+
+/// The dns experiment.
+pub(crate) struct Dns;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "names",
+        value_name: "N",
+        help: "how many distinct names are looked up at once",
+        default: "24",
+        report: "24",
+    },
+    ArgSpec {
+        name: "hold-ms",
+        value_name: "MS",
+        help: "how long the DNS delay server holds every query (the seed's: 300; at most 1800, as c-ares resends after 2 s)",
+        default: "300",
+        report: "100",
+    },
+];
+
+/// The delay server's answer.
+const ANSWER: &str = "127.0.0.2";
+/// The warm-up name, answered at once.
+const WARMUP: &str = "warmup.fast.sluice.test";
+
+/// What a subject resolves with (the `method` param): node's two ways, a
+/// lanes pool's sluice::dns (no pool thread), else getaddrinfo on the pool.
+fn methods(subject: &dyn Subject) -> &'static [&'static str] {
+    if subject.runtime() == Runtime::Node {
+        &["dns.lookup", "dns.resolve4"]
+    } else if subject.has_lanes() {
+        &["sluice::dns"]
+    } else {
+        &["getaddrinfo"]
+    }
+}
+
+/// A column's name: the subject, and its method where it has several.
+fn column(subject: &str, method: &str) -> String {
+    match crate::subject::by_name(subject) {
+        Some(s) if methods(s).len() > 1 => format!("{subject} {method}"),
+        _ => subject.to_string(),
+    }
+}
+
+/// The method every other is compared to: the reference's getaddrinfo on
+/// the pool (node's dns.lookup).
+fn baseline(columns: &[(String, String)]) -> Option<(String, String)> {
+    let names: Vec<String> = columns.iter().map(|(s, _)| s.clone()).collect();
+    let r = crate::subject::reference(&names)?;
+    Some((r.to_string(), "dns.lookup".to_string())).filter(|b| columns.contains(b))
+}
+
+/// The delay server every child asks.
+pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
+    DelayConfig {
+        hold,
+        ttl: 0,
+        answer_v4: Some(ANSWER.parse().expect("an IPv4 address")),
+        answer_v6: None,
+        fast: vec![
+            "*.fast.sluice.test"
+                .parse::<FastPattern>()
+                .expect("a pattern"),
+        ],
+        ..DelayConfig::default()
+    }
+}
+
+/// The declaration of `dns`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "dns",
+    about: "24 names at once against a resolver that holds each 300 ms: lookups in flight, counted by the resolver (seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 001, \"The lab: my own resolver\"",
+    args: ARGS,
+    pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(3),
+        PoolSize::Size(4),
+        PoolSize::Size(6),
+        PoolSize::Size(8),
+        PoolSize::Size(16),
+    ],
+    report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
+    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns),
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for Dns {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let n = args.number("names", 1, 1024)?;
+        // glibc waits 5 s and c-ares 2 s before they resend a query.
+        let hold_ms = args.millis("hold-ms", 1, 1800)?;
+        sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
+        let names: Vec<String> = (1..=n)
+            .map(|i| format!("n{i:02}.dns.sluice.test"))
+            .collect();
+        let server = delay_server(Duration::from_millis(hold_ms));
+        let sweep = Sweep::new(lab, self);
+        let rows = sweep.run(|cell| {
+            let mut rows = Vec::new();
+            for &method in methods(cell.subject) {
+                let params = json!({
+                    "names": names,
+                    "method": method,
+                    "warmup": WARMUP,
+                    "answer": ANSWER,
+                });
+                let (r, stats) = lab.run_child_in_netns(
+                    cell.subject,
+                    SPEC.name,
+                    cell.pool,
+                    &params,
+                    &server,
+                    None,
+                )?;
+                let what = format!("{} {method} (pool {})", cell.subject.name(), cell.pool);
+                let row = cell
+                    .row()
+                    .param("names", n)
+                    .param("hold_ms", hold_ms)
+                    .param("method", method);
+                rows.push(lookup_row(row, &r, &stats, n, &what)?);
+            }
+            Ok(rows)
+        })?;
+        let mut notes = sweep.notes();
+        notes.push(format!(
+            "every child ran in a private network and mount namespace: lo up, /etc/resolv.conf (bind-mounted there only) naming the DNS delay server on 127.0.0.1:53, which held each query {hold_ms} ms, answered {ANSWER} with TTL 0, and counted the distinct names in flight (max_in_flight); the machine's /etc/resolv.conf was checked unchanged after every run"
+        ));
+        notes.push(format!(
+            "the {n} names were looked up at once with family 4 (one A query each); each child first resolved {WARMUP}, answered at once, so pool and resolver start-up are not timed"
+        ));
+        if sweep
+            .subjects()
+            .iter()
+            .any(|s| s.runtime() == Runtime::Node)
+        {
+            notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
+        }
+        let fallbacks: BTreeSet<String> = rows
+            .iter()
+            .map(|r| r.param_text("mode"))
+            .filter(|m| m.starts_with("getaddrinfo"))
+            .collect();
+        for m in fallbacks {
+            notes.push(format!("sluice::dns ran in {m}, so its lookups were getaddrinfo on the SlowIo lane (its budget is the pool size)"));
+        }
+        notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice::dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let mut columns: Vec<(String, String)> = Vec::new();
+        for r in &o.rows {
+            let c = (r.subject.clone(), r.param_text("method"));
+            if !columns.contains(&c) {
+                columns.push(c);
+            }
+        }
+        let pools = o.distinct("pool");
+        let Some(first) = o.rows.first() else {
+            return Vec::new();
+        };
+        let n = first.param_text("names");
+        let hold = first.param_text("hold_ms");
+        let get = |subject: &str, method: &str, pool: &Value, metric: &str| {
+            o.metric(
+                subject,
+                &[("pool", pool.clone()), ("method", json!(method))],
+                metric,
+            )
+        };
+        let mut header = vec!["pool".to_string(), "libuv (n+1)/2".to_string()];
+        header.extend(columns.iter().map(|(s, m)| column(s, m)));
+        let in_flight = Table {
+            title: format!("dns, {n} names, each held {hold} ms: most names in flight at once, counted by the resolver"),
+            header,
+            rows: pools
+                .iter()
+                .map(|p| {
+                    let mut row = vec![pool_cell(p), libuv_rule(p)];
+                    row.extend(columns.iter().map(|(s, m)| {
+                        get(s, m, p, "max_in_flight").map_or("-".into(), |v| format!("{v:.0}"))
+                    }));
+                    row
+                })
+                .collect(),
+            note: "pool: UV_THREADPOOL_SIZE for node and sluice-compat, the lane budgets for sluice, max_blocking_threads for tokio (unset: 4 for node and sluice-compat, 512 for tokio). libuv (n+1)/2 is the slow-I/O threshold of libuv's threadpool.c for that size.".into(),
+        };
+        let lookup = baseline(&columns);
+        let has_lookup = lookup.is_some();
+        let mut header = vec!["pool".to_string()];
+        header.extend(columns.iter().map(|(s, m)| format!("{} ms", column(s, m))));
+        let others: Vec<&(String, String)> = columns
+            .iter()
+            .filter(|c| Some(*c) != lookup.as_ref())
+            .collect();
+        if has_lookup {
+            header.extend(
+                others
+                    .iter()
+                    .map(|(s, m)| format!("{}/lookup", column(s, m))),
+            );
+        }
+        let totals = Table {
+            title: format!("dns, {n} names, each held {hold} ms: total ms for the batch"),
+            header,
+            rows: pools
+                .iter()
+                .map(|p| {
+                    let mut row = vec![pool_cell(p)];
+                    row.extend(
+                        columns
+                            .iter()
+                            .map(|(s, m)| get(s, m, p, "total_ms").map_or("-".into(), ms)),
+                    );
+                    if let Some((bs, bm)) = &lookup {
+                        let base = get(bs, bm, p, "total_ms");
+                        row.extend(
+                            others
+                                .iter()
+                                .map(|(s, m)| ratio(get(s, m, p, "total_ms"), base)),
+                        );
+                    }
+                    row
+                })
+                .collect(),
+            note: String::new(),
+        };
+        vec![in_flight, totals]
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series = Vec::new();
+        for r in &o.rows {
+            let (Some(&t), x) = (
+                r.metrics.get("total_ms"),
+                r.params["pool"].as_f64().unwrap_or(4.0),
+            ) else {
+                continue;
+            };
+            let name = column(&r.subject, &r.param_text("method"));
+            crate::report::add_point(
+                &mut series,
+                name,
+                &r.subject,
+                r.param_text("method") == "dns.resolve4",
+                (x, t),
+            );
+        }
+        for s in &mut series {
+            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Some(Chart {
+            title: "dns: total ms for the batch of names, by pool size".into(),
+            x_label: "pool size (unset drawn at 4)".into(),
+            y_label: "total ms".into(),
+            series,
+        })
+    }
+}

@@ -1,0 +1,1034 @@
+//! `http` (seed 000 §5, seed 002 §3): the demo service under load, Node's
+//! twin against `sluice serve`.
+//!
+//! Per subject and pool size one server is started as a child: the Node
+//! twin (`http.js`, `UV_THREADPOOL_SIZE` = the pool size), `sluice serve
+//! --libuv` for `sluice-compat` (the same Rust server on libuv's pool,
+//! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.exe()
+//! serve`, lanes sized from the pool size like the `sluice` subject). The
+//! lab's load generator (`loadgen.rs`) drives it cell by cell,
+//! each cell `--duration-ms` long with `--concurrency` connections:
+//!
+//! - `ping`: `/ping` alone (`--ping-concurrency` connections);
+//! - `login-1`: `/login` one at a time: one hash's time through the server;
+//! - `login`: the `/login` flood;
+//! - `ping-during-login`: `/ping` while the `/login` flood runs;
+//! - `gzip`, `file`: `/gzip` (256 KiB) and `/file` (4 KiB) floods;
+//! - `admission`: a second server with a small Cpu bound (`--admission-queue`;
+//!   Node: seed 002's semaphore in the twin), flooded with `/login` by
+//!   clients that honour `Retry-After`: 200s, 429s and the p99 of the
+//!   admitted.
+//!
+//! Where `autocannon` is on `PATH` (and `--autocannon auto`), the `login`
+//! and `file` floods of the first pool size are run again with it, as a
+//! cross-check of the load generator. `tokio` has no server here and is
+//! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::loadgen::{self, Load, LoadReport};
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Table, ms, ratio};
+use crate::subject::{Need, Runtime, Subject};
+use crate::sweep::Sweep;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::Policy;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The http experiment.
+pub(crate) struct Http;
+
+/// The cells, in run order.
+const CELLS: &[&str] = &[
+    "ping",
+    "login-1",
+    "login",
+    "ping-during-login",
+    "gzip",
+    "file",
+    "admission",
+];
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "cells",
+        value_name: "LIST",
+        help: "cells to run: ping, login-1, login, ping-during-login, gzip, file, admission",
+        default: "ping,login-1,login,ping-during-login,gzip,file,admission",
+        report: "ping,login-1,login,ping-during-login,gzip,file,admission",
+    },
+    ArgSpec {
+        name: "concurrency",
+        value_name: "N",
+        help: "connections of the /login, /gzip and /file floods",
+        default: "32",
+        report: "32",
+    },
+    ArgSpec {
+        name: "ping-concurrency",
+        value_name: "N",
+        help: "connections sending /ping (alone and during the /login flood)",
+        default: "1",
+        report: "1",
+    },
+    ArgSpec {
+        name: "ping-pause-ms",
+        value_name: "MS",
+        help: "each /ping connection waits this long between answer and next request (a latency probe, not a second flood; 0: back to back)",
+        default: "5",
+        report: "5",
+    },
+    ArgSpec {
+        name: "duration-ms",
+        value_name: "MS",
+        help: "how long each cell sends requests",
+        default: "5000",
+        report: "1200",
+    },
+    ArgSpec {
+        name: "iterations",
+        value_name: "N",
+        help: "pbkdf2 iterations per /login (seed 002: 100000, sha256, 64 bytes)",
+        default: "100000",
+        report: "100000",
+    },
+    ArgSpec {
+        name: "admission-queue",
+        value_name: "N",
+        help: "the admission cell's Cpu bound (sluice --cpu-queue; the Node twin's semaphore: pool + N)",
+        default: "4",
+        report: "4",
+    },
+    ArgSpec {
+        name: "autocannon",
+        value_name: "auto|off",
+        help: "cross-check the login and file cells of the first pool with autocannon when it is on PATH",
+        default: "auto",
+        report: "auto",
+    },
+];
+
+/// The declaration of `http`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "http",
+    about: "the demo service under load: /login, /gzip, /file, /ping during a /login flood, admission; Node twin vs sluice serve (seed 000 §5, seed 002)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §5, seed 002 §3",
+    args: ARGS,
+    pools: &[
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(4),
+        PoolSize::Size(16),
+    ],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    needs: &[Need::HttpServer],
+    workloads: Workloads::node(include_str!("http.js")),
+};
+
+impl Experiment for Http {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let cells: Vec<String> = args
+            .text("cells")?
+            .split(',')
+            .map(|c| c.trim().to_string())
+            .collect();
+        for c in &cells {
+            if !CELLS.contains(&c.as_str()) {
+                bail!("--cells {c:?}: expected some of {}", CELLS.join(", "));
+            }
+        }
+        let p = Plan {
+            cells,
+            concurrency: args.number("concurrency", 1, 10_000)? as usize,
+            ping_concurrency: args.number("ping-concurrency", 1, 10_000)? as usize,
+            ping_pause: Duration::from_millis(args.millis("ping-pause-ms", 0, 10_000)?),
+            duration: Duration::from_millis(args.millis("duration-ms", 100, 600_000)?),
+            iterations: args.number("iterations", 1, 100_000_000)?,
+            admission_queue: args.number("admission-queue", 1, 1_000_000)? as usize,
+            autocannon: match args.choice("autocannon", &["auto", "off"])?.as_str() {
+                "auto" => find_on_path("autocannon"),
+                _ => None,
+            },
+        };
+        let sweep = Sweep::new(lab, self);
+        if sweep.subjects().is_empty() {
+            bail!(
+                "http needs subjects with a server: {}",
+                sweep.skipped().join("; ")
+            );
+        }
+        let first_pool = sweep.pools().first().copied();
+        let file = lab.scratch().join("http-file-4k.txt");
+        std::fs::write(&file, sluice_serve::payload::text(4096))
+            .with_context(|| format!("writing {}", file.display()))?;
+        let load_before = crate::procfs::load_average().ok();
+        let mut bodies: Vec<(String, Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut cannon_used = false;
+        let rows = sweep.run(|c| {
+            let (subject, pool) = (c.subject, c.pool);
+            let pi = usize::from(Some(pool) != first_pool);
+            let mut rows = Vec::new();
+            let server = Server::start(lab, subject, pool, &p, &file, None)?;
+            let base = format!("http://127.0.0.1:{}", server.port);
+            if pi == 0 && bodies.iter().all(|b| b.0 != subject.name()) {
+                bodies.push((
+                    subject.name().to_string(),
+                    get(&format!("{base}/login"))?,
+                    get(&format!("{base}/gzip"))?,
+                ));
+            }
+            let row = |cell: &str| c.row().param("cell", cell);
+            rows.extend(p.measure(&server, &base, &row)?);
+            if pi == 0 {
+                let checked = p.cross_check(&base, &row)?;
+                cannon_used |= !checked.is_empty();
+                rows.extend(checked);
+            }
+            server.stop()?;
+            // libuv's queue is unbounded: nothing to admit.
+            if p.cells.iter().any(|c| c == "admission")
+                && !matches!(subject.sluice_policy(), Some(Policy::Libuv { .. }))
+            {
+                let server = Server::start(lab, subject, pool, &p, &file, Some(p.admission_queue))?;
+                let mut load = Load::new(
+                    format!("http://127.0.0.1:{}/login", server.port),
+                    p.concurrency,
+                    p.duration,
+                );
+                load.honor_retry_after = true;
+                let r = one(load)?;
+                rows.push(metrics(row("admission"), &r).metric("bound", p.admission_queue as f64));
+                server.stop()?;
+            }
+            Ok(rows)
+        })?;
+        let mut notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
+        notes.extend(goals(lab, &rows));
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let keys = keys(o);
+        let mut tables = Vec::new();
+        tables.push(summary_table(o, &keys));
+        let route_table =
+            |cell: &str, title: String, extra: bool| route_table(o, &keys, cell, title, extra);
+        tables.push(route_table(
+            "login",
+            "http /login flood (pbkdf2 100000 sha256 64 B per request)".into(),
+            true,
+        ));
+        tables.push(ping_table(o, &keys));
+        tables.push(route_table(
+            "gzip",
+            "http /gzip flood (256 KiB each)".into(),
+            false,
+        ));
+        tables.push(route_table(
+            "file",
+            "http /file flood (4 KiB read each)".into(),
+            false,
+        ));
+        tables.push(route_table(
+            "admission",
+            "http admission: a /login flood past a small Cpu bound (clients honour Retry-After)"
+                .into(),
+            false,
+        ));
+        tables.extend(cannon_table(o, &keys));
+        tables.retain(|t| !t.rows.is_empty());
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series = Vec::new();
+        for r in o.rows.iter().filter(|r| r.param_text("cell") == "login") {
+            let (Some(pool), Some(v)) = (r.params["pool"].as_f64(), r.metrics.get("req_s")) else {
+                continue;
+            };
+            crate::report::add_point(
+                &mut series,
+                format!("{} /login", r.subject),
+                &r.subject,
+                false,
+                (pool, *v),
+            );
+        }
+        for r in o
+            .rows
+            .iter()
+            .filter(|r| r.param_text("cell") == "ping-during-login")
+        {
+            let (Some(pool), Some(v)) = (r.params["pool"].as_f64(), r.metrics.get("p99_ms")) else {
+                continue;
+            };
+            crate::report::add_point(
+                &mut series,
+                format!("{} /ping p99 ms during flood", r.subject),
+                &r.subject,
+                true,
+                (pool, *v),
+            );
+        }
+        (!series.is_empty()).then(|| Chart {
+            title: "http: /login req/s (solid) and /ping p99 ms during the flood (dashed) per pool size".into(),
+            x_label: "pool size".into(),
+            y_label: "req/s | ms".into(),
+            series,
+        })
+    }
+}
+
+/// What the cells share.
+struct Plan {
+    cells: Vec<String>,
+    concurrency: usize,
+    ping_concurrency: usize,
+    ping_pause: Duration,
+    duration: Duration,
+    iterations: u64,
+    admission_queue: usize,
+    autocannon: Option<PathBuf>,
+}
+
+impl Plan {
+    /// Every load cell but admission against one server at `base`, with
+    /// the CPU the server used in each.
+    fn measure(
+        &self,
+        server: &Server,
+        base: &str,
+        row: &dyn Fn(&str) -> Row,
+    ) -> anyhow::Result<Vec<Row>> {
+        let mut rows = Vec::new();
+        let url = |route: &str| format!("{base}/{route}");
+        for cell in &self.cells {
+            let cpu0 = server.cpu_seconds();
+            let wall0 = Instant::now();
+            let flood = |route: &str| Load::new(url(route), self.concurrency, self.duration);
+            let measured = match cell.as_str() {
+                "ping" => {
+                    let r = one(Load::new(url("ping"), self.ping_concurrency, self.duration))?;
+                    metrics(row("ping"), &r)
+                }
+                "login-1" => {
+                    let d = self.duration.min(Duration::from_secs(1));
+                    metrics(row("login-1"), &one(Load::new(url("login"), 1, d))?)
+                }
+                "ping-during-login" => {
+                    let rs = loadgen::run(&[flood("login"), self.ping(url("ping"))])?;
+                    metrics(row("ping-during-login"), &rs[1]).metric("login_req_s", rs[0].ok_per_s)
+                }
+                "login" | "gzip" | "file" => metrics(row(cell), &one(flood(cell))?),
+                _ => continue,
+            };
+            // How much CPU the server got: 2.0 on 2 cores is all of them.
+            rows.push(match (cpu0, server.cpu_seconds()) {
+                (Some(a), Some(b)) => {
+                    measured.metric("server_cores", (b - a) / wall0.elapsed().as_secs_f64())
+                }
+                _ => measured,
+            });
+        }
+        Ok(rows)
+    }
+
+    /// autocannon's figures for the login and file cells (rows
+    /// `*:autocannon`), when it is used.
+    fn cross_check(&self, base: &str, row: &dyn Fn(&str) -> Row) -> anyhow::Result<Vec<Row>> {
+        let Some(cannon) = &self.autocannon else {
+            return Ok(Vec::new());
+        };
+        let mut rows = Vec::new();
+        for cell in ["login", "file"] {
+            if self.cells.iter().any(|x| x == cell) {
+                let m = autocannon(
+                    cannon,
+                    &format!("{base}/{cell}"),
+                    self.concurrency,
+                    self.duration,
+                )?;
+                let mut r = row(&format!("{cell}:autocannon"));
+                for (k, v) in m {
+                    r = r.metric(k, v);
+                }
+                rows.push(r);
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The `/ping` probe: `ping_concurrency` connections, `ping_pause` apart.
+    fn ping(&self, url: String) -> Load {
+        let mut load = Load::new(url, self.ping_concurrency, self.duration);
+        load.pause = self.ping_pause;
+        load
+    }
+}
+
+fn one(load: Load) -> anyhow::Result<LoadReport> {
+    Ok(loadgen::run(&[load])?.remove(0))
+}
+
+fn metrics(row: Row, r: &LoadReport) -> Row {
+    let mut row = row
+        .metric("req_s", r.ok_per_s)
+        .metric("sent", r.sent as f64)
+        .metric("ok", r.ok as f64)
+        .metric("errors", r.errors as f64)
+        .metric("status_429", r.status(429) as f64);
+    for (k, v) in [
+        ("p50_ms", r.p50_ms),
+        ("p99_ms", r.p99_ms),
+        ("max_ms", r.max_ms),
+    ] {
+        if v.is_finite() {
+            row = row.metric(k, v);
+        }
+    }
+    row
+}
+
+/// `(subject, pool)` in first-seen order.
+fn keys(o: &Outcome) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for r in &o.rows {
+        let k = (r.subject.clone(), r.params["pool"].clone());
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+fn pct(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.0}%", a / b * 100.0),
+        _ => "-".into(),
+    }
+}
+
+/// A flood cell's table: rate, latencies, errors and 429s; with `extra`,
+/// one hash's time, the ideal rate on this machine and the fair figure (%
+/// of the subject's own ideal: each subject's hash is its own).
+fn route_table(
+    o: &Outcome,
+    keys: &[(String, Value)],
+    cell: &str,
+    title: String,
+    extra: bool,
+) -> Table {
+    let cores = o.machine.cores as f64;
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let cnt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let ideal =
+        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
+    let mut header: Vec<String> = [
+        "subject", "pool", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "429s",
+    ]
+    .map(String::from)
+    .to_vec();
+    if extra {
+        header.extend(
+            [
+                "one hash ms",
+                "ideal req/s",
+                "% of ideal",
+                "server cores used",
+            ]
+            .map(String::from),
+        );
+    }
+    let rows = keys
+        .iter()
+        .filter(|(s, pool)| get(s, pool, cell, "req_s").is_some())
+        .map(|(s, pool)| {
+            let mut r = vec![
+                s.clone(),
+                text(pool),
+                rate(get(s, pool, cell, "req_s")),
+                get(s, pool, cell, "p50_ms").map_or("-".into(), ms),
+                get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
+                get(s, pool, cell, "max_ms").map_or("-".into(), ms),
+                cnt(get(s, pool, cell, "errors")),
+                cnt(get(s, pool, cell, "status_429")),
+            ];
+            if extra {
+                r.push(get(s, pool, "login-1", "p50_ms").map_or("-".into(), ms));
+                r.push(rate(ideal(s, pool)));
+                r.push(pct(get(s, pool, cell, "req_s"), ideal(s, pool)));
+                r.push(
+                    get(s, pool, cell, "server_cores").map_or("-".into(), |v| format!("{v:.2}")),
+                );
+            }
+            r
+        })
+        .collect::<Vec<_>>();
+    Table {
+        title,
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
+/// One row per subject and pool: every cell's headline figure.
+fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let cores = o.machine.cores as f64;
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let ideal =
+        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
+    let mut summary = Table {
+        title: "http: per subject and pool".into(),
+        header: [
+            "subject",
+            "pool",
+            "/login req/s",
+            "% of ideal",
+            "/login p99 ms",
+            "/ping p99 ms",
+            "/ping p99 during /login flood",
+            "/gzip req/s",
+            "/file req/s",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        let login = get(s, pool, "login", "req_s");
+        summary.rows.push(vec![
+            s.clone(),
+            text(pool),
+            rate(login),
+            pct(login, ideal(s, pool)),
+            get(s, pool, "login", "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping-during-login", "p99_ms").map_or("-".into(), ms),
+            rate(get(s, pool, "gzip", "req_s")),
+            rate(get(s, pool, "file", "req_s")),
+        ]);
+    }
+    summary
+}
+
+/// `/ping` alone and during the `/login` flood.
+fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let mut ping = Table {
+        title: "http /ping alone and during the /login flood".into(),
+        header: [
+            "subject",
+            "pool",
+            "alone req/s",
+            "alone p99 ms",
+            "during req/s",
+            "during p50 ms",
+            "during p99 ms",
+            "during max ms",
+            "/login req/s meanwhile",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        let c = "ping-during-login";
+        ping.rows.push(vec![
+            s.clone(),
+            text(pool),
+            rate(get(s, pool, "ping", "req_s")),
+            get(s, pool, "ping", "p99_ms").map_or("-".into(), ms),
+            rate(get(s, pool, c, "req_s")),
+            get(s, pool, c, "p50_ms").map_or("-".into(), ms),
+            get(s, pool, c, "p99_ms").map_or("-".into(), ms),
+            get(s, pool, c, "max_ms").map_or("-".into(), ms),
+            rate(get(s, pool, c, "login_req_s")),
+        ]);
+    }
+    ping
+}
+
+/// The cross-check of the lab's load generator against autocannon, if
+/// autocannon ran.
+fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let has_cannon = o
+        .rows
+        .iter()
+        .any(|r| r.param_text("cell").ends_with(":autocannon"));
+    if !has_cannon {
+        return None;
+    }
+    let mut t = Table {
+        title: "cross-check: the lab's load generator vs autocannon (same cell, same server)"
+            .into(),
+        header: [
+            "subject",
+            "pool",
+            "cell",
+            "loadgen req/s",
+            "autocannon req/s",
+            "ratio",
+            "loadgen p99 ms",
+            "autocannon p99 ms",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: vec![],
+        note: String::new(),
+    };
+    for (s, pool) in keys {
+        for cell in ["login", "file"] {
+            let ac = format!("{cell}:autocannon");
+            if let Some(a) = get(s, pool, &ac, "req_s") {
+                let l = get(s, pool, cell, "req_s");
+                t.rows.push(vec![
+                    s.clone(),
+                    text(pool),
+                    cell.into(),
+                    rate(l),
+                    rate(Some(a)),
+                    ratio(l, Some(a)),
+                    get(s, pool, cell, "p99_ms").map_or("-".into(), ms),
+                    get(s, pool, &ac, "p99_ms").map_or("-".into(), ms),
+                ]);
+            }
+        }
+    }
+    Some(t)
+}
+
+/// The notes of a run: what the cells and servers were, whether the
+/// answers agreed, the cross-check, the machine's load.
+fn run_notes(
+    lab: &Lab,
+    sweep: &Sweep<'_>,
+    p: &Plan,
+    bodies: &[(String, Vec<u8>, Vec<u8>)],
+    cannon_used: bool,
+    load_before: Option<[f64; 3]>,
+) -> Vec<String> {
+    let mut notes = sweep.notes();
+    if let Some(compat) = sweep
+        .subjects()
+        .iter()
+        .find(|s| matches!(s.sluice_policy(), Some(Policy::Libuv { .. })))
+    {
+        notes.push(format!("{}: `sluice serve --libuv`, the same server on sluice's libuv policy (one queue, UV_THREADPOOL_SIZE threads at the process's priority, nothing refused): no admission cell", compat.name()));
+    }
+    notes.push(format!(
+        "cells: {} ms each, {} connections (floods), closed loop with keep-alive; /ping is a probe: {} connection(s), each pausing {} ms between answer and next request; req/s counts 2xx answers within the cell; p50/p99/max are of 2xx answers",
+        p.duration.as_millis(),
+        p.concurrency,
+        p.ping_concurrency,
+        p.ping_pause.as_millis()
+    ));
+    notes.push(format!(
+        "/login: pbkdf2('secret', 'salt', {}, 64, sha256) per request: OpenSSL in node, RustCrypto in sluice; login-1 (one request at a time) gives one hash's time through the server, and ideal req/s = {} cores / that time",
+        p.iterations,
+        lab.machine().cores
+    ));
+    notes.push(format!(
+        "sluice serve runs with --cpu-queue {} in the flood cells (no 429 at {} connections); the admission cell uses --cpu-queue {} and the twin admits pool + {} at once; its clients wait Retry-After (1 s) after a 429",
+        p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE),
+        p.concurrency,
+        p.admission_queue,
+        p.admission_queue
+    ));
+    if let Some((first, rest)) = bodies.split_first() {
+        let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
+        let unpacks = |gz: &[u8]| {
+            let mut out = Vec::new();
+            std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(gz), &mut out).is_ok()
+                && out == input
+        };
+        for (s, login, gz) in rest {
+            notes.push(format!(
+                "answers cross-checked: {s}'s /login key {} {}'s; /gzip: {} B from {s}, {} B from {} ({}), {}",
+                if *login == first.1 { "equals" } else { "DIFFERS from" },
+                first.0,
+                gz.len(),
+                first.2.len(),
+                first.0,
+                if *gz == first.2 { "identical bytes" } else { "different deflate streams" },
+                if unpacks(gz) && unpacks(&first.2) {
+                    "both gunzip to the same 256 KiB input"
+                } else {
+                    "NOT both the gzip of the same input"
+                }
+            ));
+        }
+    }
+    match (&p.autocannon, cannon_used) {
+        (Some(path), true) => notes.push(format!(
+            "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
+            path.display(),
+            sweep.pools().first().map_or("-".into(), |p| p.to_string())
+        )),
+        (Some(_), false) => {}
+        (None, _) => notes.push(
+            "autocannon not used (not on PATH, or --autocannon off): only the lab's load generator measured".into(),
+        ),
+    }
+    if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
+        notes.push(format!(
+            "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
+            a[0],
+            b[0],
+            lab.machine().cores
+        ));
+    }
+    notes
+}
+
+/// The command of `subject`'s server: node's twin, `sluice serve --libuv`,
+/// or `sluice serve` with lanes sized from `pool`.
+fn server_command(
+    lab: &Lab,
+    subject: &dyn Subject,
+    pool: PoolSize,
+    p: &Plan,
+    file: &Path,
+    admission: Option<usize>,
+) -> anyhow::Result<Command> {
+    Ok(match (subject.runtime(), subject.sluice_policy()) {
+        (Runtime::Node, _) => {
+            let node = lab.node().map_err(anyhow::Error::msg)?;
+            let mut cmd = Command::new(node);
+            cmd.arg(lab.node_script("http")?).arg(
+                json!({
+                    "iterations": p.iterations,
+                    "gzip_bytes": sluice_serve::config::GZIP_BYTES,
+                    "file": file,
+                    "cpu_queue": admission,
+                })
+                .to_string(),
+            );
+            match pool {
+                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+            };
+            cmd
+        }
+        (Runtime::Rust, Some(Policy::Libuv { .. })) => {
+            let mut cmd = Command::new(lab.exe());
+            cmd.args(["serve", "--listen", "127.0.0.1:0", "--libuv"])
+                .args(["--login-iterations", &p.iterations.to_string()])
+                .arg("--file")
+                .arg(file);
+            match pool {
+                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
+                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+            };
+            cmd
+        }
+        (Runtime::Rust, Some(Policy::Lanes)) => {
+            let mut cmd = Command::new(lab.exe());
+            let bound =
+                admission.unwrap_or(p.concurrency.max(sluice_serve::config::DEFAULT_CPU_QUEUE));
+            cmd.args(["serve", "--listen", "127.0.0.1:0"])
+                .args(["--cpu-queue", &bound.to_string()])
+                .args(["--login-iterations", &p.iterations.to_string()])
+                .arg("--file")
+                .arg(file);
+            if let PoolSize::Size(n) = pool {
+                let cores = lab.machine().cores;
+                cmd.args(["--cpu-threads", &n.min(cores).to_string()])
+                    .args(["--fastio-threads", &n.to_string()])
+                    .args(["--slowio-threads", &n.to_string()]);
+            }
+            for v in sluice::ENV_VARS {
+                cmd.env_remove(v);
+            }
+            cmd
+        }
+        _ => bail!("{} has no HTTP server", subject.name()),
+    })
+}
+
+/// The goals of the issue, checked on this run's numbers: sluice at its
+/// largest pool size.
+fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
+    let cores = lab.machine().cores as f64;
+    let names: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
+    let Some(lanes) = crate::subject::SUBJECTS
+        .iter()
+        .find(|s| s.has_lanes() && names.iter().any(|n| n == s.name()))
+        .map(|s| s.name())
+    else {
+        return Vec::new();
+    };
+    let metric = |pool: &Value, cell: &str, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r.subject == lanes && r.params["pool"] == *pool && r.param_text("cell") == cell
+            })
+            .and_then(|r| r.metrics.get(m).copied())
+    };
+    let Some(pool) = rows
+        .iter()
+        .filter(|r| r.subject == lanes)
+        .map(|r| r.params["pool"].clone())
+        .max_by(|a, b| {
+            a.as_f64()
+                .unwrap_or(f64::MAX)
+                .total_cmp(&b.as_f64().unwrap_or(f64::MAX))
+        })
+    else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    if let (Some(req), Some(hash)) = (
+        metric(&pool, "login", "req_s"),
+        metric(&pool, "login-1", "p50_ms"),
+    ) {
+        let ideal = cores / (hash / 1e3);
+        let share = req / ideal;
+        let got = metric(&pool, "login", "server_cores").map_or(String::new(), |c| {
+            format!(
+                "; the server process got {c:.2} of the {cores} cores during the flood, and {:.0}% of what it got went into hashes (req/s x one hash's time / cores used)",
+                req * hash / 1e3 / c * 100.0
+            )
+        });
+        out.push(format!(
+            "goal /login throughput >= 90% of cores / one hash's time: sluice pool {}: {req:.1} req/s of {ideal:.1} ({} cores / {hash:.1} ms) = {:.0}%: {}{got}",
+            text(&pool),
+            cores,
+            share * 100.0,
+            if share >= 0.9 { "met" } else { "NOT met" }
+        ));
+    }
+    if let Some(p99) = metric(&pool, "ping-during-login", "p99_ms") {
+        out.push(format!(
+            "goal /ping p99 <= 5 ms during a /login flood: sluice pool {}: {p99:.2} ms: {}",
+            text(&pool),
+            if p99 <= 5.0 { "met" } else { "NOT met" }
+        ));
+    }
+    out
+}
+
+/// `name` on `PATH`, if there.
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// One GET, for the cross-check of the answers' bytes.
+fn get(url: &str) -> anyhow::Result<Vec<u8>> {
+    let u = sluice_serve::loopback::check_url(url).map_err(anyhow::Error::msg)?;
+    sluice_serve::doctor::fetch_bytes(&u, Duration::from_secs(60))
+}
+
+/// autocannon on `url`: `-c c -d seconds -j`; its req/s average, p50, p99,
+/// non-2xx and errors.
+fn autocannon(
+    cannon: &Path,
+    url: &str,
+    c: usize,
+    duration: Duration,
+) -> anyhow::Result<Vec<(&'static str, f64)>> {
+    let secs = duration.as_secs_f64().ceil().max(1.0) as u64;
+    let out = Command::new(cannon)
+        .args(["-c", &c.to_string(), "-d", &secs.to_string(), "-j", url])
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("running {}", cannon.display()))?;
+    if !out.status.success() {
+        bail!(
+            "autocannon failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: Value = text
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .with_context(|| format!("autocannon printed no JSON: {text:?}"))?;
+    let num = |p: &[&str]| p.iter().fold(&v, |v, k| &v[*k]).as_f64();
+    let ok = num(&["2xx"]).unwrap_or(0.0);
+    Ok(vec![
+        ("req_s", ok / secs as f64),
+        (
+            "requests_avg_s",
+            num(&["requests", "average"]).unwrap_or(f64::NAN),
+        ),
+        ("p50_ms", num(&["latency", "p50"]).unwrap_or(f64::NAN)),
+        ("p99_ms", num(&["latency", "p99"]).unwrap_or(f64::NAN)),
+        ("non2xx", num(&["non2xx"]).unwrap_or(0.0)),
+        ("errors", num(&["errors"]).unwrap_or(0.0)),
+    ]
+    .into_iter()
+    .filter(|(_, v)| v.is_finite())
+    .collect())
+}
+
+/// A server child: the Node twin or `sluice serve`, on a free loopback port.
+struct Server {
+    child: Child,
+    port: u16,
+    what: String,
+    /// Node's server may exit non-zero on SIGTERM; sluice serve may not.
+    node: bool,
+    stderr: std::thread::JoinHandle<String>,
+}
+
+impl Server {
+    fn start(
+        lab: &Lab,
+        subject: &dyn Subject,
+        pool: PoolSize,
+        p: &Plan,
+        file: &Path,
+        admission: Option<usize>,
+    ) -> anyhow::Result<Server> {
+        let what = format!("{} server (pool {pool})", subject.name());
+        let mut cmd = server_command(lab, subject, pool, p, file, admission)?;
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd
+            .spawn()
+            .with_context(|| format!("starting the {what}: {cmd:?}"))?;
+        let mut stderr = child.stderr.take().expect("piped");
+        let stderr = std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = stderr.read_to_string(&mut s);
+            s
+        });
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let started = Instant::now();
+        let port = loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(line) => {
+                    if let Some(port) = listening_port(&line) {
+                        break port;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    let _ = child.wait();
+                    bail!(
+                        "the {what} exited before listening: {}",
+                        stderr.join().unwrap_or_default()
+                    );
+                }
+            }
+            if started.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                let _ = child.wait();
+                bail!("the {what} did not start listening within 30 s");
+            }
+        };
+        Ok(Server {
+            child,
+            port,
+            what,
+            node: subject.runtime() == Runtime::Node,
+            stderr,
+        })
+    }
+
+    /// CPU seconds the server has used so far.
+    fn cpu_seconds(&self) -> Option<f64> {
+        crate::procfs::cpu_seconds(self.child.id()).ok()
+    }
+
+    /// SIGTERM, then wait for a clean exit (sluice serve's graceful
+    /// shutdown is part of what is tested).
+    fn stop(mut self) -> anyhow::Result<()> {
+        let pid = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+        let t = Instant::now();
+        let status = loop {
+            if let Some(s) = self.child.try_wait()? {
+                break s;
+            }
+            if t.elapsed() > Duration::from_secs(30) {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                bail!("the {} did not exit within 30 s of SIGTERM", self.what);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let stderr = self.stderr.join().unwrap_or_default();
+        if !status.success() && !self.node {
+            bail!(
+                "the {} exited with {status} after SIGTERM: {stderr}",
+                self.what
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The port of a "listening" line of either server.
+fn listening_port(line: &str) -> Option<u16> {
+    if let Ok(v) = serde_json::from_str::<Value>(line)
+        && v["event"] == "listening"
+    {
+        return v["port"].as_u64().and_then(|p| u16::try_from(p).ok());
+    }
+    let rest = line.split("listening on http://").nth(1)?;
+    let addr = rest.split_whitespace().next()?;
+    addr.parse::<std::net::SocketAddr>().ok().map(|a| a.port())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_servers_listening_lines() {
+        assert_eq!(
+            listening_port(r#"{"event":"listening","port":4321,"pool":4}"#),
+            Some(4321)
+        );
+        assert_eq!(
+            listening_port("sluice serve: listening on http://127.0.0.1:8080 (cpu 2 threads)"),
+            Some(8080)
+        );
+        assert_eq!(listening_port("something else"), None);
+    }
+}

@@ -1,0 +1,308 @@
+//! `loop-vs-pool` (seed 000 §3): a blocked event loop and a busy pool are
+//! two different illnesses. Set a `--timer-ms` timer (50 ms) on the event
+//! loop, then load the system one of four ways, and measure how late the
+//! timer fires:
+//!
+//! - `idle`: nothing else runs.
+//! - `loop`: the loop thread itself runs `--loop-ms` (200 ms) of synchronous
+//!   CPU right after setting the timer (node: a busy loop on the main thread;
+//!   Rust subjects: a spin inside an async task of the child's current-thread
+//!   runtime, which is their event loop).
+//! - `pool-N`: the pool runs N pbkdf2-sha512 tasks (`--pool-tasks`, 4 and 16;
+//!   iterations calibrated once to `--cpu-ms` with sluice's implementation
+//!   and reused by every subject; sluice submits them to `Cpu`).
+//!
+//! Metrics per (subject, pool, scenario): `fired_ms` (when the timer's
+//! callback ran, from just before it was set), `lateness_ms` (`fired_ms -
+//! timer`; may be slightly negative for node, whose timers count from the
+//! loop's cached millisecond clock), `load_ms` (how long the load lasted from
+//! the same start: the spin, or until the last pool task finished; 0 when
+//! idle), so a reader can check the pool was still busy when the timer fired.
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::lab::Lab;
+use crate::outcome::Outcome;
+use crate::report::{Chart, Series, Table, ms};
+use crate::subject::{ChildContext, run_on};
+use crate::sweep::Sweep;
+use crate::workload;
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`loop_vs_pool.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    scenarios: Vec<Scenario>,
+    timer_ms: u64,
+    loop_ms: u64,
+    iterations: u64,
+    gap_ms: u64,
+}
+
+/// One scenario: `idle`, `loop`, or `pool-N` with `tasks` N.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Scenario {
+    id: String,
+    #[serde(default)]
+    tasks: u64,
+}
+
+impl Scenario {
+    fn new(id: &str, tasks: u64) -> Self {
+        Scenario {
+            id: id.to_string(),
+            tasks,
+        }
+    }
+}
+
+/// What each child prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    rows: Vec<Fired>,
+}
+
+/// When the timer fired in one scenario, and how long its load ran.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Fired {
+    scenario: String,
+    fired_ms: f64,
+    load_ms: f64,
+}
+
+/// The loop-vs-pool experiment.
+pub(crate) struct LoopVsPool;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "timer-ms",
+        value_name: "MS",
+        help: "the timer set on the event loop",
+        default: "50",
+        report: "50",
+    },
+    ArgSpec {
+        name: "loop-ms",
+        value_name: "MS",
+        help: "loop scenario: synchronous CPU on the loop thread right after setting the timer",
+        default: "200",
+        report: "200",
+    },
+    ArgSpec {
+        name: "pool-tasks",
+        value_name: "N,..",
+        help: "pool scenarios: how many pbkdf2 tasks the pool runs, one scenario each",
+        default: "4,16",
+        report: "4,16",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "calibrate each pool task's pbkdf2-sha512 iterations to about this long",
+        default: "80",
+        report: "80",
+    },
+];
+
+/// Pause between scenarios, so each starts on a quiet loop and pool.
+const GAP_MS: u64 = 30;
+
+/// The declaration of `loop-vs-pool`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "loop-vs-pool",
+    about: "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §3",
+    args: ARGS,
+    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool),
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for LoopVsPool {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let timer_ms = args.millis("timer-ms", 1, 60_000)?;
+        let loop_ms = args.millis("loop-ms", 1, 60_000)?;
+        let tasks = args.numbers("pool-tasks", 1, 1024)?;
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        // The most iterations of three calibrations: the one least slowed by
+        // whatever else the machine was doing.
+        let iterations = (0..3)
+            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
+            .max()
+            .unwrap_or(1);
+        let mut scenarios = vec![Scenario::new("idle", 0), Scenario::new("loop", 0)];
+        scenarios.extend(
+            tasks
+                .iter()
+                .map(|&n| Scenario::new(&format!("pool-{n}"), n)),
+        );
+        let params = Params {
+            scenarios,
+            timer_ms,
+            loop_ms,
+            iterations: iterations as u64,
+            gap_ms: GAP_MS,
+        };
+        let sweep = Sweep::new(lab, self);
+        let rows = sweep.run(|cell| {
+            let reply: Reply = cell.call(&params, None)?;
+            Ok(reply
+                .rows
+                .into_iter()
+                .map(|r| {
+                    cell.row()
+                        .param("scenario", r.scenario)
+                        .metric("fired_ms", r.fired_ms)
+                        .metric("lateness_ms", r.fired_ms - timer_ms as f64)
+                        .metric("load_ms", r.load_ms)
+                })
+                .collect())
+        })?;
+        let mut notes = sweep.notes();
+        notes.push(format!(
+            "timer: {timer_ms} ms, set on the event loop (node: setTimeout; Rust subjects: tokio::time::sleep_until on the child's current-thread runtime); lateness = fired - {timer_ms} ms"
+        ));
+        notes.push(format!(
+            "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
+        ));
+        notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let mut pools: Vec<Value> = Vec::new();
+        let mut scenarios: Vec<String> = Vec::new();
+        for r in &o.rows {
+            if !pools.contains(&r.params["pool"]) {
+                pools.push(r.params["pool"].clone());
+            }
+            let s = r.param_text("scenario");
+            if !scenarios.contains(&s) {
+                scenarios.push(s);
+            }
+        }
+        let timer = o
+            .rows
+            .iter()
+            .find_map(|r| Some(r.metrics.get("fired_ms")? - r.metrics.get("lateness_ms")?))
+            .unwrap_or(f64::NAN);
+        let mut tables = Vec::new();
+        for pool in &pools {
+            let key = |s: &str| vec![("scenario", json!(s)), ("pool", pool.clone())];
+            let get = |subject: &str, s: &str, m: &str| o.metric(subject, &key(s), m);
+            let mut header = vec!["scenario".to_string()];
+            header.extend(subjects.iter().map(|s| format!("{s} late ms")));
+            let rows = scenarios
+                .iter()
+                .map(|s| {
+                    let mut row = vec![label(s)];
+                    row.extend(subjects.iter().map(|x| {
+                        get(x, s, "lateness_ms").map_or("-".into(), crate::report::signed_ms)
+                    }));
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "loop-vs-pool, pool {}: how late a {timer:.0} ms timer fires",
+                    crate::report::param_cell(pool)
+                ),
+                header,
+                rows,
+                note: String::new(),
+            });
+
+            let mut header = vec!["scenario".to_string()];
+            header.extend(subjects.iter().map(|s| format!("{s} fired")));
+            header.extend(subjects.iter().map(|s| format!("{s} load")));
+            let rows = scenarios
+                .iter()
+                .map(|s| {
+                    let mut row = vec![label(s)];
+                    for m in ["fired_ms", "load_ms"] {
+                        row.extend(subjects.iter().map(|x| get(x, s, m).map_or("-".into(), ms)));
+                    }
+                    row
+                })
+                .collect();
+            tables.push(Table {
+                title: format!(
+                    "loop-vs-pool, pool {}: ms when the timer fired, and how long the load ran",
+                    crate::report::param_cell(pool)
+                ),
+                header,
+                rows,
+                note: "load: the spin on the loop thread, or until the pool's last task finished; a pool load longer than the timer means the pool was still busy when it fired".into(),
+            });
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut order: Vec<String> = Vec::new();
+        for r in &o.rows {
+            let s = r.param_text("scenario");
+            if !order.contains(&s) {
+                order.push(s);
+            }
+        }
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            let s = r.param_text("scenario");
+            let Some(x) = order.iter().position(|o| *o == s) else {
+                continue;
+            };
+            let Some(&y) = r.metrics.get("fired_ms") else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            let point = ((x + 1) as f64, y);
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
+        }
+        let legend: Vec<String> = order
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{} {s}", i + 1))
+            .collect();
+        Some(Chart {
+            title: "loop-vs-pool: when the timer fired".into(),
+            x_label: format!("scenario ({})", legend.join(", ")),
+            y_label: "timer fired at ms".into(),
+            series,
+        })
+    }
+}
+
+fn label(id: &str) -> String {
+    match id {
+        "idle" => "idle".into(),
+        "loop" => "loop thread runs CPU".into(),
+        s => match s.strip_prefix("pool-") {
+            Some(n) => format!("pool runs {n} pbkdf2"),
+            None => s.into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_name_the_scenarios() {
+        assert_eq!(label("pool-16"), "pool runs 16 pbkdf2");
+        assert_eq!(label("loop"), "loop thread runs CPU");
+        assert_eq!(crate::report::signed_ms(-0.5), "-0.50");
+        assert_eq!(crate::report::signed_ms(150.2), "+150");
+    }
+}

@@ -1,0 +1,585 @@
+//! `scope`: the lab check of `sluice scope`. Node workloads with known
+//! truth run one at a time; scope watches each from outside, as it would
+//! watch any Node process, and the table sets what it reports against the
+//! truth.
+//!
+//! Workloads, at each pool size P of `--pools` (default 1, 4, 16):
+//! - `idle`: the pool started (one `fs.stat`), then nothing. Truth: P
+//!   threads found, none busy, healthy.
+//! - `cpu-full`: P pbkdf2 in a loop (each callback submits the next).
+//!   Truth: P busy except the loop's resubmission gaps; pool saturated.
+//! - `cpu-4x`: 4P pbkdf2 in a loop (at P = 4: the seeds' 16). Truth: P busy,
+//!   3P queued; pool saturated.
+//! - `read-2x`: 2P one-byte reads of a FIFO nobody writes. Truth: P busy,
+//!   blocked in `read` with no CPU, P queued; pool saturated.
+//! - `dns-32`: 32 `dns.lookup` of distinct names (`{family: 4}`), each held
+//!   by the lab's DNS delay server; node runs inside a private network and
+//!   mount namespace whose `/etc/resolv.conf` names that server
+//!   ([`sluice_testnet::netns`]; the machine's own is never touched). Truth: libuv
+//!   lets slow I/O hold at most `(P + 1) / 2` threads, so `ceil(P / 2)` busy
+//!   in `getaddrinfo` (blocked in socket calls), `32 - ceil(P / 2)` queued at
+//!   the start and draining, the other threads idle; slow I/O throttled
+//!   (pool saturated at P = 1, where the limit is the whole pool). The
+//!   server's hold ([`dns_hold`]) keeps lookups queued through the whole
+//!   window at every pool size, and the server counts the names it held at
+//!   once: the resolver's side of the same truth.
+//! - `loop-blocker`: the loop thread spins (synchronous CPU); the pool is
+//!   started and idle. Truth: loop 100 %, pool idle; loop blocked.
+//!
+//! Protocol: the script starts the pool and prints `ready` with its PID;
+//! the lab attaches scope to that PID (discovery happens on an idle pool),
+//! sends SIGUSR2 to start the load, waits `RAMP`, watches one
+//! `--window-ms` window, and sends SIGUSR2 again to stop; the script prints
+//! what it ran and exits.
+//!
+//! Only the node subject has a libuv pool to watch: the experiment runs
+//! node alone and says so.
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use crate::PoolSize;
+use crate::lab::{Lab, Watch};
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Table};
+use crate::subject::Need;
+use crate::sweep::Sweep;
+use crate::workload;
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice_scope::{Options, Report, Session, Verdict};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The scope experiment.
+pub(crate) struct Scope;
+
+const WORKLOADS: &[&str] = &[
+    "idle",
+    "cpu-full",
+    "cpu-4x",
+    "read-2x",
+    "dns-32",
+    "loop-blocker",
+];
+
+/// From the start signal to the window: the load reaches its steady state.
+const RAMP: Duration = Duration::from_millis(200);
+
+/// How many `dns.lookup` the `dns-32` workload fires.
+const LOOKUPS: u64 = 32;
+
+/// The names `dns-32` looks up: `s0.` to `s31.` under this.
+const NAME_SUFFIX: &str = "scope.sluice.test";
+
+/// How long `dns-32`'s queue outlasts the watched span: room for the start
+/// signal's delivery and the resolver's first load on a busy machine.
+const DNS_MARGIN: Duration = Duration::from_millis(300);
+
+/// How long the delay server holds each of `dns-32`'s lookups at pool
+/// `pool`, so that lookups still wait when the window ends (`watched`:
+/// from the start signal to the window's end).
+///
+/// libuv runs at most `ceil(P / 2)` lookups at once, so the 32 run in
+/// `rounds = ceil(32 / ceil(P / 2))` holds and the queue empties when the
+/// last round starts, `rounds - 1` holds in. The hold puts that moment
+/// [`DNS_MARGIN`] after the window; the child then finishes within about
+/// one hold and the margin of the stop signal. With `ceil(P / 2) >= 32`
+/// nothing queues: every lookup is held through the span.
+fn dns_hold(pool: u64, watched: Duration) -> Duration {
+    let at_once = LOOKUPS.min(pool.div_ceil(2)).max(1);
+    let rounds = LOOKUPS.div_ceil(at_once);
+    let span = (watched + DNS_MARGIN).as_millis() as u64;
+    Duration::from_millis(span.div_ceil(rounds.saturating_sub(1).max(1)))
+}
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "workloads",
+        value_name: "LIST",
+        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker",
+        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
+        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
+    },
+    ArgSpec {
+        name: "window-ms",
+        value_name: "MS",
+        help: "how long scope watches each workload (one window)",
+        default: "1000",
+        report: "500",
+    },
+    ArgSpec {
+        name: "rate",
+        value_name: "HZ",
+        help: "scope's sampling rate",
+        default: "200",
+        report: "200",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "calibrate each pbkdf2 task to about this long",
+        default: "20",
+        report: "20",
+    },
+];
+
+/// What each workload should show: busy threads, queued requests (for
+/// `dns-32`: at the start, draining), verdict.
+fn truth(workload: &str, pool: u64) -> (u64, u64, Verdict) {
+    match workload {
+        "cpu-full" => (pool, 0, Verdict::PoolSaturated),
+        "cpu-4x" => (pool, 3 * pool, Verdict::PoolSaturated),
+        "read-2x" => (pool, pool, Verdict::PoolSaturated),
+        "dns-32" => {
+            // libuv's slow-I/O limit, (P + 1) / 2.
+            let busy = LOOKUPS.min(pool.div_ceil(2));
+            let queued = LOOKUPS - busy;
+            let verdict = if busy == pool {
+                // P = 1: the limit is the whole pool.
+                Verdict::PoolSaturated
+            } else if queued > 0 {
+                Verdict::SlowIoThrottled
+            } else {
+                Verdict::Healthy
+            };
+            (busy, queued, verdict)
+        }
+        "loop-blocker" => (0, 0, Verdict::LoopBlocked),
+        _ => (0, 0, Verdict::Healthy),
+    }
+}
+
+/// The metric that is 1 when scope's verdict was `v`:
+/// `verdict_pool_saturated` and so on.
+fn verdict_metric(v: Verdict) -> String {
+    format!("verdict_{}", v.as_str().replace(['-', '+'], "_"))
+}
+
+/// Attaches scope when the script is ready, drives the load with signals,
+/// and keeps the window's report.
+struct ScopeWatch {
+    window: Duration,
+    options: Options,
+    thread: Option<JoinHandle<anyhow::Result<(Report, String)>>>,
+}
+
+impl Watch for ScopeWatch {
+    fn tick(&mut self, _child: u32, lines: &[String]) -> anyhow::Result<()> {
+        if self.thread.is_none()
+            && let Some(ready) = lines.iter().find(|l| l.contains("\"event\":\"ready\""))
+        {
+            // node's own PID: under `sluice lab-netns` the lab's child is
+            // node's parent.
+            let pid = serde_json::from_str::<Value>(ready)
+                .ok()
+                .and_then(|v| v["pid"].as_u64())
+                .and_then(|p| u32::try_from(p).ok())
+                .with_context(|| format!("scope.js's ready line has no pid: {ready}"))?;
+            let (window, options) = (self.window, self.options);
+            self.thread = Some(std::thread::spawn(move || {
+                let signal = |what: &str| {
+                    nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(pid as i32),
+                        nix::sys::signal::Signal::SIGUSR2,
+                    )
+                    .with_context(|| format!("signalling node {pid} to {what}"))
+                };
+                let watched = (|| {
+                    let mut s = Session::attach(pid, options)?;
+                    let found = s.status().summary();
+                    signal("start")?;
+                    std::thread::sleep(RAMP);
+                    let r = s.window(window, &mut || false)?;
+                    Ok((r, found))
+                })();
+                match &watched {
+                    Ok(_) => signal("stop")?,
+                    // Do not leave node waiting for a signal that never comes.
+                    Err(_) => {
+                        let _ = nix::sys::signal::kill(
+                            nix::unistd::Pid::from_raw(pid as i32),
+                            nix::sys::signal::Signal::SIGKILL,
+                        );
+                    }
+                }
+                watched
+            }));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        Ok(())
+    }
+}
+
+/// The declaration of `scope`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "scope",
+    about: "sluice scope against Node workloads with known truth: pool found, busy, saturation, loop, verdict",
+    long_about: include_str!("about.md"),
+    seed: "seed 002 (sluice scope)",
+    args: ARGS,
+    pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    needs: &[Need::Attach],
+    workloads: Workloads::node(include_str!("scope.js")),
+};
+
+impl Experiment for Scope {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let workloads: Vec<String> = args
+            .text("workloads")?
+            .split(',')
+            .map(|w| w.trim().to_string())
+            .collect();
+        for w in &workloads {
+            if !WORKLOADS.contains(&w.as_str()) {
+                bail!(
+                    "--workloads {w:?}: expected some of {}",
+                    WORKLOADS.join(", ")
+                );
+            }
+        }
+        let mut workloads = workloads;
+        let mut skip_notes = Vec::new();
+        if workloads.iter().any(|w| w == "dns-32")
+            && let Err(why) = sluice_testnet::netns::available(lab.exe())
+        {
+            let note = format!(
+                "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
+            );
+            workloads.retain(|w| w != "dns-32");
+            if workloads.is_empty() {
+                bail!("{note}");
+            }
+            skip_notes.push(note);
+        }
+        let window = Duration::from_millis(args.millis("window-ms", 50, 60_000)?);
+        let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
+        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
+        // The subject with a libuv pool sluice scope can attach to (node).
+        let sweep = Sweep::new(lab, self);
+        let Some(node) = sweep.subjects().first().copied() else {
+            let mut why: Vec<String> = sweep.skipped().to_vec();
+            why.extend(
+                lab.skipped()
+                    .iter()
+                    .map(|s| format!("{}: {}", s.subject, s.reason)),
+            );
+            if why.is_empty() {
+                why.push("--subjects left it out".into());
+            }
+            bail!(
+                "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {}",
+                why.join("; ")
+            );
+        };
+        let pools: Vec<u64> = lab
+            .pools_for(self)
+            .iter()
+            .map(|p| match p {
+                PoolSize::Size(n) => Ok(*n as u64),
+                PoolSize::Unset => bail!(
+                    "scope: --pools needs sizes (the truth depends on them); \"unset\" is libuv's 4"
+                ),
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let iterations = if workloads.iter().any(|w| w.starts_with("cpu-")) {
+            workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
+        } else {
+            0
+        };
+        let options = Options {
+            rate_hz: rate,
+            ..Options::default()
+        };
+        let bar = lab.progress((lab.reps() * pools.len() * workloads.len()) as u64, "scope");
+        let mut fifo_no = 0;
+        let mut found_notes: Vec<(u64, String)> = Vec::new();
+        let mut dns_notes: Vec<(u64, String)> = Vec::new();
+        let rows = repeat(lab, |_| {
+            let mut rows = Vec::new();
+            for &pool in &pools {
+                for w in &workloads {
+                    bar.set_message(format!("{w} pool {pool}"));
+                    fifo_no += 1;
+                    let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
+                    if w == "read-2x" {
+                        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
+                            .with_context(|| format!("mkfifo {}", fifo.display()))?;
+                    }
+                    let params = json!({
+                        "workload": w,
+                        "pool": pool,
+                        "iterations": iterations,
+                        "fifo": fifo,
+                        "spin_ms": (RAMP + window).as_millis() as u64 + 300,
+                        "lookups": LOOKUPS,
+                        "dns_suffix": NAME_SUFFIX,
+                    });
+                    let mut watch = ScopeWatch {
+                        window,
+                        options,
+                        thread: None,
+                    };
+                    let size = PoolSize::Size(pool as usize);
+                    let mut held = None;
+                    let child = if w == "dns-32" {
+                        let hold = dns_hold(pool, RAMP + window);
+                        let server = super::dns::delay_server(hold);
+                        lab.run_child_in_netns(
+                            node,
+                            SPEC.name,
+                            size,
+                            &params,
+                            &server,
+                            Some(&mut watch),
+                        )
+                        .map(|(r, stats)| {
+                            held = Some((hold, stats.max_in_flight_names));
+                            r
+                        })
+                    } else {
+                        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
+                    };
+                    let watched = match watch.thread.take() {
+                        Some(t) => t
+                            .join()
+                            .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
+                        None => Err(anyhow::anyhow!("node never printed ready")),
+                    };
+                    let (r, found) =
+                        watched.with_context(|| format!("scope watching {w} at pool {pool}"))?;
+                    let result = child?;
+                    if !found_notes.iter().any(|(p, _)| *p == pool) {
+                        found_notes.push((pool, found));
+                    }
+                    let (busy, queued, verdict) = truth(w, pool);
+                    let mut row = Row::new(node.name())
+                        .param("workload", w.as_str())
+                        .param("pool", pool)
+                        .param("truth_verdict", verdict.as_str())
+                        .param("discovery", r.discovery.as_str())
+                        .metric("truth_busy", busy as f64)
+                        .metric("truth_queue", queued as f64)
+                        .metric("pool_found", r.pool_size as f64)
+                        .metric("busy_threads", r.busy_threads)
+                        .metric("utilization_pct", r.utilization_pct)
+                        .metric("saturation_pct", r.saturation_pct)
+                        .metric("loop_utilization_pct", r.loop_utilization_pct)
+                        .metric("sampler_cpu_pct", r.sampler_cpu_pct)
+                        .metric("samples", f64::from(r.samples))
+                        .metric("verdict_ok", f64::from(u8::from(r.verdict == verdict)))
+                        .metric(
+                            "completed",
+                            result["completed"].as_f64().context("completed")?,
+                        );
+                    // One-hot, so repetitions merge by median like any metric.
+                    for v in Verdict::ALL {
+                        row = row.metric(&verdict_metric(v), f64::from(u8::from(r.verdict == v)));
+                    }
+                    if let Some(q) = r.queue_depth {
+                        row = row.metric("queue_depth", q);
+                    }
+                    if let Some(c) = r.pool_cpu_pct {
+                        row = row.metric("pool_cpu_pct", c);
+                    }
+                    for (k, v) in [
+                        ("slow_queue_depth", r.slow_queue_depth),
+                        ("slow_io_running", r.slow_io_running),
+                        ("slow_io_throttled_pct", r.slow_io_throttled_pct),
+                    ] {
+                        if let Some(v) = v {
+                            row = row.metric(k, v);
+                        }
+                    }
+                    if let Some((hold, in_flight)) = held {
+                        row = row
+                            .metric("dns_hold_ms", hold.as_millis() as f64)
+                            .metric("dns_max_in_flight", in_flight as f64);
+                        if !dns_notes.iter().any(|(p, _)| *p == pool) {
+                            dns_notes.push((
+                                pool,
+                                format!(
+                                    "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
+                                    hold.as_millis(),
+                                    pool.div_ceil(2)
+                                ),
+                            ));
+                        }
+                    }
+                    rows.push(row);
+                    bar.inc(1);
+                }
+            }
+            Ok(rows)
+        })?;
+        bar.finish_and_clear();
+        let mut notes = vec![
+            "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
+            format!(
+                "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started{}",
+                window.as_millis(),
+                RAMP.as_millis(),
+                if iterations > 0 {
+                    format!("; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)")
+                } else {
+                    String::new()
+                }
+            ),
+            "truth: busy = min(tasks, pool) (dns-32: min(32, (P + 1) / 2)); queue = tasks beyond that; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
+        ];
+        if workloads.iter().any(|w| w == "dns-32") {
+            notes.push("dns-32: 32 dns.lookup (family 4) of distinct names inside a private network and mount namespace whose resolv.conf names the DNS delay server; truth: (P + 1) / 2 threads in getaddrinfo, the rest of the 32 queued at the start and draining over the window (the queue column is the window's mean), the other threads idle".to_string());
+        }
+        notes.push("`slow I/O run / queued`: libuv's slow_io_work_running and slow_io_pending_wq (dns.lookup's getaddrinfo), read from memory, means over the window".to_string());
+        notes.extend(skip_notes);
+        for (_, note) in &dns_notes {
+            notes.push(note.clone());
+        }
+        for (pool, found) in &found_notes {
+            notes.push(format!("pool {pool}: {found}"));
+        }
+        let cost: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| r.metrics.get("sampler_cpu_pct").copied())
+            .collect();
+        if !cost.is_empty() {
+            notes.push(format!(
+                "scope's own cost: its sampling thread used {:.2} % of one core on average ({:.2} % at most) at {rate} Hz",
+                cost.iter().sum::<f64>() / cost.len() as f64,
+                cost.iter().copied().fold(0.0, f64::max)
+            ));
+        }
+        Ok(lab.outcome(SPEC.name, rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let f = |r: &Row, k: &str, digits: usize| {
+            r.metrics
+                .get(k)
+                .filter(|v| v.is_finite())
+                .map_or("-".to_string(), |v| format!("{v:.digits$}"))
+        };
+        let rows = o
+            .rows
+            .iter()
+            .map(|r| {
+                let truth_queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
+                let draining = if r.param_text("workload") == "dns-32" {
+                    " at the start"
+                } else {
+                    ""
+                };
+                vec![
+                    r.param_text("workload"),
+                    r.param_text("pool"),
+                    format!(
+                        "{} busy{}, {}",
+                        f(r, "truth_busy", 0),
+                        if truth_queue > 0.0 {
+                            format!(", {truth_queue:.0} queued{draining}")
+                        } else {
+                            String::new()
+                        },
+                        r.param_text("truth_verdict")
+                    ),
+                    format!("{} ({})", f(r, "pool_found", 0), r.param_text("discovery")),
+                    f(r, "busy_threads", 1),
+                    f(r, "saturation_pct", 0),
+                    f(r, "loop_utilization_pct", 0),
+                    f(r, "queue_depth", 1),
+                    format!(
+                        "{} / {}",
+                        f(r, "slow_io_running", 1),
+                        f(r, "slow_queue_depth", 1)
+                    ),
+                    Verdict::ALL
+                        .iter()
+                        .max_by(|a, b| {
+                            let m = |v: &Verdict| {
+                                r.metrics.get(&verdict_metric(*v)).copied().unwrap_or(0.0)
+                            };
+                            m(a).total_cmp(&m(b))
+                        })
+                        .map_or("-", |v| v.as_str())
+                        .to_string(),
+                    if r.metrics.get("verdict_ok") == Some(&1.0) {
+                        "yes".to_string()
+                    } else {
+                        "NO".to_string()
+                    },
+                    f(r, "sampler_cpu_pct", 2),
+                ]
+            })
+            .collect();
+        vec![Table {
+            title: "scope: what `sluice scope` reports against each workload's truth (node)".into(),
+            header: [
+                "workload",
+                "pool",
+                "truth",
+                "pool found",
+                "busy",
+                "saturation %",
+                "loop util %",
+                "queue",
+                "slow I/O run / queued",
+                "verdict",
+                "verdict ok",
+                "scope CPU %",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows,
+            note: String::new(),
+        }]
+    }
+
+    fn chart(&self, _o: &Outcome) -> Option<Chart> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truth_follows_the_pool() {
+        assert_eq!(truth("cpu-4x", 4), (4, 12, Verdict::PoolSaturated));
+        assert_eq!(truth("read-2x", 16), (16, 16, Verdict::PoolSaturated));
+        assert_eq!(truth("loop-blocker", 4), (0, 0, Verdict::LoopBlocked));
+        assert_eq!(truth("idle", 1), (0, 0, Verdict::Healthy));
+        assert_eq!(truth("dns-32", 1), (1, 31, Verdict::PoolSaturated));
+        assert_eq!(truth("dns-32", 4), (2, 30, Verdict::SlowIoThrottled));
+        assert_eq!(truth("dns-32", 16), (8, 24, Verdict::SlowIoThrottled));
+        assert_eq!(truth("dns-32", 64), (32, 0, Verdict::Healthy));
+    }
+
+    #[test]
+    fn the_hold_keeps_lookups_queued_past_the_window() {
+        let watched = Duration::from_millis(1200);
+        assert_eq!(dns_hold(1, watched), Duration::from_millis(49)); // 1500 / 31
+        assert_eq!(dns_hold(4, watched), Duration::from_millis(100)); // 1500 / 15
+        assert_eq!(dns_hold(16, watched), Duration::from_millis(500)); // 1500 / 3
+        assert_eq!(dns_hold(64, watched), Duration::from_millis(1500));
+        for pool in 1..=80u64 {
+            let at_once = LOOKUPS.min(pool.div_ceil(2));
+            let rounds = LOOKUPS.div_ceil(at_once) as u32;
+            let hold = dns_hold(pool, watched);
+            // The last round starts after the window and its margin (or,
+            // with one round, the only one lasts past them) ...
+            assert!(
+                hold * rounds.saturating_sub(1).max(1) >= watched + DNS_MARGIN,
+                "pool {pool}"
+            );
+            // ... and ends within one hold and the margin of the stop.
+            assert!(
+                hold * rounds <= watched + DNS_MARGIN + hold * 2,
+                "pool {pool}"
+            );
+        }
+    }
+}

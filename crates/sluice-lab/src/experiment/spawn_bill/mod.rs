@@ -1,0 +1,832 @@
+//! `spawn-bill` (seed 000 §4; seed 001 "The bill for growing it" and "When
+//! exactly is the pool born"): what the first pool task costs in threads and
+//! address space, and when a size set from inside the process still counts.
+//!
+//! Part `bill`, one child per subject and pool size. The child reads
+//! `/proc/self/status` right before it submits its first pool task (node: one
+//! `fs.stat`; Rust subjects: one `std::fs::metadata` in `FastIo`) and right
+//! after that task completed. libuv starts its whole pool at the first
+//! submission, capped at 1024 without a word; sluice-compat does the same on
+//! purpose; sluice's lanes start a thread per task on demand and refuse a
+//! budget above their documented maximum; tokio's `spawn_blocking` starts
+//! threads on demand. Rows: params `{pool, phase: "startup"}`, metrics
+//!
+//! - `threads_before`, `threads_after`: `Threads` before and after;
+//! - `threads_added`: after − before;
+//! - `vm_size_kb`, `vm_rss_kb`: `VmSize` and `VmRSS` after, in kB;
+//! - `vm_size_added_kb`, `vm_rss_added_kb`: their increase over before.
+//!
+//! A subject whose builder refuses the size gets a row with the refusal in
+//! `params.error` and no metrics.
+//!
+//! Part `set`, with `UV_THREADPOOL_SIZE` unset at start: the child sets the
+//! size to `--set-size` from inside the process — never (`none`), before its
+//! first pool task (`before`) or after it (`after`) — then starts
+//! `--set-size` one-byte reads of a FIFO at once, which the lab holds
+//! (`workload::FifoHolder`) while it counts how many are blocked in `read(2)`.
+//! node sets `process.env.UV_THREADPOOL_SIZE`, sluice-compat calls
+//! `std::env::set_var` (read at the first submission, like libuv), sluice
+//! calls `Pool::resize(Lane::FastIo, n)`; tokio has nothing to set at run
+//! time and is not run. Rows: params `{pool: "unset", phase: "set-inside",
+//! set, size}`, metrics
+//!
+//! - `threads_added`: threads started by the first pool task;
+//! - `threads_added_total`: threads added by the end of the FIFO reads;
+//! - `max_in_flight`: the most FIFO reads in flight at once;
+//! - `fastio_limit` (Rust subjects): the `FastIo` limit the pool reports at
+//!   the end — sluice's lane budget, sluice-compat's libuv pool size.
+//!
+//! sluice's lanes start a burst's threads one after another (each new
+//! worker starts the next while work is queued), so its `max_in_flight`
+//! reaches the budget only if the ramp beats `--hold-ms`; `fastio_limit`
+//! is the count that says whether the resize applied.
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row};
+use crate::procfs;
+use crate::report::{Chart, Series, Table, ratio};
+use crate::subject::{self, ChildContext, Executor, Need, Runtime, Subject, run_on};
+use crate::sweep::Sweep;
+use crate::workload::{self, FifoHolder};
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use sluice::{Lane, Policy, Pool};
+use std::io::Read;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The spawn-bill experiment.
+pub(crate) struct SpawnBill;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "part",
+        value_name: "bill,set",
+        help: "bill: threads and memory of the first pool task per pool size; set: the size set inside the process before or after the first task; a list runs both",
+        default: "bill,set",
+        report: "bill,set",
+    },
+    ArgSpec {
+        name: "set-size",
+        value_name: "N",
+        help: "set part: the pool size set from inside the process, and how many FIFO reads then run at once",
+        default: "16",
+        report: "16",
+    },
+    ArgSpec {
+        name: "hold-ms",
+        value_name: "MS",
+        help: "set part: how long the lab holds each FIFO read",
+        default: "20",
+        report: "20",
+    },
+];
+
+/// Where the size was set, in table order.
+const SETS: [&str; 3] = ["none", "before", "after"];
+
+/// The compat policy's worker thread name (`THREAD_NAME` in sluice's
+/// `policy/libuv.rs`).
+const COMPAT_WORKER: &str = "sluice-libuv";
+
+/// The declaration of `spawn-bill`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "spawn-bill",
+    about: "threads and VmSize the first pool task adds per pool size; a size set inside the process before vs after it (seed 000 §4, seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §4, seed 001",
+    args: ARGS,
+    pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(16),
+        PoolSize::Size(64),
+        PoolSize::Size(2000),
+    ],
+    report_pools: &[
+        PoolSize::Unset,
+        PoolSize::Size(1),
+        PoolSize::Size(16),
+        PoolSize::Size(64),
+        PoolSize::Size(2000),
+    ],
+    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill),
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for SpawnBill {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let parts: Vec<String> = args
+            .text("part")?
+            .split(',')
+            .map(|p| p.trim().to_string())
+            .collect();
+        for p in &parts {
+            if p != "bill" && p != "set" {
+                bail!("--part {p:?}: expected bill, set, or bill,set");
+            }
+        }
+        let bill = parts.iter().any(|p| p == "bill");
+        let set = parts.iter().any(|p| p == "set");
+        let size = args.number("set-size", 1, 1024)?;
+        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
+        let bill_sweep = Sweep::new(lab, self);
+        let set_sweep = Sweep::new(lab, self)
+            .with_pools(vec![PoolSize::Unset])
+            .variants(SETS.to_vec(), |s| format!("set {s}"))
+            .only(|s| s.supports(Need::SetSizeInside));
+        let mut rows = Vec::new();
+        if bill {
+            rows.extend(bill_sweep.run(|cell| {
+                let row = cell.row().param("phase", "startup");
+                match cell.call::<_, Value>(&json!({ "part": "bill" }), None) {
+                    Ok(out) => Ok(vec![bill_row(row, &out)?]),
+                    Err(err) => match refusal(cell.subject, &err) {
+                        Some(msg) => Ok(vec![row.param("error", msg)]),
+                        None => Err(err),
+                    },
+                }
+            })?);
+        }
+        let mut fifo_no = 0;
+        if set {
+            rows.extend(set_sweep.run(|cell| {
+                let where_ = *cell.variant;
+                fifo_no += 1;
+                let mut holder =
+                    FifoHolder::create(lab.scratch(), &format!("spawn-bill-fifo-{fifo_no}"), hold)?;
+                let params = json!({
+                    "part": "set", "set": where_, "size": size, "n": size,
+                    "fifo": holder.path(),
+                });
+                let out: Value = cell.call(&params, Some(&mut holder))?;
+                let in_flight = holder
+                    .max_in_flight()
+                    .first()
+                    .copied()
+                    .context("the FIFO holder saw no round begin")?;
+                Ok(vec![set_row(cell.row(), &out, where_, size, in_flight)?])
+            })?);
+        }
+        let mut notes = Vec::new();
+        if bill {
+            notes.extend(bill_sweep.notes());
+            notes.push("first pool task: node fs.stat; Rust subjects std::fs::metadata in FastIo (tokio: spawn_blocking). Threads, VmSize and VmRSS are read from /proc/self/status inside the child right before it is submitted and right after it completed.".into());
+            notes.push("worker stacks: libuv (node) and sluice-compat 8 MiB each; sluice lanes 2 MiB (stack_size default); tokio 2 MiB (its default). glibc adds a 4 KiB guard page to each; a Rust thread also maps an 8 KiB alternate signal stack and its guard page (std's stack-overflow handler).".into());
+            notes.extend(fidelity(&rows));
+            notes.extend(arena_note(&rows, lab.machine().cores));
+        }
+        if set {
+            notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once. sluice's lanes start a burst's threads one after another (each new worker starts the next while work is queued), so its in flight reaches the budget only if all start within the hold; its size column (Pool::limit) is what shows the resize applied. threads: started by the first pool task.", hold.as_millis()));
+            notes.extend(
+                set_sweep
+                    .skipped()
+                    .iter()
+                    .map(|why| format!("set part: {why}")),
+            );
+        }
+        Ok(bill_sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let mut tables = Vec::new();
+        let bill: Vec<&Row> = o
+            .rows
+            .iter()
+            .filter(|r| r.param_text("phase") == "startup")
+            .collect();
+        if !bill.is_empty() {
+            tables.extend(bill_tables(o, &bill));
+        }
+        let set: Vec<&Row> = o
+            .rows
+            .iter()
+            .filter(|r| r.param_text("phase") == "set-inside")
+            .collect();
+        if !set.is_empty() {
+            tables.push(set_table(&set));
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            if r.param_text("phase") != "startup" {
+                continue;
+            }
+            let (Some(pool), Some(kb)) = (
+                r.params.get("pool").and_then(Value::as_f64),
+                r.metrics.get("vm_size_added_kb"),
+            ) else {
+                continue;
+            };
+            let point = (pool, kb / 1024.0);
+            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, point);
+        }
+        for s in &mut series {
+            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Some(Chart {
+            title: "spawn-bill: VmSize added by the first pool task".into(),
+            x_label: "pool size asked for".into(),
+            y_label: "VmSize added (MiB)".into(),
+            series,
+        })
+    }
+}
+
+/// A bill row from the child's `{before, after}`.
+/// The set part's row: threads the first task and the reads started, the
+/// most reads in flight, the `FastIo` limit where the child reports it.
+fn set_row(row: Row, out: &Value, set: &str, size: u64, in_flight: usize) -> anyhow::Result<Row> {
+    let before = field(out, "before", "threads")?;
+    let row = match out["fastio_limit"].as_f64() {
+        Some(limit) => row.metric("fastio_limit", limit),
+        None => row,
+    };
+    Ok(row
+        .param("phase", "set-inside")
+        .param("set", set)
+        .param("size", size)
+        .metric("threads_added", field(out, "after", "threads")? - before)
+        .metric(
+            "threads_added_total",
+            field(out, "probe", "threads")? - before,
+        )
+        .metric("max_in_flight", in_flight as f64))
+}
+
+fn bill_row(row: Row, out: &Value) -> anyhow::Result<Row> {
+    let delta = |name: &str| -> anyhow::Result<(f64, f64)> {
+        let after = field(out, "after", name)?;
+        Ok((after, after - field(out, "before", name)?))
+    };
+    let (threads, threads_added) = delta("threads")?;
+    let (vm_size, vm_size_added) = delta("vm_size_kb")?;
+    let (vm_rss, vm_rss_added) = delta("vm_rss_kb")?;
+    let (_, arenas_added) = delta("malloc_arenas")?;
+    Ok(row
+        .metric("threads_before", threads - threads_added)
+        .metric("threads_after", threads)
+        .metric("threads_added", threads_added)
+        .metric("vm_size_kb", vm_size)
+        .metric("vm_rss_kb", vm_rss)
+        .metric("vm_size_added_kb", vm_size_added)
+        .metric("vm_rss_added_kb", vm_rss_added)
+        .metric("malloc_arenas_added", arenas_added)
+        .metric(
+            "vm_arena_added_kb",
+            arenas_added * (ARENA_BYTES / 1024) as f64,
+        ))
+}
+
+fn field(out: &Value, at: &str, name: &str) -> anyhow::Result<f64> {
+    out[at][name]
+        .as_f64()
+        .with_context(|| format!("the child's result has no {at}.{name}: {out}"))
+}
+
+/// The refusal in a Rust child's failure, if its pool builder refused the
+/// size (the child prints `sluice: <error>` and exits before any work).
+fn refusal(subject: &dyn Subject, err: &anyhow::Error) -> Option<String> {
+    if subject.runtime() != Runtime::Rust {
+        return None;
+    }
+    let text = format!("{err:#}");
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix("sluice: "))
+        .find(|l| l.contains("is out of range"))
+        .map(str::to_string)
+}
+
+/// Notes comparing the reference's twin's thread counts (the compared
+/// subject without lanes: sluice-compat) with the reference's, pool by pool.
+fn fidelity(rows: &[Row]) -> Vec<String> {
+    let names: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
+    let Some(twin) = subject::compared(&names).into_iter().find(|c| !c.lanes) else {
+        return Vec::new();
+    };
+    let (node, compat) = (twin.reference, twin.subject);
+    let get = |subject: &str, pool: &Value| {
+        rows.iter()
+            .find(|r| {
+                r.subject == subject
+                    && r.params.get("phase") == Some(&json!("startup"))
+                    && r.params.get("pool") == Some(pool)
+            })
+            .and_then(|r| r.metrics.get("threads_added").copied())
+    };
+    let mut pools: Vec<&Value> = Vec::new();
+    for r in rows {
+        if let Some(p) = r.params.get("pool")
+            && r.params.get("phase") == Some(&json!("startup"))
+            && !pools.contains(&p)
+        {
+            pools.push(p);
+        }
+    }
+    let mut compared = 0;
+    let mut out = Vec::new();
+    for p in pools {
+        if let (Some(n), Some(c)) = (get(node, p), get(compat, p)) {
+            compared += 1;
+            if n != c {
+                out.push(format!(
+                    "MISMATCH at pool {}: {node} started {n:.0} threads, {compat} {c:.0}",
+                    crate::report::param_cell(p)
+                ));
+            }
+        }
+    }
+    if compared > 0 && out.is_empty() {
+        out.push(format!(
+            "{compat} started exactly as many threads as {node} at each of the {compared} pool sizes."
+        ));
+    }
+    out
+}
+
+/// What the malloc arenas in the memory tables are, with the most each
+/// subject's first task added.
+fn arena_note(rows: &[Row], cores: usize) -> Option<String> {
+    let mut most: Vec<(String, f64)> = Vec::new();
+    for r in rows {
+        let Some(&n) = r.metrics.get("malloc_arenas_added") else {
+            continue;
+        };
+        match most.iter_mut().find(|(s, _)| *s == r.subject) {
+            Some((_, m)) => *m = m.max(n),
+            None => most.push((r.subject.clone(), n)),
+        }
+    }
+    if most.iter().all(|(_, n)| *n == 0.0) {
+        return None;
+    }
+    Some(format!(
+        "malloc arenas (counted in /proc/self/maps): glibc gives a thread that calls malloc an arena of its own, 64 MiB of address space, until there are 8 per core ({} here, the main one included). A Rust std thread calls malloc as it starts, so each new Rust worker takes one while they last; libuv's workers running fs.stat never call malloc. Most added by one first task: {}.",
+        8 * cores,
+        most.iter()
+            .map(|(s, n)| format!("{s} {n:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+fn mib(kb: f64) -> String {
+    format!("{:.1}", kb / 1024.0)
+}
+
+/// A number read from a row, for ratio columns.
+type RowValue<'a> = dyn Fn(&Row) -> Option<f64> + 'a;
+
+/// What the bill's tables share: the rows' subjects and pools, and the
+/// ratio columns.
+struct Bill<'a> {
+    o: &'a Outcome,
+    subjects: Vec<String>,
+    pools: Vec<Value>,
+    compared: Vec<subject::Compared>,
+}
+
+impl Bill<'_> {
+    fn find(&self, s: &str, pool: &Value) -> Option<Row> {
+        self.o
+            .find(s, &[("pool", pool.clone()), ("phase", json!("startup"))])
+            .next()
+            .cloned()
+    }
+
+    /// One table: a cell per subject and pool (`text`), and ratio columns
+    /// of `value` where it is per thread (totals carry each runtime's own
+    /// baseline: V8's reservations, malloc arenas). A refusal in full in
+    /// the `first` table, as "refused" in the others.
+    fn table(
+        &self,
+        title: &str,
+        value: Option<&RowValue<'_>>,
+        text: &dyn Fn(&Row) -> Option<String>,
+        first: bool,
+    ) -> Table {
+        let mut header = vec!["pool".to_string()];
+        header.extend(self.subjects.iter().cloned());
+        let ratios: &[subject::Compared] = if value.is_some() { &self.compared } else { &[] };
+        header.extend(ratios.iter().map(|c| c.header.clone()));
+        let rows = self
+            .pools
+            .iter()
+            .map(|p| {
+                let mut row = vec![crate::report::param_cell(p)];
+                row.extend(self.subjects.iter().map(|s| match self.find(s, p) {
+                    None => "-".to_string(),
+                    Some(r) => match r.params.get("error") {
+                        Some(e) if first => format!("refused: {}", crate::report::param_cell(e)),
+                        Some(_) => "refused".to_string(),
+                        None => text(&r).unwrap_or_else(|| "-".into()),
+                    },
+                }));
+                let v = |s: &str| self.find(s, p).and_then(|r| value.and_then(|f| f(&r)));
+                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
+                row
+            })
+            .collect();
+        Table {
+            title: title.to_string(),
+            header,
+            rows,
+            note: String::new(),
+        }
+    }
+}
+
+fn bill_tables(o: &Outcome, rows: &[&Row]) -> Vec<Table> {
+    let mut subjects: Vec<String> = Vec::new();
+    let mut pools: Vec<Value> = Vec::new();
+    for r in rows {
+        if !subjects.contains(&r.subject) {
+            subjects.push(r.subject.clone());
+        }
+        if !pools.contains(&r.params["pool"]) {
+            pools.push(r.params["pool"].clone());
+        }
+    }
+    let bill = Bill {
+        o,
+        compared: subject::compared(&subjects),
+        subjects,
+        pools,
+    };
+    let table = |title: &str,
+                 value: Option<&RowValue<'_>>,
+                 text: &dyn Fn(&Row) -> Option<String>,
+                 first: bool| { bill.table(title, value, text, first) };
+    let m = |r: &Row, k: &str| r.metrics.get(k).copied();
+    let threads = |r: &Row| m(r, "threads_added");
+    let per_thread = |r: &Row| {
+        let t = threads(r).filter(|t| *t > 0.0)?;
+        Some((m(r, "vm_size_added_kb")? - m(r, "vm_arena_added_kb")?) / t / 1024.0)
+    };
+    vec![
+        table(
+            "spawn-bill: threads started by the first pool task (Threads after − before)",
+            Some(&threads),
+            &|r| threads(r).map(|v| format!("{v:.0}")),
+            true,
+        ),
+        table(
+            "spawn-bill: VmSize added per thread started, MiB (the stack and its guard; glibc malloc arenas left out)",
+            Some(&per_thread),
+            &|r| per_thread(r).map(|v| format!("{v:.2}")),
+            false,
+        ),
+        table(
+            "spawn-bill: VmSize added by the first pool task, MiB (of which glibc malloc arenas, 64 MiB each)",
+            None,
+            &|r| {
+                let total = mib(m(r, "vm_size_added_kb")?);
+                Some(match m(r, "malloc_arenas_added")? {
+                    1.0 => format!("{total} (1 arena)"),
+                    n if n > 0.0 => format!("{total} ({n:.0} arenas)"),
+                    _ => total,
+                })
+            },
+            false,
+        ),
+        table(
+            "spawn-bill: the process after the first pool task, VmSize / VmRSS MiB",
+            None,
+            &|r| {
+                Some(format!(
+                    "{} / {}",
+                    mib(m(r, "vm_size_kb")?),
+                    mib(m(r, "vm_rss_kb")?)
+                ))
+            },
+            false,
+        ),
+    ]
+}
+
+fn set_table(rows: &[&Row]) -> Table {
+    let mut subjects: Vec<String> = Vec::new();
+    for r in rows {
+        if !subjects.contains(&r.subject) {
+            subjects.push(r.subject.clone());
+        }
+    }
+    let size = rows
+        .first()
+        .map(|r| r.param_text("size"))
+        .unwrap_or_default();
+    // A subject with lanes sets its size with a resize, not the environment.
+    fn label(s: &str) -> String {
+        match subject::by_name(s) {
+            Some(x) if x.has_lanes() => format!("{s} (resize)"),
+            _ => s.to_string(),
+        }
+    }
+    let mut header = vec!["where it was set".to_string()];
+    header.extend(subjects.iter().map(|s| format!("{} threads", label(s))));
+    header.extend(subjects.iter().map(|s| format!("{} in flight", label(s))));
+    let limited: Vec<&String> = subjects
+        .iter()
+        .filter(|s| {
+            rows.iter()
+                .any(|r| r.subject == **s && r.metrics.contains_key("fastio_limit"))
+        })
+        .collect();
+    header.extend(limited.iter().map(|s| format!("{} size", label(s))));
+    let out = SETS
+        .iter()
+        .map(|&set| {
+            let mut row = vec![
+                match set {
+                    "none" => "nowhere (default)",
+                    "before" => "before the first pool task",
+                    _ => "after the first pool task",
+                }
+                .to_string(),
+            ];
+            for (m, of) in [
+                ("threads_added", subjects.iter().collect::<Vec<_>>()),
+                ("max_in_flight", subjects.iter().collect()),
+                ("fastio_limit", limited.clone()),
+            ] {
+                row.extend(of.iter().map(|s| {
+                    rows.iter()
+                        .find(|r| r.subject == **s && r.param_text("set") == set)
+                        .and_then(|r| r.metrics.get(m))
+                        .map_or("-".into(), |v| format!("{v:.0}"))
+                }));
+            }
+            row
+        })
+        .collect();
+    Table {
+        title: format!(
+            "spawn-bill: pool size {size} set inside the process — threads started by the first pool task, the most of {size} FIFO reads in flight afterwards, the size the pool reports at the end"
+        ),
+        header,
+        rows: out,
+        note: String::new(),
+    }
+}
+
+/// `Threads`, `VmSize` and `VmRSS` of this process, from one read of
+/// `/proc/self/status`, and its glibc malloc arenas from `/proc/self/maps`.
+fn status() -> anyhow::Result<Value> {
+    let text = std::fs::read_to_string("/proc/self/status").context("reading /proc/self/status")?;
+    let get = |name: &str| -> anyhow::Result<u64> {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(':')))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .with_context(|| format!("no {name} in /proc/self/status"))
+    };
+    let maps = std::fs::read_to_string("/proc/self/maps").context("reading /proc/self/maps")?;
+    Ok(json!({
+        "threads": get("Threads")?,
+        "vm_size_kb": get("VmSize")?,
+        "vm_rss_kb": get("VmRSS")?,
+        "malloc_arenas": malloc_arenas(&maps),
+    }))
+}
+
+/// The process's status once the threads that started with it have
+/// settled: VmSize and the thread count unchanged over three readings 10 ms
+/// apart (at most 1 s). A subject's own start-up threads (tokio's runtime
+/// worker) take their malloc arena a moment after they start; read too
+/// early, that arena would be billed to the first pool task.
+fn settled_status() -> anyhow::Result<Value> {
+    let mut last = status()?;
+    let mut same = 0;
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(10));
+        let now = status()?;
+        let key = |v: &Value| {
+            (
+                v["vm_size_kb"].clone(),
+                v["threads"].clone(),
+                v["malloc_arenas"].clone(),
+            )
+        };
+        if key(&now) == key(&last) {
+            same += 1;
+            if same >= 3 {
+                return Ok(now);
+            }
+        } else {
+            same = 0;
+        }
+        last = now;
+    }
+    Ok(last)
+}
+
+/// glibc's `HEAP_MAX_SIZE` on 64-bit: the address space each extra malloc
+/// arena reserves.
+const ARENA_BYTES: u64 = 64 << 20;
+
+/// The glibc malloc arenas (other than the main one) in a `/proc/PID/maps`
+/// text: anonymous mappings that exactly cover a 64 MiB-aligned 64 MiB span,
+/// the first of them read-write. glibc creates one the first time a thread
+/// calls malloc, up to 8 per core; a thread stack starts with its guard page
+/// and never matches. A lower bound: the kernel may merge a fully grown
+/// arena with a neighbour. The same rule is in `spawn_bill.js`.
+fn malloc_arenas(maps: &str) -> u64 {
+    let anon: Vec<(u64, u64, bool)> = sluice_scope::maps::parse(maps)
+        .into_iter()
+        .filter(|m| m.inode == 0 && m.path.is_empty())
+        .map(|m| (m.start, m.end, m.perms.starts_with("rw")))
+        .collect();
+    let mut count = 0;
+    for (i, &(start, _, rw)) in anon.iter().enumerate() {
+        if !rw || start % ARENA_BYTES != 0 {
+            continue;
+        }
+        let mut end = start;
+        for &(a, b, _) in &anon[i..] {
+            if a != end || b > start + ARENA_BYTES {
+                break;
+            }
+            end = b;
+        }
+        if end == start + ARENA_BYTES {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The first pool task: one file-system call, like node's `fs.stat`.
+fn first_task(cx: &ChildContext, exec: &dyn Executor) -> anyhow::Result<()> {
+    cx.block_on(run_on(exec, Lane::FastIo, || {
+        std::fs::metadata("/proc/self/status")
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }))
+    .and_then(|r| r)
+    .map_err(anyhow::Error::msg)
+    .context("the first pool task")
+}
+
+/// The set part's child: set the size never, before or after the first pool
+/// task, then `n` FIFO reads at once.
+fn child_set(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
+    let set = params["set"].as_str().context("set")?;
+    if !SETS.contains(&set) {
+        bail!("set {set:?}: expected one of {}", SETS.join(", "));
+    }
+    let size = params["size"].as_u64().context("size")? as usize;
+    let n = params["n"].as_u64().context("n")?;
+    let fifo = Arc::new(
+        std::fs::File::open(params["fifo"].as_str().context("fifo")?)
+            .context("opening the FIFO")?,
+    );
+    // Lanes resize; the libuv policy reads UV_THREADPOOL_SIZE at its first
+    // submission, like libuv; a pool that is not sluice's cannot be set.
+    let exec = cx.exec.as_ref();
+    let lanes = match exec.pool().map(Pool::policy) {
+        Some(Policy::Lanes) => {
+            if cx.pool != PoolSize::Unset {
+                bail!("the set part runs with the pool size unset");
+            }
+            true
+        }
+        Some(Policy::Libuv { .. }) => false,
+        None => bail!(
+            "{}: setting the pool size inside the process is not applicable",
+            exec.subject()
+        ),
+    };
+    let apply = || -> anyhow::Result<()> {
+        match exec.pool() {
+            Some(pool) if lanes => Ok(pool.resize(Lane::FastIo, size)?),
+            _ => set_pool_size_env(&size.to_string(), exec),
+        }
+    };
+    let before = status()?;
+    if set == "before" {
+        apply()?;
+    }
+    first_task(cx, exec)?;
+    let after = status()?;
+    if set == "after" {
+        apply()?;
+    }
+    println!("{}", workload::begin_event(json!({ "n": n })));
+    let reads: Vec<_> = (0..n)
+        .map(|_| {
+            let f = Arc::clone(&fifo);
+            run_on(exec, Lane::FastIo, move || {
+                let mut b = [0u8; 1];
+                (&*f).read(&mut b).map(drop).map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    for r in cx.block_on(futures::future::join_all(reads)) {
+        r.and_then(|r| r).map_err(anyhow::Error::msg)?;
+    }
+    let probe = status()?;
+    let limit = exec.metrics().map(|m| m.lane(Lane::FastIo).limit);
+    Ok(json!({ "before": before, "after": after, "probe": probe, "fastio_limit": limit }))
+}
+
+/// Sets `UV_THREADPOOL_SIZE` in this process's environment for the
+/// sluice-compat child, which reads it at its first submission like libuv.
+///
+/// Refuses unless it runs on the main thread, and first waits (up to 2 s)
+/// until every other thread of the process, as listed in `/proc/self/task`,
+/// is a compat worker that named itself and `pool` reports every worker idle.
+#[allow(unsafe_code)]
+fn set_pool_size_env(value: &str, pool: &dyn Executor) -> anyhow::Result<()> {
+    let pid = std::process::id();
+    if u32::try_from(nix::unistd::gettid().as_raw()).ok() != Some(pid) {
+        bail!("UV_THREADPOOL_SIZE may only be set from the child's main thread");
+    }
+    let give_up = std::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        let threads = procfs::threads(pid).context("listing /proc/self/task")?;
+        // A worker that has not reached its own code yet still carries the
+        // name it inherited from this thread.
+        let stranger = threads
+            .iter()
+            .find(|t| t.tid != pid && t.name != COMPAT_WORKER);
+        let busy = pool
+            .metrics()
+            .is_none_or(|m| m.threads_idle != m.threads_alive);
+        match stranger {
+            None if !busy => break,
+            _ if std::time::Instant::now() < give_up => {
+                std::thread::sleep(Duration::from_millis(1))
+            }
+            Some(t) => bail!(
+                "not setting UV_THREADPOOL_SIZE: thread {} ({:?}) might read the environment concurrently",
+                t.tid,
+                t.name
+            ),
+            None => bail!("not setting UV_THREADPOOL_SIZE: the compat pool's workers stayed busy"),
+        }
+    }
+    // SAFETY: `set_var` is unsound only if another thread reads or writes the
+    // environment at the same time without std's lock. We are on the main
+    // thread, and /proc/self/task just showed every other thread to be a
+    // sluice-libuv worker, all of them idle: before the first task there are
+    // none (the compat pool starts its threads at the first submission, and
+    // the event loop is a current-thread runtime with no threads of its
+    // own); after it, they are the compat pool's workers waiting on the
+    // pool's condvar, which touches no environment (the pool reads
+    // UV_THREADPOOL_SIZE on the submitting thread, i.e. this one). No thread
+    // can appear or wake meanwhile: only submissions start or wake workers,
+    // and only this thread submits.
+    unsafe { std::env::set_var("UV_THREADPOOL_SIZE", value) };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arenas_are_found_and_stacks_are_not() {
+        let maps = "\
+55c7b1989000-55c7b19aa000 rw-p 00000000 00:00 0                          [heap]
+7f0b68000000-7f0b68021000 rw-p 00000000 00:00 0
+7f0b68021000-7f0b6c000000 ---p 00000000 00:00 0
+7f0b6c000000-7f0b70000000 rw-p 00000000 00:00 0
+7f0b70000000-7f0b70021000 rw-p 00000000 00:00 0
+7f0b70021000-7f0b73000000 ---p 00000000 00:00 0
+7f0b74000000-7f0b74001000 ---p 00000000 00:00 0
+7f0b74001000-7f0b74801000 rw-p 00000000 00:00 0
+7f0b75346000-7f0b75347000 r--p 00000000 08:01 1234                       /usr/lib/libc.so.6
+7ffed0399000-7ffed03ba000 rw-p 00000000 00:00 0                          [stack]
+";
+        // Two arenas (one fully grown); a span that ends short of 64 MiB, and
+        // a stack whose guard page sits on a 64 MiB boundary, are not arenas.
+        assert_eq!(malloc_arenas(maps), 2);
+        assert_eq!(malloc_arenas(""), 0);
+    }
+
+    #[test]
+    fn a_refusal_is_read_from_the_childs_error() {
+        let err = anyhow::anyhow!(
+            "sluice running spawn-bill (pool 2000) failed (exit status: 2):\nsluice: threads(Lane::FastIo)=\"2000\" is out of range; expected 1..=1024\n"
+        );
+        let sluice = crate::subject::by_name("sluice").unwrap();
+        let node = crate::subject::by_name("node").unwrap();
+        assert_eq!(
+            refusal(sluice, &err).as_deref(),
+            Some("threads(Lane::FastIo)=\"2000\" is out of range; expected 1..=1024")
+        );
+        assert_eq!(refusal(node, &err), None);
+        assert_eq!(refusal(sluice, &anyhow::anyhow!("killed")), None);
+    }
+}

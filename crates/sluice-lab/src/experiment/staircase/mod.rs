@@ -1,0 +1,293 @@
+//! `staircase` (seed 000 §1): n concurrent pool tasks; total wall time per
+//! subject, pool size and n. With a pool of P, libuv runs them in batches:
+//! wall = ceil(n / P) × one task.
+//!
+//! - `--kind wait`: each task holds a pool thread an exact time without CPU:
+//!   a one-byte read of a FIFO the lab holds (`workload::FifoHolder`), released
+//!   `--hold-ms` after the lab sees the thread blocked in `read(2)`. Sluice
+//!   subjects run it in `FastIo`. The holder also counts the most tasks it
+//!   saw in flight at once: the pool's real concurrency, counted from outside.
+//! - `--kind cpu`: pbkdf2-sha512 with iterations calibrated once (~40 ms with
+//!   sluice's implementation) and reused by every subject; `Cpu` lane.
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::Lab;
+use crate::outcome::{Outcome, Row};
+use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::subject::{self, ChildContext, run_on};
+use crate::sweep::Sweep;
+use crate::workload::{self, FifoHolder};
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`staircase.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    /// `wait` (FIFO reads) or `cpu` (pbkdf2).
+    kind: String,
+    /// The task counts, one round each.
+    ns: Vec<u64>,
+    /// The pause between rounds.
+    gap_ms: u64,
+    /// pbkdf2 iterations (cpu).
+    iterations: u64,
+    /// The FIFO the lab holds (wait).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fifo: Option<PathBuf>,
+}
+
+/// What each child prints (after one `begin` event per round).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    rows: Vec<Round>,
+}
+
+/// One round: `n` tasks at once, their wall time.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Round {
+    n: u64,
+    total_ms: f64,
+}
+
+/// The staircase experiment.
+pub(crate) struct Staircase;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "kind",
+        value_name: "wait|cpu",
+        help: "task kind: wait (hold a thread without CPU) or cpu (pbkdf2); a list runs both",
+        default: "wait",
+        report: "wait,cpu",
+    },
+    ArgSpec {
+        name: "n",
+        value_name: "N,..",
+        help: "concurrent tasks per round",
+        default: "1,2,3,4,5,8,12,16",
+        report: "1,2,4,5,8,16",
+    },
+    ArgSpec {
+        name: "hold-ms",
+        value_name: "MS",
+        help: "wait kind: how long each task holds its thread",
+        default: "50",
+        report: "40",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "cpu kind: calibrate pbkdf2-sha512 iterations to about this long",
+        default: "40",
+        report: "40",
+    },
+];
+
+/// The declaration of `staircase`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "staircase",
+    about: "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)",
+    long_about: include_str!("about.md"),
+    seed: "seed 000 §1",
+    args: ARGS,
+    pools: &[
+        PoolSize::Size(1),
+        PoolSize::Size(2),
+        PoolSize::Size(4),
+        PoolSize::Size(8),
+    ],
+    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
+    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase),
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for Staircase {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let kinds: Vec<String> = args
+            .text("kind")?
+            .split(',')
+            .map(|k| k.trim().to_string())
+            .collect();
+        for k in &kinds {
+            if k != "wait" && k != "cpu" {
+                anyhow::bail!("--kind {k:?}: expected wait, cpu, or wait,cpu");
+            }
+        }
+        let ns = args.numbers("n", 1, 1024)?;
+        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        let iterations = if kinds.iter().any(|k| k == "cpu") {
+            workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
+        } else {
+            0
+        };
+        let sweep = Sweep::new(lab, self).variants(kinds.clone(), Clone::clone);
+        let mut fifo_no = 0;
+        let rows = sweep.run(|cell| {
+            let kind = cell.variant.as_str();
+            let mut params = Params {
+                kind: kind.to_string(),
+                ns: ns.clone(),
+                gap_ms: 20,
+                iterations: iterations as u64,
+                fifo: None,
+            };
+            let (reply, in_flight): (Reply, _) = if kind == "wait" {
+                fifo_no += 1;
+                let mut holder =
+                    FifoHolder::create(lab.scratch(), &format!("fifo-{fifo_no}"), hold)?;
+                params.fifo = Some(holder.path().to_path_buf());
+                let r = cell.call(&params, Some(&mut holder))?;
+                (r, Some(holder.max_in_flight()))
+            } else {
+                (cell.call(&params, None)?, None)
+            };
+            let mut rows = Vec::new();
+            for (i, r) in reply.rows.iter().enumerate() {
+                let mut row = Row::new(cell.subject.name())
+                    .param("kind", kind)
+                    .param("pool", cell.pool.to_value())
+                    .param("n", r.n)
+                    .metric("total_ms", r.total_ms);
+                if let Some(f) = &in_flight {
+                    let seen = f
+                        .get(i)
+                        .copied()
+                        .context("the FIFO holder missed a round")?;
+                    row = row.metric("max_in_flight", seen as f64);
+                }
+                rows.push(row);
+            }
+            Ok(rows)
+        })?;
+        let mut notes = sweep.notes();
+        if kinds.iter().any(|k| k == "wait") {
+            notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall", hold.as_millis()));
+        }
+        if kinds.iter().any(|k| k == "cpu") {
+            notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
+        }
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let compared = subject::compared(&subjects);
+        let ns = o.distinct("n");
+        let mut tables = Vec::new();
+        for kind in o.distinct("kind").iter().map(param_cell) {
+            for pool in &o.distinct("pool") {
+                let mut header = vec!["n".to_string()];
+                header.extend(subjects.iter().map(|s| format!("{s} ms")));
+                header.extend(compared.iter().map(|c| c.header.clone()));
+                let key = |n: &Value| {
+                    vec![
+                        ("kind", json!(kind)),
+                        ("pool", pool.clone()),
+                        ("n", n.clone()),
+                    ]
+                };
+                let mut rows = Vec::new();
+                for n in &ns {
+                    let get = |s: &str| o.metric(s, &key(n), "total_ms");
+                    let mut row = vec![n.to_string()];
+                    row.extend(subjects.iter().map(|s| get(s).map_or("-".into(), ms)));
+                    row.extend(
+                        compared
+                            .iter()
+                            .map(|c| ratio(get(c.subject), get(c.reference))),
+                    );
+                    rows.push(row);
+                }
+                tables.push(Table {
+                    title: format!(
+                        "staircase, {kind} tasks, pool {}: total wall ms",
+                        crate::report::param_cell(pool)
+                    ),
+                    header,
+                    rows,
+                    note: String::new(),
+                });
+                if kind == "wait" {
+                    let mut header = vec!["n".to_string()];
+                    header.extend(subjects.iter().cloned());
+                    let rows = ns
+                        .iter()
+                        .map(|n| {
+                            let mut row = vec![n.to_string()];
+                            row.extend(subjects.iter().map(|s| {
+                                o.metric(s, &key(n), "max_in_flight")
+                                    .map_or("-".into(), |v| format!("{v:.0}"))
+                            }));
+                            row
+                        })
+                        .collect();
+                    tables.push(Table {
+                        title: format!("staircase, wait tasks, pool {}: most tasks in flight at once, counted by the FIFO holder", crate::report::param_cell(pool)),
+                        header,
+                        rows,
+                        note: String::new(),
+                    });
+                }
+            }
+        }
+        tables
+    }
+
+    /// The wait staircase at the largest pool: the steps and the fidelity.
+    fn headline(&self, o: &Outcome) -> Option<Table> {
+        let tables = self.tables(o);
+        let wait_totals =
+            |t: &&Table| t.title.contains("wait tasks") && t.title.ends_with("total wall ms");
+        tables
+            .iter()
+            .rfind(wait_totals)
+            .or_else(|| tables.first())
+            .cloned()
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        // One kind per chart, wait if it ran: 4 subjects x pools is enough lines.
+        let kind = if o.rows.iter().any(|r| r.param_text("kind") == "wait") {
+            "wait"
+        } else {
+            "cpu"
+        };
+        let mut series: Vec<Series> = Vec::new();
+        for r in o.rows.iter().filter(|r| r.param_text("kind") == kind) {
+            let name = format!(
+                "{} {} pool {}",
+                r.subject,
+                r.param_text("kind"),
+                r.param_text("pool")
+            );
+            let (Some(n), Some(t)) = (r.params["n"].as_f64(), r.metrics.get("total_ms")) else {
+                continue;
+            };
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), (n, *t));
+        }
+        // The wall time changes only in whole batches of the pool size.
+        for s in &mut series {
+            s.steps = true;
+        }
+        Some(Chart {
+            title: format!("staircase ({kind} tasks): total wall ms for n concurrent tasks"),
+            x_label: "n (concurrent tasks)".into(),
+            y_label: "total ms".into(),
+            series,
+        })
+    }
+}

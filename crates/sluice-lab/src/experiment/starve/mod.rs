@@ -1,0 +1,751 @@
+//! `starve` (seed 001, "Who starves whom"): the asymmetry of libuv's
+//! slow-I/O rule. With the pool at 4:
+//!
+//! - **A**: `--queued` slow waits are queued, then one file read and one CPU
+//!   task. libuv lets slow I/O hold at most `(n + 1) / 2` threads, so the two
+//!   probes find a free thread and do not wait.
+//! - **B**: `--queued` CPU tasks (pbkdf2-sha512, ~`--cpu-ms` each) are
+//!   queued, then one file read and one slow wait. Nothing limits CPU work,
+//!   so both probes wait for the whole queue: about
+//!   `queued × task / min(pool, cores)`.
+//!
+//! What each probe is, per subject:
+//!
+//! - file read: one 1 KiB positioned read of a regular file, one pool
+//!   request (node: `fs.read` on an open fd; Rust subjects: `pread` in
+//!   `FastIo`).
+//! - CPU task: pbkdf2-sha512 in `Cpu` (node: `crypto.pbkdf2`). Every
+//!   child calibrates its own iteration count to `--cpu-ms` on its event
+//!   loop thread just before the run (node with OpenSSL, the Rust subjects
+//!   with RustCrypto), so each subject's tasks take about the same time
+//!   whatever else the machine was doing when the lab started.
+//! - slow wait, Rust subjects: a one-byte read of a FIFO in `SlowIo`, held
+//!   `--hold-ms` by the lab's `workload::FifoHolder` after it sees the thread
+//!   blocked in `read(2)`; sluice-compat maps `SlowIo` to libuv's slow-I/O
+//!   rule, so it reproduces the threshold.
+//! - slow wait, node: the only way to submit slow I/O in Node is
+//!   `getaddrinfo` (`dns.lookup`), so node's slow waits are the seed's own:
+//!   `dns.lookup(name, {family: 4})` of distinct names, each held
+//!   `--hold-ms` by the DNS delay server. Node's children run inside a
+//!   private network namespace whose only name server is that server
+//!   ([`sluice_testnet::netns`]); the server counts the names in flight
+//!   (`max_in_flight`). Where namespaces cannot be made (no root, no user
+//!   namespaces), node skips A and B's slow wait, saying why.
+//!
+//! How `wait_ms` is measured: Rust subjects time it inside the job, from the
+//! submission to the moment a pool thread starts the job. Node cannot see
+//! that moment, so its `wait_ms` is `probe_ms - idle_ms`: submission to
+//! callback, minus the median of the same operation on the idle pool
+//! measured in the same process just before (floored at 0).
+//!
+//! Rows: `params` `scenario` (`A`/`B`), `probe` (`file_read`, `cpu_task`,
+//! `slow_wait`, or `total` for the run as a whole), `pool`, `queued`,
+//! `stand_in` (what the probe or queue was for that subject) and, for a
+//! probe or run that could not be made, `skipped` (why). Metrics:
+//! `wait_ms` (queue wait), `probe_ms` (submission to completion seen by the
+//! event loop), `idle_ms` (node: the same operation on an idle pool); on
+//! `total` rows `total_ms` (first submission to last completion), `task_ms`
+//! (one CPU task alone on the idle pool), `iterations` (pbkdf2 iterations
+//! that subject used) and `max_in_flight` (the most slow waits in flight at
+//! once: Rust subjects', seen blocked by the FIFO holder; node's, the names
+//! the DNS delay server held at once).
+
+mod child;
+
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use crate::PoolSize;
+use crate::lab::{Lab, Watch};
+use crate::outcome::Outcome;
+use crate::report::{Chart, Series, Table, ms, ratio};
+use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
+use crate::sweep::{Cell, Sweep};
+use crate::workload::{self, FifoHolder};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sluice::Lane;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What the parent sends each child (`starve.js` reads the same).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Params {
+    scenario: String,
+    queued: u64,
+    cpu_ms: u64,
+    file: PathBuf,
+    /// Whether node's slow waits have the DNS delay server.
+    dns: bool,
+    dns_suffix: String,
+    /// The FIFO the lab holds (Rust subjects' slow waits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fifo: Option<PathBuf>,
+}
+
+/// What each child prints.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Reply {
+    /// The two probes of the scenario, by name (`null` if not run).
+    probes: BTreeMap<String, Option<Timing>>,
+    total_ms: f64,
+    task_ms: f64,
+    iterations: f64,
+}
+
+/// One probe's timing.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Timing {
+    wait_ms: f64,
+    probe_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    idle_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run_ms: Option<f64>,
+}
+
+/// A run's settings, shared by its cells.
+struct Plan {
+    queued: u64,
+    hold: Duration,
+    cpu_ms: u64,
+    file: PathBuf,
+    node_dns: Result<(), String>,
+    server: sluice_testnet::dns_delay::DelayConfig,
+}
+
+impl Plan {
+    /// Runs one cell's child: node in the DNS namespace when it can (its
+    /// slow waits are lookups), the Rust subjects with the lab holding
+    /// their FIFO. Returns the reply and the most slow waits seen at once.
+    fn call(
+        &self,
+        lab: &Lab,
+        cell: &Cell<'_, &'static str>,
+        fifo_no: usize,
+    ) -> anyhow::Result<(Reply, Option<usize>)> {
+        let mut params = Params {
+            scenario: cell.variant.to_string(),
+            queued: self.queued,
+            cpu_ms: self.cpu_ms,
+            file: self.file.clone(),
+            dns: self.node_dns.is_ok(),
+            dns_suffix: NAME_SUFFIX.to_string(),
+            fifo: None,
+        };
+        if cell.subject.runtime() == Runtime::Node {
+            if self.node_dns.is_err() {
+                return Ok((cell.call(&params, None)?, None));
+            }
+            let (r, stats) = lab.run_child_in_netns(
+                cell.subject,
+                SPEC.name,
+                cell.pool,
+                &serde_json::to_value(&params)?,
+                &self.server,
+                None,
+            )?;
+            let reply = serde_json::from_value(r).context("reading node's starve result")?;
+            return Ok((reply, Some(stats.max_in_flight_names as usize)));
+        }
+        let mut holder =
+            FifoHolder::create(lab.scratch(), &format!("starve-{fifo_no}"), self.hold)?;
+        params.fifo = Some(holder.path().to_path_buf());
+        let r = cell.call(&params, Some(&mut Throttled::new(&mut holder)))?;
+        Ok((r, holder.max_in_flight().first().copied()))
+    }
+}
+
+/// What stands in for `probe` on `subject` (the seed's operations on node,
+/// their equivalents in the Rust subjects' lanes).
+fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> String {
+    let (queued, hold_ms) = (plan.queued, plan.hold.as_millis());
+    let lane = |l: Lane| subject.lane_label(l);
+    match (subject.runtime() == Runtime::Node, probe) {
+        (true, "file_read") => "fs.read 1 KiB".into(),
+        (true, "cpu_task") => "crypto.pbkdf2".into(),
+        (true, "slow_wait") => format!("dns.lookup held {hold_ms} ms by the DNS server"),
+        (true, _) if scenario == "A" => {
+            format!("{queued} x dns.lookup held {hold_ms} ms by the DNS server")
+        }
+        (true, _) => format!("{queued} x crypto.pbkdf2"),
+        (false, "file_read") => format!("pread 1 KiB, {}", lane(Lane::FastIo)),
+        (false, "cpu_task") => format!("pbkdf2, {}", lane(Lane::Cpu)),
+        (false, "slow_wait") => format!("FIFO read held {hold_ms} ms, {}", lane(Lane::SlowIo)),
+        (false, _) if scenario == "A" => format!(
+            "{queued} x FIFO read held {hold_ms} ms, {}",
+            lane(Lane::SlowIo)
+        ),
+        (false, _) => format!("{queued} x pbkdf2, {}", lane(Lane::Cpu)),
+    }
+}
+
+/// `--scenario`: A, B or both, in the order given.
+fn scenarios(text: &str) -> anyhow::Result<Vec<&'static str>> {
+    let mut scenarios: Vec<&'static str> = Vec::new();
+    for s in text.split(',').map(str::trim) {
+        let s = match s {
+            "A" | "a" => "A",
+            "B" | "b" => "B",
+            _ => anyhow::bail!("--scenario {text:?}: expected A, B, or A,B"),
+        };
+        if !scenarios.contains(&s) {
+            scenarios.push(s);
+        }
+    }
+    Ok(scenarios)
+}
+
+/// The notes of a run: how each probe and stand-in was made, per runtime.
+fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
+    let (node_dns, cpu_ms, hold_ms) = (&plan.node_dns, plan.cpu_ms, plan.hold.as_millis());
+    let mut notes = sweep.notes();
+    notes.push("wait_ms: Rust subjects time it inside the job, from submission until a pool thread starts it; node cannot see that moment, so its wait_ms is submission-to-callback (probe_ms) minus the median of the same operation on the idle pool (idle_ms), floored at 0".into());
+    notes.push("file read: one 1 KiB positioned read of a regular file, one pool request (node: fs.read on an open fd; Rust subjects: pread in the FastIo lane)".into());
+    notes.push(format!("CPU task: pbkdf2-sha512; every child calibrates its own iteration count to ~{cpu_ms} ms just before its run (Rust subjects: sluice's RustCrypto pbkdf2; node: OpenSSL); task_ms is one task alone on that subject's idle pool, iterations the count it used; with P pool threads on C cores B's probes should wait about (queued - P + 1) x task_ms / min(P, C)"));
+    let rust_subjects: Vec<&str> = sweep
+        .subjects()
+        .iter()
+        .filter(|s| s.runtime() == Runtime::Rust)
+        .map(|s| s.name())
+        .collect();
+    if sweep
+        .subjects()
+        .iter()
+        .any(|s| s.runtime() == Runtime::Rust && s.lane_label(Lane::Cpu) != "Cpu")
+    {
+        notes.push("tokio has no lanes: its file reads, CPU tasks and slow waits all go to the one spawn_blocking pool, in submission order".into());
+    }
+    if !rust_subjects.is_empty() {
+        notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
+    }
+    if sweep
+        .subjects()
+        .iter()
+        .any(|s| s.runtime() == Runtime::Node)
+    {
+        notes.push(match &node_dns {
+            Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
+            Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
+        });
+    }
+    notes
+}
+
+/// What each subject ran in each probe (the stand-ins).
+fn stand_ins_table(
+    o: &Outcome,
+    subjects: &[String],
+    pool: &Value,
+    here: &[&(String, Value, Value)],
+) -> Table {
+    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
+    let mut header = vec!["scenario".to_string(), "probe".to_string()];
+    header.extend(subjects.iter().cloned());
+    let mut rows = Vec::new();
+    for (sc, _, q) in here {
+        for probe in probes(sc).into_iter().chain(["total"]) {
+            let mut row = vec![
+                scenario_label(sc, q.as_u64().unwrap_or(0)),
+                if probe == "total" {
+                    "queued tasks".to_string()
+                } else {
+                    probe_label(probe).to_string()
+                },
+            ];
+            row.extend(subjects.iter().map(|s| {
+                o.find(s, &key(sc, q, probe))
+                    .next()
+                    .map_or("-".into(), |r| r.param_text("stand_in"))
+            }));
+            rows.push(row);
+        }
+    }
+    Table {
+        title: format!(
+            "starve, pool {}: what each subject ran (stand-ins)",
+            crate::report::param_cell(pool)
+        ),
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
+/// Slow waits in flight at once and one CPU task's time, per scenario.
+fn measures_table(
+    o: &Outcome,
+    subjects: &[String],
+    pool: &Value,
+    here: &[&(String, Value, Value)],
+) -> Table {
+    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
+    let mut header = vec!["scenario".to_string(), "measure".to_string()];
+    header.extend(subjects.iter().cloned());
+    let mut rows = Vec::new();
+    for (sc, _, q) in here {
+        for (metric, label) in [
+            ("max_in_flight", "slow waits in flight at once"),
+            ("task_ms", "one CPU task alone, ms"),
+        ] {
+            let mut row = vec![
+                scenario_label(sc, q.as_u64().unwrap_or(0)),
+                label.to_string(),
+            ];
+            row.extend(subjects.iter().map(|s| {
+                let k = key(sc, q, "total");
+                match o.find(s, &k).next() {
+                    None => "-".into(),
+                    Some(r) if r.params.contains_key("skipped") => "skipped".into(),
+                    Some(r) => r.metrics.get(metric).map_or("-".into(), |v| {
+                        if metric == "max_in_flight" {
+                            format!("{v:.0}")
+                        } else {
+                            ms(*v)
+                        }
+                    }),
+                }
+            }));
+            rows.push(row);
+        }
+    }
+    Table {
+        title: format!(
+            "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
+            crate::report::param_cell(pool)
+        ),
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
+/// The params of a starve row.
+fn row_key(sc: &str, pool: &Value, q: &Value, probe: &str) -> Vec<(&'static str, Value)> {
+    vec![
+        ("scenario", json!(sc)),
+        ("pool", pool.clone()),
+        ("queued", q.clone()),
+        ("probe", json!(probe)),
+    ]
+}
+
+/// The starve experiment.
+pub(crate) struct Starve;
+
+const ARGS: &[ArgSpec] = &[
+    ArgSpec {
+        name: "scenario",
+        value_name: "A,B",
+        help: "A: slow waits queued, then a file read and a CPU task; B: CPU tasks queued, then a file read and a slow wait",
+        default: "A,B",
+        report: "A,B",
+    },
+    ArgSpec {
+        name: "queued",
+        value_name: "N",
+        help: "how many tasks are queued before the probes",
+        default: "32",
+        report: "32",
+    },
+    ArgSpec {
+        name: "hold-ms",
+        value_name: "MS",
+        help: "how long the lab holds each slow wait (the seed's DNS server: 300 ms)",
+        default: "300",
+        report: "100",
+    },
+    ArgSpec {
+        name: "cpu-ms",
+        value_name: "MS",
+        help: "calibrate each CPU task (pbkdf2-sha512) to about this long",
+        default: "100",
+        report: "50",
+    },
+];
+
+/// Why node skips its slow waits where namespaces cannot be made.
+fn node_dns_skip(why: &str) -> String {
+    format!(
+        "node's slow waits are dns.lookup calls held by the DNS delay server inside a private network namespace, and {why}"
+    )
+}
+
+/// The names node's slow waits look up (under `NAMES.starve...`).
+const NAME_SUFFIX: &str = "starve.sluice.test";
+
+/// The probes of a scenario, in submission order.
+fn probes(scenario: &str) -> [&'static str; 2] {
+    if scenario == "A" {
+        ["file_read", "cpu_task"]
+    } else {
+        ["file_read", "slow_wait"]
+    }
+}
+
+fn probe_label(probe: &str) -> &'static str {
+    match probe {
+        "file_read" => "file read",
+        "cpu_task" => "CPU task",
+        "slow_wait" => "slow wait",
+        _ => "all done (total_ms)",
+    }
+}
+
+fn scenario_label(scenario: &str, queued: u64) -> String {
+    if scenario == "A" {
+        format!("A: {queued} slow waits queued")
+    } else {
+        format!("B: {queued} CPU tasks queued")
+    }
+}
+
+/// The declaration of `starve`.
+static SPEC: ExperimentSpec = ExperimentSpec {
+    name: "starve",
+    about: "who starves whom: slow I/O cannot block file reads, CPU work blocks everything (seed 001)",
+    long_about: include_str!("about.md"),
+    seed: "seed 001, \"Who starves whom\"",
+    args: ARGS,
+    pools: &[PoolSize::Size(4)],
+    report_pools: &[PoolSize::Size(4)],
+    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
+    ..ExperimentSpec::BASE
+};
+
+impl Experiment for Starve {
+    fn spec(&self) -> &'static ExperimentSpec {
+        &SPEC
+    }
+
+    fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
+        let scenarios = scenarios(args.text("scenario")?)?;
+        let queued = args.number("queued", 1, 1024)?;
+        let hold_ms = args.millis("hold-ms", 1, 60_000)?;
+        let hold = Duration::from_millis(hold_ms);
+        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        let node_dns = sluice_testnet::netns::available(lab.exe());
+        let file = lab.scratch().join("starve-read.dat");
+        std::fs::write(&file, [b'x'; 1024])
+            .with_context(|| format!("writing {}", file.display()))?;
+        let plan = Plan {
+            queued,
+            hold,
+            cpu_ms,
+            file,
+            node_dns,
+            server: super::dns::delay_server(hold),
+        };
+        let sweep = Sweep::new(lab, self).variants(scenarios, |s| s.to_string());
+        let mut fifo_no = 0;
+        let rows = sweep.run(|cell| {
+            let scenario = *cell.variant;
+            let base = |probe: &str| {
+                cell.row()
+                    .param("scenario", scenario)
+                    .param("probe", probe)
+                    .param("queued", queued)
+            };
+            let stand_in = |probe: &str| stand_in(cell.subject, &plan, scenario, probe);
+            let is_node = cell.subject.runtime() == Runtime::Node;
+            if is_node
+                && scenario == "A"
+                && let Err(why) = &plan.node_dns
+            {
+                return Ok(probes(scenario)
+                    .into_iter()
+                    .chain(["total"])
+                    .map(|probe| {
+                        base(probe)
+                            .param("stand_in", "skipped")
+                            .param("skipped", node_dns_skip(why))
+                    })
+                    .collect());
+            }
+            fifo_no += 1;
+            let (reply, in_flight) = plan.call(lab, cell, fifo_no)?;
+            let mut rows = Vec::new();
+            for probe in probes(scenario) {
+                let row = base(probe).param("stand_in", stand_in(probe));
+                let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
+                    let why = match &plan.node_dns {
+                        Err(e) if probe == "slow_wait" => node_dns_skip(e),
+                        _ => "the child did not report this probe".into(),
+                    };
+                    rows.push(row.param("skipped", why));
+                    continue;
+                };
+                let row = row
+                    .metric("wait_ms", r.wait_ms)
+                    .metric("probe_ms", r.probe_ms);
+                rows.push(match r.idle_ms {
+                    Some(idle) => row.metric("idle_ms", idle),
+                    None => row,
+                });
+            }
+            let total = base("total")
+                .param("stand_in", stand_in("total"))
+                .metric("total_ms", reply.total_ms)
+                .metric("task_ms", reply.task_ms)
+                .metric("iterations", reply.iterations);
+            rows.push(match in_flight {
+                Some(n) => total.metric("max_in_flight", n as f64),
+                None => total,
+            });
+            Ok(rows)
+        })?;
+        let notes = notes(&sweep, &plan);
+        Ok(sweep.outcome(rows, notes))
+    }
+
+    fn tables(&self, o: &Outcome) -> Vec<Table> {
+        let subjects = o.subjects();
+        let compared = crate::subject::compared(&subjects);
+        let mut keys: Vec<(String, Value, Value)> = Vec::new();
+        for r in &o.rows {
+            let k = (
+                r.param_text("scenario"),
+                r.params["pool"].clone(),
+                r.params["queued"].clone(),
+            );
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        let mut tables = Vec::new();
+        for pool in &o.distinct("pool") {
+            let here: Vec<&(String, Value, Value)> =
+                keys.iter().filter(|(_, p, _)| p == pool).collect();
+            let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
+            let cell = |s: &str, sc: &str, q: &Value, probe: &str, metric: &str| -> String {
+                let k = key(sc, q, probe);
+                match o.find(s, &k).next() {
+                    None => "-".into(),
+                    Some(r) if r.params.contains_key("skipped") => "skipped".into(),
+                    Some(r) => r.metrics.get(metric).map_or("-".into(), |v| ms(*v)),
+                }
+            };
+            let mut header = vec!["scenario".to_string(), "probe".to_string()];
+            header.extend(subjects.iter().cloned());
+            header.extend(compared.iter().map(|c| c.header.clone()));
+            let mut rows = Vec::new();
+            for (sc, _, q) in &here {
+                for probe in probes(sc).into_iter().chain(["total"]) {
+                    let metric = if probe == "total" {
+                        "total_ms"
+                    } else {
+                        "wait_ms"
+                    };
+                    let mut row = vec![
+                        scenario_label(sc, q.as_u64().unwrap_or(0)),
+                        probe_label(probe).to_string(),
+                    ];
+                    row.extend(subjects.iter().map(|s| cell(s, sc, q, probe, metric)));
+                    let get = |s: &str| o.metric(s, &key(sc, q, probe), metric);
+                    row.extend(
+                        compared
+                            .iter()
+                            .map(|c| small_ratio(get(c.subject), get(c.reference))),
+                    );
+                    rows.push(row);
+                }
+            }
+            let mut note = String::from(
+                "wait_ms: submission until a pool thread started the probe (node: callback latency minus the idle latency of the same operation). ",
+            );
+            note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node's are dns.lookup calls held by the DNS delay server.");
+            tables.push(Table {
+                title: format!(
+                    "starve, pool {}: how long each probe waited in the queue (wait_ms)",
+                    crate::report::param_cell(pool)
+                ),
+                header,
+                rows,
+                note,
+            });
+
+            tables.push(stand_ins_table(o, &subjects, pool, &here));
+            tables.push(measures_table(o, &subjects, pool, &here));
+        }
+        tables
+    }
+
+    fn chart(&self, o: &Outcome) -> Option<Chart> {
+        // x: the probes in table order (A file read, A CPU task, B file read,
+        // B slow wait), one line per subject and pool.
+        let order = [
+            ("A", "file_read"),
+            ("A", "cpu_task"),
+            ("B", "file_read"),
+            ("B", "slow_wait"),
+        ];
+        let mut series: Vec<Series> = Vec::new();
+        for r in &o.rows {
+            let sc = r.param_text("scenario");
+            let probe = r.param_text("probe");
+            let Some(x) = order.iter().position(|&(s, p)| s == sc && p == probe) else {
+                continue;
+            };
+            let Some(&w) = r.metrics.get("wait_ms") else {
+                continue;
+            };
+            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
+            let point = ((x + 1) as f64, w);
+            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
+        }
+        for s in &mut series {
+            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        Some(Chart {
+            title: "starve: how long each probe waited in the queue".into(),
+            x_label: "probe: 1 A file read, 2 A CPU task, 3 B file read, 4 B slow wait".into(),
+            y_label: "wait ms".into(),
+            series,
+        })
+    }
+}
+
+/// Ticks a watch at most once per [`Throttled::EVERY`]: the FIFO holder
+/// reads `/proc` on every tick, and on a machine with few cores a parent
+/// polling flat out would take CPU from the very CPU tasks scenario B times
+/// (node, which has no holder, would not pay it). A slow wait is then held
+/// its hold plus at most a tick or two.
+struct Throttled<'a> {
+    inner: &'a mut dyn Watch,
+    last: Option<Instant>,
+}
+
+impl<'a> Throttled<'a> {
+    const EVERY: Duration = Duration::from_millis(2);
+
+    fn new(inner: &'a mut dyn Watch) -> Self {
+        Throttled { inner, last: None }
+    }
+}
+
+impl Watch for Throttled<'_> {
+    fn tick(&mut self, pid: u32, lines: &[String]) -> anyhow::Result<()> {
+        if let Some(last) = self.last {
+            let since = last.elapsed();
+            if since < Self::EVERY {
+                std::thread::sleep(Self::EVERY - since);
+            }
+        }
+        self.last = Some(Instant::now());
+        self.inner.tick(pid, lines)
+    }
+}
+
+/// Iterations of pbkdf2-sha512 that take about `target` on an uncontended
+/// core: a probe size that takes at least 2 ms (grown from 1000, so a debug
+/// build does not spend seconds here), then the fastest of five timed runs
+/// of it, scaled. The fastest, not the median: on a shared machine a probe
+/// run is only ever slowed down; node's side (`starve.js`) does the same.
+fn calibrate(target: Duration) -> u32 {
+    let time = |iterations: u32| {
+        let t = Instant::now();
+        std::hint::black_box(workload::pbkdf2_sha512(iterations));
+        t.elapsed().as_secs_f64()
+    };
+    let mut probe: u32 = 1000;
+    while probe < 1 << 24 && time(probe) < 0.002 {
+        probe *= 4;
+    }
+    let fastest = (0..5).map(|_| time(probe)).fold(f64::INFINITY, f64::min);
+    ((target.as_secs_f64() / fastest * f64::from(probe)) as u32).max(1)
+}
+
+/// A job that reports whether its work succeeded.
+type Job = Box<dyn FnOnce() -> Result<(), String> + Send + 'static>;
+
+/// A submitted job whose submission, start and end are timed.
+struct Timed {
+    submitted: Instant,
+    done: Done,
+    rx: tokio::sync::oneshot::Receiver<(Instant, Instant, Result<(), String>)>,
+}
+
+/// What a timed job measured.
+struct Measured {
+    /// Submission until a pool thread started it.
+    wait: Duration,
+    /// Its own run time on the pool thread.
+    run: Duration,
+    /// Submission until the event loop saw it complete.
+    latency: Duration,
+}
+
+impl Measured {
+    fn timing(&self) -> Timing {
+        Timing {
+            wait_ms: self.wait.as_secs_f64() * 1e3,
+            probe_ms: self.latency.as_secs_f64() * 1e3,
+            idle_ms: None,
+            run_ms: Some(self.run.as_secs_f64() * 1e3),
+        }
+    }
+}
+
+/// Submits `job` to `lane` now (every executor submits eagerly), recording
+/// when it was submitted and when it started and ended on its thread.
+fn submit_timed(exec: &dyn Executor, lane: Lane, job: Job) -> Timed {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let submitted = Instant::now();
+    let done = exec.submit(
+        lane,
+        Box::new(move || {
+            let start = Instant::now();
+            let r = job();
+            let _ = tx.send((start, Instant::now(), r));
+        }),
+    );
+    Timed {
+        submitted,
+        done,
+        rx,
+    }
+}
+
+impl Timed {
+    async fn finish(self) -> Result<Measured, String> {
+        self.done.await?;
+        let (start, end, r) = self
+            .rx
+            .await
+            .map_err(|_| "job finished without a value".to_string())?;
+        let seen = Instant::now();
+        r?;
+        Ok(Measured {
+            wait: start.saturating_duration_since(self.submitted),
+            run: end.saturating_duration_since(start),
+            latency: seen.saturating_duration_since(self.submitted),
+        })
+    }
+}
+
+/// `a / b`, readable also when `a` is orders of magnitude below `b`.
+fn small_ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 && a == 0.0 && b.is_finite() => "0x".into(),
+        (Some(a), Some(b)) if b > 0.0 && a.is_finite() && b.is_finite() && a / b < 0.01 => {
+            format!("{:.1e}x", a / b)
+        }
+        _ => ratio(a, b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiny_ratios_stay_readable() {
+        assert_eq!(small_ratio(Some(0.01), Some(2000.0)), "5.0e-6x");
+        assert_eq!(small_ratio(Some(800.0), Some(1600.0)), "0.50x");
+        assert_eq!(small_ratio(Some(0.0), Some(1600.0)), "0x");
+        assert_eq!(small_ratio(None, Some(1.0)), "-");
+    }
+}

@@ -1,0 +1,364 @@
+//! The monitor: counts blocked the workers whose task waits, declared or
+//! not: sections of [`crate::blocking`] that last, and tasks of the I/O
+//! lanes that wait without saying so (a read of a hung NFS mount, a FIFO, a slow disk) and counts
+//! them blocked, so their lane can hand its queue to another thread. Go's
+//! `sysmon` does the same for goroutines stuck in a system call (`retake`).
+//!
+//! - **Only while needed.** No thread exists until a lane first finds every
+//!   thread busy with work still queued (`LaneCore::notify_or_spawn` calls
+//!   [`Monitor::kick`]). It then wakes every `tick` (200 µs, doubling up to
+//!   10 ms while nothing changes) and, once no watched lane has both queued
+//!   work and busy workers, parks on a condition variable without a timeout:
+//!   an idle pool has no wake-ups. Deactivating is a Dekker pair with
+//!   `kick`: the monitor stores `active = false`, then re-reads the lanes;
+//!   a submitter raises the depth, then reads `active`.
+//! - **Declared sections.** A [`crate::blocking`] section that is still
+//!   running [`GRACE_NANOS`] after it began counts as blocked at once, on
+//!   every adaptive lane (Go's `sysmon` retaking the P of a system call
+//!   that lasts).
+//! - **The rule** (I/O lanes). A task is blocked when, between two samples at least
+//!   [`WINDOW`] apart, its thread got less than a tenth of the wall time on a
+//!   CPU *or waiting for one* (`/proc/thread-self/schedstat`: run time plus
+//!   run-queue wait). A thread preempted on busy cores is therefore not
+//!   "blocked": only sleeping counts. A detected task that computes again is
+//!   uncounted at the next sample; one that ends is uncounted by its worker.
+//! - **The files.** Each worker opens its own `/proc/thread-self/schedstat`
+//!   when it starts (the descriptor stays bound to that thread), and the
+//!   monitor reads it with `pread` at offset 0: one system call per busy
+//!   worker per tick, only while a lane is saturated. Where the file cannot
+//!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
+//!   is off for that worker; declared sections ([`crate::blocking`]) still
+//!   compensate.
+//! - Under loom the monitor does nothing: the models cover declared
+//!   sections, and `/proc` is not a protocol.
+
+use crate::policy::lanes::LaneCore;
+use std::sync::{Arc, Weak};
+
+/// The shortest wall time over which a task's CPU time is judged.
+pub(crate) const WINDOW: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// How long a declared section ([`crate::blocking`]) runs before it counts
+/// as blocked. Shorter sections (a page-cache read) return before anyone
+/// needs their thread.
+pub(crate) const GRACE_NANOS: u64 = 50_000;
+
+#[cfg(not(loom))]
+pub(crate) use imp::{Monitor, Schedstat};
+
+#[cfg(not(loom))]
+mod imp {
+    use super::*;
+    use crate::policy::lanes::WorkerSlot;
+    use std::collections::HashMap;
+    use std::fs::File;
+    use std::os::unix::fs::FileExt;
+    // The monitor does not run under loom, but takes its primitives from the
+    // shim like the rest of the core.
+    use crate::loom::sync::atomic::{AtomicBool, Ordering};
+    use crate::loom::sync::{Condvar, Mutex, MutexGuard};
+    use std::time::{Duration, Instant};
+
+    const BASE_TICK: Duration = Duration::from_micros(200);
+    const MAX_TICK: Duration = Duration::from_millis(10);
+
+    /// A thread's `/proc/thread-self/schedstat`, opened by that thread.
+    pub(crate) struct Schedstat(File);
+
+    impl Schedstat {
+        /// Opens the calling thread's file; `None` where the kernel has none.
+        pub(crate) fn open_current() -> Option<Self> {
+            File::open("/proc/thread-self/schedstat")
+                .ok()
+                .map(Schedstat)
+        }
+
+        /// Nanoseconds on a CPU plus nanoseconds waiting for one.
+        pub(crate) fn cpu_and_wait_ns(&self) -> Option<u64> {
+            let mut buf = [0u8; 96];
+            let n = self.0.read_at(&mut buf, 0).ok()?;
+            let text = std::str::from_utf8(&buf[..n]).ok()?;
+            let mut fields = text.split_ascii_whitespace();
+            let run: u64 = fields.next()?.parse().ok()?;
+            let wait: u64 = fields.next()?.parse().ok()?;
+            Some(run + wait)
+        }
+    }
+
+    #[derive(Default)]
+    struct State {
+        active: bool,
+        started: bool,
+        closed: bool,
+    }
+
+    /// One per pool; watches the lanes that detect.
+    pub(crate) struct Monitor {
+        active: AtomicBool,
+        state: Mutex<State>,
+        cv: Condvar,
+        lanes: Mutex<Vec<Weak<LaneCore>>>,
+    }
+
+    /// The last sample of one worker's task.
+    struct Sample {
+        task: u64,
+        cpu_ns: u64,
+        at: Instant,
+    }
+
+    impl Monitor {
+        pub(crate) fn new() -> Arc<Self> {
+            Arc::new(Monitor {
+                active: AtomicBool::new(false),
+                state: Mutex::new(State::default()),
+                cv: Condvar::new(),
+                lanes: Mutex::new(Vec::new()),
+            })
+        }
+
+        /// The lanes to watch (called once, at construction).
+        pub(crate) fn watch<'a>(&self, lanes: impl Iterator<Item = &'a Arc<LaneCore>>) {
+            let mut l = self.lanes.lock().unwrap_or_else(|p| p.into_inner());
+            l.extend(lanes.map(Arc::downgrade));
+        }
+
+        /// A watched lane has work queued behind busy workers: make sure the
+        /// monitor runs. One load when it already does.
+        pub(crate) fn kick(self: &Arc<Self>) {
+            if self.active.load(Ordering::SeqCst) {
+                return;
+            }
+            let mut st = self.lock();
+            if st.active || st.closed {
+                return;
+            }
+            st.active = true;
+            self.active.store(true, Ordering::SeqCst);
+            if st.started {
+                self.cv.notify_one();
+                return;
+            }
+            let me = Arc::downgrade(self);
+            let spawned = crate::loom::thread::spawn_named(
+                "sluice-monitor".to_string(),
+                256 << 10,
+                move || run(me),
+            );
+            match spawned {
+                Ok(_) => st.started = true,
+                // No monitor: declared sections still compensate; try again
+                // at the next kick.
+                Err(_) => {
+                    st.active = false;
+                    self.active.store(false, Ordering::SeqCst);
+                }
+            }
+        }
+
+        /// The pool closed: the monitor thread exits.
+        pub(crate) fn close(&self) {
+            let mut st = self.lock();
+            st.closed = true;
+            self.cv.notify_all();
+        }
+
+        fn lock(&self) -> MutexGuard<'_, State> {
+            self.state.lock().unwrap_or_else(|p| p.into_inner())
+        }
+
+        fn lanes(&self) -> Vec<Arc<LaneCore>> {
+            let l = self.lanes.lock().unwrap_or_else(|p| p.into_inner());
+            l.iter().filter_map(Weak::upgrade).collect()
+        }
+
+        /// Parks until kicked. False when the monitor must exit.
+        fn wait_active(&self) -> bool {
+            let mut st = self.lock();
+            loop {
+                if st.closed {
+                    return false;
+                }
+                if st.active {
+                    return true;
+                }
+                st = self.cv.wait(st).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+
+        /// Goes inactive unless a lane needs the monitor after all (the
+        /// re-check of the Dekker pair with `kick`).
+        fn try_deactivate(&self) -> bool {
+            {
+                let mut st = self.lock();
+                st.active = false;
+                self.active.store(false, Ordering::SeqCst);
+            }
+            if self.lanes().iter().any(|l| needs_monitor(l)) {
+                self.kick_from_inside();
+                return false;
+            }
+            true
+        }
+
+        fn kick_from_inside(&self) {
+            let mut st = self.lock();
+            st.active = true;
+            self.active.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn needs_monitor(lane: &LaneCore) -> bool {
+        lane.depth() > 0 && lane.counters().busy() > 0
+    }
+
+    fn run(me: Weak<Monitor>) {
+        let mut samples: HashMap<usize, Sample> = HashMap::new();
+        let mut tick = BASE_TICK;
+        loop {
+            let Some(monitor) = me.upgrade() else { return };
+            if !monitor.wait_active() {
+                return;
+            }
+            drop(monitor);
+            std::thread::sleep(tick);
+            let Some(monitor) = me.upgrade() else { return };
+            let lanes = monitor.lanes();
+            if lanes.is_empty() {
+                return;
+            }
+            let mut needed = false;
+            let mut changed = false;
+            let mut live = Vec::new();
+            for lane in &lanes {
+                if !needs_monitor(lane) {
+                    continue;
+                }
+                needed = true;
+                let slots: Vec<Arc<WorkerSlot>> =
+                    lane.slots.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                for slot in slots {
+                    let key = Arc::as_ptr(&slot) as usize;
+                    live.push(key);
+                    let last = samples.remove(&key);
+                    changed |= look_at(lane, &slot, last, &mut samples, key);
+                }
+            }
+            samples.retain(|k, _| live.contains(k));
+            if !needed {
+                samples.clear();
+                tick = BASE_TICK;
+                if monitor.try_deactivate() {
+                    continue;
+                }
+            }
+            tick = if changed {
+                BASE_TICK
+            } else {
+                (tick * 2).min(MAX_TICK)
+            };
+        }
+    }
+
+    /// Samples one worker; counts it blocked or computing again. True when
+    /// something changed (a new task seen, a task marked or unmarked).
+    fn look_at(
+        lane: &Arc<LaneCore>,
+        slot: &WorkerSlot,
+        last: Option<Sample>,
+        samples: &mut HashMap<usize, Sample>,
+        key: usize,
+    ) -> bool {
+        let task = slot.task_started.load(Ordering::SeqCst);
+        if task == 0 {
+            return false;
+        }
+        if slot.is_declared_uncounted() {
+            let since = slot.section_started.load(Ordering::SeqCst);
+            if crate::clock::nanos_between(since, crate::clock::now()) >= GRACE_NANOS {
+                return lane.promote_declared(slot);
+            }
+            // Not yet: look again at the next tick.
+            return true;
+        }
+        let Some(stat) = slot.schedstat.as_ref() else {
+            return false;
+        };
+        let Some(cpu_ns) = stat.cpu_and_wait_ns() else {
+            return false;
+        };
+        let keep = |samples: &mut HashMap<usize, Sample>, s: Sample| {
+            samples.insert(key, s);
+        };
+        let now = Instant::now();
+        match last {
+            Some(s) if s.task == task => {
+                let wall = now.duration_since(s.at);
+                if wall < WINDOW {
+                    keep(samples, s);
+                    return false;
+                }
+                let waiting =
+                    cpu_ns.saturating_sub(s.cpu_ns).saturating_mul(10) < wall.as_nanos() as u64;
+                samples.insert(
+                    key,
+                    Sample {
+                        task,
+                        cpu_ns,
+                        at: now,
+                    },
+                );
+                if waiting && slot.is_computing() {
+                    lane.mark_detected(slot, task)
+                } else if !waiting {
+                    lane.unmark_detected(slot)
+                } else {
+                    false
+                }
+            }
+            _ => {
+                samples.insert(
+                    key,
+                    Sample {
+                        task,
+                        cpu_ns,
+                        at: now,
+                    },
+                );
+                true
+            }
+        }
+    }
+}
+
+#[cfg(loom)]
+pub(crate) use stub::{Monitor, Schedstat};
+
+#[cfg(loom)]
+mod stub {
+    use super::*;
+
+    /// No `/proc` under loom.
+    pub(crate) struct Schedstat;
+
+    impl Schedstat {
+        pub(crate) fn open_current() -> Option<Self> {
+            None
+        }
+    }
+
+    /// Under loom the monitor never runs.
+    pub(crate) struct Monitor;
+
+    impl Monitor {
+        pub(crate) fn new() -> Arc<Self> {
+            Arc::new(Monitor)
+        }
+        pub(crate) fn watch<'a>(&self, _lanes: impl Iterator<Item = &'a Arc<LaneCore>>) {}
+        pub(crate) fn kick(self: &Arc<Self>) {}
+        pub(crate) fn close(&self) {}
+    }
+
+    #[allow(dead_code)]
+    fn _unused(_: Weak<LaneCore>) {}
+}

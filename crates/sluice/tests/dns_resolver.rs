@@ -1,0 +1,196 @@
+//! `sluice::dns` against sluice-testnet's DNS delay server, in-process on
+//! 127.0.0.1 with an ephemeral port (no namespace needed): every name in
+//! flight at once, the TTL cache, coalescing, the search list and ndots.
+//! The server's counts are the evidence. Counts only.
+//!
+//! hickory re-sends a UDP query that has no answer after 333 ms; holds
+//! here stay below that, and queries are counted net of retransmissions.
+#![cfg(feature = "dns")]
+
+use sluice::dns::{Family, Resolver};
+use sluice_testnet::dns_delay::{DelayConfig, DelayServer, FastPattern, Stats};
+use std::net::IpAddr;
+use std::time::Duration;
+
+async fn server(hold_ms: u64, ttl: u32) -> DelayServer {
+    let mut c = DelayConfig {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        hold: Duration::from_millis(hold_ms),
+        ttl,
+        fast: vec!["*.fast.test".parse::<FastPattern>().unwrap()],
+        ..DelayConfig::default()
+    };
+    c.answer("::2".parse().unwrap());
+    DelayServer::start(c).await.unwrap()
+}
+
+fn resolver(server: &DelayServer) -> sluice::dns::Builder {
+    Resolver::builder()
+        .nameserver(server.local_addr())
+        .no_hosts_file()
+        .timeout(Duration::from_secs(5))
+        .attempts(1)
+}
+
+/// Queries that reached the server, net of retransmissions.
+fn asked(s: &Stats) -> u64 {
+    s.queries_total - s.retransmits_total
+}
+
+const ANSWER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
+
+#[tokio::test(flavor = "current_thread")]
+async fn twenty_four_names_are_all_in_flight_at_once() {
+    let server = server(200, 0).await;
+    let pool = sluice::Pool::builder().build().unwrap();
+    let r = resolver(&server)
+        .fallback_pool(pool.clone())
+        .build()
+        .unwrap();
+    let lookups = (1..=24).map(|i| {
+        let r = r.clone();
+        async move { r.lookup(&format!("n{i:02}.lab.test"), Family::V4).await }
+    });
+    for answer in futures::future::join_all(lookups).await {
+        assert_eq!(answer.unwrap(), vec![ANSWER]);
+    }
+    let s = server.stop().await;
+    assert_eq!((s.max_in_flight_names, s.names_total), (24, 24));
+    let m = r.metrics();
+    assert_eq!((m.dns_total, m.fallbacks_total, m.in_flight), (24, 0, 0));
+    assert_eq!(pool.metrics().lane(sluice::Lane::SlowIo).submitted_total, 0);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_answer_is_cached_for_its_ttl_and_a_ttl_of_zero_is_not() {
+    let cached = server(20, 60).await;
+    let r = resolver(&cached).build().unwrap();
+    for _ in 0..3 {
+        assert_eq!(
+            r.lookup("cached.lab.test", Family::V4).await.unwrap(),
+            vec![ANSWER]
+        );
+    }
+    // Another family is another question.
+    assert_eq!(
+        r.lookup("cached.lab.test", Family::V6).await.unwrap(),
+        vec!["::2".parse::<IpAddr>().unwrap()]
+    );
+    assert_eq!(asked(&cached.stop().await), 2);
+    assert_eq!(r.metrics().cache_hits_total, 2);
+
+    let uncached = server(20, 0).await;
+    let r = resolver(&uncached).build().unwrap();
+    for _ in 0..3 {
+        r.lookup("zero.lab.test", Family::V4).await.unwrap();
+    }
+    assert_eq!(asked(&uncached.stop().await), 3);
+    assert_eq!(r.metrics().cache_hits_total, 0);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn identical_lookups_in_flight_become_one_query() {
+    let server = server(100, 0).await;
+    let r = resolver(&server).build().unwrap();
+    let same = (0..10).map(|_| r.lookup("same.lab.test", Family::V4));
+    for answer in futures::future::join_all(same).await {
+        assert_eq!(answer.unwrap(), vec![ANSWER]);
+    }
+    let s = server.stop().await;
+    assert_eq!(asked(&s), 1);
+    let m = r.metrics();
+    assert_eq!(
+        (m.lookups_total, m.dns_total, m.coalesced_total, m.in_flight),
+        (10, 1, 9, 0)
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn family_any_asks_a_and_aaaa() {
+    let server = server(20, 0).await;
+    let r = resolver(&server).build().unwrap();
+    let got = r.lookup("both.lab.test", Family::Any).await.unwrap();
+    assert_eq!(got, vec![ANSWER, "::2".parse().unwrap()]);
+    let s = server.stop().await;
+    assert_eq!((asked(&s), s.names_total), (2, 1));
+}
+
+/// `*.fast.test` is answered at once and counted apart, so the counts say
+/// which name the resolver asked first: the search name (fast) or the name
+/// as given (held).
+#[tokio::test(flavor = "current_thread")]
+async fn the_search_list_and_ndots_decide_what_is_asked_first() {
+    let server = server(20, 0).await;
+    let r = resolver(&server)
+        .search(["fast.test"])
+        .ndots(1)
+        .build()
+        .unwrap();
+    // No dot, fewer than ndots: the search name first, and it answers.
+    r.lookup("short", Family::V4).await.unwrap();
+    let s = server.stats();
+    assert_eq!((s.fast_total, asked(&s)), (1, 0));
+    // One dot, at least ndots: the name as given first, and it answers.
+    r.lookup("a.b", Family::V4).await.unwrap();
+    let s = server.stats();
+    assert_eq!((s.fast_total, asked(&s)), (1, 1));
+    // ndots 2: the search name first again.
+    let r2 = resolver(&server)
+        .search(["fast.test"])
+        .ndots(2)
+        .build()
+        .unwrap();
+    r2.lookup("a.b", Family::V4).await.unwrap();
+    let s = server.stop().await;
+    assert_eq!((s.fast_total, asked(&s)), (2, 1));
+}
+
+/// The hosts file answers before DNS and never reaches the server.
+#[tokio::test(flavor = "current_thread")]
+async fn the_hosts_file_answers_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = dir.path().join("hosts");
+    std::fs::write(&hosts, "10.9.8.7 pinned.lab.test\n").unwrap();
+    let server = server(20, 0).await;
+    let r = resolver(&server).hosts_file(&hosts).build().unwrap();
+    assert_eq!(
+        r.lookup("pinned.lab.test", Family::V4).await.unwrap(),
+        vec![IpAddr::from([10, 9, 8, 7])]
+    );
+    // No IPv6 line: DNS answers that family.
+    assert_eq!(
+        r.lookup("pinned.lab.test", Family::V6).await.unwrap(),
+        vec!["::2".parse::<IpAddr>().unwrap()]
+    );
+    let s = server.stop().await;
+    assert_eq!(asked(&s), 1);
+    assert_eq!(r.metrics().hosts_total, 1);
+}
+
+/// One resolver used from one tokio runtime, then (that runtime gone) from
+/// another, as `sluice::dns::lookup` is across `#[tokio::test]`s: each
+/// runtime gets its own hickory resolver, so the second still answers.
+#[test]
+fn a_resolver_outlives_the_runtime_it_first_ran_on() {
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = server_rt.block_on(server(10, 0));
+    let r = resolver(&server).build().unwrap();
+    for _ in 0..2 {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        assert_eq!(
+            rt.block_on(r.lookup("again.lab.test", Family::V4)).unwrap(),
+            vec![ANSWER]
+        );
+        drop(rt);
+    }
+    let s = server_rt.block_on(server.stop());
+    assert_eq!(asked(&s), 2);
+    assert_eq!(r.metrics().errors_total, 0);
+}
