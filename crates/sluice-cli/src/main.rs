@@ -45,7 +45,7 @@ fn common_args() -> Vec<Arg> {
             .value_name("N")
             .default_value("1")
             .help("repetitions; tables show the median"),
-        Arg::new("node").long("node").value_name("PATH").help("the node binary [default: node on PATH]"),
+        Arg::new("node").long("node").value_name("PATH").action(ArgAction::Append).help("the node binary [default: node on PATH]; `lab scope` takes it again and again to compare node builds in one table"),
         Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
     ]
 }
@@ -263,24 +263,89 @@ fn negative_values(cmd: Command) -> Command {
 fn scope_command() -> Command {
     Command::new("scope")
         .about("Watch a running Node process's libuv pool from outside: threads, saturation, the loop, a verdict")
-        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop blocked, pool saturated, or healthy. Needs the process's user or root. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
-        .arg(Arg::new("pid").value_name("PID").required(true).help("the Node process (`pgrep -a node` lists them)"))
+        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop blocked, pool saturated, slow I/O throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
+        .arg(Arg::new("pid").value_name("PID").required_unless_present("all").help("the Node process (`pgrep -a node` lists them)"))
+        .arg(Arg::new("all").long("all").action(ArgAction::SetTrue).conflicts_with_all(["pid", "probe"]).help("watch every Node process on this host, containers included, and the ones that start later: one line each, sorted by saturation (Enter opens one); with --prometheus one exposition labelled pid, comm, container, pod"))
         .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
         .arg(Arg::new("duration").long("duration").value_name("TIME").help("stop after TIME (10, 2.5s, 500ms, 5m) and print the summary [default: until Ctrl-C or the process exits]"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).conflicts_with("prometheus").help("one JSON object per second on stdout"))
         .arg(Arg::new("prometheus").long("prometheus").value_name("ADDR").help("serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9464"))
         .arg(Arg::new("probe").long("probe").action(ArgAction::SetTrue).help("also set uprobes on libuv (root): queue wait and run time per kind"))
-        .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, futex"))
+        .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, start (each thread's start routine), futex"))
+        .arg(Arg::new("profile").long("profile").value_name("TIME").conflicts_with_all(["prometheus", "duration", "probe"]).help("take one CPU profile of the main thread for TIME (5s, 500ms) through the process's own V8 inspector, opened with SIGUSR1 if closed and closed again after; report what held the loop, write the .cpuprofile and a flame graph SVG"))
+        .arg(Arg::new("yes").long("yes").action(ArgAction::SetTrue).help("with --profile: open a closed inspector without asking (needed when no terminal can be asked)"))
+        .arg(Arg::new("profile-out").long("profile-out").value_name("DIR").default_value(".").help("where --profile writes sluice-profile-PID-TIME.cpuprofile and .svg"))
+        .arg(Arg::new("profile-interval").long("profile-interval").value_name("US").default_value("1000").help("V8's sampling interval for --profile, in µs"))
+        .after_long_help(SCOPE_PROFILE_HELP)
 }
+
+const SCOPE_PROFILE_HELP: &str = "Profiling (--profile TIME, or p in the terminal view): scope opens the process's own V8 inspector without a restart: SIGUSR1 makes Node listen on 127.0.0.1:9229, or on the address its --inspect-port / --inspect flag names (read from /proc/PID/cmdline and NODE_OPTIONS), inside the process's network namespace (a container's loopback: scope joins it to connect, which needs root when it is not its own). Over the DevTools protocol it runs V8's CPU profiler for TIME while it samples the pool and the loop as usual, then closes the inspector again (process._debugEnd()). Node cannot undo everything: its `Debugger listening on ws://...` and `Debugger attached.` lines stay on the process's stderr, process.debugPort keeps the port, and V8 keeps the memory it allocated. An inspector that was open before is left open. Without a terminal to ask, a closed inspector is only opened with --yes.\n\nThe report: the share of the window that was JavaScript, native (program), garbage collector and idle; the functions of your code that held the loop, Node's and V8's frames folded in, with the synchronous APIs under them (crypto.pbkdf2Sync, RegExp exec, JSON.parse from the hot line); V8's top self and total time with file:line:column; the .cpuprofile (Chrome DevTools: Performance, Load profile) and a flame graph SVG. --json prints all of it as one object.";
 
 fn scope(m: &ArgMatches) -> anyhow::Result<()> {
     use sluice_scope::config::{self, Face};
     use std::io::IsTerminal;
+    if m.get_flag("all") {
+        return scope_all(m);
+    }
     let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
     let mut c = sluice_scope::ScopeConfig::new(config::parse_pid(get("pid").unwrap_or_default())?);
     c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.options.probe = m.get_flag("probe");
+    c.duration = get("duration").map(config::parse_duration).transpose()?;
+    let profile_time = get("profile")
+        .map(|t| {
+            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
+                flag: "--profile",
+                value: t.to_string(),
+                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
+            })
+        })
+        .transpose()?;
+    let mut p = sluice_scope::profile::ProfileConfig::new(
+        profile_time.unwrap_or(std::time::Duration::from_secs(5)),
+    );
+    p.yes = m.get_flag("yes");
+    p.progress = true;
+    p.out_dir = get("profile-out").unwrap_or(".").into();
+    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
+    c.profile = Some(p);
+    c.interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    c.face = match get("prometheus") {
+        Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
+        None if m.get_flag("json") => Face::Json,
+        None if profile_time.is_some() => Face::Text,
+        None if std::io::stdout().is_terminal() => Face::Tui,
+        None => Face::Text,
+    };
+    if profile_time.is_none() && c.face != Face::Tui {
+        // The profile flags serve --profile and the terminal view's `p`;
+        // other faces only watch.
+        let given = ["yes", "profile-out", "profile-interval"]
+            .into_iter()
+            .find(|k| m.value_source(k) == Some(clap::parser::ValueSource::CommandLine));
+        if let Some(flag) = given {
+            anyhow::bail!(
+                "--{flag} applies to --profile TIME or the terminal view's p; add --profile TIME"
+            );
+        }
+        c.profile = None;
+    }
+    let outcome = sluice_scope::run(&c)?;
+    if !outcome.left_behind.is_empty() {
+        anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
+    }
+    Ok(())
+}
+
+/// `sluice scope --all`: every Node process on the host.
+fn scope_all(m: &ArgMatches) -> anyhow::Result<()> {
+    use sluice_scope::config::{self, Face};
+    use std::io::IsTerminal;
+    let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
+    let mut c = sluice_scope::host::HostConfig::new();
+    c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
+    c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.duration = get("duration").map(config::parse_duration).transpose()?;
     c.face = match get("prometheus") {
         Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
@@ -288,10 +353,7 @@ fn scope(m: &ArgMatches) -> anyhow::Result<()> {
         None if std::io::stdout().is_terminal() => Face::Tui,
         None => Face::Text,
     };
-    let outcome = sluice_scope::run(&c)?;
-    if !outcome.left_behind.is_empty() {
-        anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
-    }
+    sluice_scope::host::run(&c)?;
     Ok(())
 }
 
@@ -393,7 +455,13 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
 fn lab_config(m: &ArgMatches) -> anyhow::Result<LabConfig> {
     let exe = std::env::current_exe().context("locating the sluice binary")?;
     let mut c = LabConfig::new(exe);
-    c.node = m.get_one::<String>("node").map(PathBuf::from);
+    let mut nodes = m
+        .get_many::<String>("node")
+        .into_iter()
+        .flatten()
+        .map(PathBuf::from);
+    c.node = nodes.next();
+    c.more_nodes = nodes.collect();
     c.subjects = m.get_one::<String>("subjects").map(|s| {
         s.split(',')
             .map(|x| x.trim().to_string())

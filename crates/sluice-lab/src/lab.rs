@@ -21,6 +21,9 @@ pub struct LabConfig {
     pub exe: PathBuf,
     /// `--node PATH`; otherwise node is looked up on `PATH`.
     pub node: Option<PathBuf>,
+    /// `--node` given again: further node builds, compared side by side
+    /// (only `lab scope` runs them; the other experiments refuse).
+    pub more_nodes: Vec<PathBuf>,
     /// `--subjects`; `None` means every available subject.
     pub subjects: Option<Vec<String>>,
     /// `--pools`; `None` means the experiment's default.
@@ -42,6 +45,7 @@ impl LabConfig {
         LabConfig {
             exe,
             node: None,
+            more_nodes: Vec::new(),
             subjects: None,
             pools: None,
             reps: 1,
@@ -161,6 +165,21 @@ impl Lab {
     /// The node binary, or why there is none.
     pub fn node(&self) -> Result<&Path, String> {
         self.node.as_deref().map_err(Clone::clone)
+    }
+
+    /// The further node builds of a repeated `--node`.
+    pub fn more_nodes(&self) -> &[PathBuf] {
+        &self.config.more_nodes
+    }
+
+    /// The same lab with `node` as its node build, node alone (for an
+    /// experiment that compares node builds).
+    pub fn for_node(&self, node: &Path) -> anyhow::Result<Lab> {
+        let mut config = self.config.clone();
+        config.node = Some(node.to_path_buf());
+        config.more_nodes = Vec::new();
+        config.subjects = Some(vec!["node".to_string()]);
+        Lab::new(config)
     }
 
     /// The machine.

@@ -79,6 +79,7 @@ pub fn run_experiment(
             check_writable(flag, path)?;
         }
     }
+    refuse_more_nodes(&config, exp.spec().name)?;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
@@ -128,6 +129,17 @@ pub fn check_writable(flag: &str, path: &std::path::Path) -> anyhow::Result<()> 
         .map_err(|e| anyhow::anyhow!("{flag} {shown}: cannot write in {}: {e}", dir.display()))
 }
 
+/// Refuses a repeated `--node` where `what` runs one node build.
+fn refuse_more_nodes(config: &LabConfig, what: &str) -> anyhow::Result<()> {
+    if config.more_nodes.is_empty() || what == "scope" {
+        return Ok(());
+    }
+    anyhow::bail!(
+        "--node given {} times: only `sluice lab scope` compares node builds; `{what}` takes one --node",
+        config.more_nodes.len() + 1
+    )
+}
+
 /// The terminal text of an outcome: machine, tables, notes.
 pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
     let mut out = format!(
@@ -166,6 +178,7 @@ pub struct ReportSummary {
 /// `dir/REPORT.md`, `dir/<experiment>.svg` and `dir/<experiment>.json`.
 pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
     config.report = true;
+    refuse_more_nodes(&config, "report")?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let pools_override = config.pools.clone();

@@ -10,10 +10,15 @@
 //! - `slow_io_throttled_pct`: share of queue readings in which slow I/O
 //!   waited while libuv's `slow_io_work_running` stood at its limit of
 //!   `(pool_size + 1) / 2` (see `doctor.rs`).
+//! - `resolver_at_limit_pct`: where those counters cannot be read (no
+//!   symbols), the share of samples in which at least `(pool_size + 1) / 2`
+//!   pool threads were blocked in the resolver's network calls: slow I/O at
+//!   libuv's limit, with whatever waits behind it unseen.
 
 use crate::classify::ThreadState;
 use crate::discovery::PoolStatus;
 use crate::doctor::{self, Verdict, Vitals};
+use crate::onset::Order;
 use crate::probe::ProbeReport;
 use crate::queue::QueueReading;
 use crate::sampler::Tick;
@@ -85,6 +90,10 @@ pub struct Report {
     /// `slow_io_work_running` stood at `slow_io_limit`, in % (`null` when
     /// not readable).
     pub slow_io_throttled_pct: Option<f64>,
+    /// Where `slow_io_work_running` cannot be read: share of samples with
+    /// at least `slow_io_limit` pool threads blocked in the resolver's
+    /// network calls, in % (`null` where it can be read, or below pool 2).
+    pub resolver_at_limit_pct: Option<f64>,
     /// CPU time of all pool threads, in % of one core.
     pub pool_cpu_pct: Option<f64>,
     /// CPU time of the loop thread, in % of one core.
@@ -97,6 +106,10 @@ pub struct Report {
     pub verdict: Verdict,
     /// The verdict's evidence, with its numbers.
     pub evidence: String,
+    /// With `loop-blocked+pool-saturated`: since when each held (seconds
+    /// since scope attached) and which came first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub onset: Option<doctor::Onset>,
     /// Probe mode's per-kind figures (absent without `--probe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbeReport>,
@@ -123,6 +136,7 @@ pub struct Window {
     slow_running_sum: u64,
     slow_running_readings: u32,
     slow_throttled: u32,
+    resolver_at_limit: u32,
 }
 
 /// What a window's report needs besides its samples.
@@ -144,6 +158,9 @@ pub struct Context<'a> {
     pub sampler_cpu_ns: u64,
     /// Probe mode's figures.
     pub probe: Option<ProbeReport>,
+    /// Since when the loop has been busy and the pool saturated, when both
+    /// are.
+    pub order: Option<Order>,
 }
 
 impl Window {
@@ -177,6 +194,10 @@ impl Window {
                 }
                 *self.pool_states.entry(s.label()).or_default() += 1;
             }
+        }
+        let limit = doctor::slow_io_limit(tick.pool.len());
+        if tick.pool.len() >= 2 && tick.pool.iter().filter(|s| s.in_resolver()).count() >= limit {
+            self.resolver_at_limit += 1;
         }
         if tick.loop_state.is_busy() {
             self.loop_busy += 1;
@@ -239,13 +260,20 @@ impl Window {
             .then(|| self.slow_running_sum as f64 / running_readings);
         let slow_io_throttled_pct = (self.slow_running_readings > 0)
             .then(|| 100.0 * f64::from(self.slow_throttled) / running_readings);
+        let resolver_at_limit_pct = (self.slow_running_readings == 0 && pool_size >= 2)
+            .then(|| pct(f64::from(self.resolver_at_limit)));
         let sorted = |m: &BTreeMap<String, f64>| {
             let mut v: Vec<(String, f64)> = m.iter().map(|(k, x)| (k.clone(), *x)).collect();
             v.sort_by(|a, b| b.1.total_cmp(&a.1));
             v
         };
         let (verdict, evidence) = doctor::diagnose(&Vitals {
+            order: cx.order,
             pool_size,
+            pool_unknown: match cx.status {
+                PoolStatus::NotFound { evidence } => Some(evidence.clone()),
+                _ => None,
+            },
             busy_threads,
             saturation_pct,
             loop_utilization_pct,
@@ -255,6 +283,7 @@ impl Window {
             slow_queue_depth,
             slow_io_running,
             slow_io_throttled_pct,
+            resolver_at_limit_pct,
         });
         let last = self.last.as_ref();
         let threads = self
@@ -302,10 +331,14 @@ impl Window {
             slow_io_running,
             slow_io_limit: doctor::slow_io_limit(pool_size),
             slow_io_throttled_pct,
+            resolver_at_limit_pct,
             pool_cpu_pct,
             loop_cpu_pct: cx.loop_cpu_ns.map(cpu_pct),
             threads,
             sampler_cpu_pct: cpu_pct(cx.sampler_cpu_ns),
+            onset: (verdict == Verdict::Both)
+                .then(|| cx.order.map(doctor::Onset::from))
+                .flatten(),
             verdict,
             evidence,
             probe: cx.probe,
@@ -338,6 +371,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 10_000_000,
             probe: None,
+            order: None,
         }
     }
 
@@ -440,7 +474,23 @@ mod tests {
         );
         let r = w.finish(cx(&status));
         assert_eq!((r.slow_queue_depth, r.slow_io_throttled_pct), (None, None));
-        assert_eq!(r.verdict, Verdict::Healthy);
+        // 2 of 4 threads in poll (getaddrinfo) is libuv's limit: whether
+        // lookups wait behind them cannot be read, so not healthy.
+        assert_eq!(r.resolver_at_limit_pct, Some(100.0));
+        assert_eq!(r.verdict, Verdict::Unknown, "{}", r.evidence);
+        assert!(r.evidence.contains("cannot be read"), "{}", r.evidence);
+        // One thread in poll: under the limit, nothing can be throttled.
+        let mut w = Window::new(vec![1, 2, 3, 4]);
+        w.add(
+            &Tick {
+                pool: vec![Blocked(7), Idle, Idle, Idle],
+                loop_state: Idle,
+            },
+            None,
+        );
+        let r = w.finish(cx(&status));
+        assert_eq!(r.resolver_at_limit_pct, Some(0.0));
+        assert_eq!(r.verdict, Verdict::Healthy, "{}", r.evidence);
     }
 
     #[test]

@@ -23,6 +23,10 @@ pub enum IdleWait {
     /// A futex wait on one of these words: the words the pool's idle
     /// threads were seen waiting on (no symbols).
     Words(Vec<u64>),
+    /// A futex wait on a word in libuv's static data (these runtime
+    /// ranges): libuv's `cond` lives there, but without symbols its exact
+    /// place is unknown.
+    Data(Vec<Range<u64>>),
     /// Any futex wait (threads named `libuv-worker`, no symbols): a pool
     /// thread blocked on some other lock counts as idle.
     AnyFutex,
@@ -34,6 +38,7 @@ impl IdleWait {
         match self {
             IdleWait::Cond(r) => r.contains(&word),
             IdleWait::Words(w) => w.contains(&word),
+            IdleWait::Data(d) => d.iter().any(|r| r.contains(&word)),
             IdleWait::AnyFutex => true,
         }
     }
@@ -58,6 +63,39 @@ impl ThreadState {
     /// Busy: neither idle nor gone.
     pub fn is_busy(self) -> bool {
         matches!(self, ThreadState::OnCpu | ThreadState::Blocked(_))
+    }
+
+    /// Blocked in a network system call: on a pool thread, the C
+    /// library's resolver (`getaddrinfo`, `getnameinfo`: libuv's slow I/O)
+    /// waiting on a name server.
+    ///
+    /// ```
+    /// use sluice_scope::classify::ThreadState;
+    /// assert!(ThreadState::Blocked(7).in_resolver()); // poll
+    /// assert!(!ThreadState::Blocked(0).in_resolver()); // read
+    /// assert!(!ThreadState::OnCpu.in_resolver());
+    /// ```
+    pub fn in_resolver(self) -> bool {
+        let ThreadState::Blocked(nr) = self else {
+            return false;
+        };
+        matches!(
+            syscalls::name(nr),
+            Some(
+                "connect"
+                    | "sendto"
+                    | "recvfrom"
+                    | "sendmsg"
+                    | "recvmsg"
+                    | "sendmmsg"
+                    | "recvmmsg"
+                    | "poll"
+                    | "ppoll"
+                    | "select"
+                    | "pselect6"
+                    | "socket"
+            )
+        )
     }
 
     /// A short label: `idle`, `cpu`, the system call's name (`read`,

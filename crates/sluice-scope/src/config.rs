@@ -3,6 +3,7 @@
 
 use crate::discovery::Strategy;
 use crate::error::ScopeError;
+use crate::profile::ProfileConfig;
 use crate::session::{self, Options};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -33,6 +34,11 @@ pub struct ScopeConfig {
     pub window: Duration,
     /// How reports are shown.
     pub face: Face,
+    /// `--profile`: take one CPU profile of the main thread instead of
+    /// watching (and the terminal view's `p` key's settings).
+    pub profile: Option<ProfileConfig>,
+    /// Whether a person can be asked (stdin and stderr are terminals).
+    pub interactive: bool,
 }
 
 impl ScopeConfig {
@@ -45,6 +51,8 @@ impl ScopeConfig {
             duration: None,
             window: Duration::from_secs(1),
             face: Face::Tui,
+            profile: None,
+            interactive: false,
         }
     }
 }
@@ -138,6 +146,25 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, ScopeError> {
             "expected IP:PORT, such as 127.0.0.1:9464 (or 0.0.0.0:9464 for every interface)",
         )
     })
+}
+
+/// Parses `--profile-interval US`: V8's sampling interval in µs, 50 to
+/// 100 000.
+///
+/// ```
+/// use sluice_scope::config::parse_interval;
+/// assert_eq!(parse_interval("250").unwrap().as_micros(), 250);
+/// assert!(parse_interval("10").is_err());
+/// ```
+pub fn parse_interval(text: &str) -> Result<Duration, ScopeError> {
+    match text.trim().parse::<u64>() {
+        Ok(us) if (50..=100_000).contains(&us) => Ok(Duration::from_micros(us)),
+        _ => Err(bad(
+            "--profile-interval",
+            text,
+            "expected V8's sampling interval in µs, a whole number in 50..=100000 (default 1000)",
+        )),
+    }
 }
 
 /// Parses `--discover`.

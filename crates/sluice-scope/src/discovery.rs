@@ -13,11 +13,17 @@
 //!    found: the one offset at which every `struct pthread` of the pool holds
 //!    a distinct TID of the process. Exact, busy threads included, and
 //!    `nthreads == 0` says the pool has not started.
-//! 3. **Futex, with symbols**: an idle pool thread waits in `futex` on a
+//! 3. **Start routine** (no symbols needed, `/proc/PID/mem`): each
+//!    thread's `struct pthread` holds what it was started with; libuv
+//!    starts its pool threads at `worker`, in libuv's code
+//!    (`start_routine.rs`). Exact, busy threads included: this is what
+//!    finds the pool of a distribution's node (shared, stripped
+//!    `libuv.so.1`, unnamed threads) when every thread is busy.
+//! 4. **Futex, with symbols**: an idle pool thread waits in `futex` on a
 //!    word inside libuv's `cond` (glibc's condition variable has two group
 //!    words, 4 bytes apart, so idle threads may wait on either). Busy
 //!    threads are not seen until they go idle once; found threads are kept.
-//! 4. **Futex, heuristic** (no symbols): the threads waiting on futex words
+//! 5. **Futex, heuristic** (no symbols): the threads waiting on futex words
 //!    in libuv's static data (the writable segments of the image that
 //!    exports `uv_queue_work`), grouped by word (words within 8 bytes are one
 //!    condition variable). V8's platform workers also share one condition
@@ -30,7 +36,7 @@
 //!
 //! Before the first pool submission (an `fs` call, `dns.lookup`, async
 //! crypto, `zlib`) there are no pool threads at all: libuv starts them
-//! lazily. Methods 1 and 2 then report [`PoolStatus::NotStarted`]; the futex
+//! lazily. Methods 1 to 3 then report [`PoolStatus::NotStarted`]; the futex
 //! methods cannot tell "not started" from "every thread busy" and report
 //! [`PoolStatus::NotFound`].
 
@@ -44,30 +50,34 @@ use std::collections::BTreeMap;
 /// Which discovery method(s) to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Strategy {
-    /// Names, then memory, then futex (with symbols, else heuristic).
+    /// Names, then memory, then start routine, then futex (with symbols,
+    /// else heuristic).
     #[default]
     Auto,
     /// Threads named `libuv-worker` only.
     Names,
     /// libuv's `nthreads`/`threads` read from memory only.
     Memory,
+    /// Each thread's start routine only (glibc's `struct pthread`).
+    Start,
     /// Futex words only (with symbols if there are any).
     Futex,
 }
 
 impl Strategy {
-    /// Parses `auto`, `names`, `memory` or `futex`.
+    /// Parses `auto`, `names`, `memory`, `start` or `futex`.
     pub fn parse(text: &str) -> Result<Strategy, ScopeError> {
         Ok(match text {
             "auto" => Strategy::Auto,
             "names" => Strategy::Names,
             "memory" => Strategy::Memory,
+            "start" => Strategy::Start,
             "futex" => Strategy::Futex,
             _ => {
                 return Err(ScopeError::Config {
                     flag: "--discover",
                     value: text.into(),
-                    expected: "expected one of auto, names, memory, futex".into(),
+                    expected: "expected one of auto, names, memory, start, futex".into(),
                 });
             }
         })
@@ -81,6 +91,8 @@ pub enum Method {
     Names,
     /// libuv's statics read from memory.
     Memory,
+    /// Threads whose start routine is libuv's `worker`.
+    StartRoutine,
     /// Futex words inside libuv's `cond` (symbols).
     FutexSymbols,
     /// Futex words in libuv's static data (no symbols): a heuristic.
@@ -88,11 +100,13 @@ pub enum Method {
 }
 
 impl Method {
-    /// `names`, `memory`, `futex-symbols`, `futex-heuristic`.
+    /// `names`, `memory`, `start-routine`, `futex-symbols`,
+    /// `futex-heuristic`.
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Names => "names",
             Method::Memory => "memory",
+            Method::StartRoutine => "start-routine",
             Method::FutexSymbols => "futex-symbols",
             Method::FutexHeuristic => "futex-heuristic",
         }
@@ -100,7 +114,7 @@ impl Method {
 
     /// Whether the method sees every pool thread, busy ones included.
     pub fn is_exact(self) -> bool {
-        matches!(self, Method::Names | Method::Memory)
+        matches!(self, Method::Names | Method::Memory | Method::StartRoutine)
     }
 }
 
@@ -132,7 +146,8 @@ pub enum PoolStatus {
         /// Why scope knows.
         evidence: String,
     },
-    /// No pool thread seen (not started, or every thread busy).
+    /// No pool thread seen (not started, or every thread busy): the
+    /// pool is unknown, and the doctor says so.
     NotFound {
         /// What was looked for.
         evidence: String,
@@ -238,7 +253,7 @@ pub fn discover(
     }
     if matches!(strategy, Strategy::Auto | Strategy::Memory) {
         match (mem, syms.nthreads, syms.threads) {
-            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t, &threads) {
+            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t) {
                 Ok(MemoryPool::NotStarted) => {
                     return Ok(PoolStatus::NotStarted {
                         evidence: "libuv's nthreads is 0: no pool work has been submitted yet (libuv starts its threads at the first fs call, dns.lookup, async crypto or zlib call)".into(),
@@ -279,10 +294,83 @@ pub fn discover(
             });
         }
     }
+    if matches!(strategy, Strategy::Auto | Strategy::Start) {
+        match by_start_routine(target, mem, &threads) {
+            Ok(status) => return Ok(status),
+            Err(why) if strategy == Strategy::Start => {
+                return Ok(PoolStatus::NotFound {
+                    evidence: format!("--discover start: {why}"),
+                });
+            }
+            Err(why) => notes.push(why),
+        }
+    }
     Ok(match &cond {
         Some(cond) => futex_with_symbols(target, &threads, cond, known, notes),
         None => futex_heuristic(target, &threads, known, notes),
     })
+}
+
+/// The pool by each thread's start routine (`start_routine.rs`); `Err`
+/// when the method cannot tell.
+fn by_start_routine(
+    target: &Target,
+    mem: Option<&RemoteMemory>,
+    threads: &[Snapshot],
+) -> Result<PoolStatus, String> {
+    // `threads` (this /proc's view) feeds the cross-check below.
+    let mem = mem.ok_or("start routine: process memory not readable")?;
+    let map = target
+        .tid_map()
+        .map_err(|e| format!("start routine: {e}"))?;
+    let found = crate::start_routine::find(target, mem, &map)
+        .map_err(|why| format!("start routine: {why}"))?;
+    let img = &target.image;
+    let what = match (&img.symbols.worker, found.routine) {
+        (Some(_), _) => format!("libuv's worker (symbol in {})", img.shown),
+        (None, Some(r)) => format!("{r:#x}, in libuv's code ({})", img.text_source),
+        (None, None) => format!("libuv's code ({})", img.text_source),
+    };
+    let how = format!(
+        "start routine read from glibc's struct pthread at the top of each thread's stack (+{:#x}; TID at +{:#x}), {} of the {} other threads described",
+        found.start_offset, found.tid_offset, found.described, found.others
+    );
+    if found.tids.is_empty() {
+        if found.described == found.others {
+            return Ok(PoolStatus::NotStarted {
+                evidence: format!(
+                    "no thread was started at {what}: libuv has not started its pool yet (it does at the first fs call, dns.lookup, async crypto or zlib call); {how}"
+                ),
+            });
+        }
+        return Err(format!(
+            "no thread seen started at {what}, but only {} of the {} other threads were described",
+            found.described, found.others
+        ));
+    }
+    let cond = img.symbols.cond.as_ref().map(|r| img.runtime_range(r));
+    let idle = match &cond {
+        Some(r) => IdleWait::Cond(r.clone()),
+        None => IdleWait::Data(img.data_ranges()),
+    };
+    let idle_text = match &cond {
+        Some(_) => "idle: waiting on libuv's cond (symbol)".to_string(),
+        None => format!(
+            "idle: a futex wait in {}'s static data, where libuv's cond lives (no symbols)",
+            img.shown
+        ),
+    };
+    let mut evidence = vec![format!(
+        "{} started at {what}; {how}; {idle_text}",
+        threads_text(found.tids.len())
+    )];
+    evidence.extend(cross_check(&found.tids, threads, cond.as_ref()));
+    Ok(PoolStatus::Started(Pool {
+        method: Method::StartRoutine,
+        tids: found.tids,
+        idle,
+        evidence,
+    }))
 }
 
 enum MemoryPool {
@@ -296,7 +384,6 @@ fn from_memory(
     mem: &RemoteMemory,
     nthreads: u64,
     threads: u64,
-    snapshot: &[Snapshot],
 ) -> Result<MemoryPool, String> {
     let read_err = |what: &str, e: std::io::Error| format!("reading libuv's {what}: {e}");
     let n = mem
@@ -334,7 +421,9 @@ fn from_memory(
                 .ok_or_else(|| format!("reading struct pthread at {p:#x}"))
         })
         .collect::<Result<_, _>>()?;
-    let tids: std::collections::BTreeSet<u32> = snapshot.iter().map(|t| t.tid).collect();
+    // struct pthread holds TIDs as the process's PID namespace numbers
+    // them; /proc here may number them otherwise (a container).
+    let map = target.tid_map().map_err(|e| e.to_string())?;
     let len = blocks.iter().map(Vec::len).min().unwrap_or(0);
     for offset in (0..len.saturating_sub(3)).step_by(4) {
         let at: Vec<u32> = blocks
@@ -342,8 +431,8 @@ fn from_memory(
             .map(|b| u32::from_ne_bytes(b[offset..offset + 4].try_into().expect("4 bytes")))
             .collect();
         let distinct: std::collections::BTreeSet<u32> = at.iter().copied().collect();
-        if distinct.len() == at.len() && at.iter().all(|t| tids.contains(t) && *t != target.pid) {
-            let mut found = at;
+        if distinct.len() == at.len() && at.iter().all(|t| map.is_other(*t)) {
+            let mut found: Vec<u32> = at.iter().filter_map(|t| map.host(*t)).collect();
             found.sort_unstable();
             return Ok(MemoryPool::Found {
                 tids: found,
@@ -586,13 +675,14 @@ mod tests {
         assert_eq!(Strategy::parse("memory").unwrap(), Strategy::Memory);
         assert_eq!(
             Strategy::parse("psychic").unwrap_err().to_string(),
-            "--discover \"psychic\": expected one of auto, names, memory, futex"
+            "--discover \"psychic\": expected one of auto, names, memory, start, futex"
         );
     }
 
     #[test]
     fn only_names_and_memory_are_exact() {
         assert!(Method::Names.is_exact() && Method::Memory.is_exact());
+        assert!(Method::StartRoutine.is_exact());
         assert!(!Method::FutexSymbols.is_exact() && !Method::FutexHeuristic.is_exact());
     }
 }

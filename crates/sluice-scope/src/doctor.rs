@@ -20,10 +20,25 @@
 //!   are read from libuv's statics in memory (the symbol table says where);
 //!   without symbols this verdict cannot be reached. A saturated pool wins:
 //!   at pool size 1 the limit is the whole pool, and all work waits.
-//! - **healthy**: none of these.
+//! - **unknown**: the pool could not be found (every method failed, or
+//!   only a futex method ran and no pool thread was idle to be seen): a
+//!   pool scope cannot see is never called healthy. The reason is the
+//!   evidence. A blocked loop is still reported as such. Also unknown:
+//!   without libuv's symbols (its slow-I/O counters unreadable), when
+//!   `(n + 1) / 2` threads sat in the resolver's network calls for at least
+//!   [`SLOW_IO_THROTTLED_PCT`] % of the window: lookups may wait behind
+//!   libuv's limit, and that queue cannot be read.
+//! - **healthy**: none of these, with the pool found (or known not to have
+//!   started).
 //!
 //! The loop verdict combines with either pool verdict (`loop-blocked+...`).
+//! When the loop is blocked and the pool saturated, the evidence says which
+//! came first (from the runs of samples in `onset.rs`: the loop busy, every
+//! pool thread busy) and what each is doing, in words: the loop running
+//! JavaScript or in a system call, the pool's threads on a CPU (crypto,
+//! zlib), in file system calls, or in `getaddrinfo`.
 
+use crate::onset::Order;
 use serde::Serialize;
 
 /// Loop utilisation from which the loop counts as blocked.
@@ -67,12 +82,16 @@ pub enum Verdict {
     /// The loop blocked and slow I/O throttled.
     #[serde(rename = "loop-blocked+slow-io-throttled")]
     LoopBlockedSlowIoThrottled,
+    /// The pool could not be found: its state is unknown (the evidence
+    /// says why).
+    #[serde(rename = "unknown")]
+    Unknown,
 }
 
 impl Verdict {
     /// `healthy`, `loop-blocked`, `pool-saturated`, `slow-io-throttled`,
-    /// `loop-blocked+pool-saturated`, `loop-blocked+slow-io-throttled` (the
-    /// JSON's and Prometheus' label).
+    /// `loop-blocked+pool-saturated`, `loop-blocked+slow-io-throttled`,
+    /// `unknown` (the JSON's and Prometheus' label).
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Healthy => "healthy",
@@ -81,11 +100,13 @@ impl Verdict {
             Verdict::SlowIoThrottled => "slow-io-throttled",
             Verdict::Both => "loop-blocked+pool-saturated",
             Verdict::LoopBlockedSlowIoThrottled => "loop-blocked+slow-io-throttled",
+            Verdict::Unknown => "unknown",
         }
     }
 
-    /// Every verdict, in severity order.
-    pub const ALL: [Verdict; 6] = [
+    /// Every verdict, in severity order (`unknown` first: nothing is known).
+    pub const ALL: [Verdict; 7] = [
+        Verdict::Unknown,
         Verdict::Healthy,
         Verdict::SlowIoThrottled,
         Verdict::PoolSaturated,
@@ -100,6 +121,9 @@ impl Verdict {
 pub struct Vitals {
     /// Pool threads (0: not started or not found).
     pub pool_size: usize,
+    /// Why the pool could not be found, when it could not: the verdict is
+    /// then [`Verdict::Unknown`] (unless the loop is blocked).
+    pub pool_unknown: Option<String>,
     /// Mean busy pool threads.
     pub busy_threads: f64,
     /// Percentage of samples with every pool thread busy.
@@ -120,6 +144,92 @@ pub struct Vitals {
     /// Share of queue readings (%) with slow I/O waiting while
     /// `slow_io_work_running` stood at [`slow_io_limit`], if read.
     pub slow_io_throttled_pct: Option<f64>,
+    /// Where that cannot be read (no symbols): share of samples (%) with
+    /// at least [`slow_io_limit`] pool threads in the resolver's network
+    /// calls. From [`SLOW_IO_THROTTLED_PCT`] the verdict is `unknown`, not
+    /// `healthy`: lookups may be queued behind libuv's limit, unseen.
+    pub resolver_at_limit_pct: Option<f64>,
+    /// Since when the loop has been busy and the pool saturated, when both
+    /// are (the session counts it across windows).
+    pub order: Option<Order>,
+}
+
+/// Since when the loop has been blocked and the pool saturated, and which
+/// came first: the JSON's `onset`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Onset {
+    /// Start of the loop's run, in seconds since scope attached (0 or the
+    /// first sample: it began before scope came).
+    pub loop_blocked_since_s: f64,
+    /// Start of the pool's run.
+    pub pool_saturated_since_s: f64,
+    /// `loop`, `pool`, `together`, or `unknown` (both before scope came).
+    pub first: &'static str,
+}
+
+impl From<Order> for Onset {
+    fn from(o: Order) -> Onset {
+        Onset {
+            loop_blocked_since_s: o.loop_since_s,
+            pool_saturated_since_s: o.pool_since_s,
+            first: o.first(),
+        }
+    }
+}
+
+/// What the loop thread's busy states mean, largest first.
+///
+/// ```
+/// use sluice_scope::doctor::loop_doing;
+/// let s = loop_doing(&[("cpu".into(), 97.0), ("read".into(), 2.0)]);
+/// assert_eq!(s, "running JavaScript or a synchronous native call on a CPU 97% (sluice scope PID --profile names the JavaScript), in read(2) 2% (a synchronous system call: fs.*Sync, or a native module)");
+/// ```
+pub fn loop_doing(states: &[(String, f64)]) -> String {
+    let parts: Vec<String> = states
+        .iter()
+        .filter(|(_, x)| *x >= 0.5)
+        .map(|(k, x)| match k.as_str() {
+            "cpu" => format!(
+                "running JavaScript or a synchronous native call on a CPU {x:.0}% (sluice scope PID --profile names the JavaScript)"
+            ),
+            "futex" => format!("waiting on a lock {x:.0}% (Atomics.wait, or a native module)"),
+            sc => format!(
+                "in {sc}(2) {x:.0}% (a synchronous system call: fs.*Sync, or a native module)"
+            ),
+        })
+        .collect();
+    if parts.is_empty() {
+        "in no state long enough to name".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// What the pool threads' busy states mean, largest first.
+///
+/// ```
+/// use sluice_scope::doctor::pool_doing;
+/// let s = pool_doing(&[("cpu".into(), 3.0), ("poll".into(), 1.0)]);
+/// assert_eq!(s, "3.0 threads on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib), 1.0 in getaddrinfo (dns.lookup)");
+/// ```
+pub fn pool_doing(states: &[(String, f64)]) -> String {
+    states
+        .iter()
+        .filter(|(_, x)| *x >= 0.05)
+        .enumerate()
+        .map(|(i, (k, x))| {
+            let what = match k.as_str() {
+                "cpu" => "on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib)".to_string(),
+                "poll" | "connect" | "sendto" | "recvfrom" | "sendmmsg" | "recvmsg" => {
+                    "in getaddrinfo (dns.lookup)".to_string()
+                }
+                "futex" => "waiting on a lock".to_string(),
+                sc => format!("in {sc}(2) (fs)"),
+            };
+            format!("{x:.1} {}{what}", if i == 0 { "threads " } else { "" })
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The verdict on `v`, and one sentence of evidence with its numbers.
@@ -138,6 +248,9 @@ pub struct Vitals {
 /// let blocked = Vitals { loop_utilization_pct: 100.0, ..Vitals::default() };
 /// assert_eq!(diagnose(&blocked).0, Verdict::LoopBlocked);
 /// assert_eq!(diagnose(&Vitals::default()).0, Verdict::Healthy);
+/// // A pool that could not be found is never healthy.
+/// let unseen = Vitals { pool_unknown: Some("no thread found".into()), ..Vitals::default() };
+/// assert_eq!(diagnose(&unseen).0, Verdict::Unknown);
 /// // 32 dns.lookup at pool 4: 2 run (libuv's limit), 30 wait, 2 threads idle.
 /// let throttled = Vitals {
 ///     pool_size: 4,
@@ -156,7 +269,11 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         && !saturated
         && v.slow_io_throttled_pct
             .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
+    let slow_unseen = v.slow_io_throttled_pct.is_none()
+        && v.resolver_at_limit_pct
+            .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
     let verdict = match (loop_blocked, saturated, throttled) {
+        (false, false, false) if v.pool_unknown.is_some() || slow_unseen => Verdict::Unknown,
         (false, false, false) => Verdict::Healthy,
         (true, false, false) => Verdict::LoopBlocked,
         (false, true, _) => Verdict::PoolSaturated,
@@ -192,7 +309,17 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
             format!("; {q:.1} requests queued on average{slow}")
         })
         .unwrap_or_default();
-    let pool_text = if v.pool_size == 0 {
+    let pool_text = if let Some(why) = &v.pool_unknown {
+        format!("pool unknown: {why}")
+    } else if slow_unseen && !saturated {
+        let n = v.pool_size;
+        format!(
+            "slow I/O at libuv's limit, queue unseen: {} of {n} threads (libuv's (n + 1) / 2 limit) were in the resolver's network calls (getaddrinfo) {:.0}% of the window; lookups beyond them wait in slow_io_pending_wq, which cannot be read without libuv's symbols, so whether lookups are throttled is unknown (pool {:.1} of {n} busy)",
+            slow_io_limit(n),
+            v.resolver_at_limit_pct.unwrap_or(0.0),
+            v.busy_threads
+        )
+    } else if v.pool_size == 0 {
         "no pool thread seen (libuv starts its pool at the first fs, dns.lookup, crypto or zlib call)".to_string()
     } else if saturated {
         format!(
@@ -232,13 +359,50 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
     };
     let evidence = match verdict {
         Verdict::Healthy => format!("healthy: {pool_text}; {loop_text}"),
+        Verdict::Unknown => format!("{pool_text}; {loop_text}"),
         Verdict::LoopBlocked => format!("{loop_text}; {pool_text}"),
         Verdict::PoolSaturated | Verdict::SlowIoThrottled => format!("{pool_text}; {loop_text}"),
-        Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => {
-            format!("{loop_text}; and {pool_text}")
-        }
+        Verdict::Both => format!(
+            "{}; {loop_text}; and {pool_text}. The loop is {}; the pool has {}",
+            first_text(v.order),
+            loop_doing(&v.loop_states),
+            pool_doing(&v.pool_states)
+        ),
+        Verdict::LoopBlockedSlowIoThrottled => format!("{loop_text}; and {pool_text}"),
     };
     (verdict, evidence)
+}
+
+/// Which came first, in words.
+fn first_text(order: Option<Order>) -> String {
+    let Some(o) = order else {
+        return "which came first is not known (scope saw both in this window only)".into();
+    };
+    match o.first() {
+        "unknown" => "both were so when scope attached: which came first is not known".into(),
+        "together" => format!(
+            "both began together (loop at {:.1} s, pool at {:.1} s after scope attached)",
+            o.loop_since_s, o.pool_since_s
+        ),
+        "loop" => format!(
+            "the loop blocked first ({}), the pool saturated at {:.1} s: work the loop hands the pool piles up behind it",
+            if o.loop_before_scope {
+                "before scope attached".to_string()
+            } else {
+                format!("at {:.1} s", o.loop_since_s)
+            },
+            o.pool_since_s
+        ),
+        _ => format!(
+            "the pool saturated first ({}), the loop blocked at {:.1} s: the pool's callbacks, or synchronous work, now hold the loop too",
+            if o.pool_before_scope {
+                "before scope attached".to_string()
+            } else {
+                format!("at {:.1} s", o.pool_since_s)
+            },
+            o.loop_since_s
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -255,6 +419,26 @@ mod tests {
             ..Vitals::default()
         };
         assert_eq!(diagnose(&v).0, Verdict::Both);
+        let v2 = Vitals {
+            loop_states: vec![("cpu".into(), 100.0)],
+            pool_states: vec![("cpu".into(), 2.0)],
+            order: Some(Order {
+                loop_since_s: 4.0,
+                pool_since_s: 1.5,
+                loop_before_scope: false,
+                pool_before_scope: false,
+            }),
+            ..v.clone()
+        };
+        let (_, text) = diagnose(&v2);
+        assert!(
+            text.starts_with("the pool saturated first (at 1.5 s), the loop blocked at 4.0 s"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("The loop is running JavaScript or a synchronous native call on a CPU 100% (sluice scope PID --profile names the JavaScript); the pool has 2.0 threads on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib)"),
+            "{text}"
+        );
         let v = Vitals {
             saturation_pct: POOL_SATURATED_PCT - 0.1,
             loop_utilization_pct: LOOP_BLOCKED_PCT - 0.1,
@@ -273,6 +457,29 @@ mod tests {
         let (verdict, text) = diagnose(&v);
         assert_eq!(verdict, Verdict::Healthy);
         assert!(text.contains("no pool thread seen"), "{text}");
+    }
+
+    #[test]
+    fn a_pool_not_found_is_unknown_with_the_reason_unless_the_loop_blocks() {
+        let v = Vitals {
+            pool_unknown: Some("no thread waits on libuv's cond".into()),
+            loop_utilization_pct: 10.0,
+            ..Vitals::default()
+        };
+        let (verdict, text) = diagnose(&v);
+        assert_eq!(verdict, Verdict::Unknown);
+        assert_eq!(
+            text,
+            "pool unknown: no thread waits on libuv's cond; loop 10% busy"
+        );
+        assert_eq!(serde_json::to_string(&verdict).unwrap(), "\"unknown\"");
+        let blocked = Vitals {
+            loop_utilization_pct: 100.0,
+            ..v
+        };
+        let (verdict, text) = diagnose(&blocked);
+        assert_eq!(verdict, Verdict::LoopBlocked);
+        assert!(text.contains("pool unknown: no thread waits"), "{text}");
     }
 
     /// 32 dns.lookup at pool 4: 2 threads in getaddrinfo (libuv's limit),
@@ -348,7 +555,7 @@ mod tests {
             text.contains("31.0 requests queued on average, 31.0 of them slow I/O"),
             "{text}"
         );
-        assert_eq!(Verdict::ALL.len(), 6);
+        assert_eq!(Verdict::ALL.len(), 7);
     }
 
     #[test]

@@ -99,6 +99,9 @@ pub enum ScopeError {
         /// Why.
         message: String,
     },
+    /// A profile could not be taken (`--profile`).
+    #[error("{0}")]
+    Profile(crate::inspector::error::InspectorError),
     /// The terminal could not be driven.
     #[error("terminal: {0}; pass --json for output that needs no terminal")]
     Terminal(std::io::Error),
@@ -119,6 +122,12 @@ impl ScopeError {
 impl From<ProbeRefusal> for ScopeError {
     fn from(r: ProbeRefusal) -> ScopeError {
         ScopeError::ProbeRefused(r)
+    }
+}
+
+impl From<crate::inspector::error::InspectorError> for ScopeError {
+    fn from(e: crate::inspector::error::InspectorError) -> ScopeError {
+        ScopeError::Profile(e)
     }
 }
 

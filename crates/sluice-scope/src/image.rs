@@ -88,6 +88,17 @@ pub struct LibuvImage {
     pub data: Vec<Range<u64>>,
     /// What the symbol table says about the pool.
     pub symbols: ThreadpoolSymbols,
+    /// Where libuv's code lies (link-time), for telling a pool thread by
+    /// its start routine when `worker` has no symbol: a `libuv*.so`'s
+    /// executable segments (all of it is libuv), else the span of the
+    /// `uv_*` functions its symbol tables name (node exports them in
+    /// `.dynsym` for addons, so a stripped node keeps them).
+    pub text: Vec<Range<u64>>,
+    /// How [`LibuvImage::text`] was found, for the evidence.
+    pub text_source: String,
+    /// The loadable segments' link-time address and file offset, for
+    /// placing the image in a process ([`LibuvImage::placed`]).
+    pub segments: Vec<(u64, u64)>,
 }
 
 impl LibuvImage {
@@ -99,6 +110,29 @@ impl LibuvImage {
         inode: u64,
         maps: &[Mapping],
     ) -> Result<Option<LibuvImage>, ScopeError> {
+        LibuvImage::parse(path, shown)?
+            .map(|img| img.placed(inode, maps))
+            .transpose()
+    }
+
+    /// This image as mapped in a process whose mappings are `maps` (the
+    /// file's inode `inode`): the same symbols, that process's load bias.
+    /// Parsing once and placing per process is what lets `--all` watch
+    /// many processes of one node binary for the cost of one.
+    pub fn placed(&self, inode: u64, maps: &[Mapping]) -> Result<LibuvImage, ScopeError> {
+        let bias = bias(&self.segments, inode, maps).ok_or_else(|| ScopeError::Elf {
+            path: PathBuf::from(&self.shown),
+            message: format!("no mapping of inode {inode} matches its loadable segments"),
+        })?;
+        Ok(LibuvImage {
+            bias,
+            ..self.clone()
+        })
+    }
+
+    /// Reads `path` (shown as `shown`) if it exports `uv_queue_work`, not
+    /// yet placed in a process (bias 0); `Ok(None)` if it is not libuv.
+    pub fn parse(path: &Path, shown: &str) -> Result<Option<LibuvImage>, ScopeError> {
         let elf_err = |message: String| ScopeError::Elf {
             path: PathBuf::from(shown),
             message,
@@ -129,11 +163,10 @@ impl LibuvImage {
             .filter(|s| s.permissions().writable())
             .map(|s| s.address()..s.address() + s.size())
             .collect();
-        let bias = bias(&obj, inode, maps).ok_or_else(|| {
-            elf_err(format!(
-                "no mapping of inode {inode} matches its loadable segments"
-            ))
-        })?;
+        let segments = obj
+            .segments()
+            .map(|seg| (seg.address(), seg.file_range().0))
+            .collect();
         // The code of the pool's functions, for probe mode: the sparse
         // buffer does not hold .text, so read it from the file.
         for (name, addr, size) in functions {
@@ -161,12 +194,16 @@ impl LibuvImage {
                 _ => symbols.queue_work = f,
             }
         }
+        let (text, text_source) = libuv_text(&obj, shown);
         Ok(Some(LibuvImage {
             path: path.to_path_buf(),
             shown: shown.to_string(),
-            bias,
+            bias: 0,
             data,
             symbols,
+            text,
+            text_source,
+            segments,
         }))
     }
 
@@ -180,11 +217,75 @@ impl LibuvImage {
         self.runtime(r.start)..self.runtime(r.end)
     }
 
+    /// Whether runtime address `addr` lies in libuv's code
+    /// ([`LibuvImage::text`]).
+    pub fn holds_libuv_code(&self, addr: u64) -> bool {
+        self.text
+            .iter()
+            .any(|r| self.runtime_range(r).contains(&addr))
+    }
+
+    /// The runtime ranges of the image's writable data.
+    pub fn data_ranges(&self) -> Vec<Range<u64>> {
+        self.data.iter().map(|r| self.runtime_range(r)).collect()
+    }
+
     /// Whether runtime address `addr` lies in the image's writable data.
     pub fn holds_data(&self, addr: u64) -> bool {
         self.data
             .iter()
             .any(|r| self.runtime_range(r).contains(&addr))
+    }
+}
+
+/// Where libuv's code lies in `obj` (link-time), and how that was found.
+fn libuv_text<'data, R: object::ReadRef<'data>>(
+    obj: &object::File<'data, R>,
+    shown: &str,
+) -> (Vec<Range<u64>>, String) {
+    let file_name = shown.rsplit('/').next().unwrap_or(shown);
+    if file_name.starts_with("libuv") {
+        let text: Vec<Range<u64>> = obj
+            .segments()
+            .filter(|s| s.permissions().executable())
+            .map(|s| s.address()..s.address() + s.size())
+            .collect();
+        return (text, format!("the executable segment of {file_name}"));
+    }
+    let mut funcs: Vec<(u64, u64)> = obj
+        .dynamic_symbols()
+        .chain(obj.symbols())
+        .filter(|sym| {
+            sym.name_bytes().is_ok_and(|n| n.starts_with(b"uv_"))
+                && sym.kind() == SymbolKind::Text
+                && sym.is_definition()
+                && sym.address() != 0
+        })
+        .map(|sym| (sym.address(), sym.address() + sym.size().max(1)))
+        .collect();
+    funcs.sort_unstable();
+    funcs.dedup();
+    // libuv is linked in as one archive, so its functions sit together; a
+    // stray `uv_*` elsewhere (the embedder's own) must not widen the span
+    // over other code: keep the largest cluster, split at gaps of more
+    // than UV_GAP.
+    const UV_GAP: u64 = 256 << 10;
+    let mut clusters: Vec<(Range<u64>, usize)> = Vec::new();
+    for (lo, hi) in funcs {
+        match clusters.last_mut() {
+            Some((r, n)) if lo <= r.end + UV_GAP => {
+                r.end = r.end.max(hi);
+                *n += 1;
+            }
+            _ => clusters.push((lo..hi, 1)),
+        }
+    }
+    match clusters.into_iter().max_by_key(|(_, n)| *n) {
+        Some((span, n)) => (
+            vec![span],
+            format!("the span of the {n} uv_* functions {file_name}'s symbol tables name together"),
+        ),
+        None => (Vec::new(), format!("{file_name} names no uv_* function")),
     }
 }
 
@@ -333,20 +434,16 @@ fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
 /// Runtime minus link-time address, from the lowest mapping of the file:
 /// `start - offset` is where file offset 0 landed, and a segment's
 /// `p_vaddr - p_offset` is where file offset 0 sits at link time.
-fn bias<'data, R: object::ReadRef<'data>>(
-    obj: &object::File<'data, R>,
-    inode: u64,
-    maps: &[Mapping],
-) -> Option<u64> {
+fn bias(segments: &[(u64, u64)], inode: u64, maps: &[Mapping]) -> Option<u64> {
     let m = maps
         .iter()
         .filter(|m| m.inode == inode && m.inode != 0)
         .min_by_key(|m| m.offset)?;
-    let seg = obj
-        .segments()
-        .filter(|s| s.file_range().0 & !0xfff <= m.offset)
-        .max_by_key(|s| s.file_range().0)?;
-    let link_base = seg.address().wrapping_sub(seg.file_range().0);
+    let (address, offset) = segments
+        .iter()
+        .filter(|(_, off)| off & !0xfff <= m.offset)
+        .max_by_key(|(_, off)| *off)?;
+    let link_base = address.wrapping_sub(*offset);
     Some(m.start.wrapping_sub(m.offset).wrapping_sub(link_base))
 }
 

@@ -11,6 +11,7 @@ use crate::aggregate::{Context, Report, Window};
 use crate::discovery::{self, PoolStatus, Strategy};
 use crate::error::ScopeError;
 use crate::memory::RemoteMemory;
+use crate::onset::Onsets;
 use crate::probe::ProbeSession;
 use crate::queue::{self, QueueAddrs};
 use crate::sampler::Sampler;
@@ -54,6 +55,7 @@ pub struct Session {
     sampler: Sampler,
     probe: Option<ProbeSession>,
     attached: Instant,
+    onsets: Onsets,
     /// The process exited during the last window.
     exited: bool,
 }
@@ -70,7 +72,13 @@ impl Session {
     /// ```
     pub fn attach(pid: u32, options: Options) -> Result<Session, ScopeError> {
         check_rate(options.rate_hz)?;
-        let target = Target::open(pid)?;
+        Session::attach_target(Target::open(pid)?, options)
+    }
+
+    /// Attaches to a target already opened (its symbols read once).
+    pub fn attach_target(target: Target, options: Options) -> Result<Session, ScopeError> {
+        check_rate(options.rate_hz)?;
+        let pid = target.pid;
         let mem = RemoteMemory::open(pid).ok();
         let syms = &target.image.symbols;
         let queue = syms.wq.map(|wq| QueueAddrs {
@@ -100,6 +108,7 @@ impl Session {
             sampler,
             probe,
             attached: Instant::now(),
+            onsets: Onsets::default(),
             exited: false,
         })
     }
@@ -180,6 +189,11 @@ impl Session {
                 _ => None,
             };
             window.add(&tick, q);
+            self.onsets.add(
+                self.attached.elapsed().as_secs_f64(),
+                tick.loop_state.is_busy(),
+                !tick.pool.is_empty() && tick.busy() == tick.pool.len(),
+            );
             if let Some(p) = self.probe.as_mut() {
                 p.poll();
             }
@@ -212,8 +226,10 @@ impl Session {
             .collect();
         let probe = self.probe.as_mut().map(|p| p.take_report(window_s));
         let sampler_cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+        let t_s = self.attached.elapsed().as_secs_f64();
         Ok(window.finish(Context {
-            t_s: self.attached.elapsed().as_secs_f64(),
+            t_s,
+            order: self.onsets.order(t_s),
             pid: self.target.pid,
             window_s,
             status: &self.status,

@@ -167,6 +167,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 0,
             probe: None,
+            order: None,
         })
     }
 

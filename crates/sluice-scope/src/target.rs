@@ -29,6 +29,12 @@ pub struct Target {
 impl Target {
     /// Opens process `pid` for watching.
     pub fn open(pid: u32) -> Result<Target, ScopeError> {
+        Target::open_cached(pid, &mut ImageCache::default())
+    }
+
+    /// Opens process `pid`, reading each ELF file's symbols only if
+    /// `cache` has not seen that file (device and inode) before.
+    pub fn open_cached(pid: u32, cache: &mut ImageCache) -> Result<Target, ScopeError> {
         let proc = PathBuf::from(format!("/proc/{pid}"));
         let status = match std::fs::read_to_string(proc.join("status")) {
             Ok(s) => s,
@@ -86,7 +92,7 @@ impl Target {
         let exe_inode = std::fs::metadata(&exe_link)
             .map_err(|e| ScopeError::io(format!("reading {}", exe_link.display()), e))?
             .ino();
-        let mut image = LibuvImage::load(&exe_link, &exe, exe_inode, &maps)?;
+        let mut image = cache.load(&exe_link, &exe, exe_inode, &maps)?;
         if image.is_none() {
             // A distribution's node may link libuv as a shared library.
             let mut seen = Vec::new();
@@ -97,7 +103,7 @@ impl Target {
                 }
                 seen.push(m.inode);
                 let path = proc.join("root").join(m.path.trim_start_matches('/'));
-                if let Some(img) = LibuvImage::load(&path, &m.path, m.inode, &maps)? {
+                if let Some(img) = cache.load(&path, &m.path, m.inode, &maps)? {
                     image = Some(img);
                     break;
                 }
@@ -123,6 +129,12 @@ impl Target {
         start_time(self.pid) == Some(self.start_time)
     }
 
+    /// [`Target::is_alive`] as a closure another thread can keep.
+    pub fn liveness(&self) -> Box<dyn Fn() -> bool + Send> {
+        let (pid, started) = (self.pid, self.start_time);
+        Box::new(move || start_time(pid) == Some(started))
+    }
+
     /// The TIDs of its threads, in no particular order.
     pub fn tids(&self) -> Result<Vec<u32>, ScopeError> {
         let dir = std::fs::read_dir(format!("/proc/{}/task", self.pid)).map_err(|e| {
@@ -136,6 +148,31 @@ impl Target {
             .flatten()
             .filter_map(|e| e.file_name().to_str()?.parse().ok())
             .collect())
+    }
+
+    /// Its threads as its own PID namespace numbers them (what glibc keeps
+    /// in `struct pthread`) and as this `/proc` does: the same outside
+    /// containers, different inside one (`NSpid` in `status`).
+    pub fn tid_map(&self) -> Result<TidMap, ScopeError> {
+        let mut inner_to_host = std::collections::BTreeMap::new();
+        let mut main_inner = self.pid;
+        for tid in self.tids()? {
+            let status = std::fs::read_to_string(format!("/proc/{}/task/{tid}/status", self.pid))
+                .unwrap_or_default();
+            let inner = status
+                .lines()
+                .find_map(|l| l.strip_prefix("NSpid:"))
+                .and_then(|v| v.split_whitespace().last()?.parse().ok())
+                .unwrap_or(tid);
+            if tid == self.pid {
+                main_inner = inner;
+            }
+            inner_to_host.insert(inner, tid);
+        }
+        Ok(TidMap {
+            inner_to_host,
+            main_inner,
+        })
     }
 
     /// The name (`comm`) of thread `tid`, if it still exists.
@@ -152,6 +189,78 @@ impl Target {
     }
 }
 
+/// A process's threads: their TIDs in its own PID namespace, and here.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TidMap {
+    /// Namespace TID -> TID in this `/proc`.
+    pub inner_to_host: std::collections::BTreeMap<u32, u32>,
+    /// The main thread's namespace TID (its PID there).
+    pub main_inner: u32,
+}
+
+impl TidMap {
+    /// Whether `inner` is one of its threads other than the main thread.
+    pub fn is_other(&self, inner: u32) -> bool {
+        inner != self.main_inner && self.inner_to_host.contains_key(&inner)
+    }
+
+    /// The TID here of namespace TID `inner`.
+    pub fn host(&self, inner: u32) -> Option<u32> {
+        self.inner_to_host.get(&inner).copied()
+    }
+}
+
+/// ELF files already read, by device and inode: whether each holds libuv,
+/// and its symbols if so (not placed in any process).
+#[derive(Debug, Default)]
+pub struct ImageCache {
+    images: std::collections::HashMap<(u64, u64), Option<LibuvImage>>,
+}
+
+impl ImageCache {
+    /// [`LibuvImage::load`], reading the file only the first time.
+    fn load(
+        &mut self,
+        path: &std::path::Path,
+        shown: &str,
+        inode: u64,
+        maps: &[crate::maps::Mapping],
+    ) -> Result<Option<LibuvImage>, ScopeError> {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return LibuvImage::load(path, shown, inode, maps);
+        };
+        let key = (meta.dev(), meta.ino());
+        let parsed = match self.images.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let p = LibuvImage::parse(path, shown)?;
+                self.images.insert(key, p.clone());
+                p
+            }
+        };
+        parsed
+            .map(|img| {
+                LibuvImage {
+                    path: path.to_path_buf(),
+                    shown: shown.to_string(),
+                    ..img
+                }
+                .placed(inode, maps)
+            })
+            .transpose()
+    }
+
+    /// How many files were read.
+    pub fn len(&self) -> usize {
+        self.images.len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.images.is_empty()
+    }
+}
+
 /// Field `n` (1-based, as in `proc(5)`) of a `stat` line; the command name
 /// (field 2) may hold spaces and parentheses, so fields are counted after
 /// its last `)`.
@@ -162,6 +271,12 @@ pub(crate) fn stat_field(stat: &str, n: usize) -> Option<u64> {
         .nth(n.checked_sub(3)?)?
         .parse()
         .ok()
+}
+
+/// When process `pid` started (clock ticks after boot): `None` if it does
+/// not exist or is a zombie. With the PID it names one process for good.
+pub fn process_start_time(pid: u32) -> Option<u64> {
+    start_time(pid)
 }
 
 fn start_time(pid: u32) -> Option<u64> {

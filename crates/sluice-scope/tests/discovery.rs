@@ -1,6 +1,8 @@
 //! Pool discovery against a real Node: the pool's thread count, exactly,
 //! for UV_THREADPOOL_SIZE 1, 4 and 16, by every method; nothing before the
-//! first submission. Counts only.
+//! first submission; a stripped node, idle and with every pool thread busy.
+//! Counts only. (Debian's node with its shared, stripped libuv is in
+//! `distro.rs`.)
 
 mod common;
 
@@ -44,11 +46,10 @@ fn pool_threads_found_exactly_for_1_4_16() {
             // Every thread idle: the futex on libuv's cond finds them all.
             assert_eq!(size(&found(&t, Strategy::Futex)), (n, Method::FutexSymbols));
         } else {
-            assert_eq!(
-                size(&found(&t, Strategy::Auto)),
-                (n, Method::FutexHeuristic)
-            );
+            assert_eq!(size(&found(&t, Strategy::Auto)), (n, Method::StartRoutine));
         }
+        // Every build: each thread's start routine names the pool exactly.
+        assert_eq!(size(&found(&t, Strategy::Start)), (n, Method::StartRoutine));
         let status = found(&t, Strategy::Auto);
         let tids = &status.pool().unwrap().tids;
         assert!(
@@ -69,8 +70,16 @@ fn before_the_first_submission_there_is_no_pool() {
             "{status:?}"
         );
     } else {
-        assert!(matches!(&status, PoolStatus::NotFound { .. }), "{status:?}");
+        assert!(
+            matches!(&status, PoolStatus::NotStarted { evidence } if evidence.contains("no thread was started at")),
+            "{status:?}"
+        );
     }
+    let by_start = found(&t, Strategy::Start);
+    assert!(
+        matches!(&by_start, PoolStatus::NotStarted { .. }),
+        "{by_start:?}"
+    );
     // The futex method cannot tell "not started" from "all busy".
     assert!(matches!(
         found(&t, Strategy::Futex),
@@ -79,12 +88,25 @@ fn before_the_first_submission_there_is_no_pool() {
 }
 
 #[test]
-fn a_stripped_node_is_found_by_the_futex_heuristic() {
+fn a_stripped_node_is_found_by_start_routine_busy_or_idle_and_by_the_heuristic_idle() {
     let dir = tempfile::tempdir().unwrap();
     let stripped = common::stripped_node(dir.path());
     for n in [1u32, 4, 16] {
         let node = NodeProc::start(Some(&stripped), n, &["idle"]);
-        let status = found(&Target::open(node.pid).unwrap(), Strategy::Auto);
+        let t = Target::open(node.pid).unwrap();
+        let status = found(&t, Strategy::Auto);
+        assert_eq!(
+            size(&status),
+            (n as usize, Method::StartRoutine),
+            "{status:?}"
+        );
+        assert!(
+            status.summary().contains("uv_* functions"),
+            "{}",
+            status.summary()
+        );
+        // Idle threads: the futex heuristic sees them too.
+        let status = found(&t, Strategy::Futex);
         assert_eq!(
             size(&status),
             (n as usize, Method::FutexHeuristic),
@@ -96,6 +118,31 @@ fn a_stripped_node_is_found_by_the_futex_heuristic() {
             status.summary()
         );
     }
+    // Every pool thread busy: the start routine still finds them all; the
+    // futex heuristic cannot, and says the pool is not found.
+    let node = NodeProc::start(Some(&stripped), 4, &["cpu", "16"]);
+    node.go();
+    let t = Target::open(node.pid).unwrap();
+    let busy = |tids: &[u32]| {
+        tids.iter()
+            .filter(|tid| {
+                std::fs::read_to_string(format!("/proc/{}/task/{tid}/syscall", node.pid))
+                    .is_ok_and(|s| s.starts_with("running"))
+            })
+            .count()
+    };
+    let mut all_busy = false;
+    for _ in 0..100 {
+        let status = found(&t, Strategy::Auto);
+        assert_eq!(size(&status), (4, Method::StartRoutine), "{status:?}");
+        if busy(&status.pool().unwrap().tids) == 4 {
+            all_busy = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(all_busy, "the 4 pool threads never ran at once");
+    drop(node);
     // No symbols: probe mode refuses (root) or refuses earlier (not root).
     let node = NodeProc::start(Some(&stripped), 2, &["idle"]);
     let err = Session::attach(

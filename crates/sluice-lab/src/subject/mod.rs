@@ -12,6 +12,8 @@
 //! own, so thread counts and memory are its alone and the pool size is set
 //! the only way libuv honours it: in the environment, before start.
 //! - `node`: the real Node, running the experiment's script.
+//! - `node+sluice`: the same, with the `sluice` npm package preloaded
+//!   (`bindings/node`, `node -r sluice/patch`); only when named.
 //! - `sluice`, `sluice-compat`, `tokio`: this very binary, re-executed as
 //!   `sluice lab-child SUBJECT EXPERIMENT POOL PARAMS`, running the
 //!   experiment's Rust workload on an [`Executor`] of that subject.
@@ -21,6 +23,7 @@
 mod executor;
 mod libuv_ffi;
 mod node;
+mod node_sluice;
 pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
@@ -201,6 +204,11 @@ pub trait Subject: Sync {
         }
         Ok(cmd)
     }
+    /// The script node preloads with `-r` for this subject (node+sluice:
+    /// the npm package's `patch.js`); `None` runs the script as it is.
+    fn node_preload(&self) -> Option<std::path::PathBuf> {
+        None
+    }
     /// Builds the executor inside the child process (Rust subjects only).
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
         let _ = pool;
@@ -215,6 +223,7 @@ pub static SUBJECTS: &[&dyn Subject] = &[
     &sluice::Sluice,
     &tokio::Tokio,
     &libuv_ffi::LibuvFfi,
+    &node_sluice::NodeSluice,
 ];
 
 /// The subject called `name`.

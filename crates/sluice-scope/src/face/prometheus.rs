@@ -36,13 +36,13 @@ use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
-type Labels = Vec<(String, String)>;
+pub(crate) type Labels = Vec<(String, String)>;
 type FGauge = Gauge<f64, AtomicU64>;
 type FCounter = Counter<f64, AtomicU64>;
 
 /// Counters summed over windows.
-#[derive(Debug, Default)]
-struct Totals {
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Totals {
     saturated_s: f64,
     busy_thread_s: f64,
     loop_busy_s: f64,
@@ -91,6 +91,15 @@ impl Exporter {
     }
 }
 
+impl Exporter {
+    /// Replaces the page `/metrics` answers.
+    pub(crate) fn set_page(&self, page: String) {
+        if let Ok(mut p) = self.page.lock() {
+            *p = page;
+        }
+    }
+}
+
 fn serve(server: &tiny_http::Server, page: &Mutex<String>) {
     for req in server.incoming_requests() {
         let path = req.url().split('?').next().unwrap_or("").to_string();
@@ -120,124 +129,136 @@ impl Drop for Exporter {
 
 /// The text page of one window: gauges from `r`, counters from `t`.
 fn encode(r: &Report, t: &Totals) -> String {
-    let mut reg = Registry::with_prefix("sluice_scope");
     let pid: Labels = vec![("pid".into(), r.pid.to_string())];
-    let gauge = |reg: &mut Registry, name: &str, help: &str, v: f64| {
-        let f = Family::<Labels, FGauge>::default();
-        f.get_or_create(&pid).set(v);
-        reg.register(name, help, f);
+    encode_many(&[(pid, r, t)])
+}
+
+/// The text page of many processes' last windows, each series labelled
+/// with its process's labels (`pid`, and for `--all` `comm`, `container`,
+/// `pod`); a gauge read for none of them is left out.
+pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
+    let mut reg = Registry::with_prefix("sluice_scope");
+    let gauge_of =
+        |reg: &mut Registry, name: &str, help: &str, v: &dyn Fn(&Report) -> Option<f64>| {
+            let f = Family::<Labels, FGauge>::default();
+            let mut any = false;
+            for (labels, r, _) in entries {
+                if let Some(x) = v(r) {
+                    f.get_or_create(labels).set(x);
+                    any = true;
+                }
+            }
+            if any {
+                reg.register(name, help, f);
+            }
+        };
+    let gauge = |reg: &mut Registry, name: &str, help: &str, v: fn(&Report) -> f64| {
+        gauge_of(reg, name, help, &|r| Some(v(r)));
     };
-    let counter = |reg: &mut Registry, name: &str, help: &str, v: f64| {
+    let counter = |reg: &mut Registry, name: &str, help: &str, v: fn(&Totals) -> f64| {
         let f = Family::<Labels, FCounter>::default();
-        f.get_or_create(&pid).inc_by(v);
+        for (labels, _, t) in entries {
+            f.get_or_create(labels).inc_by(v(t));
+        }
         reg.register(name, help, f);
     };
-    gauge(
-        &mut reg,
-        "pool_threads",
-        "libuv pool threads found",
-        r.pool_size as f64,
-    );
+    gauge(&mut reg, "pool_threads", "libuv pool threads found", |r| {
+        r.pool_size as f64
+    });
     gauge(
         &mut reg,
         "pool_busy_threads",
         "Mean busy pool threads in the last window",
-        r.busy_threads,
+        |r| r.busy_threads,
     );
     gauge(
         &mut reg,
         "pool_utilization_ratio",
         "Busy pool threads / pool threads, last window",
-        r.utilization_pct / 100.0,
+        |r| r.utilization_pct / 100.0,
     );
     gauge(
         &mut reg,
         "pool_saturation_ratio",
         "Share of samples with every pool thread busy, last window",
-        r.saturation_pct / 100.0,
+        |r| r.saturation_pct / 100.0,
     );
     gauge(
         &mut reg,
         "loop_utilization_ratio",
         "Share of samples with the loop thread outside its epoll wait, last window",
-        r.loop_utilization_pct / 100.0,
+        |r| r.loop_utilization_pct / 100.0,
     );
-    if let Some(q) = r.queue_depth {
-        gauge(
-            &mut reg,
-            "pool_queue_depth",
-            "Mean requests waiting in libuv's queue, last window",
-            q,
-        );
-    }
-    if let Some(q) = r.slow_queue_depth {
-        gauge(
-            &mut reg,
-            "pool_slow_io_queue_depth",
-            "Mean slow I/O requests (dns.lookup) waiting in libuv's slow_io_pending_wq, last window",
-            q,
-        );
-    }
-    if let Some(n) = r.slow_io_running {
-        gauge(
-            &mut reg,
-            "pool_slow_io_running",
-            "Mean slow I/O requests running on pool threads (libuv's slow_io_work_running), last window",
-            n,
-        );
-    }
+    gauge_of(
+        &mut reg,
+        "pool_queue_depth",
+        "Mean requests waiting in libuv's queue, last window",
+        &|r| r.queue_depth,
+    );
+    gauge_of(
+        &mut reg,
+        "pool_slow_io_queue_depth",
+        "Mean slow I/O requests (dns.lookup) waiting in libuv's slow_io_pending_wq, last window",
+        &|r| r.slow_queue_depth,
+    );
+    gauge_of(
+        &mut reg,
+        "pool_slow_io_running",
+        "Mean slow I/O requests running on pool threads (libuv's slow_io_work_running), last window",
+        &|r| r.slow_io_running,
+    );
     gauge(
         &mut reg,
         "pool_slow_io_limit",
         "libuv's limit on pool threads running slow I/O: (threads + 1) / 2",
-        r.slow_io_limit as f64,
+        |r| r.slow_io_limit as f64,
     );
-    if let Some(p) = r.slow_io_throttled_pct {
-        gauge(
-            &mut reg,
-            "pool_slow_io_throttled_ratio",
-            "Share of queue readings with slow I/O waiting while the slow I/O running stood at libuv's limit, last window",
-            p / 100.0,
-        );
-    }
+    gauge_of(
+        &mut reg,
+        "pool_slow_io_throttled_ratio",
+        "Share of queue readings with slow I/O waiting while the slow I/O running stood at libuv's limit, last window",
+        &|r| r.slow_io_throttled_pct.map(|p| p / 100.0),
+    );
     gauge(
         &mut reg,
         "sampler_cpu_ratio",
         "CPU of scope's sampling thread, in cores",
-        r.sampler_cpu_pct / 100.0,
+        |r| r.sampler_cpu_pct / 100.0,
     );
     counter(
         &mut reg,
         "pool_saturated_seconds",
         "Time every pool thread was busy",
-        t.saturated_s,
+        |t| t.saturated_s,
     );
     counter(
         &mut reg,
         "pool_busy_thread_seconds",
         "Pool thread-seconds busy",
-        t.busy_thread_s,
+        |t| t.busy_thread_s,
     );
     counter(
         &mut reg,
         "loop_busy_seconds",
         "Time the loop thread was outside its epoll wait",
-        t.loop_busy_s,
+        |t| t.loop_busy_s,
     );
     let verdicts = Family::<Labels, FGauge>::default();
-    for v in Verdict::ALL {
-        let mut l = pid.clone();
-        l.push(("verdict".into(), v.as_str().into()));
-        verdicts
-            .get_or_create(&l)
-            .set(if v == r.verdict { 1.0 } else { 0.0 });
+    for (labels, r, _) in entries {
+        for v in Verdict::ALL {
+            let mut l = labels.clone();
+            l.push(("verdict".into(), v.as_str().into()));
+            verdicts
+                .get_or_create(&l)
+                .set(if v == r.verdict { 1.0 } else { 0.0 });
+        }
     }
     reg.register(
         "verdict",
         "The doctor's verdict on the last window (1: this one)",
         verdicts,
     );
-    if r.probe.is_some() {
+    if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
         let names = [
             ("probe_submitted", "Pool requests submitted"),
             ("probe_started", "Pool requests a thread started"),
@@ -250,10 +271,12 @@ fn encode(r: &Report, t: &Totals) -> String {
         ];
         for (i, (name, help)) in names.iter().enumerate() {
             let f = Family::<Labels, FCounter>::default();
-            for (k, kind) in ["cpu", "fast_io", "slow_io"].iter().enumerate() {
-                let mut l = pid.clone();
-                l.push(("kind".into(), (*kind).into()));
-                f.get_or_create(&l).inc_by(t.probe[k][i]);
+            for (labels, _, t) in entries {
+                for (k, kind) in ["cpu", "fast_io", "slow_io"].iter().enumerate() {
+                    let mut l = labels.clone();
+                    l.push(("kind".into(), (*kind).into()));
+                    f.get_or_create(&l).inc_by(t.probe[k][i]);
+                }
             }
             reg.register(*name, *help, f);
         }
@@ -261,6 +284,20 @@ fn encode(r: &Report, t: &Totals) -> String {
     let mut out = String::new();
     prometheus_client::encoding::text::encode(&mut out, &reg).expect("writing to a String");
     out
+}
+
+impl Totals {
+    /// Adds window `r`.
+    pub(crate) fn add(&mut self, r: &Report) {
+        self.saturated_s += r.saturation_pct / 100.0 * r.window_s;
+        self.busy_thread_s += r.busy_threads * r.window_s;
+        self.loop_busy_s += r.loop_utilization_pct / 100.0 * r.window_s;
+        if let Some(p) = &r.probe {
+            add_kind(&mut self.probe[0], &p.cpu);
+            add_kind(&mut self.probe[1], &p.fast_io);
+            add_kind(&mut self.probe[2], &p.slow_io);
+        }
+    }
 }
 
 fn add_kind(acc: &mut [f64; 5], k: &KindReport) {
@@ -278,16 +315,8 @@ impl Face for Exporter {
     }
 
     fn show(&mut self, r: &Report, session: &Session) -> Result<(), ScopeError> {
-        let t = &mut self.totals;
-        t.saturated_s += r.saturation_pct / 100.0 * r.window_s;
-        t.busy_thread_s += r.busy_threads * r.window_s;
-        t.loop_busy_s += r.loop_utilization_pct / 100.0 * r.window_s;
-        if let Some(p) = &r.probe {
-            add_kind(&mut t.probe[0], &p.cpu);
-            add_kind(&mut t.probe[1], &p.fast_io);
-            add_kind(&mut t.probe[2], &p.slow_io);
-        }
-        let page = encode(r, t);
+        self.totals.add(r);
+        let page = encode(r, &self.totals);
         if let Ok(mut p) = self.page.lock() {
             *p = page;
         }
@@ -332,6 +361,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 0,
             probe: None,
+            order: None,
         });
         let page = encode(
             &r,

@@ -1,12 +1,16 @@
 //! The live terminal view (ratatui): the process and how its pool was
 //! found, gauges for utilisation, saturation and the loop, their history,
 //! the pool threads one by one, probe mode's per-kind table, and the
-//! doctor's verdict with its evidence. `q`, Esc or Ctrl-C quits.
+//! doctor's verdict with its evidence. `q`, Esc or Ctrl-C quits; `p` takes
+//! a CPU profile of the main thread (`--profile`'s length, 5 s unless
+//! given) and shows what held the loop in a pane of its own; opening a
+//! closed inspector asks first (`y`), unless `--yes` was given.
 
 use super::Face;
 use crate::aggregate::Report;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
+use crate::inspector::Plan;
 use crate::probe::KindReport;
 use crate::session::Session;
 use ratatui::DefaultTerminal;
@@ -31,6 +35,8 @@ pub(crate) struct Tui {
     saturation: VecDeque<u64>,
     loop_util: VecDeque<u64>,
     quit: bool,
+    profile_requested: bool,
+    profile: Vec<String>,
 }
 
 impl Tui {
@@ -47,6 +53,8 @@ impl Tui {
             saturation: VecDeque::new(),
             loop_util: VecDeque::new(),
             quit: false,
+            profile_requested: false,
+            profile: Vec::new(),
         })
     }
 
@@ -56,23 +64,49 @@ impl Tui {
         };
         let (title, found, last) = (&self.title, &self.found, self.last.as_ref());
         let (u, s, l) = (&self.utilization, &self.saturation, &self.loop_util);
+        let profile = &self.profile;
         terminal
-            .draw(|f| render(f, f.area(), title, found, last, [u, s, l]))
+            .draw(|f| {
+                let area = f.area();
+                let [main, pane] = Layout::vertical([
+                    Constraint::Min(10),
+                    Constraint::Length(if profile.is_empty() {
+                        0
+                    } else {
+                        profile.len() as u16 + 2
+                    }),
+                ])
+                .areas(area);
+                render(f, main, title, found, last, [u, s, l]);
+                if !profile.is_empty() {
+                    f.render_widget(
+                        Paragraph::new(profile.join("\n"))
+                            .wrap(Wrap { trim: true })
+                            .block(
+                                Block::default()
+                                    .borders(Borders::ALL)
+                                    .title(" profile: what held the loop (p again) "),
+                            ),
+                        pane,
+                    );
+                }
+            })
             .map_err(ScopeError::Terminal)?;
         Ok(())
     }
 }
 
-fn push(h: &mut VecDeque<u64>, v: f64) {
+pub(crate) fn push(h: &mut VecDeque<u64>, v: f64) {
     if h.len() == HISTORY {
         h.pop_front();
     }
     h.push_back(v.round().clamp(0.0, 100.0) as u64);
 }
 
-fn verdict_color(v: Verdict) -> Color {
+pub(crate) fn verdict_color(v: Verdict) -> Color {
     match v {
         Verdict::Healthy => Color::Green,
+        Verdict::Unknown => Color::Magenta,
         Verdict::PoolSaturated | Verdict::SlowIoThrottled => Color::Yellow,
         Verdict::LoopBlocked | Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => Color::Red,
     }
@@ -91,7 +125,7 @@ fn slow_io(r: &Report) -> String {
     }
 }
 
-fn render(
+pub(crate) fn render(
     f: &mut ratatui::Frame<'_>,
     area: Rect,
     title: &str,
@@ -280,7 +314,7 @@ impl Face for Tui {
     fn start(&mut self, session: &Session) -> Result<(), ScopeError> {
         let t = session.target();
         self.title = format!(
-            " sluice scope — process {} ({}, {}) — q quits ",
+            " sluice scope — process {} ({}, {}) — q quits, p profiles the JavaScript ",
             t.pid, t.comm, t.exe
         );
         self.found = session.status().summary();
@@ -306,6 +340,9 @@ impl Face for Tui {
                     self.quit = matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
                         || (k.code == KeyCode::Char('c')
                             && k.modifiers.contains(KeyModifiers::CONTROL));
+                    if k.code == KeyCode::Char('p') {
+                        self.profile_requested = true;
+                    }
                 }
                 Ok(Event::Resize(..)) => {
                     let _ = self.draw();
@@ -321,6 +358,36 @@ impl Face for Tui {
             ratatui::try_restore().map_err(ScopeError::Terminal)?;
         }
         Ok(true)
+    }
+
+    fn take_profile_request(&mut self) -> bool {
+        std::mem::take(&mut self.profile_requested)
+    }
+
+    fn confirm_open(&mut self, plan: &Plan) -> bool {
+        self.profile = vec![format!(
+            "process {}'s inspector is closed. Open it with SIGUSR1? It listens on {} during the profile; scope closes it after; Node's `Debugger listening` lines stay on the process's stderr. y: open, any other key: cancel",
+            plan.pid,
+            plan.addr_text()
+        )];
+        if self.draw().is_err() {
+            return false;
+        }
+        loop {
+            match event::read() {
+                Ok(Event::Key(k)) => return k.code == KeyCode::Char('y'),
+                Ok(Event::Resize(..)) => {
+                    let _ = self.draw();
+                }
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+
+    fn show_profile(&mut self, lines: Vec<String>) -> Result<(), ScopeError> {
+        self.profile = lines;
+        self.draw()
     }
 }
 
@@ -373,6 +440,7 @@ mod tests {
             loop_cpu_ns: None,
             sampler_cpu_ns: 0,
             probe: None,
+            order: None,
         });
         let mut term = ratatui::Terminal::new(TestBackend::new(200, 40)).unwrap();
         let history = VecDeque::new();

@@ -178,6 +178,9 @@ mod tests {
             bias: 0,
             data: vec![],
             symbols,
+            text: vec![],
+            text_source: String::new(),
+            segments: vec![],
         }
     }
 

@@ -103,3 +103,25 @@ fn which(name: &str) -> Option<std::path::PathBuf> {
         .map(|d| d.join(name))
         .find(|p| p.is_file())
 }
+
+/// A Node build from `scripts/fetch-nodes NAME` (`debian-18`,
+/// `official-22`, ...), fetched into the cache (`target/nodes`, or
+/// `$SLUICE_NODES_DIR`) the first time: its runnable path, or why it
+/// cannot be had here (the caller prints that and skips).
+pub fn fetched_node(name: &str) -> Result<std::path::PathBuf, String> {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/fetch-nodes");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg(name)
+        .output()
+        .map_err(|e| format!("running {}: {e}", script.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| format!("fetch-nodes printed no path for {name}: {stdout}"))
+}

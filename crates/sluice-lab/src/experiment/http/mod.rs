@@ -725,6 +725,9 @@ fn server_command(
         (Runtime::Node, _) => {
             let node = lab.node().map_err(anyhow::Error::msg)?;
             let mut cmd = Command::new(node);
+            if let Some(preload) = subject.node_preload() {
+                cmd.arg("-r").arg(preload);
+            }
             cmd.arg(lab.node_script("http")?).arg(
                 json!({
                     "iterations": p.iterations,

@@ -26,6 +26,12 @@
 //! - `loop-blocker`: the loop thread spins (synchronous CPU); the pool is
 //!   started and idle. Truth: loop 100 %, pool idle; loop blocked.
 //!
+//! - loop blockers (`json-parse`, `pbkdf2-sync`, `regex-backtrack`,
+//!   `tight-loop`): seed 003's synchronous work in named functions, for
+//!   `sluice scope --profile` to name; see `scope/blockers.rs`. Truth: the
+//!   function and its line, loop blocked. They run once, at the first pool
+//!   size, with a table of their own.
+//!
 //! Protocol: the script starts the pool and prints `ready` with its PID;
 //! the lab attaches scope to that PID (discovery happens on an idle pool),
 //! sends SIGUSR2 to start the load, waits `RAMP`, watches one
@@ -34,6 +40,15 @@
 //!
 //! Only the node subject has a libuv pool to watch: the experiment runs
 //! node alone and says so.
+//!
+//! Node builds: `--node PATH` given again and again runs every workload on
+//! each build in turn (this machine's node, a distribution's with its
+//! shared libuv, nodejs.org's builds of other lines: `scripts/fetch-nodes`
+//! fetches them), one table with a `node` column (version and libuv), so
+//! each verdict is checked on every build, or says `unknown` with the
+//! reason where scope cannot find a build's pool.
+
+mod blockers;
 
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
 use crate::PoolSize;
@@ -59,6 +74,10 @@ const WORKLOADS: &[&str] = &[
     "read-2x",
     "dns-32",
     "loop-blocker",
+    "json-parse",
+    "pbkdf2-sync",
+    "regex-backtrack",
+    "tight-loop",
 ];
 
 /// From the start signal to the window: the load reaches its steady state.
@@ -95,9 +114,30 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "workloads",
         value_name: "LIST",
-        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker",
-        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
-        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker",
+        help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker; and the loop blockers sluice scope --profile names: json-parse, pbkdf2-sync, regex-backtrack, tight-loop",
+        default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+        report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+    },
+    ArgSpec {
+        name: "profile-ms",
+        value_name: "MS",
+        help: "loop blockers: how long scope profiles, and each phase before and after",
+        default: "2000",
+        report: "1500",
+    },
+    ArgSpec {
+        name: "every-ms",
+        value_name: "MS",
+        help: "loop blockers: the period of the blocking call's timer",
+        default: "50",
+        report: "50",
+    },
+    ArgSpec {
+        name: "block-ms",
+        value_name: "MS",
+        help: "loop blockers: size each blocking call to about this long",
+        default: "150",
+        report: "150",
     },
     ArgSpec {
         name: "window-ms",
@@ -228,230 +268,7 @@ impl Experiment for Scope {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let workloads: Vec<String> = args
-            .text("workloads")?
-            .split(',')
-            .map(|w| w.trim().to_string())
-            .collect();
-        for w in &workloads {
-            if !WORKLOADS.contains(&w.as_str()) {
-                bail!(
-                    "--workloads {w:?}: expected some of {}",
-                    WORKLOADS.join(", ")
-                );
-            }
-        }
-        let mut workloads = workloads;
-        let mut skip_notes = Vec::new();
-        if workloads.iter().any(|w| w == "dns-32")
-            && let Err(why) = sluice_testnet::netns::available(lab.exe())
-        {
-            let note = format!(
-                "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
-            );
-            workloads.retain(|w| w != "dns-32");
-            if workloads.is_empty() {
-                bail!("{note}");
-            }
-            skip_notes.push(note);
-        }
-        let window = Duration::from_millis(args.millis("window-ms", 50, 60_000)?);
-        let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
-        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
-        // The subject with a libuv pool sluice scope can attach to (node).
-        let sweep = Sweep::new(lab, self);
-        let Some(node) = sweep.subjects().first().copied() else {
-            let mut why: Vec<String> = sweep.skipped().to_vec();
-            why.extend(
-                lab.skipped()
-                    .iter()
-                    .map(|s| format!("{}: {}", s.subject, s.reason)),
-            );
-            if why.is_empty() {
-                why.push("--subjects left it out".into());
-            }
-            bail!(
-                "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {}",
-                why.join("; ")
-            );
-        };
-        let pools: Vec<u64> = lab
-            .pools_for(self)
-            .iter()
-            .map(|p| match p {
-                PoolSize::Size(n) => Ok(*n as u64),
-                PoolSize::Unset => bail!(
-                    "scope: --pools needs sizes (the truth depends on them); \"unset\" is libuv's 4"
-                ),
-            })
-            .collect::<anyhow::Result<_>>()?;
-        let iterations = if workloads.iter().any(|w| w.starts_with("cpu-")) {
-            workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
-        } else {
-            0
-        };
-        let options = Options {
-            rate_hz: rate,
-            ..Options::default()
-        };
-        let bar = lab.progress((lab.reps() * pools.len() * workloads.len()) as u64, "scope");
-        let mut fifo_no = 0;
-        let mut found_notes: Vec<(u64, String)> = Vec::new();
-        let mut dns_notes: Vec<(u64, String)> = Vec::new();
-        let rows = repeat(lab, |_| {
-            let mut rows = Vec::new();
-            for &pool in &pools {
-                for w in &workloads {
-                    bar.set_message(format!("{w} pool {pool}"));
-                    fifo_no += 1;
-                    let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
-                    if w == "read-2x" {
-                        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
-                            .with_context(|| format!("mkfifo {}", fifo.display()))?;
-                    }
-                    let params = json!({
-                        "workload": w,
-                        "pool": pool,
-                        "iterations": iterations,
-                        "fifo": fifo,
-                        "spin_ms": (RAMP + window).as_millis() as u64 + 300,
-                        "lookups": LOOKUPS,
-                        "dns_suffix": NAME_SUFFIX,
-                    });
-                    let mut watch = ScopeWatch {
-                        window,
-                        options,
-                        thread: None,
-                    };
-                    let size = PoolSize::Size(pool as usize);
-                    let mut held = None;
-                    let child = if w == "dns-32" {
-                        let hold = dns_hold(pool, RAMP + window);
-                        let server = super::dns::delay_server(hold);
-                        lab.run_child_in_netns(
-                            node,
-                            SPEC.name,
-                            size,
-                            &params,
-                            &server,
-                            Some(&mut watch),
-                        )
-                        .map(|(r, stats)| {
-                            held = Some((hold, stats.max_in_flight_names));
-                            r
-                        })
-                    } else {
-                        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
-                    };
-                    let watched = match watch.thread.take() {
-                        Some(t) => t
-                            .join()
-                            .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
-                        None => Err(anyhow::anyhow!("node never printed ready")),
-                    };
-                    let (r, found) =
-                        watched.with_context(|| format!("scope watching {w} at pool {pool}"))?;
-                    let result = child?;
-                    if !found_notes.iter().any(|(p, _)| *p == pool) {
-                        found_notes.push((pool, found));
-                    }
-                    let (busy, queued, verdict) = truth(w, pool);
-                    let mut row = Row::new(node.name())
-                        .param("workload", w.as_str())
-                        .param("pool", pool)
-                        .param("truth_verdict", verdict.as_str())
-                        .param("discovery", r.discovery.as_str())
-                        .metric("truth_busy", busy as f64)
-                        .metric("truth_queue", queued as f64)
-                        .metric("pool_found", r.pool_size as f64)
-                        .metric("busy_threads", r.busy_threads)
-                        .metric("utilization_pct", r.utilization_pct)
-                        .metric("saturation_pct", r.saturation_pct)
-                        .metric("loop_utilization_pct", r.loop_utilization_pct)
-                        .metric("sampler_cpu_pct", r.sampler_cpu_pct)
-                        .metric("samples", f64::from(r.samples))
-                        .metric("verdict_ok", f64::from(u8::from(r.verdict == verdict)))
-                        .metric(
-                            "completed",
-                            result["completed"].as_f64().context("completed")?,
-                        );
-                    // One-hot, so repetitions merge by median like any metric.
-                    for v in Verdict::ALL {
-                        row = row.metric(&verdict_metric(v), f64::from(u8::from(r.verdict == v)));
-                    }
-                    if let Some(q) = r.queue_depth {
-                        row = row.metric("queue_depth", q);
-                    }
-                    if let Some(c) = r.pool_cpu_pct {
-                        row = row.metric("pool_cpu_pct", c);
-                    }
-                    for (k, v) in [
-                        ("slow_queue_depth", r.slow_queue_depth),
-                        ("slow_io_running", r.slow_io_running),
-                        ("slow_io_throttled_pct", r.slow_io_throttled_pct),
-                    ] {
-                        if let Some(v) = v {
-                            row = row.metric(k, v);
-                        }
-                    }
-                    if let Some((hold, in_flight)) = held {
-                        row = row
-                            .metric("dns_hold_ms", hold.as_millis() as f64)
-                            .metric("dns_max_in_flight", in_flight as f64);
-                        if !dns_notes.iter().any(|(p, _)| *p == pool) {
-                            dns_notes.push((
-                                pool,
-                                format!(
-                                    "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
-                                    hold.as_millis(),
-                                    pool.div_ceil(2)
-                                ),
-                            ));
-                        }
-                    }
-                    rows.push(row);
-                    bar.inc(1);
-                }
-            }
-            Ok(rows)
-        })?;
-        bar.finish_and_clear();
-        let mut notes = vec![
-            "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
-            format!(
-                "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started{}",
-                window.as_millis(),
-                RAMP.as_millis(),
-                if iterations > 0 {
-                    format!("; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)")
-                } else {
-                    String::new()
-                }
-            ),
-            "truth: busy = min(tasks, pool) (dns-32: min(32, (P + 1) / 2)); queue = tasks beyond that; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
-        ];
-        if workloads.iter().any(|w| w == "dns-32") {
-            notes.push("dns-32: 32 dns.lookup (family 4) of distinct names inside a private network and mount namespace whose resolv.conf names the DNS delay server; truth: (P + 1) / 2 threads in getaddrinfo, the rest of the 32 queued at the start and draining over the window (the queue column is the window's mean), the other threads idle".to_string());
-        }
-        notes.push("`slow I/O run / queued`: libuv's slow_io_work_running and slow_io_pending_wq (dns.lookup's getaddrinfo), read from memory, means over the window".to_string());
-        notes.extend(skip_notes);
-        for (_, note) in &dns_notes {
-            notes.push(note.clone());
-        }
-        for (pool, found) in &found_notes {
-            notes.push(format!("pool {pool}: {found}"));
-        }
-        let cost: Vec<f64> = rows
-            .iter()
-            .filter_map(|r| r.metrics.get("sampler_cpu_pct").copied())
-            .collect();
-        if !cost.is_empty() {
-            notes.push(format!(
-                "scope's own cost: its sampling thread used {:.2} % of one core on average ({:.2} % at most) at {rate} Hz",
-                cost.iter().sum::<f64>() / cost.len() as f64,
-                cost.iter().copied().fold(0.0, f64::max)
-            ));
-        }
+        let (rows, notes) = run_node_builds(lab, args)?;
         Ok(lab.outcome(SPEC.name, rows, notes))
     }
 
@@ -465,6 +282,7 @@ impl Experiment for Scope {
         let rows = o
             .rows
             .iter()
+            .filter(|r| !blockers::is_blocker(&r.param_text("workload")))
             .map(|r| {
                 let truth_queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
                 let draining = if r.param_text("workload") == "dns-32" {
@@ -473,6 +291,7 @@ impl Experiment for Scope {
                     ""
                 };
                 vec![
+                    r.param_text("node"),
                     r.param_text("workload"),
                     r.param_text("pool"),
                     format!(
@@ -507,6 +326,9 @@ impl Experiment for Scope {
                         .to_string(),
                     if r.metrics.get("verdict_ok") == Some(&1.0) {
                         "yes".to_string()
+                    } else if r.metrics.get(&verdict_metric(Verdict::Unknown)) == Some(&1.0) {
+                        // scope said it cannot tell, and why (its evidence).
+                        "unknown".to_string()
                     } else {
                         "NO".to_string()
                     },
@@ -514,9 +336,12 @@ impl Experiment for Scope {
                 ]
             })
             .collect();
-        vec![Table {
-            title: "scope: what `sluice scope` reports against each workload's truth (node)".into(),
+        let mut tables = vec![Table {
+            title:
+                "scope: what `sluice scope` reports against each workload's truth, per node build"
+                    .into(),
             header: [
+                "node",
                 "workload",
                 "pool",
                 "truth",
@@ -534,12 +359,328 @@ impl Experiment for Scope {
             .to_vec(),
             rows,
             note: String::new(),
-        }]
+        }];
+        tables.retain(|t| !t.rows.is_empty());
+        tables.extend(blockers::table(o));
+        tables
     }
 
     fn chart(&self, _o: &Outcome) -> Option<Chart> {
         None
     }
+}
+
+/// Runs every workload against one node build (`lab`'s node) and returns
+/// its rows, labelled `node`, and its notes.
+fn run_one_build(
+    lab: &Lab,
+    args: &Args,
+    node_label: &str,
+) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
+    let workloads: Vec<String> = args
+        .text("workloads")?
+        .split(',')
+        .map(|w| w.trim().to_string())
+        .collect();
+    for w in &workloads {
+        if !WORKLOADS.contains(&w.as_str()) {
+            bail!(
+                "--workloads {w:?}: expected some of {}",
+                WORKLOADS.join(", ")
+            );
+        }
+    }
+    let (blocker_workloads, mut workloads): (Vec<String>, Vec<String>) =
+        workloads.into_iter().partition(|w| blockers::is_blocker(w));
+    let mut skip_notes = Vec::new();
+    if workloads.iter().any(|w| w == "dns-32")
+        && let Err(why) = sluice_testnet::netns::available(lab.exe())
+    {
+        let note = format!(
+            "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
+        );
+        workloads.retain(|w| w != "dns-32");
+        if workloads.is_empty() && blocker_workloads.is_empty() {
+            bail!("{note}");
+        }
+        skip_notes.push(note);
+    }
+    let window = Duration::from_millis(args.millis("window-ms", 50, 60_000)?);
+    let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
+    let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
+    // The subject with a libuv pool sluice scope can attach to (node).
+    let sweep = Sweep::new(lab, &Scope);
+    let Some(node) = sweep.subjects().first().copied() else {
+        let mut why: Vec<String> = sweep.skipped().to_vec();
+        why.extend(
+            lab.skipped()
+                .iter()
+                .map(|s| format!("{}: {}", s.subject, s.reason)),
+        );
+        if why.is_empty() {
+            why.push("--subjects left it out".into());
+        }
+        bail!(
+            "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {}",
+            why.join("; ")
+        );
+    };
+    let pools: Vec<u64> = lab
+        .pools_for(&Scope)
+        .iter()
+        .map(|p| match p {
+            PoolSize::Size(n) => Ok(*n as u64),
+            PoolSize::Unset => bail!(
+                "scope: --pools needs sizes (the truth depends on them); \"unset\" is libuv's 4"
+            ),
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let iterations = if workloads.iter().any(|w| w.starts_with("cpu-")) {
+        workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
+    } else {
+        0
+    };
+    let options = Options {
+        rate_hz: rate,
+        ..Options::default()
+    };
+    let bar = lab.progress((lab.reps() * pools.len() * workloads.len()) as u64, "scope");
+    let mut fifo_no = 0;
+    let mut found_notes: Vec<(u64, String)> = Vec::new();
+    let mut dns_notes: Vec<(u64, String)> = Vec::new();
+    let mut unknown_notes: Vec<String> = Vec::new();
+    let rows = repeat(lab, |_| {
+        let mut rows = Vec::new();
+        for &pool in &pools {
+            for w in &workloads {
+                bar.set_message(format!("{w} pool {pool}"));
+                fifo_no += 1;
+                let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
+                if w == "read-2x" {
+                    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
+                        .with_context(|| format!("mkfifo {}", fifo.display()))?;
+                }
+                let params = json!({
+                    "workload": w,
+                    "pool": pool,
+                    "iterations": iterations,
+                    "fifo": fifo,
+                    "spin_ms": (RAMP + window).as_millis() as u64 + 300,
+                    "lookups": LOOKUPS,
+                    "dns_suffix": NAME_SUFFIX,
+                });
+                let mut watch = ScopeWatch {
+                    window,
+                    options,
+                    thread: None,
+                };
+                let size = PoolSize::Size(pool as usize);
+                let mut held = None;
+                let child = if w == "dns-32" {
+                    let hold = dns_hold(pool, RAMP + window);
+                    let server = super::dns::delay_server(hold);
+                    lab.run_child_in_netns(
+                        node,
+                        SPEC.name,
+                        size,
+                        &params,
+                        &server,
+                        Some(&mut watch),
+                    )
+                    .map(|(r, stats)| {
+                        held = Some((hold, stats.max_in_flight_names));
+                        r
+                    })
+                } else {
+                    lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
+                };
+                let watched = match watch.thread.take() {
+                    Some(t) => t
+                        .join()
+                        .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
+                    None => Err(anyhow::anyhow!("node never printed ready")),
+                };
+                let (r, found) =
+                    watched.with_context(|| format!("scope watching {w} at pool {pool}"))?;
+                let result = child?;
+                if !found_notes.iter().any(|(p, _)| *p == pool) {
+                    found_notes.push((pool, found));
+                }
+                let (busy, queued, verdict) = truth(w, pool);
+                let mut row = Row::new(node.name())
+                    .param("node", node_label)
+                    .param("workload", w.as_str())
+                    .param("pool", pool)
+                    .param("truth_verdict", verdict.as_str())
+                    .param("discovery", r.discovery.as_str())
+                    .metric("truth_busy", busy as f64)
+                    .metric("truth_queue", queued as f64)
+                    .metric("pool_found", r.pool_size as f64)
+                    .metric("busy_threads", r.busy_threads)
+                    .metric("utilization_pct", r.utilization_pct)
+                    .metric("saturation_pct", r.saturation_pct)
+                    .metric("loop_utilization_pct", r.loop_utilization_pct)
+                    .metric("sampler_cpu_pct", r.sampler_cpu_pct)
+                    .metric("samples", f64::from(r.samples))
+                    .metric("verdict_ok", f64::from(u8::from(r.verdict == verdict)))
+                    .metric(
+                        "completed",
+                        result["completed"].as_f64().context("completed")?,
+                    );
+                // One-hot, so repetitions merge by median like any metric.
+                for v in Verdict::ALL {
+                    row = row.metric(&verdict_metric(v), f64::from(u8::from(r.verdict == v)));
+                }
+                if let Some(q) = r.queue_depth {
+                    row = row.metric("queue_depth", q);
+                }
+                if let Some(c) = r.pool_cpu_pct {
+                    row = row.metric("pool_cpu_pct", c);
+                }
+                for (k, v) in [
+                    ("slow_queue_depth", r.slow_queue_depth),
+                    ("slow_io_running", r.slow_io_running),
+                    ("slow_io_throttled_pct", r.slow_io_throttled_pct),
+                ] {
+                    if let Some(v) = v {
+                        row = row.metric(k, v);
+                    }
+                }
+                if let Some((hold, in_flight)) = held {
+                    row = row
+                        .metric("dns_hold_ms", hold.as_millis() as f64)
+                        .metric("dns_max_in_flight", in_flight as f64);
+                    if !dns_notes.iter().any(|(p, _)| *p == pool) {
+                        dns_notes.push((
+                            pool,
+                            format!(
+                                "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
+                                hold.as_millis(),
+                                pool.div_ceil(2)
+                            ),
+                        ));
+                    }
+                }
+                if r.verdict == Verdict::Unknown {
+                    unknown_notes.push(format!(
+                        "{w} at pool {pool}: scope said unknown: {}",
+                        r.evidence
+                    ));
+                }
+                rows.push(row);
+                bar.inc(1);
+            }
+        }
+        Ok(rows)
+    })?;
+    bar.finish_and_clear();
+    let mut rows = rows;
+    if !blocker_workloads.is_empty() {
+        let settings = blockers::Settings {
+            pool: pools[0],
+            phase: Duration::from_millis(args.millis("profile-ms", 200, 60_000)?),
+            every_ms: args.millis("every-ms", 1, 10_000)?,
+            block_ms: args.millis("block-ms", 1, 10_000)?,
+            options,
+        };
+        let script = include_str!("scope.js");
+        rows.extend(repeat(lab, |_| {
+            blockers::run(lab, node, script, &blocker_workloads, &settings)
+        })?);
+        skip_notes.push(format!(
+            "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take, after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
+            settings.pool,
+            settings.block_ms,
+            settings.every_ms,
+            settings.phase.as_millis(),
+            settings.phase.as_millis()
+        ));
+    }
+    let mut notes = vec![
+        "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
+        format!(
+            "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started{}",
+            window.as_millis(),
+            RAMP.as_millis(),
+            if iterations > 0 {
+                format!("; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)")
+            } else {
+                String::new()
+            }
+        ),
+        "truth: busy = min(tasks, pool) (dns-32: min(32, (P + 1) / 2)); queue = tasks beyond that; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
+    ];
+    if workloads.iter().any(|w| w == "dns-32") {
+        notes.push("dns-32: 32 dns.lookup (family 4) of distinct names inside a private network and mount namespace whose resolv.conf names the DNS delay server; truth: (P + 1) / 2 threads in getaddrinfo, the rest of the 32 queued at the start and draining over the window (the queue column is the window's mean), the other threads idle".to_string());
+    }
+    notes.push("`slow I/O run / queued`: libuv's slow_io_work_running and slow_io_pending_wq (dns.lookup's getaddrinfo), read from memory, means over the window".to_string());
+    notes.extend(skip_notes);
+    for (_, note) in &dns_notes {
+        notes.push(note.clone());
+    }
+    notes.extend(unknown_notes);
+    for (pool, found) in &found_notes {
+        notes.push(format!("pool {pool}: {found}"));
+    }
+    let cost: Vec<f64> = rows
+        .iter()
+        .filter_map(|r| r.metrics.get("sampler_cpu_pct").copied())
+        .collect();
+    if !cost.is_empty() {
+        notes.push(format!(
+            "scope's own cost: its sampling thread used {:.2} % of one core on average ({:.2} % at most) at {rate} Hz",
+            cost.iter().sum::<f64>() / cost.len() as f64,
+            cost.iter().copied().fold(0.0, f64::max)
+        ));
+    }
+    Ok((rows, notes))
+}
+
+/// `lab`'s node build, then each further `--node`: one table. A build
+/// that cannot run at all is an error naming it.
+fn run_node_builds(lab: &Lab, args: &Args) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
+    let mut builds = vec![(None, lab.node().map_err(anyhow::Error::msg)?.to_path_buf())];
+    for p in lab.more_nodes() {
+        // Lab::new names the path in its error (no such file, ...).
+        let other = lab.for_node(p)?;
+        builds.push((Some(other), p.clone()));
+    }
+    let mut labels: Vec<String> = Vec::new();
+    let mut rows = Vec::new();
+    let mut per_build: Vec<(String, Vec<String>)> = Vec::new();
+    for (other, path) in &builds {
+        let this = other.as_ref().unwrap_or(lab);
+        let m = this.machine();
+        let mut label = match (&m.node, &m.libuv) {
+            (Some(v), Some(uv)) => format!("{v} (libuv {uv})"),
+            _ => path.display().to_string(),
+        };
+        let same = labels.iter().filter(|l| l.starts_with(&label)).count();
+        if same > 0 {
+            label = format!("{label} #{}", same + 1);
+        }
+        labels.push(label.clone());
+        let (r, mut n) = run_one_build(this, args, &label)
+            .with_context(|| format!("node {label} at {}", path.display()))?;
+        rows.extend(r);
+        if builds.len() > 1 {
+            n.insert(0, format!("node build: {}", path.display()));
+        }
+        per_build.push((label, n));
+    }
+    // A note every build gave is said once; the others name their build.
+    let mut notes: Vec<String> = Vec::new();
+    let everywhere = |n: &String| per_build.iter().all(|(_, ns)| ns.contains(n));
+    for (label, ns) in &per_build {
+        for n in ns {
+            if !everywhere(n) {
+                notes.push(format!("{label}: {n}"));
+            } else if !notes.contains(n) {
+                notes.push(n.clone());
+            }
+        }
+    }
+    Ok((rows, notes))
 }
 
 #[cfg(test)]

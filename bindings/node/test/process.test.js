@@ -1,0 +1,162 @@
+'use strict';
+// One pool per process, admission, and process life: each case in a fresh
+// node, since the pool is built once per process.
+const test = require('node:test');
+const assert = require('node:assert');
+const { runChild } = require('./helpers.js');
+
+const print = 'console.log(JSON.stringify(out))';
+
+test('configure: bad values name the option; after first use it throws', () => {
+  const r = runChild(`
+    const s = require('.');
+    const out = {};
+    const attempt = (name, fn) => { try { fn(); out[name] = 'accepted'; } catch (e) { out[name] = [e.name, e.code, e.message]; } };
+    attempt('cpuZero', () => s.configure({ cpu: 0 }));
+    attempt('cpuHuge', () => s.configure({ cpu: 100000 }));
+    attempt('slowIoText', () => s.configure({ slowIo: 'many' }));
+    attempt('boundFraction', () => s.configure({ cpuQueueBound: 1.5 }));
+    attempt('unknown', () => s.configure({ threads: 4 }));
+    attempt('notObject', () => s.configure(4));
+    out.configuredBefore = s.isConfigured();
+    s.crypto.randomBytes(4).then(() => {
+      attempt('afterUse', () => s.configure({ cpu: 1 }));
+      out.configuredAfter = s.isConfigured();
+      ${print};
+    });`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.deepStrictEqual(o.cpuZero.slice(0, 2), ['RangeError', 'ERR_OUT_OF_RANGE']);
+  assert.match(o.cpuZero[2], /option "cpu" = 0 is out of range; expected 1\.\.=/);
+  assert.match(o.cpuHuge[2], /option "cpu" = 100000 is out of range/);
+  assert.deepStrictEqual(o.slowIoText.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_TYPE']);
+  assert.match(o.slowIoText[2], /option "slowIo" must be a number/);
+  assert.match(o.boundFraction[2], /option "cpuQueueBound" = 1\.5 is out of range/);
+  assert.deepStrictEqual(o.unknown.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_VALUE']);
+  assert.match(o.unknown[2], /unknown option "threads"/);
+  assert.strictEqual(o.notObject[1], 'ERR_INVALID_ARG_TYPE');
+  assert.strictEqual(o.configuredBefore, false);
+  assert.deepStrictEqual(o.afterUse.slice(0, 2), ['Error', 'ERR_SLUICE_CONFIGURED']);
+  assert.strictEqual(o.configuredAfter, true);
+});
+
+test('a full bounded lane rejects with ESLUICEBUSY, lane and bound', () => {
+  const r = runChild(`
+    const s = require('.');
+    s.configure({ cpu: 1, cpuQueueBound: 2 });
+    const cpu = () => s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu');
+    const out = {};
+    s.crypto.pbkdf2('x', 'y', 100000000, 32, 'sha512'); // holds the one thread
+    const wait = setInterval(async () => {
+      if (cpu().in_flight !== 1) return;            // the one thread is busy
+      clearInterval(wait);
+      const queued = [s.crypto.pbkdf2('x', 'y', 1, 8, 'sha1'), s.crypto.scrypt('x', 'y', 8, { N: 16 })];
+      const refused = await s.zlib.gzip('z').then(() => null, (e) => e);
+      out.refused = { code: refused.code, lane: refused.lane, bound: refused.bound, message: refused.message };
+      out.depth = cpu().queue_depth;
+      out.rejected = cpu().rejected_total;
+      out.submitted = cpu().submitted_total;
+      ${print};
+      process.exit(0); // with three tasks in flight
+    }, 1);`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json.refused.code, 'ESLUICEBUSY');
+  assert.deepStrictEqual([r.json.refused.lane, r.json.refused.bound], ['cpu', 2]);
+  assert.match(r.json.refused.message, /cpu lane's queue is full \(bound 2\)/);
+  assert.strictEqual(r.json.depth, 2);
+  assert.strictEqual(r.json.rejected, 1);
+  assert.strictEqual(r.json.submitted, 3);
+});
+
+test('one pool per process: the main thread and a worker_thread count into the same lanes', () => {
+  const r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const s = require('.');
+    const lane = (m, name) => m.pool.lanes.find((l) => l.lane === name);
+    (async () => {
+      for (let i = 0; i < 3; i++) await s.crypto.pbkdf2('a', 'b', 1, 4, 'sha1');
+      const w = new Worker(\`
+        const { parentPort } = require('node:worker_threads');
+        const s = require(\${JSON.stringify(require.resolve('.'))});
+        (async () => {
+          const seen = s.metricsJson();
+          for (let i = 0; i < 5; i++) await s.crypto.pbkdf2('a', 'b', 1, 4, 'sha1');
+          await s.fs.stat('.');
+          parentPort.postMessage({ seen, after: s.metricsJson() });
+        })();\`, { eval: true });
+      // Both listeners first: 'exit' may come before the message is delivered.
+      const exited = new Promise((res) => w.on('exit', res));
+      const msg = await new Promise((res, rej) => { w.on('message', res); w.on('error', rej); });
+      await exited;
+      const main = s.metricsJson();
+      const out = {
+        workerSawMainCpu: lane(msg.seen, 'cpu').submitted_total,
+        workerAfterCpu: lane(msg.after, 'cpu').submitted_total,
+        mainAfterCpu: lane(main, 'cpu').submitted_total,
+        mainAfterFastIo: lane(main, 'fastio').submitted_total,
+        workerNodeCalls: msg.after.node.calls.pbkdf2,
+        mainNodeCalls: main.node.calls.pbkdf2,
+      };
+      ${print};
+    })();`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, {
+    workerSawMainCpu: 3, // the worker's first look already has the main thread's 3
+    workerAfterCpu: 8,
+    mainAfterCpu: 8, // and the main thread sees the worker's 5
+    mainAfterFastIo: 1,
+    workerNodeCalls: 5, // the JavaScript-side counters are per thread
+    mainNodeCalls: 3,
+  });
+});
+
+test('an idle pool does not keep node alive; work in flight does, until it settles', () => {
+  const r = runChild(`
+    const s = require('.');
+    s.crypto.pbkdf2('a', 'b', 200000, 16, 'sha256').then((k) => console.log(JSON.stringify({ settled: k.length })));
+    s.dns.lookup('localhost');`, { timeout: 120000 });
+  // Exits by itself (no timeout kill) after printing the result.
+  assert.strictEqual(r.signal, null);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, { settled: 16 });
+});
+
+test('exit never waits for work in flight; a terminated worker with work in flight is harmless', () => {
+  let r = runChild(`
+    const s = require('.');
+    for (let i = 0; i < 8; i++) s.crypto.pbkdf2('a', 'b', 50000000, 64, 'sha512');
+    setTimeout(() => { console.log(JSON.stringify({ exiting: true })); process.exit(7); }, 50);`, { timeout: 120000 });
+  assert.strictEqual(r.signal, null, 'not killed by the timeout');
+  assert.strictEqual(r.status, 7, r.stderr);
+  r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const w = new Worker(\`
+      const s = require(\${JSON.stringify(require.resolve('.'))});
+      s.crypto.pbkdf2('a', 'b', 3000000, 64, 'sha512');
+      require('node:worker_threads').parentPort.postMessage('started');\`, { eval: true });
+    w.on('message', async () => {
+      await w.terminate();
+      // The worker's promise is gone; its task still runs and finishes into nothing.
+      const s = require('.');
+      const key = await s.crypto.pbkdf2('a', 'b', 1, 8, 'sha1');
+      setTimeout(() => console.log(JSON.stringify({ after: key.length })), 200);
+    });`, { timeout: 120000 });
+  assert.strictEqual(r.signal, null);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, { after: 8 });
+});
+
+test('a bad SLUICE_* variable: the first call rejects naming it; configure throws naming it', () => {
+  const r = runChild(`
+    const s = require('.');
+    const out = {};
+    s.crypto.pbkdf2('a', 'b', 1, 8, 'sha1').then(() => { out.call = 'resolved'; }, (e) => { out.call = e.message; })
+      .then(() => {
+        try { s.configure({ cpu: 1 }); out.configure = 'accepted'; } catch (e) { out.configure = [e.code, e.message]; }
+        ${print};
+      });`, { env: { SLUICE_CPU_THREADS: 'abc' } });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.json.call, /SLUICE_CPU_THREADS="abc" is not a number/);
+  assert.strictEqual(r.json.configure[0], 'ERR_OUT_OF_RANGE');
+  assert.match(r.json.configure[1], /SLUICE_CPU_THREADS="abc" is not a number/);
+});

@@ -1,0 +1,60 @@
+//! The `node+sluice` subject end to end: `sluice lab dispatch` with tiny
+//! parameters runs node's script under the sluice npm package's preload
+//! when its addon is built (scripts/test builds it first), and otherwise
+//! skips the subject with a reason that says how to build it. Counts and
+//! schema only.
+
+mod common;
+
+use common::{assert_schema, finite, lab_json, rows};
+use serde_json::json;
+use std::path::Path;
+
+#[test]
+fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
+    let addon = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node/sluice.node");
+    let (v, out) = lab_json(&[
+        "lab",
+        "dispatch",
+        "--subjects",
+        "node,node+sluice",
+        "--libuv-ffi",
+        "off",
+        "--rounds",
+        "20",
+        "--batch",
+        "50",
+        "--batches",
+        "3",
+        "--warmup",
+        "1",
+        "--idle-ms",
+        "50",
+    ]);
+    assert_schema(&v, "dispatch");
+    let text = String::from_utf8_lossy(&out.stdout);
+    if addon.is_file() {
+        for in_flight in [1, 50] {
+            let found = rows(
+                &v,
+                "node+sluice",
+                &[("pool", json!("unset")), ("in_flight", json!(in_flight))],
+            );
+            assert_eq!(found.len(), 1, "{text}");
+            assert!(finite(found[0], "us_per_task") > 0.0);
+        }
+        assert!(
+            text.contains("node+sluice: the preloaded calls run on sluice's lanes"),
+            "{text}"
+        );
+    } else {
+        let skipped = v["skipped"].as_array().unwrap();
+        assert!(
+            skipped.iter().any(|s| s["subject"] == "node+sluice"
+                && s["reason"].as_str().unwrap_or("").contains("npm run build")),
+            "{skipped:?}"
+        );
+    }
+    // node ran either way.
+    assert_eq!(rows(&v, "node", &[("in_flight", json!(1))]).len(), 1);
+}

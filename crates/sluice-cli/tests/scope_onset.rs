@@ -1,0 +1,70 @@
+//! `sluice scope`'s doctor when the loop is blocked and the pool saturated
+//! at once: the evidence says which came first and what each is doing.
+//! Against a real node whose pool saturates first and whose loop blocks
+//! 2.5 s later; the assertions are on verdicts and words, not durations.
+
+mod common;
+
+use common::sluice;
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+const POOL_THEN_LOOP: &str = r#"
+const crypto = require('crypto');
+let inflight = 0;
+function top() { while (inflight < 32) { inflight++; crypto.pbkdf2('p', 's', 20000, 32, 'sha256', () => { inflight--; }); } }
+setInterval(top, 5); top();
+console.log('ready');
+setTimeout(() => setInterval(function blockLoop() { const end = Date.now() + 200; while (Date.now() < end) {} top(); }, 1), 2500);
+"#;
+
+#[test]
+fn the_pool_saturated_first_then_the_loop_blocked() {
+    let mut node = Command::new("node")
+        .args(["-e", POOL_THEN_LOOP])
+        .env("UV_THREADPOOL_SIZE", "2")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node on PATH");
+    let mut line = String::new();
+    BufReader::new(node.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "ready");
+    let out = sluice()
+        .args(["scope", &node.id().to_string(), "--json", "--duration", "6"])
+        .output()
+        .unwrap();
+    let _ = node.kill();
+    let _ = node.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let windows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let verdicts: Vec<&str> = windows
+        .iter()
+        .map(|w| w["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts[0], "pool-saturated", "{verdicts:?}");
+    let both: Vec<&Value> = windows
+        .iter()
+        .filter(|w| w["verdict"] == "loop-blocked+pool-saturated")
+        .collect();
+    assert!(!both.is_empty(), "{verdicts:?}");
+    for w in both {
+        assert_eq!(w["onset"]["first"], "pool", "{}", w["onset"]);
+        let e = w["evidence"].as_str().unwrap();
+        assert!(
+            e.starts_with("the pool saturated first (before scope attached), the loop blocked at "),
+            "{e}"
+        );
+        assert!(e.contains("The loop is running JavaScript"), "{e}");
+        assert!(e.contains("threads on a CPU (crypto"), "{e}");
+    }
+}

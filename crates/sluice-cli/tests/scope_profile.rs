@@ -1,0 +1,394 @@
+//! `sluice scope PID --profile`: against real node processes. The profile
+//! names the function that blocks the loop; the inspector is opened with
+//! SIGUSR1 and closed again, or left open when it was open before; every
+//! refusal says what to do. Counts, names and text only, never durations.
+
+mod common;
+
+use common::sluice;
+use serde_json::Value;
+use sluice_scope::inspector::sockets;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// A loop blocked by `hashLegacy` (line 2 of app.js): `crypto.pbkdf2Sync`
+/// back to back. (A JavaScript loop would do as well once warm; one that V8
+/// compiled on the stack before the profile began is charged to its caller,
+/// which the report cautions about.)
+const SPIN: &str = "const crypto = require('crypto');\nfunction hashLegacy() {\n  return crypto.pbkdf2Sync('pw', 'salt', 20000, 64, 'sha512').length;\n}\nsetInterval(hashLegacy, 5);\nconsole.log('ready');\n";
+
+/// A node process running `script` (written to app.js in `dir`), its
+/// stderr kept in node.err; killed on drop.
+struct Node {
+    child: Child,
+    dir: PathBuf,
+}
+
+impl Node {
+    fn start(dir: &Path, node_args: &[&str], script: &str) -> Node {
+        Node::start_with(Command::new("node"), dir, node_args, script)
+    }
+
+    fn start_with(mut cmd: Command, dir: &Path, node_args: &[&str], script: &str) -> Node {
+        let app = dir.join("app.js");
+        std::fs::write(&app, script).unwrap();
+        let err = std::fs::File::create(dir.join("node.err")).unwrap();
+        let mut child = cmd
+            .args(node_args)
+            .arg(&app)
+            .stdout(Stdio::piped())
+            .stderr(err)
+            .spawn()
+            .expect("node on PATH");
+        let mut line = String::new();
+        BufReader::new(child.stdout.as_mut().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line.trim(), "ready", "node did not start");
+        Node {
+            child,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    fn alive(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.join("node.err")).unwrap()
+    }
+
+    /// Its listening TCP ports.
+    fn ports(&self) -> Vec<u16> {
+        sockets::held_listeners(self.pid())
+            .unwrap()
+            .iter()
+            .map(|l| l.addr.port())
+            .collect()
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port free now (the kernel's pick; released at once).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn profile(pid: u32, out: &Path, extra: &[&str]) -> Output {
+    sluice()
+        .args(["scope", &pid.to_string(), "--profile", "1500ms", "--json"])
+        .arg("--profile-out")
+        .arg(out)
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "sluice scope --profile failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
+}
+
+fn fails(out: &Output, want: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(want), "wanted {want:?} in:\n{stderr}");
+}
+
+/// The profile's top entry of the program's own code is `function` on
+/// app.js's line `line`.
+fn names(v: &Value, function: &str, line: u32) {
+    let top = &v["held_by"][0];
+    assert_eq!(top["function"], function, "{top}");
+    let loc = top["location"].as_str().unwrap();
+    assert!(loc.contains(&format!("app.js:{line}:")), "{loc}");
+}
+
+#[test]
+fn a_closed_inspector_is_opened_profiled_and_closed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut node = Node::start(
+        dir.path(),
+        &[&format!("--inspect-port=127.0.0.1:{port}")],
+        SPIN,
+    );
+    assert!(node.ports().is_empty());
+    let v = json_of(&profile(node.pid(), dir.path(), &["--yes"]));
+    names(&v, "hashLegacy", 2);
+    assert_eq!(v["held_by"][0]["apis"][0]["api"], "crypto.pbkdf2Sync");
+    assert_eq!(v["sync_apis"][0]["api"], "crypto.pbkdf2Sync");
+    assert_eq!(v["window"]["verdict"], "loop-blocked", "{}", v["window"]);
+    let s = &v["shares"];
+    let sum: f64 = ["javascript_pct", "native_pct", "gc_pct", "idle_pct"]
+        .iter()
+        .map(|k| s[k].as_f64().unwrap())
+        .sum();
+    assert!((sum - 100.0).abs() < 1.0, "shares sum to {sum}");
+    assert!(v["samples"].as_u64().unwrap() > 0);
+    // The inspector: opened by scope on the port the flag names, closed.
+    assert_eq!(v["inspector"]["addr"], format!("127.0.0.1:{port}"));
+    assert_eq!(v["inspector"]["opened_by_scope"], true);
+    assert_eq!(v["inspector"]["port_closed"], true);
+    assert!(node.ports().is_empty(), "{:?}", node.ports());
+    assert!(node.alive());
+    let err = node.stderr();
+    assert_eq!(
+        err.matches("Debugger listening on ws://").count(),
+        1,
+        "{err}"
+    );
+    // The files: the profile as V8 sent it, and a flame graph.
+    let cpuprofile = v["files"]["cpuprofile"].as_str().unwrap();
+    let raw: Value = serde_json::from_slice(&std::fs::read(cpuprofile).unwrap()).unwrap();
+    assert_eq!(
+        raw["samples"].as_array().unwrap().len() as u64,
+        v["samples"].as_u64().unwrap()
+    );
+    let svg = std::fs::read_to_string(v["files"]["flamegraph"].as_str().unwrap()).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("hashLegacy"),
+        "flame graph"
+    );
+    // A second profile opens it again.
+    let v = json_of(&profile(node.pid(), dir.path(), &["--yes"]));
+    names(&v, "hashLegacy", 2);
+    assert!(node.ports().is_empty());
+    assert_eq!(node.stderr().matches("Debugger listening").count(), 2);
+}
+
+#[test]
+fn a_random_inspector_port_is_found_from_the_new_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path(), &["--inspect-port=0"], SPIN);
+    let v = json_of(&profile(node.pid(), dir.path(), &["--yes"]));
+    names(&v, "hashLegacy", 2);
+    assert_eq!(v["inspector"]["port_closed"], true);
+    assert!(node.ports().is_empty());
+}
+
+#[test]
+fn an_open_inspector_needs_no_consent_and_stays_open() {
+    let dir = tempfile::tempdir().unwrap();
+    // --inspect=0: open at start on a random port.
+    let node = Node::start(dir.path(), &["--inspect=127.0.0.1:0"], SPIN);
+    let before = node.ports();
+    assert_eq!(before.len(), 1);
+    let v = json_of(&profile(node.pid(), dir.path(), &[]));
+    names(&v, "hashLegacy", 2);
+    assert_eq!(v["inspector"]["opened_by_scope"], false);
+    assert_eq!(v["inspector"]["addr"], format!("127.0.0.1:{}", before[0]));
+    assert_eq!(node.ports(), before);
+}
+
+#[test]
+fn a_closed_inspector_is_not_opened_without_consent() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], SPIN);
+    let out = profile(node.pid(), dir.path(), &[]);
+    fails(&out, "inspector is not open");
+    fails(&out, "pass --yes");
+    assert!(node.alive());
+    assert!(node.ports().is_empty());
+    assert!(!node.stderr().contains("Debugger listening"));
+}
+
+#[test]
+fn a_port_held_by_another_process_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = held.local_addr().unwrap().port();
+    let mut node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], SPIN);
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(
+        &out,
+        &format!(
+            "the inspector port 127.0.0.1:{port} of process {} is in use by process {}",
+            node.pid(),
+            std::process::id()
+        ),
+    );
+    fails(&out, "--inspect-port=PORT");
+    assert!(node.alive());
+    assert!(!node.stderr().contains("Debugger listening"));
+}
+
+/// A program that added and removed a SIGUSR1 listener has reset the
+/// signal to its default action (libuv restores it): SIGUSR1 would kill it.
+/// Scope sees it in SigCgt and does not send it.
+#[test]
+fn a_process_that_does_not_handle_sigusr1_is_not_signalled() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!(
+        "const f = () => {{}}; process.on('SIGUSR1', f); process.removeListener('SIGUSR1', f);\n{SPIN}"
+    );
+    let mut node = Node::start(dir.path(), &["--inspect-port=0"], &script);
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(&out, "does not handle SIGUSR1");
+    fails(&out, "SIGUSR1 would terminate it, so scope did not send it");
+    assert!(node.alive());
+}
+
+#[test]
+fn a_process_that_exits_mid_profile_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let script = format!("{SPIN}setTimeout(() => process.exit(0), 1200);\n");
+    let node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], &script);
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(&out, &format!("process {} exited", node.pid()));
+}
+
+#[test]
+fn not_node_and_bad_flags_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sleeper = Command::new("sleep").arg("30").spawn().unwrap();
+    fails(
+        &profile(sleeper.id(), dir.path(), &["--yes"]),
+        "is not a Node process",
+    );
+    let _ = sleeper.kill();
+    let _ = sleeper.wait();
+    let me = std::process::id().to_string();
+    let out = sluice()
+        .args(["scope", &me, "--profile", "soon"])
+        .output()
+        .unwrap();
+    fails(&out, "--profile \"soon\": expected a time");
+    let out = sluice()
+        .args(["scope", &me, "--profile", "1s", "--profile-interval", "5"])
+        .output()
+        .unwrap();
+    fails(&out, "--profile-interval \"5\"");
+    let out = sluice()
+        .args(["scope", &me, "--json", "--yes"])
+        .output()
+        .unwrap();
+    fails(&out, "--yes applies to --profile TIME");
+}
+
+/// A node in a network namespace of its own (a container's view): its
+/// 127.0.0.1 is not ours, and scope joins the namespace to connect.
+#[test]
+fn a_node_in_another_network_namespace_is_profiled_from_inside_it() {
+    let probe = Command::new("unshare")
+        .args(["--net", "true"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !probe {
+        eprintln!("skipped: cannot make a network namespace here (unshare --net needs root)");
+        return;
+    }
+    if Command::new("ip").arg("-V").output().is_err() {
+        eprintln!("skipped: no `ip` (iproute2) to bring the namespace's loopback up");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new("unshare");
+    cmd.args([
+        "--net",
+        "sh",
+        "-c",
+        "ip link set lo up && exec node \"$@\"",
+        "sh",
+    ]);
+    let node = Node::start_with(cmd, dir.path(), &[], SPIN);
+    // `unshare` execs sh, which execs node: the PID is node's.
+    let v = json_of(&profile(node.pid(), dir.path(), &["--yes"]));
+    names(&v, "hashLegacy", 2);
+    assert_eq!(v["inspector"]["addr"], "127.0.0.1:9229");
+    assert_eq!(v["inspector"]["port_closed"], true);
+}
+
+/// `sluice lab scope`'s loop blockers: scope names each blocking function
+/// and its line, the target answers after the profile, and the inspector
+/// is closed again with the thread count back where it was. Names and
+/// counts; the verdict and the lag are timing and live in the report.
+///
+/// A JavaScript loop that V8 compiled on the stack (OSR) before the profile
+/// began is charged to its caller until V8 recompiles it (V8 logs only the
+/// code attached to functions when a profile starts): `tight-loop` may name
+/// the timer callback that calls it, so its row only has to name code of
+/// scope.js at the truth's line or the caller's.
+#[test]
+fn the_lab_names_each_loop_blocker() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("scope.json");
+    let out = sluice()
+        .args([
+            "lab",
+            "scope",
+            "--no-progress",
+            "--pools",
+            "1",
+            "--workloads",
+            "json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+            "--profile-ms",
+            "1000",
+            "--block-ms",
+            "60",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    common::assert_schema(&v, "scope");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let p = &r["params"];
+        let line = p["truth_location"].as_str().unwrap();
+        let named = p["named_location"].as_str().unwrap();
+        if p["workload"] == "tight-loop" && p["named_function"] != p["truth_function"] {
+            assert!(named.contains("scope.js:"), "{r}");
+        } else {
+            assert_eq!(p["named_function"], p["truth_function"], "{r}");
+            assert!(named.contains(&format!("{line}:")), "{r}");
+        }
+        let m = &r["metrics"];
+        assert_eq!(m["served_after"], 1.0, "{r}");
+        assert_eq!(m["inspector_closed"], 1.0, "{r}");
+        assert_eq!(m["threads_after"], m["threads_before"], "{r}");
+    }
+    let apis: Vec<&str> = rows
+        .iter()
+        .map(|r| r["params"]["named_api"].as_str().unwrap())
+        .collect();
+    assert_eq!(apis[0], "JSON.parse");
+    assert_eq!(apis[1], "crypto.pbkdf2Sync");
+    assert!(apis[2].starts_with("RegExp exec"), "{apis:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("scope --profile: the function scope named"),
+        "{text}"
+    );
+}

@@ -1,0 +1,421 @@
+//! `sluice scope --all`: every Node process on the host, and the ones that
+//! start later, each watched as `sluice scope PID` watches one.
+//!
+//! - **Finding them** ([`scan`]): every second the main thread lists
+//!   `/proc`; each process not tried before (a PID and its start time) is
+//!   opened once as a [`Target`]: it is a Node process when its executable
+//!   or a mapped `libuv*.so` exports `uv_queue_work`. Processes in
+//!   containers are found the same way: `/proc/PID/exe` and
+//!   `/proc/PID/root` name their files across mount namespaces, and every
+//!   address scope reads is the process's own, whatever its PID namespace.
+//! - **Watching them**: one thread per process runs a [`Session`], window
+//!   after window, and sends each [`Report`] to the main thread, which
+//!   hands it to the face. A process that exits is dropped.
+//! - **Labels**: `pid`, `comm`, and where the cgroup path names them the
+//!   container ID and the Kubernetes pod UID ([`container`]).
+//! - **Faces** (`face/host.rs`, `face/host_tui.rs`): one text line or one
+//!   JSON object per process per window, one Prometheus exposition for all,
+//!   or the terminal view: one line per process sorted by saturation, Enter
+//!   for the per-process view.
+
+pub mod container;
+
+use crate::aggregate::Report;
+use crate::config::Face as FaceKind;
+use crate::doctor::Verdict;
+use crate::error::ScopeError;
+use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText};
+use crate::face::host_tui::HostTui;
+use crate::face::prometheus::Totals;
+use crate::face::{End, install_signals};
+use crate::session::{Options, Session};
+use crate::target::{ImageCache, Target};
+use container::Placement;
+use std::collections::{BTreeMap, HashSet};
+use std::io::ErrorKind;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How often `/proc` is listed for new Node processes.
+pub const RESCAN: Duration = Duration::from_secs(1);
+
+/// A validated `sluice scope --all` run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostConfig {
+    /// Sampling rate and discovery (no probes: `--probe` watches one
+    /// process).
+    pub options: Options,
+    /// Stop after this long, then print the summary.
+    pub duration: Option<Duration>,
+    /// Report window (1 s).
+    pub window: Duration,
+    /// How reports are shown.
+    pub face: FaceKind,
+}
+
+impl HostConfig {
+    /// The defaults: 200 Hz per process, 1 s windows, no end, the terminal
+    /// view.
+    pub fn new() -> HostConfig {
+        HostConfig {
+            options: Options::default(),
+            duration: None,
+            window: Duration::from_secs(1),
+            face: FaceKind::Tui,
+        }
+    }
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig::new()
+    }
+}
+
+/// One watched process.
+#[derive(Debug, Clone)]
+pub struct Watched {
+    /// Its PID (as this host sees it).
+    pub pid: u32,
+    /// Its `comm`.
+    pub comm: String,
+    /// Its executable, as `/proc/PID/exe` names it.
+    pub exe: String,
+    /// Its container and pod, if any.
+    pub placement: Placement,
+    /// How its pool was found (updated as windows come).
+    pub found: String,
+    /// Its last window.
+    pub last: Option<Report>,
+    /// Counters over its windows (for the exporter).
+    pub(crate) totals: Totals,
+    /// Windows seen.
+    pub windows: usize,
+    /// Sum of saturation over windows (for the mean).
+    pub saturation_sum: f64,
+    /// Sum of the sampler's CPU over windows (for the mean).
+    pub sampler_cpu_sum: f64,
+    /// Windows per verdict.
+    pub verdicts: BTreeMap<&'static str, usize>,
+    /// Why watching it ended (exited, or an error), if it did.
+    pub ended: Option<String>,
+}
+
+impl Watched {
+    /// The container ID shortened to 12 digits as `docker ps` shows it, or
+    /// `-` on the host.
+    pub fn container_short(&self) -> &str {
+        self.placement
+            .container
+            .as_deref()
+            .map_or("-", |c| &c[..12.min(c.len())])
+    }
+
+    /// The Prometheus labels: `pid`, `comm`, `container` (full ID, empty
+    /// on the host), `pod` (empty when none).
+    pub fn labels(&self) -> Vec<(String, String)> {
+        vec![
+            ("pid".into(), self.pid.to_string()),
+            ("comm".into(), self.comm.clone()),
+            (
+                "container".into(),
+                self.placement.container.clone().unwrap_or_default(),
+            ),
+            ("pod".into(), self.placement.pod.clone().unwrap_or_default()),
+        ]
+    }
+
+    fn add(&mut self, r: &Report) {
+        self.totals.add(r);
+        self.windows += 1;
+        self.saturation_sum += r.saturation_pct;
+        self.sampler_cpu_sum += r.sampler_cpu_pct;
+        *self.verdicts.entry(r.verdict.as_str()).or_default() += 1;
+        self.last = Some(r.clone());
+    }
+}
+
+/// Every watched process, by PID.
+pub type Processes = BTreeMap<u32, Watched>;
+
+/// What a run of `--all` did.
+#[derive(Debug)]
+pub struct HostOutcome {
+    /// Why it ended.
+    pub end: End,
+    /// Every process watched, including those that exited.
+    pub processes: Processes,
+    /// Processes that could not be read, and why (not this user's: run
+    /// as root).
+    pub denied: Vec<(u32, String)>,
+}
+
+/// What a watcher thread tells the main thread.
+enum Event {
+    Report(u32, Box<Report>, String),
+    Ended(u32, String),
+}
+
+/// The processes not tried before that are Node processes, opened. `tried`
+/// holds (PID, start time) of every process looked at; `cache` the ELF
+/// files read (one node binary is read once for all its processes);
+/// `denied` counts the processes this user may not read.
+pub fn scan(
+    tried: &mut HashSet<(u32, u64)>,
+    cache: &mut ImageCache,
+    denied: &mut Vec<(u32, String)>,
+) -> Vec<Target> {
+    let me = std::process::id();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let mut present = HashSet::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        let Some(start) = crate::target::process_start_time(pid) else {
+            continue;
+        };
+        present.insert((pid, start));
+        if !tried.insert((pid, start)) {
+            continue;
+        }
+        match Target::open_cached(pid, cache) {
+            Ok(t) => found.push(t),
+            Err(e @ ScopeError::PermissionDenied { .. }) => denied.push((pid, e.to_string())),
+            Err(e @ ScopeError::Io { .. }) if is_denied(&e) => denied.push((pid, e.to_string())),
+            Err(_) => {}
+        }
+    }
+    // Forget processes that are gone: the set stays the size of the host's
+    // process table however many come and go.
+    tried.retain(|p| present.contains(p));
+    found.sort_by_key(|t| t.pid);
+    found
+}
+
+fn is_denied(e: &ScopeError) -> bool {
+    matches!(e, ScopeError::Io { cause, .. } if cause.kind() == ErrorKind::PermissionDenied)
+}
+
+/// Runs `sluice scope --all` as configured.
+pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
+    crate::session::check_rate(config.options.rate_hz)?;
+    if config.options.probe {
+        return Err(ScopeError::Config {
+            flag: "--probe",
+            value: "--all".into(),
+            expected: "probe mode watches one process: give its PID instead of --all".into(),
+        });
+    }
+    let stop = install_signals()?;
+    let mut face: Box<dyn HostFace> = match config.face {
+        FaceKind::Tui => Box::new(HostTui::new()?),
+        FaceKind::Text => Box::new(HostText::default()),
+        FaceKind::Json => Box::new(HostJson),
+        FaceKind::Prometheus(addr) => Box::new(HostPrometheus::start(addr)?),
+    };
+    let halt = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<Event>();
+    let mut threads = Vec::new();
+    let mut procs: Processes = BTreeMap::new();
+    let mut tried = HashSet::new();
+    let mut cache = ImageCache::default();
+    let mut denied = Vec::new();
+    let started = Instant::now();
+    let mut next_scan = started;
+    let result = (|| -> Result<End, ScopeError> {
+        loop {
+            // Relaxed: flags polled in a loop; nothing else is published
+            // through them.
+            if stop.load(Ordering::Relaxed) || face.wants_stop() {
+                return Ok(End::Stopped);
+            }
+            if config.duration.is_some_and(|d| started.elapsed() >= d) {
+                return Ok(End::Duration);
+            }
+            if Instant::now() >= next_scan {
+                for target in scan(&mut tried, &mut cache, &mut denied) {
+                    let w = Watched {
+                        pid: target.pid,
+                        comm: target.comm.clone(),
+                        exe: target.exe.clone(),
+                        placement: container::of_process(target.pid),
+                        found: "attaching".into(),
+                        last: None,
+                        totals: Totals::default(),
+                        windows: 0,
+                        saturation_sum: 0.0,
+                        sampler_cpu_sum: 0.0,
+                        verdicts: BTreeMap::new(),
+                        ended: None,
+                    };
+                    face.added(&w)?;
+                    procs.insert(w.pid, w);
+                    threads.push(spawn_watcher(
+                        target,
+                        config.options,
+                        config.window,
+                        tx.clone(),
+                        Arc::clone(&halt),
+                    )?);
+                }
+                next_scan = Instant::now() + RESCAN;
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(Event::Report(pid, r, found)) => {
+                    if let Some(w) = procs.get_mut(&pid) {
+                        w.found = found;
+                        w.add(&r);
+                        face.report(w, &r)?;
+                    }
+                }
+                Ok(Event::Ended(pid, why)) => {
+                    if let Some(w) = procs.get_mut(&pid) {
+                        w.ended = Some(why);
+                        face.ended(w)?;
+                    }
+                }
+                Err(_) => {}
+            }
+            face.tick(&procs)?;
+        }
+    })();
+    halt.store(true, Ordering::Relaxed);
+    for t in threads {
+        let _ = t.join();
+    }
+    let to_stdout = face.finish();
+    let end = result?;
+    let table = summary(&procs, &denied);
+    if to_stdout? {
+        print!("{table}");
+    } else {
+        eprint!("{table}");
+    }
+    Ok(HostOutcome {
+        end,
+        processes: procs,
+        denied,
+    })
+}
+
+fn spawn_watcher(
+    target: Target,
+    options: Options,
+    window: Duration,
+    tx: mpsc::Sender<Event>,
+    halt: Arc<AtomicBool>,
+) -> Result<std::thread::JoinHandle<()>, ScopeError> {
+    let pid = target.pid;
+    std::thread::Builder::new()
+        .name(format!("scope-{pid}"))
+        .spawn(move || {
+            let mut session = match Session::attach_target(target, options) {
+                Ok(s) => s,
+                Err(e) => {
+                    let _ = tx.send(Event::Ended(pid, e.to_string()));
+                    return;
+                }
+            };
+            loop {
+                if halt.load(Ordering::Relaxed) {
+                    return;
+                }
+                match session.window(window, &mut || halt.load(Ordering::Relaxed)) {
+                    Ok(r) => {
+                        if halt.load(Ordering::Relaxed) {
+                            // A window cut short by the end: not reported.
+                            return;
+                        }
+                        let found = session.status().summary();
+                        if tx.send(Event::Report(pid, Box::new(r), found)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let why = match e {
+                            ScopeError::Exited { .. } => "exited".to_string(),
+                            e => e.to_string(),
+                        };
+                        let _ = tx.send(Event::Ended(pid, why));
+                        return;
+                    }
+                }
+            }
+        })
+        .map_err(|e| ScopeError::io("starting a watcher thread", e))
+}
+
+/// The table at the end: one line per process watched.
+pub fn summary(procs: &Processes, denied: &[(u32, String)]) -> String {
+    let mut out = format!(
+        "sluice scope --all summary: {} Node process{} watched{}\n",
+        procs.len(),
+        if procs.len() == 1 { "" } else { "es" },
+        match denied {
+            [] => String::new(),
+            [(pid, why)] => format!("; process {pid} could not be read: {why}"),
+            [(pid, why), ..] => format!(
+                "; {} processes could not be read (run as root to see every user's), e.g. {pid}: {why}",
+                denied.len()
+            ),
+        }
+    );
+    out.push_str(&format!(
+        "{:>8}  {:<15}  {:<12}  {:>7}  {:>5}  {:>10}  {:>11}  {}\n",
+        "pid",
+        "comm",
+        "container",
+        "windows",
+        "pool",
+        "mean sat%",
+        "scope CPU%",
+        "verdicts (windows)"
+    ));
+    for w in procs.values() {
+        let mean = |sum: f64| {
+            if w.windows == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}", sum / w.windows as f64)
+            }
+        };
+        let mut verdicts: Vec<String> = Verdict::ALL
+            .iter()
+            .filter_map(|v| {
+                w.verdicts
+                    .get(v.as_str())
+                    .map(|n| format!("{} {n}", v.as_str()))
+            })
+            .collect();
+        if let Some(why) = &w.ended {
+            verdicts.push(format!("({why})"));
+        }
+        out.push_str(&format!(
+            "{:>8}  {:<15}  {:<12}  {:>7}  {:>5}  {:>10}  {:>11}  {}\n",
+            w.pid,
+            w.comm,
+            w.container_short(),
+            w.windows,
+            w.last
+                .as_ref()
+                .map_or("-".into(), |r| r.pool_size.to_string()),
+            mean(w.saturation_sum),
+            mean(w.sampler_cpu_sum),
+            verdicts.join(", ")
+        ));
+    }
+    out
+}

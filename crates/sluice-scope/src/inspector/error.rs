@@ -1,0 +1,162 @@
+//! [`InspectorError`]: why a profile could not be taken, each naming the
+//! process, what was seen, and what to do.
+
+use std::net::SocketAddr;
+
+/// Why `sluice scope --profile` could not take a profile.
+#[derive(Debug, thiserror::Error)]
+pub enum InspectorError {
+    /// The process's inspector is closed and the run may not open it.
+    #[error(
+        "process {pid}'s inspector is not open; opening it sends SIGUSR1, which makes Node listen on {addr} until scope closes it again (see `sluice scope --help`); pass --yes to allow it, or start node with --inspect"
+    )]
+    NeedsConsent {
+        /// The process.
+        pid: u32,
+        /// Where its inspector would listen.
+        addr: SocketAddr,
+    },
+    /// The person declined at the prompt.
+    #[error("not profiled: opening process {pid}'s inspector was declined")]
+    Declined {
+        /// The process.
+        pid: u32,
+    },
+    /// Another process listens on the inspector's port.
+    #[error(
+        "the inspector port {addr} of process {pid} is in use by {owner}; Node would fail to listen there (it prints `Starting inspector on {addr} failed: address already in use` to its own stderr); stop that listener, or restart node with --inspect-port=PORT naming a free port"
+    )]
+    PortInUse {
+        /// The process.
+        pid: u32,
+        /// The address.
+        addr: SocketAddr,
+        /// Who holds it (`process 4242 (node)`, or `another process`).
+        owner: String,
+    },
+    /// The process was started with `--disable-sigusr1`.
+    #[error(
+        "process {pid} was started with --disable-sigusr1 ({source_of_flag}): SIGUSR1 cannot open its inspector, and would not be handled; restart it without that flag, or with --inspect"
+    )]
+    Sigusr1Disabled {
+        /// The process.
+        pid: u32,
+        /// Where the flag was seen (`its command line`, `NODE_OPTIONS`).
+        source_of_flag: &'static str,
+    },
+    /// The process does not catch SIGUSR1: sending it would kill it.
+    #[error(
+        "process {pid} does not handle SIGUSR1 (/proc/{pid}/status SigCgt lacks it{ignored}): Node installs its handler once it has started, unless it runs with --disable-sigusr1, and a process.on('SIGUSR1') listener that was added and removed resets it; SIGUSR1 would {effect}, so scope did not send it; wait until it has started, or restart it with --inspect"
+    )]
+    Sigusr1NotHandled {
+        /// The process.
+        pid: u32,
+        /// `, and SigIgn has it` when ignored.
+        ignored: &'static str,
+        /// `terminate it` or `be ignored`.
+        effect: &'static str,
+    },
+    /// `kill` refused.
+    #[error(
+        "no permission to signal process {pid} (kill: {errno}); run sluice scope as the user that runs it, or as root"
+    )]
+    NoPermission {
+        /// The process.
+        pid: u32,
+        /// The error.
+        errno: nix::errno::Errno,
+    },
+    /// Entering the process's network namespace failed.
+    #[error(
+        "cannot enter process {pid}'s network namespace ({path}: {cause}); its inspector listens inside it: run sluice scope as root (CAP_SYS_ADMIN), or from inside that namespace (nsenter -t {pid} -n)"
+    )]
+    Namespace {
+        /// The process.
+        pid: u32,
+        /// The namespace file.
+        path: String,
+        /// Why.
+        cause: String,
+    },
+    /// The inspector did not open after SIGUSR1.
+    #[error(
+        "process {pid} did not open its inspector within {waited_ms} ms of SIGUSR1 (no listening socket of its own at {addr}); its stderr may say why"
+    )]
+    DidNotOpen {
+        /// The process.
+        pid: u32,
+        /// Where it was expected.
+        addr: String,
+        /// How long scope waited.
+        waited_ms: u64,
+    },
+    /// The process runs with a random inspector port and no new socket
+    /// could be told apart.
+    #[error(
+        "process {pid} asks for a random inspector port (--inspect-port=0 or --inspect=0) and scope could not tell which of its listening sockets is the inspector ({why}); restart it with a fixed --inspect-port"
+    )]
+    RandomPort {
+        /// The process.
+        pid: u32,
+        /// What was seen.
+        why: String,
+    },
+    /// The inspector's HTTP or WebSocket side did not behave as Node's.
+    #[error("the inspector of process {pid} at {addr}: {what}")]
+    Protocol {
+        /// The process.
+        pid: u32,
+        /// The address.
+        addr: String,
+        /// What went wrong.
+        what: String,
+    },
+    /// A DevTools command failed.
+    #[error("{method} failed in process {pid}: {message}")]
+    Command {
+        /// The process.
+        pid: u32,
+        /// The method.
+        method: String,
+        /// The error object's message.
+        message: String,
+    },
+    /// A command was not answered in time.
+    #[error(
+        "process {pid} did not answer {method} within {secs} s: its main thread is busy in code V8 cannot interrupt (a long native call, a synchronous system call); try again when that call has returned"
+    )]
+    Timeout {
+        /// The process.
+        pid: u32,
+        /// The method.
+        method: String,
+        /// The limit.
+        secs: u64,
+    },
+    /// The process exited during the profile.
+    #[error(
+        "process {pid} exited {when}; no profile was taken (V8 keeps the samples inside the process until Profiler.stop returns them)"
+    )]
+    Exited {
+        /// The process.
+        pid: u32,
+        /// At which step (`while profiling`, `after SIGUSR1, ...`).
+        when: String,
+    },
+    /// A file could not be written.
+    #[error("writing {path}: {cause}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        cause: std::io::Error,
+    },
+    /// Reading `/proc` failed.
+    #[error("reading {path}: {cause}")]
+    Proc {
+        /// The file.
+        path: String,
+        /// Why.
+        cause: std::io::Error,
+    },
+}

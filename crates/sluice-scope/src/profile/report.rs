@@ -1,0 +1,178 @@
+//! [`ProfileReport`]: one `--profile` run, as JSON (`--json`) or text.
+
+use super::analysis::{Analysis, FunctionTime};
+use crate::aggregate::Report;
+use crate::inspector::Closed;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Where the inspector was and how it was left.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InspectorReport {
+    /// Its address.
+    pub addr: String,
+    /// `/json/list`'s title.
+    pub title: String,
+    /// Opened by scope or not, closed or not, and what stays changed.
+    #[serde(flatten)]
+    pub closed: Closed,
+}
+
+/// The files written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Files {
+    /// The profile as V8 sent it (Chrome DevTools: Performance, Load
+    /// profile).
+    pub cpuprofile: String,
+    /// The flame graph (absent when the profile had no samples).
+    pub flamegraph: Option<String>,
+}
+
+/// One profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileReport {
+    /// The process.
+    pub pid: u32,
+    /// The window asked for, in s.
+    pub duration_s: f64,
+    /// V8's sampling interval, in µs.
+    pub interval_us: u64,
+    /// The inspector.
+    pub inspector: InspectorReport,
+    /// scope's own window over the same time: pool, loop, verdict.
+    pub window: Report,
+    /// What held the main thread.
+    #[serde(flatten)]
+    pub analysis: Analysis,
+    /// The files.
+    pub files: Files,
+}
+
+fn table(out: &mut String, title: &str, rows: &[FunctionTime], n: usize) {
+    let _ = writeln!(out, "{title}");
+    let _ = writeln!(
+        out,
+        "  {:>9}  {:>5}  {:<28}  location",
+        "ms", "%", "function"
+    );
+    for r in rows.iter().take(n) {
+        let _ = writeln!(
+            out,
+            "  {:>9.1}  {:>5.1}  {:<28}  {}",
+            r.ms,
+            r.pct,
+            clip(&r.function, 28),
+            r.location
+        );
+    }
+}
+
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl ProfileReport {
+    /// The report as text.
+    pub fn render(&self) -> String {
+        let a = &self.analysis;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "sluice scope --profile: process {} ({}), {:.1} s of samples every {} µs: {} samples",
+            self.pid,
+            self.inspector.title,
+            a.span_ms / 1e3,
+            self.interval_us,
+            a.samples
+        );
+        let _ = writeln!(
+            out,
+            "verdict over the same window: {}: {}",
+            self.window.verdict.as_str(),
+            self.window.evidence
+        );
+        let s = &a.shares;
+        let _ = writeln!(
+            out,
+            "main thread: JavaScript {:.1}%, native (program) {:.1}%, garbage collector {:.1}%, idle {:.1}%",
+            s.javascript_pct, s.native_pct, s.gc_pct, s.idle_pct
+        );
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "held by your code (Node's and V8's frames folded into the caller):"
+        );
+        let _ = writeln!(
+            out,
+            "  {:>9}  {:>5}  {:<28}  location",
+            "ms", "%", "function"
+        );
+        for h in a.held_by.iter().take(5) {
+            let t = &h.time;
+            let _ = writeln!(
+                out,
+                "  {:>9.1}  {:>5.1}  {:<28}  {}",
+                t.ms,
+                t.pct,
+                clip(&t.function, 28),
+                t.location
+            );
+            for api in &h.apis {
+                let _ = writeln!(
+                    out,
+                    "  {:>9.1}  {:>5.1}    via {} ({})",
+                    api.ms, api.pct, api.api, api.seen_as
+                );
+            }
+            if let Some(line) = &h.hot_line {
+                let _ = writeln!(
+                    out,
+                    "                   hot line {} ({:.0}% of its ticks){}",
+                    line.line,
+                    line.pct,
+                    line.text
+                        .as_deref()
+                        .map(|t| format!(": {t}"))
+                        .unwrap_or_default()
+                );
+            }
+        }
+        if let Some(note) = &a.note {
+            let _ = writeln!(out, "  note: {note}");
+        }
+        let _ = writeln!(out);
+        table(&mut out, "top self time (V8's frames):", &a.top_self, 5);
+        let _ = writeln!(out);
+        table(&mut out, "top total time:", &a.top_total, 5);
+        let _ = writeln!(out);
+        if a.sync_apis.is_empty() {
+            let _ = writeln!(out, "synchronous APIs on the loop: none seen");
+        } else {
+            let _ = writeln!(out, "synchronous APIs on the loop:");
+            for api in &a.sync_apis {
+                let _ = writeln!(
+                    out,
+                    "  {:>9.1} ms {:>5.1}%  {}  from {}",
+                    api.ms, api.pct, api.api, api.called_from
+                );
+            }
+        }
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "profile: {} (Chrome DevTools: Performance, Load profile)",
+            self.files.cpuprofile
+        );
+        if let Some(svg) = &self.files.flamegraph {
+            let _ = writeln!(out, "flame graph: {svg}");
+        }
+        let _ = writeln!(out, "inspector: {}", self.inspector.closed.note);
+        out
+    }
+}

@@ -1,0 +1,268 @@
+//! Pool threads by what they were started with: the start routine glibc
+//! keeps in each thread's `struct pthread`, read from `/proc/PID/mem`.
+//!
+//! A distribution's node links libuv as a shared, stripped `libuv.so.1`:
+//! no `nthreads`/`threads` symbols, and before libuv 1.50 no thread names.
+//! But libuv starts each pool thread with `pthread_create(..., worker,
+//! ...)` (`uv_thread_create_ex` passes its entry straight through), and
+//! glibc stores that entry in the new thread's `struct pthread`, which
+//! lives at the top of the thread's stack mapping, for the thread's whole
+//! life. So, whatever the thread is doing now (busy on a CPU included):
+//!
+//! 1. **Find the `struct pthread`s.** A glibc thread stack is an anonymous
+//!    `rw-p` mapping right above its `---p` guard page; `struct pthread`
+//!    sits within its last few KiB (below the top by its own size, rounded
+//!    to the static TLS alignment). Its first words are the TCB header
+//!    (`tcb`, `dtv`, `self`): `tcb` and `self` both hold its own address,
+//!    which is what is looked for, at every 64-byte boundary of the last
+//!    [`TAIL`] bytes.
+//! 2. **Which thread is which.** The kernel TID is a field of the struct;
+//!    its offset is not assumed but found: the offset at which the most
+//!    structs hold distinct TIDs of the process (a stack cached after its
+//!    thread exited holds 0 there, and drops out).
+//! 3. **The start routine.** Its offset is found the same way: the
+//!    offset at which every struct holds an address in the process's
+//!    executable mappings. A thread whose start routine lies in libuv's code
+//!    (`worker` itself when the symbol table has it; otherwise libuv's code
+//!    range, [`LibuvImage::text`](crate::image::LibuvImage::text)) is a
+//!    pool thread: libuv starts no other thread on Linux.
+//!
+//! Nothing is stopped or written: the same reads as the rest of scope, and
+//! no debug information is needed. glibc only: musl lays its thread
+//! descriptor out differently, and there this method finds nothing (and
+//! says so).
+
+use crate::maps::Mapping;
+use crate::memory::RemoteMemory;
+use crate::target::{Target, TidMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How much of the top of each stack mapping is searched.
+pub const TAIL: usize = 16 << 10;
+/// How much of a `struct pthread` is read (glibc 2.36's is 0x900 bytes on
+/// x86_64; its TID and start routine lie well inside).
+const STRUCT_LEN: usize = 0xa00;
+
+/// The pool threads found by their start routine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Pool threads' TIDs, ascending (empty: no thread was started by
+    /// libuv yet).
+    pub tids: Vec<u32>,
+    /// Threads whose `struct pthread` was read (the main thread has none
+    /// on a stack).
+    pub described: usize,
+    /// The process's threads other than the main thread.
+    pub others: usize,
+    /// Offset of the TID in `struct pthread`.
+    pub tid_offset: usize,
+    /// Offset of the start routine in `struct pthread`.
+    pub start_offset: usize,
+    /// The pool threads' start routine (runtime address).
+    pub routine: Option<u64>,
+}
+
+/// Finds the threads of `target` started at libuv's `worker`. `tids` are
+/// the process's threads now (TIDs in its PID namespace, which glibc
+/// stores, and here). `Err` says why the method cannot tell.
+pub fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found, String> {
+    let maps = crate::maps::read(target.pid).map_err(|e| format!("reading maps: {e}"))?;
+    let structs = thread_structs(&maps, mem);
+    if structs.is_empty() {
+        return Err("no glibc struct pthread found at the top of any thread stack (musl, or not glibc's layout)".into());
+    }
+    let live: BTreeSet<u32> = tids
+        .inner_to_host
+        .keys()
+        .copied()
+        .filter(|t| tids.is_other(*t))
+        .collect();
+    let others = live.len();
+    let len = structs.iter().map(|(_, b)| b.len()).min().unwrap_or(0);
+    // The TID's offset: the most structs holding distinct live TIDs.
+    let mut best: Option<(usize, usize)> = None;
+    for off in (0..len.saturating_sub(3)).step_by(4) {
+        let mut seen = BTreeSet::new();
+        for (_, b) in &structs {
+            let v = u32_at(b, off);
+            if live.contains(&v) {
+                seen.insert(v);
+            }
+        }
+        if seen.len() > best.map_or(0, |b| b.1) {
+            best = Some((off, seen.len()));
+        }
+    }
+    let Some((tid_offset, count)) = best.filter(|b| b.1 >= 2 || (others == 1 && b.1 == 1)) else {
+        return Err(format!(
+            "no offset of the {} struct pthread found holds the TIDs of the process's threads",
+            structs.len()
+        ));
+    };
+    // Keep the structs of live threads, one per TID.
+    let mut by_tid: BTreeMap<u32, &[u8]> = BTreeMap::new();
+    for (_, b) in &structs {
+        let t = u32_at(b, tid_offset);
+        if live.contains(&t) {
+            by_tid.entry(t).or_insert(b);
+        }
+    }
+    debug_assert_eq!(by_tid.len(), count);
+    let exec: Vec<&Mapping> = maps.iter().filter(|m| m.perms.contains('x')).collect();
+    let in_exec = |v: u64| exec.iter().any(|m| (m.start..m.end).contains(&v));
+    let worker = target
+        .image
+        .symbols
+        .worker
+        .as_ref()
+        .map(|f| target.image.runtime(f.addr));
+    let is_libuv = |v: u64| match worker {
+        Some(w) => v == w,
+        None => target.image.holds_libuv_code(v),
+    };
+    // The start routine's offset: every struct holds code there.
+    let mut candidates = Vec::new();
+    for off in (0..len.saturating_sub(7)).step_by(8) {
+        let values: Vec<(u32, u64)> = by_tid.iter().map(|(t, b)| (*t, u64_at(b, off))).collect();
+        if values.iter().all(|(_, v)| in_exec(*v)) {
+            candidates.push((off, values));
+        }
+    }
+    let pool_at = |values: &[(u32, u64)]| -> Vec<u32> {
+        values
+            .iter()
+            .filter(|(_, v)| is_libuv(*v))
+            .map(|(t, _)| *t)
+            .collect()
+    };
+    let with_pool: Vec<&(usize, Vec<(u32, u64)>)> = candidates
+        .iter()
+        .filter(|(_, v)| !pool_at(v).is_empty())
+        .collect();
+    let chosen = match (with_pool.as_slice(), candidates.as_slice()) {
+        ([one], _) => *one,
+        ([], [only]) => only,
+        ([], []) => {
+            return Err(format!(
+                "no offset of the {} struct pthread found holds code addresses for every thread",
+                by_tid.len()
+            ));
+        }
+        ([], _) => {
+            return Err(format!(
+                "{} offsets of struct pthread hold code addresses for every thread and none points into libuv's code: cannot tell the start routine",
+                candidates.len()
+            ));
+        }
+        (several, _) => {
+            // The same threads at each: a field that copies the routine.
+            let first = pool_at(&several[0].1);
+            if several.iter().any(|(_, v)| pool_at(v) != first) {
+                return Err(format!(
+                    "{} offsets of struct pthread point into libuv's code for different threads: cannot tell the start routine",
+                    several.len()
+                ));
+            }
+            several[0]
+        }
+    };
+    let inner = pool_at(&chosen.1);
+    let routine = chosen
+        .1
+        .iter()
+        .find(|(t, _)| inner.contains(t))
+        .map(|(_, v)| *v);
+    let mut host: Vec<u32> = inner.iter().filter_map(|t| tids.host(*t)).collect();
+    host.sort_unstable();
+    Ok(Found {
+        tids: host,
+        described: by_tid.len(),
+        others,
+        tid_offset,
+        start_offset: chosen.0,
+        routine,
+    })
+}
+
+/// Every `struct pthread` found at the top of a thread stack: its address
+/// and its first bytes.
+fn thread_structs(maps: &[Mapping], mem: &RemoteMemory) -> Vec<(u64, Vec<u8>)> {
+    let mut out = Vec::new();
+    for pair in maps.windows(2) {
+        let (guard, stack) = (&pair[0], &pair[1]);
+        let is_stack = guard.end == stack.start
+            && guard.perms.starts_with("---")
+            && stack.perms == "rw-p"
+            && stack.inode == 0
+            && stack.path.is_empty();
+        if !is_stack {
+            continue;
+        }
+        let len = (stack.end - stack.start).min(TAIL as u64);
+        let base = stack.end - len;
+        let mut tail = vec![0u8; len as usize];
+        if mem.read(base, &mut tail).is_err() {
+            continue;
+        }
+        for off in (0..tail.len().saturating_sub(24)).step_by(64) {
+            let at = base + off as u64;
+            if u64_at(&tail, off) == at && u64_at(&tail, off + 16) == at {
+                let end = (off + STRUCT_LEN).min(tail.len());
+                out.push((at, tail[off..end].to_vec()));
+            }
+        }
+    }
+    out
+}
+
+fn u32_at(b: &[u8], off: usize) -> u32 {
+    b.get(off..off + 4)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u32::from_ne_bytes)
+}
+
+fn u64_at(b: &[u8], off: usize) -> u64 {
+    b.get(off..off + 8)
+        .and_then(|s| s.try_into().ok())
+        .map_or(0, u64::from_ne_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// This test process's own threads: glibc's structs are found, and the
+    /// TID offset is the one that names the spawned threads.
+    #[test]
+    fn finds_this_processes_thread_structs() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+        let stop_rx = std::sync::Arc::new(std::sync::Mutex::new(stop_rx));
+        let mut handles = Vec::new();
+        for _ in 0..3 {
+            let tx = tx.clone();
+            let stop_rx = std::sync::Arc::clone(&stop_rx);
+            handles.push(std::thread::spawn(move || {
+                tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
+                    .unwrap();
+                let _ = stop_rx.lock().unwrap().recv();
+            }));
+        }
+        let mut spawned: Vec<u32> = (0..3).map(|_| rx.recv().unwrap()).collect();
+        spawned.sort_unstable();
+        let maps = crate::maps::read(std::process::id()).unwrap();
+        let mem = RemoteMemory::open(std::process::id()).unwrap();
+        let structs = thread_structs(&maps, &mem);
+        drop(stop_tx);
+        for h in handles {
+            h.join().unwrap();
+        }
+        let len = structs.iter().map(|(_, b)| b.len()).min().unwrap();
+        let named = (0..len - 3).step_by(4).any(|off| {
+            spawned
+                .iter()
+                .all(|t| structs.iter().any(|(_, b)| u32_at(b, off) == *t))
+        });
+        assert!(named, "{} structs, none name all 3 threads", structs.len());
+    }
+}
