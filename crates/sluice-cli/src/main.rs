@@ -202,7 +202,7 @@ fn cli() -> Command {
         }
         lab = lab.subcommand(cmd);
     }
-    Command::new("sluice")
+    negative_values(Command::new("sluice")
         .version(env!("CARGO_PKG_VERSION"))
         .about(
             "sluice: a work pool beside the event loop, and the lab that measures it against Node",
@@ -243,7 +243,21 @@ fn cli() -> Command {
                 .arg(Arg::new("experiment").required(true))
                 .arg(Arg::new("pool").required(true))
                 .arg(Arg::new("params").required(true)),
-        )
+        ))
+}
+
+/// Lets every flag that takes a value take a negative number as its value,
+/// so `--cpu-threads -1` is refused by the flag's own check, naming the
+/// flag, rather than read as an unknown flag `-1`.
+fn negative_values(cmd: Command) -> Command {
+    cmd.mut_args(|a| {
+        if a.get_action().takes_values() {
+            a.allow_negative_numbers(true)
+        } else {
+            a
+        }
+    })
+    .mut_subcommands(negative_values)
 }
 
 fn scope_command() -> Command {
@@ -348,7 +362,7 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("lab", m)) => lab(m).map(|()| ExitCode::SUCCESS),
         Some(("serve", m)) => serve(m).map(|()| ExitCode::SUCCESS),
         Some(("doctor", m)) => doctor(m),
-        Some(("load", m)) => load(m).map(|()| ExitCode::SUCCESS),
+        Some(("load", m)) => load(m),
         Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
         Some(("dns-delay", m)) => {
             sluice_testnet::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
@@ -488,7 +502,10 @@ fn serve_cli() -> Command {
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
         .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
-        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long the pool may take to drain at shutdown"))
+        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
+        .arg(Arg::new("header-read-timeout-ms").long("header-read-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10000").help("a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
+        .arg(Arg::new("idle-timeout-ms").long("idle-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("5000").help("a keep-alive connection with no request for this long is closed"))
+        .arg(n("max-connections", "connections open at once; at the cap a new one closes the longest-idle one, and is refused only while every connection is answering [default: the open-file limit less 64, at most 10000]"))
         .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
 }
@@ -512,6 +529,14 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
             *m.get_one::<u64>("shutdown-timeout-ms")
                 .expect("has default"),
         ),
+        header_read_timeout: Duration::from_millis(
+            *m.get_one::<u64>("header-read-timeout-ms")
+                .expect("has default"),
+        ),
+        idle_timeout: Duration::from_millis(
+            *m.get_one::<u64>("idle-timeout-ms").expect("has default"),
+        ),
+        max_connections: m.get_one::<usize>("max-connections").copied(),
     };
     sluice_serve::server::run(&config).map(drop)
 }
@@ -552,7 +577,7 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
 fn load_cli() -> Command {
     Command::new("load")
         .about("Drive a server on this machine: closed loop, fixed concurrency, keep-alive, HDR latencies")
-        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
         .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms"))
@@ -560,7 +585,7 @@ fn load_cli() -> Command {
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
 }
 
-fn load(m: &ArgMatches) -> anyhow::Result<()> {
+fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     let duration =
         sluice_serve::doctor::parse_window(m.get_one::<String>("duration").expect("has default"))
             .map_err(|e| anyhow::anyhow!(e.replace("--window", "--duration")))?;
@@ -577,5 +602,17 @@ fn load(m: &ArgMatches) -> anyhow::Result<()> {
     } else {
         write!(out, "{report}")?;
     }
-    Ok(())
+    if report.ok == 0 {
+        eprintln!(
+            "sluice load: no request succeeded (no 2xx answer of {} sent){}",
+            report.sent,
+            report
+                .first_error
+                .as_ref()
+                .map(|e| format!("; first error: {e}"))
+                .unwrap_or_default()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
 }

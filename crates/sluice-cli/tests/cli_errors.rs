@@ -196,3 +196,106 @@ fn load_refuses_targets_off_this_machine() {
         "concurrency 0 is out of range; expected 1..=10000",
     );
 }
+
+#[test]
+fn serve_refuses_a_directory_as_its_file() {
+    serve_fails_with(
+        &["serve", "--listen", "127.0.0.1:0", "--file", "/tmp"],
+        &[],
+        "sluice: --file /tmp: is a directory; /file serves one file, so give the path of a file",
+    );
+    serve_fails_with(
+        &["serve", "--listen", "127.0.0.1:0", "--max-connections", "0"],
+        &[],
+        "sluice: --max-connections 0 is out of range",
+    );
+}
+
+#[test]
+fn a_sluice_variable_that_is_not_utf8_is_refused_not_unset() {
+    use std::os::unix::ffi::OsStrExt;
+    let mut cmd = sluice();
+    cmd.args(["serve", "--listen", "127.0.0.1:0"])
+        .stdin(std::process::Stdio::null())
+        .env(
+            "SLUICE_CPU_THREADS",
+            std::ffi::OsStr::from_bytes(b"\xff\xfe2"),
+        );
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "SLUICE_CPU_THREADS=\"\u{fffd}\u{fffd}2\" is not valid UTF-8; expected a whole number"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_negative_value_is_refused_by_its_flag() {
+    for (args, flag) in [
+        (&["serve", "--cpu-threads", "-1"][..], "--cpu-threads <N>"),
+        (
+            &["serve", "--shutdown-timeout-ms", "-5"][..],
+            "--shutdown-timeout-ms <MS>",
+        ),
+        (
+            &["load", "http://127.0.0.1:9/", "-c", "-3"][..],
+            "--concurrency <N>",
+        ),
+    ] {
+        let out = sluice().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("invalid value '-") && stderr.contains(flag),
+            "{args:?}: {stderr}"
+        );
+    }
+    fails_with(
+        &["lab", "staircase", "--n", "-2"],
+        &[],
+        "--n \"-2\" is out of range",
+    );
+}
+
+#[test]
+fn empty_subjects_and_unwritable_outputs_are_refused_before_running() {
+    fails_with(
+        &["lab", "staircase", "--subjects", ""],
+        &[],
+        "--subjects is empty; expected a comma-separated list of node, sluice-compat, sluice, tokio",
+    );
+    fails_with(
+        &["lab", "staircase", "--json", "/nonexistent/x.json"],
+        &[],
+        "--json /nonexistent/x.json: the directory /nonexistent does not exist",
+    );
+    fails_with(
+        &["lab", "staircase", "--svg", "/proc/x.svg"],
+        &[],
+        "--svg /proc/x.svg: cannot write in /proc",
+    );
+}
+
+#[test]
+fn scope_run_as_root_does_not_say_to_run_it_as_root() {
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skipped: needs root");
+        return;
+    }
+    let out = sluice()
+        .args(["scope", "1", "--duration", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(!stderr.contains("or as root"), "{stderr}");
+    if stderr.contains("permission denied") {
+        assert!(
+            stderr.contains("permission denied, although sluice scope runs as root: process 1 is out of this root's reach"),
+            "{stderr}"
+        );
+    }
+}

@@ -121,3 +121,100 @@ fn bad_flags_name_the_flag_and_the_fix() {
         );
     }
 }
+
+#[test]
+fn out_of_descriptors_the_accept_loop_backs_off_instead_of_spinning() {
+    let dir = tempfile::tempdir().unwrap();
+    let stats = dir.path().join("stats.json");
+    let mut child = std::process::Command::new("prlimit")
+        .arg("--nofile=50")
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_sluice"))
+        .args(["dns-delay", "--listen", "127.0.0.1:0", "--stats"])
+        .arg(&stats)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    let addr: std::net::SocketAddr = first.split_whitespace().nth(4).unwrap().parse().unwrap();
+    // 80 connections against 50 descriptors: accept fails with EMFILE
+    // while the rest wait in the backlog.
+    let conns: Vec<_> = (0..80)
+        .map(|_| std::net::TcpStream::connect(addr).unwrap())
+        .collect();
+    // The count, from the control query: over UDP, which needs no new
+    // descriptor (the stats file cannot be rewritten while none is free).
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    sock.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let read = || {
+        let mut q = query(77, "_stats.dns-delay");
+        let n = q.len();
+        q[n - 3] = 16; // TXT
+        sock.send_to(&q, addr).unwrap();
+        let mut buf = [0u8; 4096];
+        let n = sock.recv(&mut buf).unwrap();
+        let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+        let rest = text
+            .split("accept_errors_total=")
+            .nth(1)
+            .expect("the count");
+        rest.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let t = std::time::Instant::now();
+    while read() == 0 {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "no accept error seen"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Two seconds out of descriptors: a spinning loop fails accept()
+    // hundreds of thousands of times; the backoff (10 ms doubling to 1 s)
+    // about ten.
+    let before = read();
+    std::thread::sleep(Duration::from_secs(2));
+    let errors = read() - before;
+    assert!(errors <= 20, "{errors} accept errors in 2 s");
+    drop(conns);
+    // It recovers: a held query is still answered.
+    sock.send_to(&query(5, "after.test"), addr).unwrap();
+    let mut buf = [0u8; 512];
+    let n = sock.recv(&mut buf).unwrap();
+    assert_eq!(&buf[..2], &5u16.to_be_bytes(), "{:?}", &buf[..n]);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_stats_path_that_cannot_be_written_says_why() {
+    let out = sluice()
+        .args([
+            "dns-delay",
+            "--listen",
+            "127.0.0.1:0",
+            "--stats",
+            "/proc/version",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "cannot create /proc/version.tmp to rename over it: /proc does not take new files"
+        ),
+        "{stderr}"
+    );
+}

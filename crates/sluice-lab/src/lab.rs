@@ -97,6 +97,14 @@ impl Lab {
                 .copied()
                 .filter(|s| s.by_default())
                 .collect(),
+            Some(names) if names.is_empty() => bail!(
+                "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
+                subject::SUBJECTS
+                    .iter()
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
             Some(names) => {
                 let mut out = Vec::new();
                 for name in names {

@@ -73,6 +73,12 @@ pub fn run_experiment(
                 .join(", ")
         )
     })?;
+    // Before minutes of running: the outputs must be writable.
+    for (flag, path) in [("--json", &outputs.json), ("--svg", &outputs.svg)] {
+        if let Some(path) = path {
+            check_writable(flag, path)?;
+        }
+    }
     refuse_more_nodes(&config, exp.spec().name)?;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
@@ -90,6 +96,37 @@ pub fn run_experiment(
         }
     }
     Ok(outcome)
+}
+
+/// Checks that `path` can be written (its directory exists and takes a
+/// new file; it is not a directory), before an experiment runs.
+///
+/// ```
+/// let err = sluice_lab::check_writable("--json", "/nonexistent/x.json".as_ref()).unwrap_err();
+/// assert_eq!(err.to_string(), "--json /nonexistent/x.json: the directory /nonexistent does not exist");
+/// let dir = tempfile::tempdir()?;
+/// sluice_lab::check_writable("--json", &dir.path().join("x.json"))?;
+/// assert!(sluice_lab::check_writable("--json", dir.path()).unwrap_err().to_string().ends_with("is a directory; give a file path"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_writable(flag: &str, path: &std::path::Path) -> anyhow::Result<()> {
+    let shown = path.display();
+    if path.is_dir() {
+        anyhow::bail!("{flag} {shown}: is a directory; give a file path");
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{flag} {shown}: the directory {} does not exist",
+            dir.display()
+        );
+    }
+    tempfile::NamedTempFile::new_in(dir)
+        .map(drop)
+        .map_err(|e| anyhow::anyhow!("{flag} {shown}: cannot write in {}: {e}", dir.display()))
 }
 
 /// Refuses a repeated `--node` where `what` runs one node build.

@@ -10,6 +10,12 @@
 //! but only answers that arrived within the duration count towards the
 //! throughput. A request unanswered `drain` after the duration is given up
 //! and counted as an error.
+//!
+//! Bodies are read and thrown away, never kept: memory does not grow with
+//! an answer's size. An answer longer than [`Load::max_body`] (default
+//! [`MAX_BODY_BYTES`], the doctor's cap) is cut there, its connection
+//! dropped, and counted in [`LoadReport::truncated`]: a server streaming
+//! without end cannot keep a worker forever.
 
 use anyhow::Context;
 use hdrhistogram::Histogram;
@@ -21,6 +27,9 @@ use sluice_serve::loopback::{LoopbackUrl, check_url};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// The longest answer body read: 64 MiB (the doctor's cap too).
+pub const MAX_BODY_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One load: where, how many at once, how long, how many at most.
 #[derive(Debug, Clone)]
@@ -43,6 +52,9 @@ pub struct Load {
     /// (zero: back to back). A latency probe beside a flood uses a pause so
     /// that it measures without adding a flood of its own.
     pub pause: Duration,
+    /// The longest body read; past it the answer is cut, counted in
+    /// [`LoadReport::truncated`], and its connection dropped.
+    pub max_body: u64,
 }
 
 impl Load {
@@ -57,6 +69,7 @@ impl Load {
             drain: Duration::from_secs(30),
             honor_retry_after: false,
             pause: Duration::ZERO,
+            max_body: MAX_BODY_BYTES,
         }
     }
 }
@@ -76,6 +89,9 @@ pub struct LoadReport {
     pub statuses: BTreeMap<u16, u64>,
     /// Requests that got no answer: refused or broken connections, timeouts.
     pub errors: u64,
+    /// Answers cut at [`Load::max_body`] (their connection dropped); their
+    /// status is counted, they are not counted as ok.
+    pub truncated: u64,
     /// The first error's text, if any.
     pub first_error: Option<String>,
     /// The throughput's window, seconds: the duration, or less if the
@@ -104,19 +120,20 @@ impl LoadReport {
 
 impl std::fmt::Display for LoadReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
+        write!(
             f,
-            "{}: {} connections, {:.1} s: {} sent, {} ok ({:.1}/s), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-            self.url,
-            self.concurrency,
-            self.window_s,
-            self.sent,
-            self.ok,
-            self.ok_per_s,
-            self.p50_ms,
-            self.p99_ms,
-            self.max_ms
+            "{}: {} connections, {:.1} s: {} sent, {} ok ({:.1}/s), ",
+            self.url, self.concurrency, self.window_s, self.sent, self.ok, self.ok_per_s,
         )?;
+        if self.ok == 0 {
+            writeln!(f, "no latency (no 2xx answer)")?;
+        } else {
+            writeln!(
+                f,
+                "p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                self.p50_ms, self.p99_ms, self.max_ms
+            )?;
+        }
         let statuses: Vec<String> = self
             .statuses
             .iter()
@@ -128,6 +145,9 @@ impl std::fmt::Display for LoadReport {
             statuses.join(", "),
             self.errors
         )?;
+        if self.truncated > 0 {
+            write!(f, ", truncated {} (bodies over the cap)", self.truncated)?;
+        }
         if let Some(e) = &self.first_error {
             write!(f, " (first: {e})")?;
         }
@@ -193,6 +213,7 @@ struct Tally {
     ok_in_window: u64,
     answers_in_window: u64,
     errors: u64,
+    truncated: u64,
     first_error: Option<String>,
     last_answer: Option<Instant>,
 }
@@ -210,6 +231,7 @@ impl Tally {
         self.ok_in_window += t.ok_in_window;
         self.answers_in_window += t.answers_in_window;
         self.errors += t.errors;
+        self.truncated += t.truncated;
         if self.first_error.is_none() {
             self.first_error = t.first_error;
         }
@@ -225,6 +247,7 @@ impl Tally {
             ok_in_window: 0,
             answers_in_window: 0,
             errors: 0,
+            truncated: 0,
             first_error: None,
             last_answer: None,
         }
@@ -258,7 +281,7 @@ async fn worker(
         }
         let once = tokio::time::timeout_at(
             hard_deadline.into(),
-            request(url, &mut conn, deadline, &mut t),
+            request(url, &mut conn, deadline, load.max_body, &mut t),
         );
         match once.await {
             Err(_) => {
@@ -320,6 +343,7 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
         ok: total.ok,
         statuses: total.statuses,
         errors: total.errors,
+        truncated: total.truncated,
         first_error: total.first_error,
         window_s: window,
         ok_per_s: total.ok_in_window as f64 / window,
@@ -337,6 +361,7 @@ async fn request(
     url: &LoopbackUrl,
     conn: &mut Option<SendRequest<Empty<Bytes>>>,
     deadline: Instant,
+    max_body: u64,
     t: &mut Tally,
 ) -> Option<Duration> {
     if conn.as_ref().is_none_or(|c| c.is_closed()) {
@@ -375,10 +400,31 @@ async fn request(
         .flatten()
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
         .map(Duration::from_secs);
-    if let Err(e) = resp.into_body().collect().await {
-        *conn = None;
-        t.error(format!("reading the answer of {}: {e}", url.url));
-        return None;
+    // Read and drop, frame by frame: nothing of the body is kept.
+    let mut body = resp.into_body();
+    let mut read = 0u64;
+    loop {
+        match body.frame().await {
+            None => break,
+            Some(Ok(frame)) => {
+                read += frame.data_ref().map_or(0, |d| d.len() as u64);
+                if read > max_body {
+                    *conn = None;
+                    *t.statuses.entry(status).or_default() += 1;
+                    t.truncated += 1;
+                    t.first_error.get_or_insert(format!(
+                        "an answer of {} is longer than {max_body} bytes: cut there and its connection dropped",
+                        url.url
+                    ));
+                    return None;
+                }
+            }
+            Some(Err(e)) => {
+                *conn = None;
+                t.error(format!("reading the answer of {}: {e}", url.url));
+                return None;
+            }
+        }
     }
     let done = Instant::now();
     *t.statuses.entry(status).or_default() += 1;
@@ -473,5 +519,49 @@ mod tests {
         assert_eq!(r.status(429), 5);
         assert_eq!(r.errors, 0);
         assert!(r.p99_ms >= r.p50_ms);
+    }
+
+    #[test]
+    fn an_endless_body_is_cut_at_the_cap_and_counted() {
+        // A server that answers every request with a chunked body that never ends.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut s) = stream else { return };
+                std::thread::spawn(move || {
+                    use std::io::{Read, Write};
+                    let mut head = [0u8; 1024];
+                    let _ = s.read(&mut head);
+                    let _ = s.write_all(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
+                    let chunk = vec![b'x'; 1 << 20];
+                    let mut framed = format!("{:x}\r\n", chunk.len()).into_bytes();
+                    framed.extend_from_slice(&chunk);
+                    framed.extend_from_slice(b"\r\n");
+                    while s.write_all(&framed).is_ok() {}
+                });
+            }
+        });
+        let mut load = Load::new(
+            format!("http://127.0.0.1:{port}/endless"),
+            2,
+            Duration::from_secs(60),
+        );
+        load.max_requests = 4;
+        load.max_body = 8 << 20;
+        let r = run(&[load]).unwrap().remove(0);
+        assert_eq!((r.sent, r.truncated, r.ok), (4, 4, 0));
+        assert_eq!(r.status(200), 4);
+        assert!(
+            r.first_error
+                .as_deref()
+                .unwrap()
+                .contains("longer than 8388608 bytes"),
+            "{r:?}"
+        );
+        let text = r.to_string();
+        assert!(text.contains("no latency (no 2xx answer)"), "{text}");
+        assert!(text.contains("truncated 4"), "{text}");
+        assert!(!text.contains("NaN"), "{text}");
     }
 }

@@ -32,6 +32,16 @@ pub enum ScopeError {
         /// The file that could not be read.
         path: PathBuf,
     },
+    /// `/proc` refused even though scope runs as root.
+    #[error(
+        "cannot read {path}: permission denied, although sluice scope runs as root: process {pid} is out of this root's reach (a process of another user namespace or of the host, as seen from a container, or CAP_SYS_PTRACE is missing); run sluice scope where that process's owner or the host's root is"
+    )]
+    DeniedToRoot {
+        /// The process watched.
+        pid: u32,
+        /// The file that could not be read.
+        path: PathBuf,
+    },
     /// The process has no libuv pool to watch.
     #[error(
         "process {pid} ({comm}, {exe}) is not a Node process: neither its executable nor a library it maps exports libuv's uv_queue_work; point sluice scope at a node process (`pgrep -a node` lists them)"

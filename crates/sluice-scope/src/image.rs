@@ -170,6 +170,11 @@ impl LibuvImage {
         // The code of the pool's functions, for probe mode: the sparse
         // buffer does not hold .text, so read it from the file.
         for (name, addr, size) in functions {
+            // A pool function is a few KiB; a symbol claiming more is not
+            // read (a corrupt or hostile table must not allocate gigabytes).
+            if size > MAX_FUNCTION_BYTES {
+                continue;
+            }
             let Some(file_offset) = file_offset(&obj, addr, size) else {
                 continue;
             };
@@ -286,6 +291,32 @@ fn libuv_text<'data, R: object::ReadRef<'data>>(
 
 /// The pool's statics and `worker`, from the `threadpool.c` group of the
 /// symbol table; the other functions by their (unique) names.
+/// The largest function body [`LibuvImage::load`] reads for probe mode.
+pub const MAX_FUNCTION_BYTES: u64 = 1 << 20;
+
+/// What the symbol table of an ELF image in memory says about libuv's
+/// pool: `Ok(None)` if it does not export `uv_queue_work`, an error if it
+/// is not an ELF file object can read. The pure part of
+/// [`LibuvImage::load`], for tests and fuzzing.
+///
+/// ```
+/// assert!(sluice_scope::image::symbols_from_bytes(b"not an ELF file").is_err());
+/// let me = std::fs::read(std::env::current_exe()?)?;
+/// assert!(sluice_scope::image::symbols_from_bytes(&me)?.is_none()); // no libuv in a doctest
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn symbols_from_bytes(data: &[u8]) -> Result<Option<ThreadpoolSymbols>, String> {
+    let obj = object::File::parse(data).map_err(|e| e.to_string())?;
+    let exports = obj
+        .dynamic_symbols()
+        .chain(obj.symbols())
+        .any(|s| s.is_definition() && s.name_bytes().is_ok_and(|n| n == b"uv_queue_work"));
+    if !exports {
+        return Ok(None);
+    }
+    Ok(Some(threadpool_symbols(&obj).0))
+}
+
 fn threadpool_symbols<'data, R: object::ReadRef<'data>>(
     obj: &object::File<'data, R>,
 ) -> (ThreadpoolSymbols, Vec<(&'static str, u64, u64)>) {

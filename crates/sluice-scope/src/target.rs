@@ -57,7 +57,13 @@ impl Target {
             return Err(ScopeError::Exited { pid });
         }
         let comm = field("Name").unwrap_or("?").to_string();
-        let denied = |path: PathBuf| ScopeError::PermissionDenied { pid, path };
+        let denied = |path: PathBuf| {
+            if rustix::process::geteuid().is_root() {
+                ScopeError::DeniedToRoot { pid, path }
+            } else {
+                ScopeError::PermissionDenied { pid, path }
+            }
+        };
         let exe_link = proc.join("exe");
         let exe = match std::fs::read_link(&exe_link) {
             Ok(p) => p.display().to_string(),

@@ -56,10 +56,35 @@ pub struct ServeConfig {
     pub lag_resolution: Duration,
     /// `--diagnostic-routes`: also serve `/block`, `/hold` and `/release`.
     pub diagnostic_routes: bool,
-    /// `--shutdown-timeout-ms N`: how long the pool may take to drain after
-    /// the last request was answered.
+    /// `--shutdown-timeout-ms N`: how long shutdown may take in all:
+    /// answering the requests in flight, then draining the pool.
     pub shutdown_timeout: Duration,
+    /// `--header-read-timeout-ms N`: a request's head must arrive within
+    /// this, from when the connection waits for it (default
+    /// [`DEFAULT_HEADER_READ_TIMEOUT`]).
+    pub header_read_timeout: Duration,
+    /// `--idle-timeout-ms N`: a keep-alive connection with no request for
+    /// this long is closed (default [`DEFAULT_IDLE_TIMEOUT`]).
+    pub idle_timeout: Duration,
+    /// `--max-connections N`: connections open at once (default: the
+    /// open-file limit less [`FD_RESERVE`], at most
+    /// [`DEFAULT_MAX_CONNECTIONS`]).
+    pub max_connections: Option<usize>,
 }
+
+/// `--header-read-timeout-ms` when not given: 10 s.
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `--idle-timeout-ms` when not given: 5 s (Node's `keepAliveTimeout`).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `--max-connections` when not given and the open-file limit allows it.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+
+/// File descriptors kept free of connections: the pool's files, the
+/// runtime's, `/file`'s reads. `--max-connections` may be at most the
+/// open-file limit less this.
+pub const FD_RESERVE: usize = 64;
 
 impl Default for ServeConfig {
     fn default() -> Self {
@@ -76,6 +101,9 @@ impl Default for ServeConfig {
             lag_resolution: Duration::from_millis(10),
             diagnostic_routes: false,
             shutdown_timeout: Duration::from_secs(30),
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_connections: None,
         }
     }
 }
@@ -122,6 +150,65 @@ impl ServeConfig {
                 self.listen
             ))
         })
+    }
+
+    /// The connection limits, checked against the open-file limit
+    /// (`RLIMIT_NOFILE`'s soft value).
+    ///
+    /// ```
+    /// use sluice_serve::ServeConfig;
+    /// let c = ServeConfig { max_connections: Some(100), ..Default::default() };
+    /// assert_eq!(c.limits_under(1024)?.max_connections, 100);
+    /// assert_eq!(ServeConfig::default().limits_under(300)?.max_connections, 236);
+    /// assert_eq!(
+    ///     c.limits_under(128).unwrap_err().to_string(),
+    ///     "--max-connections 100 is out of range: the open-file limit is 128 and 64 descriptors are kept for the server; expected 1..=64, or raise the limit (ulimit -n)"
+    /// );
+    /// # Ok::<(), sluice_serve::ConfigError>(())
+    /// ```
+    pub fn limits_under(&self, nofile: u64) -> Result<crate::conn::Limits, ConfigError> {
+        let room = usize::try_from(nofile)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(FD_RESERVE);
+        let max_connections = match self.max_connections {
+            Some(n) if (1..=room).contains(&n) => n,
+            Some(n) => {
+                return Err(ConfigError(format!(
+                    "--max-connections {n} is out of range: the open-file limit is {nofile} and {FD_RESERVE} descriptors are kept for the server; expected 1..={room}, or raise the limit (ulimit -n)"
+                )));
+            }
+            None if room == 0 => {
+                return Err(ConfigError(format!(
+                    "the open-file limit is {nofile}: too low to serve ({FD_RESERVE} descriptors are kept for the server); raise it (ulimit -n)"
+                )));
+            }
+            None => room.min(DEFAULT_MAX_CONNECTIONS),
+        };
+        for (flag, d) in [
+            ("--header-read-timeout-ms", self.header_read_timeout),
+            ("--idle-timeout-ms", self.idle_timeout),
+        ] {
+            if d.is_zero() || d > Duration::from_secs(3600) {
+                return Err(ConfigError(format!(
+                    "{flag} {} is out of range; expected 1..=3600000",
+                    d.as_millis()
+                )));
+            }
+        }
+        Ok(crate::conn::Limits {
+            header_read_timeout: self.header_read_timeout,
+            idle_timeout: self.idle_timeout,
+            max_connections,
+        })
+    }
+
+    /// [`limits_under`](ServeConfig::limits_under) this process's open-file
+    /// limit.
+    pub fn limits(&self) -> Result<crate::conn::Limits, ConfigError> {
+        let nofile = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+            .current
+            .unwrap_or(u64::MAX);
+        self.limits_under(nofile)
     }
 
     /// The `Cpu` queue bound in force (none under `--libuv`).

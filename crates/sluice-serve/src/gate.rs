@@ -3,7 +3,20 @@
 //! the gate: a lane kept full by a count, not by a clock, so tests and demos
 //! can build "the lane is saturated" exactly.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// What ended a [`Gate::hold_for`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldEnd {
+    /// `/release` or shutdown.
+    Released,
+    /// The hold's timeout passed.
+    TimedOut,
+    /// Its client hung up.
+    Abandoned,
+}
 
 /// Holds pool threads until released.
 #[derive(Debug, Default)]
@@ -48,6 +61,58 @@ impl Gate {
             s = self.opened.wait(s).unwrap_or_else(|e| e.into_inner());
         }
         s.waiting -= 1;
+    }
+
+    /// Like [`hold`](Gate::hold), but also ends after `timeout`, or once
+    /// `abandoned` is set and [`wake_all`](Gate::wake_all) called (its
+    /// client hung up); says which ended it.
+    ///
+    /// ```
+    /// use sluice_serve::gate::{Gate, HoldEnd};
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::time::Duration;
+    ///
+    /// let gate = Gate::default();
+    /// let gone = AtomicBool::new(false);
+    /// assert_eq!(gate.hold_for(Duration::from_millis(1), &gone), HoldEnd::TimedOut);
+    /// gone.store(true, std::sync::atomic::Ordering::Relaxed);
+    /// assert_eq!(gate.hold_for(Duration::from_secs(60), &gone), HoldEnd::Abandoned);
+    /// gate.open_for_good();
+    /// assert_eq!(gate.hold_for(Duration::from_secs(60), &AtomicBool::new(false)), HoldEnd::Released);
+    /// assert_eq!(gate.waiting(), 0);
+    /// ```
+    pub fn hold_for(&self, timeout: Duration, abandoned: &AtomicBool) -> HoldEnd {
+        let until = Instant::now() + timeout;
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let generation = s.generation;
+        s.waiting += 1;
+        let end = loop {
+            if s.open || s.generation != generation {
+                break HoldEnd::Released;
+            }
+            // Relaxed: read under the gate's lock, which wake_all takes.
+            if abandoned.load(Ordering::Relaxed) {
+                break HoldEnd::Abandoned;
+            }
+            let now = Instant::now();
+            if now >= until {
+                break HoldEnd::TimedOut;
+            }
+            s = self
+                .opened
+                .wait_timeout(s, until - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        };
+        s.waiting -= 1;
+        end
+    }
+
+    /// Wakes every holder to look at its `abandoned` flag (see
+    /// [`hold_for`](Gate::hold_for)); releases none.
+    pub fn wake_all(&self) {
+        let _s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.opened.notify_all();
     }
 
     /// Releases every holder waiting now; returns how many.

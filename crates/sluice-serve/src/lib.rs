@@ -8,7 +8,9 @@
 //!
 //! - `config.rs`: [`ServeConfig`], checked, and the pool it builds.
 //! - `routes.rs`: the routes and where each one's work runs.
-//! - `server.rs`: [`server::run`]: bind, serve, shut down.
+//! - `server.rs`: [`server::run`]: bind, accept, shut down within a bound.
+//! - `conn.rs`: each connection on hyper's HTTP/1 server: header-read and
+//!   idle timeouts, the connection cap, closing at shutdown.
 //! - `gate.rs`: what the diagnostic `/hold` waits on.
 //! - `payload.rs`: the bytes `/gzip` and `/file` use (the Node twin's too).
 //! - `loopback.rs`: only servers on this machine are reached.
@@ -18,6 +20,7 @@
 //! [`server::run`] or [`doctor::run`]; nothing else.
 
 pub mod config;
+pub mod conn;
 pub mod doctor;
 pub mod gate;
 pub mod loopback;

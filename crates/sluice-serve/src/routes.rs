@@ -10,8 +10,14 @@
 //!
 //! With `--diagnostic-routes`: `/block?ms=N` runs N ms of synchronous work
 //! on the loop thread (what a `readFileSync` or a big `JSON.parse` does to
-//! Node), `/hold` keeps one `Cpu` thread busy until `/release` (or
-//! shutdown), `/release` answers how many holds it released.
+//! Node), `/hold` keeps one `Cpu` thread busy until `/release`, shutdown,
+//! its client hanging up, or its timeout (`/hold?ms=N`, default
+//! [`DEFAULT_HOLD_MS`]), `/release` answers how many holds it released.
+//!
+//! Every pool task is held as a [`sluice::CancelOnDrop`]: when a client
+//! hangs up, hyper drops its handler, and the task, if still queued, is
+//! cancelled (counted in the lane's `cancelled_total`) instead of running
+//! for nobody.
 //!
 //! Admission is the lane's own: `Pool::try_spawn` refuses with `Busy` past
 //! the queue bound, and the route answers 429 with `Retry-After: 1` instead
@@ -19,7 +25,7 @@
 //! called for the bounded lane: on a full queue it would block the caller,
 //! here the event loop.
 
-use crate::gate::Gate;
+use crate::gate::{Gate, HoldEnd};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{RawQuery, Request, State};
@@ -32,7 +38,7 @@ use sluice::health::LoopMonitor;
 use sluice::{Busy, Lane, Pool, TaskError, zlib};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Everything the handlers share.
@@ -50,10 +56,53 @@ pub struct App {
     pub file: PathBuf,
     /// What `/hold` waits on.
     pub gate: Arc<Gate>,
-    /// Requests being answered now.
-    pub in_flight: AtomicU64,
-    /// Requests answered so far.
-    pub answered: AtomicU64,
+    /// Requests counted for shutdown.
+    pub requests: Requests,
+    /// The connections open.
+    pub connections: Arc<crate::conn::Registry>,
+}
+
+/// Requests in flight and answered, split at the shutdown signal so the
+/// shutdown log adds up. Everything runs on the one loop thread, so the
+/// split is exact.
+#[derive(Debug, Default)]
+pub struct Requests {
+    in_flight: AtomicU64,
+    signalled: AtomicBool,
+    /// In flight at the signal, then answered.
+    answered_after: AtomicU64,
+    /// In flight at the signal, then dropped unanswered.
+    unanswered_after: AtomicU64,
+    /// Begun after the signal and answered.
+    late: AtomicU64,
+}
+
+/// What became of requests after the signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AfterSignal {
+    /// In flight at the signal and answered.
+    pub answered: u64,
+    /// In flight at the signal and not answered (client gone, or dropped).
+    pub unanswered: u64,
+    /// Begun after the signal and answered.
+    pub late: u64,
+}
+
+impl Requests {
+    /// The signal came: returns the requests in flight now.
+    pub fn signal(&self) -> u64 {
+        self.signalled.store(true, Ordering::Relaxed);
+        self.in_flight.load(Ordering::Relaxed)
+    }
+
+    /// What became of requests since [`Requests::signal`].
+    pub fn after_signal(&self) -> AfterSignal {
+        AfterSignal {
+            answered: self.answered_after.load(Ordering::Relaxed),
+            unanswered: self.unanswered_after.load(Ordering::Relaxed),
+            late: self.late.load(Ordering::Relaxed),
+        }
+    }
 }
 
 /// The router: the routes above, plus the diagnostic ones if asked for.
@@ -75,19 +124,41 @@ pub fn router(app: Arc<App>, diagnostic_routes: bool) -> Router {
         .with_state(app)
 }
 
-/// Counts requests in flight and answered (what shutdown reports).
+/// Counts requests in flight and what became of them (what shutdown
+/// reports).
 async fn count(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    struct InFlight<'a>(&'a App);
+    /// Relaxed: plain counters on the one loop thread, read for a report.
+    const R: Ordering = Ordering::Relaxed;
+    struct InFlight<'a> {
+        requests: &'a Requests,
+        /// Begun after the signal.
+        late: bool,
+        answered: bool,
+    }
     impl Drop for InFlight<'_> {
         fn drop(&mut self) {
-            // Relaxed: plain counters read for a report, ordering nothing else.
-            self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+            let r = self.requests;
+            r.in_flight.fetch_sub(1, R);
+            if !r.signalled.load(R) {
+                return;
+            }
+            match (self.late, self.answered) {
+                (true, true) => drop(r.late.fetch_add(1, R)),
+                (true, false) => {}
+                (false, true) => drop(r.answered_after.fetch_add(1, R)),
+                (false, false) => drop(r.unanswered_after.fetch_add(1, R)),
+            }
         }
     }
-    app.in_flight.fetch_add(1, Ordering::Relaxed);
-    let _guard = InFlight(&app);
+    let requests = &app.requests;
+    requests.in_flight.fetch_add(1, R);
+    let mut guard = InFlight {
+        requests,
+        late: requests.signalled.load(R),
+        answered: false,
+    };
     let resp = next.run(req).await;
-    app.answered.fetch_add(1, Ordering::Relaxed);
+    guard.answered = true;
     resp
 }
 
@@ -143,7 +214,7 @@ async fn login(State(app): State<Arc<App>>) -> Response {
     let job = move || crypto::pbkdf2_sync(b"secret", b"salt", iterations, 64, Digest::Sha256);
     match app.pool.try_spawn(Lane::Cpu, job) {
         Err(b) => busy(&b),
-        Ok(task) => match task.await {
+        Ok(task) => match task.cancel_on_drop().await {
             Ok(Ok(key)) => text(StatusCode::OK, format!("{}\n", hex(&key))),
             Ok(Err(e)) => text(StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")),
             Err(e) => task_failed(&e),
@@ -156,7 +227,7 @@ async fn gzip(State(app): State<Arc<App>>) -> Response {
     let job = move || zlib::gzip_sync(&input, zlib::DEFAULT_LEVEL);
     match app.pool.try_spawn(Lane::Cpu, job) {
         Err(b) => busy(&b),
-        Ok(task) => match task.await {
+        Ok(task) => match task.cancel_on_drop().await {
             Ok(Ok(packed)) => bytes("application/gzip", packed),
             Ok(Err(e)) => text(StatusCode::INTERNAL_SERVER_ERROR, format!("gzip: {e}\n")),
             Err(e) => task_failed(&e),
@@ -165,7 +236,10 @@ async fn gzip(State(app): State<Arc<App>>) -> Response {
 }
 
 async fn file(State(app): State<Arc<App>>) -> Response {
-    match sluice::fs::read(&app.pool, &app.file).await {
+    match sluice::fs::read(&app.pool, &app.file)
+        .cancel_on_drop()
+        .await
+    {
         Ok(Ok(data)) => bytes("application/octet-stream", data),
         Ok(Err(e)) => text(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -194,14 +268,18 @@ pub const MAX_BLOCK_MS: u64 = 60_000;
 
 /// `ms` from a query such as `ms=300`, or a message naming what is wrong.
 fn block_ms(query: Option<&str>) -> Result<u64, String> {
-    let usage = format!("expected /block?ms=N with N in 1..={MAX_BLOCK_MS}");
+    query_ms(query.unwrap_or(""), MAX_BLOCK_MS)
+}
+
+/// `ms` in 1..=`max` from a query such as `ms=300`.
+fn query_ms(query: &str, max: u64) -> Result<u64, String> {
+    let usage = format!("expected ?ms=N with N in 1..={max}");
     let raw = query
-        .unwrap_or("")
         .split('&')
         .find_map(|kv| kv.strip_prefix("ms="))
         .ok_or_else(|| format!("no ms given; {usage}"))?;
     match raw.parse::<u64>() {
-        Ok(n) if (1..=MAX_BLOCK_MS).contains(&n) => Ok(n),
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
         _ => Err(format!("ms={raw:?}: {usage}")),
     }
 }
@@ -220,14 +298,43 @@ async fn block(RawQuery(query): RawQuery) -> Response {
     text(StatusCode::OK, format!("blocked the loop for {ms} ms\n"))
 }
 
-async fn hold(State(app): State<Arc<App>>) -> Response {
+/// How long a `/hold` keeps its thread without `?ms=N`.
+pub const DEFAULT_HOLD_MS: u64 = 60_000;
+
+/// The longest `/hold?ms=N`.
+pub const MAX_HOLD_MS: u64 = 600_000;
+
+async fn hold(State(app): State<Arc<App>>, RawQuery(query): RawQuery) -> Response {
+    let ms = match query.as_deref().map(|q| query_ms(q, MAX_HOLD_MS)) {
+        None => DEFAULT_HOLD_MS,
+        Some(Ok(ms)) => ms,
+        Some(Err(e)) => return text(StatusCode::BAD_REQUEST, format!("/hold: {e}\n")),
+    };
+    /// Ends the hold when the handler is dropped (its client hung up).
+    struct Abandon(Arc<Gate>, Arc<AtomicBool>);
+    impl Drop for Abandon {
+        fn drop(&mut self) {
+            self.1.store(true, Ordering::Relaxed);
+            self.0.wake_all();
+        }
+    }
     let gate = Arc::clone(&app.gate);
-    match app.pool.try_spawn(Lane::Cpu, move || gate.hold()) {
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&abandoned);
+    let job = move || gate.hold_for(Duration::from_millis(ms), &flag);
+    match app.pool.try_spawn(Lane::Cpu, job) {
         Err(b) => busy(&b),
-        Ok(task) => match task.await {
-            Ok(()) => text(StatusCode::OK, "released\n"),
-            Err(e) => task_failed(&e),
-        },
+        Ok(task) => {
+            let _abandon = Abandon(Arc::clone(&app.gate), abandoned);
+            match task.cancel_on_drop().await {
+                Ok(HoldEnd::Released) => text(StatusCode::OK, "released\n"),
+                Ok(HoldEnd::TimedOut) => {
+                    text(StatusCode::OK, format!("hold timed out after {ms} ms\n"))
+                }
+                Ok(HoldEnd::Abandoned) => text(StatusCode::OK, "abandoned\n"),
+                Err(e) => task_failed(&e),
+            }
+        }
     }
 }
 
@@ -260,11 +367,11 @@ mod tests {
         assert_eq!(block_ms(Some("x=1&ms=5")), Ok(5));
         assert_eq!(
             block_ms(None).unwrap_err(),
-            "no ms given; expected /block?ms=N with N in 1..=60000"
+            "no ms given; expected ?ms=N with N in 1..=60000"
         );
         assert_eq!(
             block_ms(Some("ms=0")).unwrap_err(),
-            "ms=\"0\": expected /block?ms=N with N in 1..=60000"
+            "ms=\"0\": expected ?ms=N with N in 1..=60000"
         );
         assert!(block_ms(Some("ms=abc")).is_err());
     }

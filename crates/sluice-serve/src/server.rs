@@ -2,29 +2,36 @@
 //!
 //! The event loop is a tokio current-thread runtime: like Node's, one thread
 //! runs every request's async part and the timers; blocking work goes to
-//! the pool's lanes. Shutdown on SIGTERM or Ctrl-C:
+//! the pool's lanes. Connections are served by hyper's HTTP/1 server with a
+//! header-read timeout, an idle timeout and a connection cap (`conn.rs`).
+//! Shutdown on SIGTERM or Ctrl-C, bounded by `--shutdown-timeout-ms` in all:
 //!
-//! 1. stop accepting connections; idle keep-alive connections close;
+//! 1. stop accepting connections; idle connections close at once, a
+//!    half-sent request included (it was never received);
 //! 2. every request already received is answered (its pool task finishes);
-//!    diagnostic holds are released;
-//! 3. the pool shuts down (it drains what is left, within the timeout);
+//!    diagnostic holds are released; a connection still open when the
+//!    timeout has passed is dropped and counted;
+//! 3. the pool shuts down in what is left of the timeout (queued tasks of
+//!    gone clients were already cancelled);
 //! 4. `run` returns what happened. A second signal exits at once (code 130).
 
 use crate::config::{FILE_BYTES, GZIP_BYTES, ServeConfig};
+use crate::conn::{self, AcceptBackoff, Registry};
 use crate::gate::Gate;
 use crate::payload;
-use crate::routes::{self, App};
+use crate::routes::{self, App, Requests};
 use anyhow::Context;
 use sluice::ShutdownReport;
 use sluice::health::LoopMonitor;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 /// One line on stdout; a closed stdout (`sluice serve | head -1`) must not
 /// stop the server, so write errors are ignored.
-fn say(line: std::fmt::Arguments<'_>) {
+pub(crate) fn say(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "sluice serve: {line}");
@@ -40,9 +47,17 @@ pub struct ServeReport {
     pub signal: &'static str,
     /// Requests in flight when the signal came.
     pub in_flight_at_signal: u64,
-    /// Requests answered after the signal (all of them, unless a client
-    /// went away).
+    /// Of those, the ones answered (all of them, unless a client went away
+    /// or the shutdown timeout passed).
     pub answered_after_signal: u64,
+    /// Of those, the ones that ended unanswered:
+    /// `answered_after_signal + unanswered_after_signal == in_flight_at_signal`.
+    pub unanswered_after_signal: u64,
+    /// Requests that arrived after the signal on connections still open
+    /// (pipelined behind one in flight) and were answered.
+    pub late_answered: u64,
+    /// Connections dropped when the shutdown timeout passed.
+    pub connections_dropped: u64,
     /// The pool's shutdown.
     pub pool: ShutdownReport,
 }
@@ -80,11 +95,11 @@ pub fn bind_error(addr: SocketAddr, e: &io::Error) -> String {
 /// `--file`) come back as one line naming the flag and the fix.
 pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
     let addr = config.listen_addr()?;
+    sluice::Builder::check_env()?;
     let pool = config.pool(|k| std::env::var(k).ok())?;
     let (file, _dir) = match &config.file {
         Some(path) => {
-            std::fs::File::open(path)
-                .with_context(|| format!("--file {}: cannot read it", path.display()))?;
+            check_file(path)?;
             (path.clone(), None)
         }
         None => {
@@ -98,6 +113,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             (path, Some(dir))
         }
     };
+    let limits = config.limits()?;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -108,6 +124,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             .await
             .map_err(|e| anyhow::anyhow!(bind_error(addr, &e)))?;
         let local = listener.local_addr()?;
+        let registry = Arc::new(Registry::new(limits));
         let app = Arc::new(App {
             pool: pool.clone(),
             lag: LoopMonitor::start(config.lag_resolution)?,
@@ -115,8 +132,8 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             gzip_input: Arc::new(payload::text(GZIP_BYTES)),
             file,
             gate: Arc::clone(&gate),
-            in_flight: AtomicU64::new(0),
-            answered: AtomicU64::new(0),
+            requests: Requests::default(),
+            connections: Arc::clone(&registry),
         });
         let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
             .context("installing the SIGTERM handler")?;
@@ -125,64 +142,128 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         } else {
             "/ping /login /gzip /file /metrics"
         };
+        let conns = format!(
+            "at most {} connections, header read {} ms, idle {} ms",
+            limits.max_connections,
+            limits.header_read_timeout.as_millis(),
+            limits.idle_timeout.as_millis()
+        );
         if config.libuv {
             say(format_args!(
-                "listening on http://{local} (libuv policy: one queue, UV_THREADPOOL_SIZE={} read at the first task, no admission; routes {routes})",
-                std::env::var("UV_THREADPOOL_SIZE").unwrap_or_else(|_| "unset (4)".into())
+                "listening on http://{local} (libuv policy: one queue, UV_THREADPOOL_SIZE={} read at the first task, no admission; {conns}; routes {routes})",
+                std::env::var_os("UV_THREADPOOL_SIZE")
+                    .map_or_else(|| "unset (4)".into(), |v| format!("{v:?}"))
             ));
         } else {
             let snap = pool.metrics();
             say(format_args!(
-                "listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; routes {routes})",
+                "listening on http://{local} (cpu {} threads, queue bound {}; fastio {}; slowio {}; {conns}; routes {routes})",
                 snap.lane(sluice::Lane::Cpu).limit,
                 config.cpu_queue_bound().unwrap_or(0),
                 snap.lane(sluice::Lane::FastIo).limit,
                 snap.lane(sluice::Lane::SlowIo).limit,
             ));
         }
-        let (sig_tx, sig_rx) = tokio::sync::oneshot::channel();
-        let watcher = Arc::clone(&app);
-        let shutdown = async move {
-            let signal = tokio::select! {
-                _ = sigterm.recv() => "SIGTERM",
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-            };
-            let in_flight = watcher.in_flight.load(Ordering::Relaxed);
-            let answered = watcher.answered.load(Ordering::Relaxed);
-            say(format_args!(
-                "{signal}: no longer accepting; answering the {in_flight} requests in flight"
-            ));
-            watcher.gate.open_for_good();
-            let _ = sig_tx.send((signal, in_flight, answered));
-            tokio::spawn(async move {
-                tokio::select! {
-                    _ = sigterm.recv() => {},
-                    _ = tokio::signal::ctrl_c() => {},
-                }
-                eprintln!("sluice serve: second signal: exiting without waiting");
-                std::process::exit(130);
-            });
+        let router = routes::router(Arc::clone(&app), config.diagnostic_routes);
+        let mut tasks = tokio::task::JoinSet::new();
+        let mut backoff = AcceptBackoff::default();
+        let signal = loop {
+            tokio::select! {
+                biased;
+                _ = sigterm.recv() => break "SIGTERM",
+                _ = tokio::signal::ctrl_c() => break "SIGINT",
+                Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => {
+                        backoff.on_accept();
+                        if let Some(serve) = conn::admit(stream, router.clone(), &registry) {
+                            tasks.spawn(serve);
+                        }
+                    }
+                    Err(e) => {
+                        let n = registry.counts.accept_errors.fetch_add(1, Ordering::Relaxed);
+                        let pause = backoff.on_error(&e);
+                        if n == 0 || (conn::is_resource_error(&e) && pause == Duration::from_millis(10)) {
+                            eprintln!("sluice serve: accepting a connection: {e} (backing off {pause:?}; connections open: {})", registry.open());
+                        }
+                        tokio::time::sleep(pause).await;
+                    }
+                },
+            }
         };
-        axum::serve(listener, routes::router(Arc::clone(&app), config.diagnostic_routes))
-            .with_graceful_shutdown(shutdown)
-            .await
-            .context("serving")?;
-        let (signal, in_flight, answered_before) =
-            sig_rx.await.unwrap_or(("none", 0, 0));
-        let answered_after = app.answered.load(Ordering::Relaxed) - answered_before;
+        drop(listener);
+        let deadline = tokio::time::Instant::now() + config.shutdown_timeout;
+        let in_flight = app.requests.signal();
+        let (idle, busy) = registry.shut_down();
         say(format_args!(
-            "{answered_after} requests answered after {signal}; shutting the pool down"
+            "{signal}: no longer accepting; answering the {in_flight} requests in flight ({busy} connections answering, {idle} idle closed)"
+        ));
+        gate.open_for_good();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = sigterm.recv() => {},
+                _ = tokio::signal::ctrl_c() => {},
+            }
+            eprintln!("sluice serve: second signal: exiting without waiting");
+            std::process::exit(130);
+        });
+        let drained = tokio::time::timeout_at(deadline, async {
+            while tasks.join_next().await.is_some() {}
+        })
+        .await
+        .is_ok();
+        let dropped = tasks.len() as u64;
+        if !drained {
+            // Dropping a connection drops its handler: its queued task is cancelled.
+            tasks.shutdown().await;
+        }
+        let r = app.requests.after_signal();
+        say(format_args!(
+            "{} of the {in_flight} requests in flight at {signal} answered, {} not (client gone{}){}; shutting the pool down",
+            r.answered,
+            r.unanswered,
+            if drained {
+                String::new()
+            } else {
+                format!(", or dropped with {dropped} connections when --shutdown-timeout-ms passed")
+            },
+            if r.late > 0 {
+                format!("; {} more that arrived on open connections answered", r.late)
+            } else {
+                String::new()
+            },
+        ));
+        let c = &registry.counts;
+        say(format_args!(
+            "connections: {} accepted, {} idle closed at the cap, {} refused at the cap, {} closed by the idle timeout, {} by the header-read timeout, {} accept errors",
+            c.accepted.load(Ordering::Relaxed),
+            c.evicted.load(Ordering::Relaxed),
+            c.refused.load(Ordering::Relaxed),
+            c.idle_closed.load(Ordering::Relaxed),
+            c.header_timeouts.load(Ordering::Relaxed),
+            c.accept_errors.load(Ordering::Relaxed),
         ));
         gate.open_for_good();
         // Off the loop, so that a second signal still exits at once.
-        let (p, timeout) = (pool.clone(), config.shutdown_timeout);
-        let report = tokio::task::spawn_blocking(move || p.shutdown(timeout))
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let p = pool.clone();
+        let report = tokio::task::spawn_blocking(move || p.shutdown(left))
             .await
             .context("shutting the pool down")?;
-        anyhow::Ok((local, signal, in_flight, answered_after, report))
+        anyhow::Ok(ServeReport {
+            addr: local,
+            signal,
+            in_flight_at_signal: in_flight,
+            answered_after_signal: r.answered,
+            unanswered_after_signal: r.unanswered,
+            late_answered: r.late,
+            connections_dropped: dropped,
+            pool: report,
+        })
     });
     gate.open_for_good();
-    let (addr, signal, in_flight_at_signal, answered_after_signal, report) = served?;
+    let served = served?;
+    let report = &served.pool;
     say(format_args!(
         "pool {} ({} queued tasks abandoned, {} still running)",
         if report.drained {
@@ -193,11 +274,26 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         report.abandoned,
         report.still_running
     ));
-    Ok(ServeReport {
-        addr,
-        signal,
-        in_flight_at_signal,
-        answered_after_signal,
-        pool: report,
-    })
+    Ok(served)
+}
+
+/// `--file PATH` must be a regular file this process can read.
+fn check_file(path: &std::path::Path) -> anyhow::Result<()> {
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("--file {}: cannot read it", path.display()))?;
+    if meta.is_dir() {
+        anyhow::bail!(
+            "--file {}: is a directory; /file serves one file, so give the path of a file",
+            path.display()
+        );
+    }
+    if !meta.is_file() {
+        anyhow::bail!(
+            "--file {}: is not a regular file; give the path of a file",
+            path.display()
+        );
+    }
+    std::fs::File::open(path)
+        .with_context(|| format!("--file {}: cannot read it", path.display()))?;
+    Ok(())
 }

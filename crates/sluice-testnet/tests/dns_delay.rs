@@ -189,7 +189,10 @@ async fn the_control_query_answers_the_counts_at_once() {
         m = ask_udp(addr, 2, format!("{STATS_NAME}."), RecordType::TXT).await;
     }
     let lines: Vec<String> = m.answers.iter().map(|r| r.data.to_string()).collect();
-    assert_eq!(lines.len(), 15, "{lines:?}");
+    assert_eq!(lines.len(), 19, "{lines:?}");
+    // The listen address and the hold, as in the stats file.
+    assert!(lines.contains(&format!("listen={addr}")), "{lines:?}");
+    assert!(lines.contains(&"hold_ms=3600000".to_string()), "{lines:?}");
     assert!(
         lines.iter().any(|l| l.contains("max_in_flight_names=1")),
         "{lines:?}"
@@ -198,5 +201,85 @@ async fn the_control_query_answers_the_counts_at_once() {
     assert_eq!(
         (s.control_total >= 1, s.answered_total, s.queries_total),
         (true, 0, 1)
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_tcp_client_that_never_reads_is_bounded_then_dropped() {
+    let server = DelayServer::start(DelayConfig {
+        tcp_max_in_flight: 8,
+        tcp_write_timeout: Duration::from_millis(300),
+        ..config(0)
+    })
+    .await
+    .unwrap();
+    let addr = server.local_addr();
+    let sock = tokio::net::TcpSocket::new_v4().unwrap();
+    sock.set_recv_buffer_size(4096).unwrap();
+    let mut tcp = sock.connect(addr).await.unwrap();
+    // Pipeline queries and never read an answer.
+    let q = query(7, "pipelined.lab.test.", RecordType::A);
+    let mut framed = (q.len() as u16).to_be_bytes().to_vec();
+    framed.extend_from_slice(&q);
+    let batch: Vec<u8> = framed
+        .iter()
+        .copied()
+        .cycle()
+        .take(framed.len() * 1000)
+        .collect();
+    let mut sent = 0u64;
+    let dropped = loop {
+        match tokio::time::timeout(Duration::from_secs(30), tcp.write_all(&batch)).await {
+            Ok(Ok(())) => sent += 1000,
+            Ok(Err(_)) => break true,
+            Err(_) => break false,
+        }
+        if sent >= 2_000_000 {
+            break false;
+        }
+    };
+    assert!(dropped, "the server kept reading: {sent} queries sent");
+    // The drop is counted once the server's writer gave up.
+    let mut s = server.stats();
+    while s.tcp_dropped_total == 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        s = server.stats();
+    }
+    assert_eq!(s.tcp_dropped_total, 1);
+    assert!(s.max_in_flight_queries <= 8, "{s:?}");
+    assert!(s.tcp_total >= 8 && s.tcp_total < sent, "{s:?}");
+    // Still serving.
+    assert_eq!(
+        ask_udp(addr, 9, "after.lab.test.", RecordType::A)
+            .await
+            .metadata
+            .id,
+        9
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn past_max_held_queries_are_dropped_and_counted() {
+    let server = DelayServer::start(DelayConfig {
+        max_held: 2,
+        ..config(3_600_000)
+    })
+    .await
+    .unwrap();
+    let addr = server.local_addr();
+    let sock = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    for i in 0..5u16 {
+        sock.send_to(&query(i, &format!("o{i}.lab.test."), RecordType::A), addr)
+            .await
+            .unwrap();
+    }
+    let mut s = server.stats();
+    while s.in_flight_queries + s.overload_total < 5 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        s = server.stats();
+    }
+    assert_eq!(
+        (s.in_flight_queries, s.overload_total, s.queries_total),
+        (2, 3, 2)
     );
 }

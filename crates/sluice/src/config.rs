@@ -51,6 +51,16 @@ pub enum ConfigError {
         /// What is accepted, e.g. `1..=1024`.
         expected: String,
     },
+    /// The value of an environment variable is not UTF-8 text.
+    #[error("{setting}={value:?} is not valid UTF-8; expected {expected}")]
+    NotUnicode {
+        /// The environment variable.
+        setting: String,
+        /// The value, its invalid bytes replaced by U+FFFD.
+        value: String,
+        /// What is accepted.
+        expected: String,
+    },
     /// The value is a number outside the accepted range.
     #[error("{setting}={value:?} is out of range; expected {expected}{why}")]
     OutOfRange {
@@ -147,7 +157,35 @@ impl Builder {
     /// A builder with defaults overridden by the `SLUICE_*` environment
     /// variables that are set (see [`Builder::from_vars`]).
     pub fn from_env() -> Result<Self, ConfigError> {
-        Builder::from_vars(|name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned()))
+        Builder::check_env()?;
+        Builder::from_vars(|name| std::env::var(name).ok())
+    }
+
+    /// Refuses any of [`ENV_VARS`] whose value is not UTF-8: such a value
+    /// can be neither read nor passed for unset. [`Builder::from_env`]
+    /// calls it; callers of [`Builder::from_vars`] reading the process's
+    /// environment call it first.
+    ///
+    /// ```
+    /// use sluice::Builder;
+    /// Builder::check_env()?;
+    /// let pool = Builder::from_vars(|k| std::env::var(k).ok())?.build()?;
+    /// assert_eq!(pool.metrics().lane(sluice::Lane::Cpu).submitted_total, 0);
+    /// # Ok::<(), sluice::ConfigError>(())
+    /// ```
+    pub fn check_env() -> Result<(), ConfigError> {
+        for name in ENV_VARS {
+            if let Some(v) = std::env::var_os(name)
+                && v.to_str().is_none()
+            {
+                return Err(ConfigError::NotUnicode {
+                    setting: name.to_string(),
+                    value: v.to_string_lossy().into_owned(),
+                    expected: "a whole number".to_string(),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Like [`Builder::from_env`], reading variables through `lookup`:

@@ -81,4 +81,4 @@ pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
 pub use ops::{crypto, fs, zlib};
 pub use policy::Policy;
 pub use pool::{Pool, ShutdownReport};
-pub use task::{Busy, Task, TaskError};
+pub use task::{Busy, CancelOnDrop, Task, TaskError};

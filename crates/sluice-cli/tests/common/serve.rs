@@ -18,9 +18,15 @@ pub struct Serve {
 impl Serve {
     /// Starts the server and waits for its listening line.
     pub fn start(args: &[&str]) -> Serve {
-        let mut child = super::sluice()
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(args)
+        let mut cmd = super::sluice();
+        cmd.args(["serve", "--listen", "127.0.0.1:0"]).args(args);
+        Serve::start_command(cmd)
+    }
+
+    /// Starts `cmd` (a `sluice serve --listen 127.0.0.1:0 ...`, perhaps
+    /// under a wrapper such as `prlimit`) and waits for its listening line.
+    pub fn start_command(mut cmd: std::process::Command) -> Serve {
+        let mut child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -90,6 +96,19 @@ impl Serve {
     pub fn wait(mut self) -> (Option<i32>, Vec<String>) {
         let status = self.child.wait().unwrap();
         (status.code(), self.lines.try_iter().collect())
+    }
+
+    /// Waits at most `limit` for the exit; `None` (and the server killed)
+    /// if it is still running then.
+    pub fn wait_at_most(mut self, limit: Duration) -> Option<(Option<i32>, Vec<String>)> {
+        let t = Instant::now();
+        while t.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some((status.code(), self.lines.try_iter().collect()));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
     }
 }
 

@@ -34,17 +34,19 @@ pub(crate) fn classify(bytes: &[u8], shared: &Shared) -> Verdict {
     let name = normalize(&query.name.to_ascii());
     let cfg = &shared.config;
     if name == STATS_NAME || name == RESET_NAME {
-        let mut tally = shared.tally();
-        tally.count(|s| s.control_total += 1);
-        if name == RESET_NAME {
-            tally.reset_max();
+        {
+            let mut tally = shared.tally();
+            tally.count(|s| s.control_total += 1);
+            if name == RESET_NAME {
+                tally.reset_max();
+            }
         }
         let lines = if name == RESET_NAME {
             vec!["reset".to_string()]
         } else {
-            tally.stats.lines()
+            // The whole stats, listen address and hold included.
+            shared.stats().lines()
         };
-        drop(tally);
         let records = match query.query_type {
             RecordType::TXT => lines
                 .into_iter()

@@ -18,6 +18,18 @@
 //!   over.
 //! - The counts ([`Stats`]) are also written, as JSON, to a stats file
 //!   when they change (at most every 100 ms) and when the server stops.
+//! - Bounded under abuse: a TCP connection has at most
+//!   [`DelayConfig::tcp_max_in_flight`] queries held or waiting to be
+//!   written (past it the server reads no more of it: TCP's own
+//!   backpressure); a connection whose answers cannot be written within
+//!   [`DelayConfig::tcp_write_timeout`] (a client that will not read), or
+//!   that sends nothing for [`DelayConfig::tcp_idle_timeout`] with nothing
+//!   held, is dropped and counted; the accept loop backs off on `EMFILE`
+//!   and the like instead of spinning; the set of names seen is bounded
+//!   ([`MAX_SEEN_NAMES`]); at most [`DelayConfig::max_held`] queries are
+//!   held at once (UDP included), more are dropped and counted; when
+//!   nothing is held any more, the heap's free memory is given back to the
+//!   system (glibc's `malloc_trim`), so a flood's peak does not stay.
 //!
 //! The wire format is hickory-proto's; the sockets are tokio's. The lab
 //! starts it in-process ([`DelayServer::start`]) inside a private network
@@ -30,7 +42,7 @@ mod stats;
 
 pub use answer::{RESET_NAME, STATS_NAME};
 pub use fast::FastPattern;
-pub use stats::Stats;
+pub use stats::{MAX_SEEN_NAMES, Stats};
 
 use answer::Verdict;
 use anyhow::Context;
@@ -63,7 +75,27 @@ pub struct DelayConfig {
     pub tcp: bool,
     /// Where to write the counts.
     pub stats_file: Option<PathBuf>,
+    /// Queries one TCP connection may have held or waiting to be written;
+    /// past it the server stops reading that connection until one is
+    /// written.
+    pub tcp_max_in_flight: usize,
+    /// How long writing one answer to a TCP connection may block before
+    /// the connection is dropped (its client does not read).
+    pub tcp_write_timeout: Duration,
+    /// How long a TCP connection with nothing held may send nothing (or
+    /// half a message) before it is dropped.
+    pub tcp_idle_timeout: Duration,
+    /// The most queries held at once, UDP and TCP together; past it a
+    /// query is dropped unanswered and counted (`overload_total`), as an
+    /// overloaded resolver does. Memory is then bounded whatever the rate.
+    pub max_held: usize,
 }
+
+/// [`DelayConfig::max_held`] by default.
+pub const MAX_HELD: usize = 65_536;
+
+/// [`DelayConfig::tcp_max_in_flight`] by default.
+pub const TCP_MAX_IN_FLIGHT: usize = 64;
 
 impl Default for DelayConfig {
     /// The seed's server on `127.0.0.1:5353`: hold 300 ms, answer
@@ -78,6 +110,10 @@ impl Default for DelayConfig {
             fast: Vec::new(),
             tcp: true,
             stats_file: None,
+            tcp_max_in_flight: TCP_MAX_IN_FLIGHT,
+            tcp_write_timeout: Duration::from_secs(10),
+            tcp_idle_timeout: Duration::from_secs(30),
+            max_held: MAX_HELD,
         }
     }
 }
@@ -197,11 +233,45 @@ impl Shared {
         self.tally.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Starts holding `ticket`, unless [`DelayConfig::max_held`] are held
+    /// already (then counts the refusal); one lock for both.
+    fn try_hold(self: &Arc<Self>, ticket: Ticket) -> Option<Held> {
+        let mut tally = self.tally();
+        if tally.stats.in_flight_queries >= self.config.max_held as u64 {
+            tally.count(|s| s.overload_total += 1);
+            return None;
+        }
+        tally.hold(&ticket);
+        drop(tally);
+        Some(Held(Arc::clone(self), ticket, false))
+    }
+
     fn stats(&self) -> Stats {
         let mut s = self.tally().stats.clone();
         s.listen = self.listen.to_string();
         s.hold_ms = self.config.hold.as_millis() as u64;
         s
+    }
+}
+
+/// What a server with `config` sends for one message `bytes`: the answer,
+/// now or after the hold, or `None` when the message is dropped as
+/// malformed. The server's message handling without sockets, for tests and
+/// fuzzing.
+///
+/// ```
+/// use sluice_testnet::dns_delay::{DelayConfig, answer_once};
+/// assert_eq!(answer_once(&DelayConfig::default(), b"\x00\x01junk"), None);
+/// ```
+pub fn answer_once(config: &DelayConfig, bytes: &[u8]) -> Option<Vec<u8>> {
+    let shared = Shared {
+        config: config.clone(),
+        listen: config.listen,
+        tally: Mutex::new(Tally::default()),
+    };
+    match answer::classify(bytes, &shared) {
+        Verdict::Malformed => None,
+        Verdict::Now(resp) | Verdict::Hold(_, resp) => Some(resp),
     }
 }
 
@@ -243,6 +313,7 @@ impl DelayServer {
         if let Some(tcp) = tcp {
             tasks.push(tokio::spawn(serve_tcp(tcp, shared.clone())));
         }
+        tasks.push(tokio::spawn(trim_when_idle(shared.clone())));
         if let Some(path) = shared.config.stats_file.clone() {
             shared.stats().write(&path)?;
             tasks.push(tokio::spawn(write_stats(path, shared.clone())));
@@ -314,21 +385,22 @@ async fn bind(listen: SocketAddr, tcp: bool) -> anyhow::Result<(UdpSocket, Optio
 }
 
 /// Holds a query, then sends its answer; the tally follows.
-async fn hold_then<F>(shared: Arc<Shared>, ticket: Ticket, send: F)
+async fn hold_then<F>(mut held: Held, send: F)
 where
     F: std::future::Future<Output = bool>,
 {
-    shared.tally().hold(&ticket);
-    /// Releases the ticket even if the task is aborted mid-hold.
-    struct Release(Arc<Shared>, Ticket, bool);
-    impl Drop for Release {
-        fn drop(&mut self) {
-            self.0.tally().release(&self.1, self.2);
-        }
+    tokio::time::sleep(held.0.config.hold).await;
+    held.2 = send.await;
+}
+
+/// A query counted as held: made by [`Shared::try_hold`], released (and
+/// counted answered or not) when dropped, even if its task never ran.
+struct Held(Arc<Shared>, Ticket, bool);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        self.0.tally().release(&self.1, self.2);
     }
-    let mut release = Release(shared.clone(), ticket, false);
-    tokio::time::sleep(shared.config.hold).await;
-    release.2 = send.await;
 }
 
 async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
@@ -345,12 +417,15 @@ async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
                 let _ = socket.send_to(&resp, peer).await;
             }
             Verdict::Hold(ticket, resp) => {
+                let Some(held) = shared.try_hold(ticket) else {
+                    continue;
+                };
                 shared.tally().count(|s| {
                     s.queries_total += 1;
                     s.udp_total += 1;
                 });
                 let socket = socket.clone();
-                tokio::spawn(hold_then(shared.clone(), ticket, async move {
+                tokio::spawn(hold_then(held, async move {
                     socket.send_to(&resp, peer).await.is_ok()
                 }));
             }
@@ -359,69 +434,219 @@ async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
 }
 
 async fn serve_tcp(listener: TcpListener, shared: Arc<Shared>) {
+    // After an error, 10 ms doubling to 1 s (tokio's and hyper's examples
+    // sleep 1 s); reset by the next connection.
+    let mut pause = Duration::ZERO;
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        tokio::spawn(serve_tcp_connection(stream, shared.clone()));
+        match listener.accept().await {
+            Ok((stream, _)) => {
+                pause = Duration::ZERO;
+                tokio::spawn(serve_tcp_connection(stream, shared.clone()));
+            }
+            Err(_) => {
+                // Out of descriptors (EMFILE) the pending connection stays
+                // queued and accept fails again at once: back off, not spin.
+                shared.tally().count(|s| s.accept_errors_total += 1);
+                pause = (pause * 2).clamp(Duration::from_millis(10), Duration::from_secs(1));
+                tokio::time::sleep(pause).await;
+            }
+        }
     }
 }
 
+/// Why a TCP connection's writer stopped.
+enum WriterEnd {
+    /// Every answer written; the reader has ended.
+    Done,
+    /// A write failed: the client is gone.
+    Broken,
+    /// A write blocked past the write timeout: the client does not read.
+    Stuck,
+}
+
 /// One TCP connection: two-byte-length-framed messages in, answers out in
-/// the order their holds end.
+/// the order their holds end. At most `tcp_max_in_flight` of its queries
+/// are held or queued for writing at once: the next message is read only
+/// when one of them is done, so a client that pipelines without reading
+/// fills its own socket buffers, not the server's memory.
 async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
+    use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
+    let cfg = &shared.config;
+    let cap = cfg.tcp_max_in_flight.max(1);
+    let (write_timeout, idle_timeout) = (cfg.tcp_write_timeout, cfg.tcp_idle_timeout);
     let (mut rd, mut wr) = stream.into_split();
-    let (tx, mut rx) =
-        tokio::sync::mpsc::unbounded_channel::<(Vec<u8>, tokio::sync::oneshot::Sender<bool>)>();
-    let writer = tokio::spawn(async move {
+    let slots = Arc::new(Semaphore::new(cap));
+    let (tx, mut rx) = mpsc::channel::<(Vec<u8>, oneshot::Sender<bool>)>(cap);
+    let mut writer = tokio::spawn(async move {
         while let Some((resp, done)) = rx.recv().await {
             let mut framed = (resp.len() as u16).to_be_bytes().to_vec();
             framed.extend_from_slice(&resp);
-            let _ = done.send(wr.write_all(&framed).await.is_ok());
+            match tokio::time::timeout(write_timeout, wr.write_all(&framed)).await {
+                Ok(Ok(())) => drop(done.send(true)),
+                Ok(Err(_)) => return WriterEnd::Broken,
+                Err(_) => return WriterEnd::Stuck,
+            }
         }
+        WriterEnd::Done
     });
-    while let Ok(len) = rd.read_u16().await {
-        let mut msg = vec![0u8; usize::from(len)];
-        if rd.read_exact(&mut msg).await.is_err() {
-            // The connection ended inside a message.
-            shared.tally().count(|s| s.malformed_total += 1);
-            break;
-        }
+    let mut writer_end = None;
+    /// One message, or why there is none.
+    enum Next {
+        Msg(Vec<u8>, OwnedSemaphorePermit),
+        Eof,
+        Cut,
+        Idle,
+    }
+    loop {
+        let read = async {
+            let permit = slots
+                .clone()
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            // Nothing held: the client must send within the idle timeout.
+            let idle = slots.available_permits() + 1 == cap;
+            let len = if idle {
+                match tokio::time::timeout(idle_timeout, rd.read_u16()).await {
+                    Err(_) => return Next::Idle,
+                    Ok(r) => r,
+                }
+            } else {
+                rd.read_u16().await
+            };
+            let Ok(len) = len else { return Next::Eof };
+            let mut msg = vec![0u8; usize::from(len)];
+            match tokio::time::timeout(idle_timeout, rd.read_exact(&mut msg)).await {
+                Ok(Ok(_)) => Next::Msg(msg, permit),
+                Ok(Err(_)) => Next::Cut,
+                Err(_) => Next::Idle,
+            }
+        };
+        let next = tokio::select! {
+            n = read => n,
+            end = &mut writer => {
+                writer_end = Some(end.unwrap_or(WriterEnd::Broken));
+                break;
+            }
+        };
+        let (msg, permit) = match next {
+            Next::Msg(m, p) => (m, p),
+            Next::Eof => break,
+            Next::Cut => {
+                // The connection ended inside a message.
+                shared.tally().count(|s| s.malformed_total += 1);
+                break;
+            }
+            Next::Idle => {
+                shared.tally().count(|s| s.tcp_dropped_total += 1);
+                writer.abort();
+                return;
+            }
+        };
         match answer::classify(&msg, &shared) {
-            Verdict::Malformed => {}
+            Verdict::Malformed => drop(permit),
             Verdict::Now(resp) => {
-                let (done, _) = tokio::sync::oneshot::channel();
-                let _ = tx.send((resp, done));
+                let (done, _) = oneshot::channel();
+                let _ = tx.send((resp, done)).await;
+                drop(permit);
             }
             Verdict::Hold(ticket, resp) => {
+                let Some(held) = shared.try_hold(ticket) else {
+                    drop(permit);
+                    continue;
+                };
                 shared.tally().count(|s| {
                     s.queries_total += 1;
                     s.tcp_total += 1;
                 });
                 let tx = tx.clone();
-                tokio::spawn(hold_then(shared.clone(), ticket, async move {
-                    let (done, sent) = tokio::sync::oneshot::channel();
-                    tx.send((resp, done)).is_ok() && sent.await.unwrap_or(false)
+                tokio::spawn(hold_then(held, async move {
+                    let (done, sent) = oneshot::channel();
+                    let ok = tx.send((resp, done)).await.is_ok() && sent.await.unwrap_or(false);
+                    drop(permit);
+                    ok
                 }));
             }
         }
     }
     drop(tx);
-    let _ = writer.await;
+    let end = match writer_end {
+        Some(end) => end,
+        // The client stopped sending: its held answers are still written.
+        None => writer.await.unwrap_or(WriterEnd::Broken),
+    };
+    if let WriterEnd::Stuck = end {
+        shared.tally().count(|s| s.tcp_dropped_total += 1);
+    }
+}
+
+/// Once a burst is over (nothing held, after something was), gives the
+/// heap's free memory back to the system: glibc keeps freed memory of
+/// many small allocations (the held queries' tasks) mapped, so without
+/// this a flood's peak would stay in the RSS for the life of the process.
+async fn trim_when_idle(shared: Arc<Shared>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    let mut trimmed_at = u64::MAX;
+    loop {
+        tick.tick().await;
+        let (held, generation) = {
+            let t = shared.tally();
+            (t.stats.in_flight_queries, t.generation)
+        };
+        if held == 0 && generation != trimmed_at {
+            trimmed_at = generation;
+            heap::trim();
+        }
+    }
+}
+
+/// glibc's `malloc_trim`.
+mod heap {
+    /// Returns the free memory of every malloc arena to the system.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    #[allow(unsafe_code)]
+    pub(super) fn trim() {
+        unsafe extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: malloc_trim(3) takes a plain size, has no preconditions,
+        // and is thread-safe (it takes each arena's lock); it only releases
+        // free pages. Declared with glibc's signature
+        // `int malloc_trim(size_t pad)`.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+
+    /// Other C libraries: nothing to do.
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    pub(super) fn trim() {}
 }
 
 /// Rewrites the stats file when the counts changed, at most every 100 ms.
 async fn write_stats(path: PathBuf, shared: Arc<Shared>) {
     let mut written = u64::MAX;
+    let mut last_error: Option<String> = None;
     let mut tick = tokio::time::interval(Duration::from_millis(100));
     loop {
         tick.tick().await;
         let generation = shared.tally().generation;
         if generation != written {
-            if let Err(e) = shared.stats().write(&path) {
-                eprintln!("sluice dns-delay: {e:#}");
+            match shared.stats().write(&path) {
+                Ok(()) => {
+                    written = generation;
+                    last_error = None;
+                }
+                // Said once, not every 100 ms (out of descriptors, say);
+                // retried every 100 ms.
+                Err(e) => {
+                    let text = format!("{e:#}");
+                    if last_error.as_ref() != Some(&text) {
+                        eprintln!("sluice dns-delay: {text}");
+                        last_error = Some(text);
+                    }
+                }
             }
-            written = generation;
         }
     }
 }

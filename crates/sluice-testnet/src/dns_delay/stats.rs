@@ -33,8 +33,24 @@ pub struct Stats {
     pub udp_total: u64,
     /// Count: held queries that came over TCP.
     pub tcp_total: u64,
-    /// Count: distinct names ever held.
+    /// Count: distinct names held since the start or the last reset. The
+    /// set of names seen holds at most [`MAX_SEEN_NAMES`]; when it is full
+    /// it starts over (counted in `seen_resets_total`), so a name seen
+    /// before then counts again.
     pub names_total: u64,
+    /// Count: times the set of names seen was full and started over.
+    pub seen_resets_total: u64,
+    /// Count: TCP connections dropped because they would not read their
+    /// answers (a write blocked past the write timeout) or sent nothing
+    /// for the idle timeout.
+    pub tcp_dropped_total: u64,
+    /// Count: queries dropped unanswered because
+    /// [`DelayConfig::max_held`](super::DelayConfig::max_held) were held
+    /// already.
+    pub overload_total: u64,
+    /// Count: TCP `accept()` errors (a full descriptor table: the accept
+    /// loop backs off).
+    pub accept_errors_total: u64,
     /// Gauge: distinct names held now.
     pub in_flight_names: u64,
     /// The most distinct names held at once (since start or the last reset).
@@ -63,18 +79,35 @@ impl Stats {
     }
 
     /// Writes the stats file atomically (a temporary file beside it, then a
-    /// rename), so a reader never sees half of it.
+    /// rename), so a reader never sees half of it. The error says which
+    /// step failed and why.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
+        let what = || format!("writing the DNS delay server's stats {}", path.display());
+        if path.is_dir() {
+            anyhow::bail!("{}: it is a directory; give a file path", what());
+        }
         let tmp = path.with_extension("tmp");
         let json = serde_json::to_string_pretty(self)?;
-        std::fs::write(&tmp, json + "\n")
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "writing the DNS delay server's stats {}: {e}",
-                    path.display()
-                )
-            })
+        if let Err(e) = std::fs::write(&tmp, json + "\n") {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let why = if dir.is_dir() {
+                format!("{} does not take new files ({e})", dir.display())
+            } else {
+                format!("{e}")
+            };
+            anyhow::bail!(
+                "{}: cannot create {} to rename over it: {why}; give a path in a writable directory",
+                what(),
+                tmp.display()
+            );
+        }
+        std::fs::rename(&tmp, path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            anyhow::anyhow!("{}: renaming {} over it: {e}", what(), tmp.display())
+        })
     }
 
     /// `key=value` lines, one per count, in declaration order (the TXT
@@ -93,6 +126,10 @@ impl Stats {
             "udp_total",
             "tcp_total",
             "names_total",
+            "seen_resets_total",
+            "tcp_dropped_total",
+            "accept_errors_total",
+            "overload_total",
             "in_flight_names",
             "max_in_flight_names",
             "in_flight_queries",
@@ -107,6 +144,12 @@ impl Stats {
             .collect()
     }
 }
+
+/// The most names the tally remembers to count distinct names; past it
+/// the set starts over (see [`Stats::names_total`]). Each is kept as a
+/// 64-bit keyed hash (collisions among 65 536 names: about 1 in 10^10), so
+/// at most ~1 MB whatever the names' length.
+pub const MAX_SEEN_NAMES: usize = 65_536;
 
 /// A held query, for the tally: its name and its (id, type) for spotting
 /// retransmissions.
@@ -125,8 +168,11 @@ pub(crate) struct Tally {
     names: HashMap<String, u64>,
     /// Held queries per ticket (a retransmission adds to its ticket).
     held: HashMap<Ticket, u64>,
-    /// Every name ever held.
-    seen: HashSet<String>,
+    /// Hashes of the names held since the start, the last reset, or the
+    /// set last filled up (at most [`MAX_SEEN_NAMES`]).
+    seen: HashSet<u64>,
+    /// The key of those hashes.
+    hasher: std::collections::hash_map::RandomState,
     /// Bumped on every change, so the stats file is rewritten only then.
     pub(crate) generation: u64,
 }
@@ -141,7 +187,13 @@ impl Tally {
         }
         *n += 1;
         *self.names.entry(t.name.clone()).or_default() += 1;
-        if self.seen.insert(t.name.clone()) {
+        let h = std::hash::BuildHasher::hash_one(&self.hasher, &t.name);
+        if !self.seen.contains(&h) {
+            if self.seen.len() >= MAX_SEEN_NAMES {
+                self.seen = HashSet::new();
+                s.seen_resets_total += 1;
+            }
+            self.seen.insert(h);
             s.names_total += 1;
         }
         s.in_flight_queries += 1;
@@ -168,18 +220,32 @@ impl Tally {
         }
         s.in_flight_queries = s.in_flight_queries.saturating_sub(1);
         s.in_flight_names = self.names.len() as u64;
+        // A flood's tables do not keep their size once it is over.
+        if self.held.is_empty() && self.held.capacity() > 1024 {
+            self.held.shrink_to_fit();
+            self.names.shrink_to_fit();
+        }
         if answered {
             s.answered_total += 1;
         }
         self.generation += 1;
     }
 
-    /// Starts the maxima over from what is held now.
+    /// Starts the maxima over from what is held now, and forgets the names
+    /// seen (`names_total` starts over from zero).
     pub(crate) fn reset_max(&mut self) {
         let s = &mut self.stats;
         s.max_in_flight_names = s.in_flight_names;
         s.max_in_flight_queries = s.in_flight_queries;
+        s.names_total = 0;
+        self.seen = HashSet::new();
         self.generation += 1;
+    }
+
+    /// Names remembered now (for tests of the bound).
+    #[cfg(test)]
+    pub(crate) fn seen_len(&self) -> usize {
+        self.seen.len()
     }
 
     /// Counts something that is not held (a change to the file, too).
@@ -226,7 +292,24 @@ mod tests {
             (s.in_flight_names, s.in_flight_queries, s.answered_total),
             (0, 0, 4)
         );
-        assert_eq!(s.names_total, 3);
+        assert_eq!(s.names_total, 0, "the reset forgot a, b and c");
+    }
+
+    #[test]
+    fn the_names_seen_are_bounded_and_reset_forgets_them() {
+        let mut tally = Tally::default();
+        for i in 0..MAX_SEEN_NAMES + 10 {
+            let q = t(&format!("n{i}.test"), 1, 1);
+            tally.hold(&q);
+            tally.release(&q, true);
+        }
+        assert_eq!(tally.seen_len(), 10);
+        assert_eq!(tally.stats.seen_resets_total, 1);
+        assert_eq!(tally.stats.names_total, (MAX_SEEN_NAMES + 10) as u64);
+        tally.reset_max();
+        assert_eq!((tally.seen_len(), tally.stats.names_total), (0, 0));
+        tally.hold(&t("n1.test", 1, 1));
+        assert_eq!(tally.stats.names_total, 1);
     }
 
     #[test]
@@ -241,9 +324,19 @@ mod tests {
         s.write(&path).unwrap();
         assert_eq!(Stats::read(&path).unwrap(), s);
         let lines = s.lines();
-        assert_eq!(lines.len(), 15);
+        assert_eq!(lines.len(), 19);
         assert!(lines.contains(&"max_in_flight_names=24".to_string()));
         assert!(lines.contains(&"listen=127.0.0.1:53".to_string()));
+        let err = s.write(Path::new("/proc/version")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "writing the DNS delay server's stats /proc/version: cannot create /proc/version.tmp to rename over it: /proc does not take new files (No such file or directory (os error 2)); give a path in a writable directory"
+        );
+        let err = s.write(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.ends_with("it is a directory; give a file path"),
+            "{err}"
+        );
         let err = Stats::read(&dir.path().join("none.json"))
             .unwrap_err()
             .to_string();

@@ -67,6 +67,22 @@ mod resolver;
 mod system;
 
 pub use error::DnsError;
+
+/// Parses hosts-file text as glibc reads `/etc/hosts` (the reader the
+/// resolver uses): each name, lowercased, with its addresses in file
+/// order. Lines without an address are skipped; `#` starts a comment. For
+/// tests and fuzzing.
+///
+/// ```
+/// let t = sluice::dns::parse_hosts("127.0.0.1 localhost Box # x\nnot-an-ip name\n::1 localhost\n");
+/// assert_eq!(t["box"], vec!["127.0.0.1".parse::<std::net::IpAddr>()?]);
+/// assert_eq!(t["localhost"].len(), 2);
+/// assert!(!t.contains_key("name"));
+/// # Ok::<(), std::net::AddrParseError>(())
+/// ```
+pub fn parse_hosts(text: &str) -> std::collections::HashMap<String, Vec<std::net::IpAddr>> {
+    hosts::parse(text)
+}
 pub use gai::getaddrinfo;
 #[cfg(feature = "hyper")]
 pub use hyper::HyperResolver;

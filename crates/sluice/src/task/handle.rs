@@ -24,7 +24,9 @@ const WAIT_SPIN_NANOS: u64 = 20_000;
 /// it resolves exactly once, to the closure's value or to a [`TaskError`].
 ///
 /// Dropping a `Task` neither cancels the work nor leaks it: the work still
-/// runs and its result is dropped.
+/// runs and its result is dropped. Where nobody will want the result once
+/// the handle is gone (a request whose client hung up), use
+/// [`Task::cancel_on_drop`]: its drop pulls the task off its queue.
 ///
 /// ```
 /// use sluice::{Lane, Pool};
@@ -112,6 +114,38 @@ impl<T: Send + 'static> Task<T> {
         }
     }
 
+    /// A handle whose drop cancels the task if it is still queued (counted
+    /// in the lane's `cancelled_total`, like [`Task::cancel`]); work already
+    /// running still runs to its end, and its result is dropped.
+    ///
+    /// The drop-cancels form for callers whose interest can vanish: an
+    /// async request handler is dropped when its client hangs up, and with
+    /// it the handle, so the queued work nobody waits for never runs.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).build()?;
+    /// let (release, gate) = mpsc::channel::<()>();
+    /// let (started_tx, started) = mpsc::channel();
+    /// let blocker = pool.spawn(Lane::Cpu, move || { started_tx.send(()).unwrap(); gate.recv().unwrap() });
+    /// started.recv()?;                                  // the lane's one thread is busy
+    ///
+    /// let queued = pool.spawn(Lane::Cpu, || "nobody waits").cancel_on_drop();
+    /// drop(queued);                                     // still queued: pulled
+    /// let kept = pool.spawn(Lane::Cpu, || 7).cancel_on_drop();
+    /// release.send(())?;
+    /// blocker.wait()?;
+    /// assert_eq!(kept.wait(), Ok(7));                   // awaited or waited: runs as usual
+    /// let lane = pool.metrics().lane(Lane::Cpu).clone();
+    /// assert_eq!((lane.cancelled_total, lane.started_total), (1, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cancel_on_drop(self) -> CancelOnDrop<T> {
+        CancelOnDrop { task: Some(self) }
+    }
+
     /// Blocks the calling thread until the task resolves.
     ///
     /// It spins briefly first (about 20 µs), so a short task's result is
@@ -158,6 +192,74 @@ impl<T: Send + 'static> fmt::Debug for Task<T> {
         f.debug_struct("Task")
             .field("lane", &self.lane())
             .field("finished", &self.is_finished())
+            .finish()
+    }
+}
+
+/// A [`Task`] whose drop cancels it if it has not started: made by
+/// [`Task::cancel_on_drop`]. It is a [`Future`] and has
+/// [`wait`](CancelOnDrop::wait), like the task it wraps.
+pub struct CancelOnDrop<T: Send + 'static> {
+    /// `None` only after `wait` or `detach` took it out.
+    task: Option<Task<T>>,
+}
+
+impl<T: Send + 'static> CancelOnDrop<T> {
+    /// The wrapped task, no longer cancelled on drop.
+    ///
+    /// ```
+    /// # let pool = sluice::Pool::builder().build()?;
+    /// let task = pool.spawn(sluice::Lane::Cpu, || 3).cancel_on_drop().detach();
+    /// assert_eq!(task.wait(), Ok(3));
+    /// # Ok::<(), sluice::ConfigError>(())
+    /// ```
+    pub fn detach(mut self) -> Task<T> {
+        self.task.take().expect("taken only by consuming methods")
+    }
+
+    /// Blocks the calling thread until the task resolves (see [`Task::wait`]).
+    pub fn wait(self) -> Result<T, TaskError> {
+        self.detach().wait()
+    }
+
+    /// The lane the task was submitted to.
+    pub fn lane(&self) -> Lane {
+        self.task().lane()
+    }
+
+    /// Cancels the task now if it is still queued (see [`Task::cancel`]).
+    pub fn cancel(&self) -> bool {
+        self.task().cancel()
+    }
+
+    fn task(&self) -> &Task<T> {
+        self.task.as_ref().expect("taken only by consuming methods")
+    }
+}
+
+impl<T: Send + 'static> Future for CancelOnDrop<T> {
+    type Output = Result<T, TaskError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let task = self.task.as_mut().expect("taken only by consuming methods");
+        Pin::new(task).poll(cx)
+    }
+}
+
+impl<T: Send + 'static> Drop for CancelOnDrop<T> {
+    fn drop(&mut self) {
+        if let Some(task) = &self.task
+            && !task.is_finished()
+        {
+            task.cancel();
+        }
+    }
+}
+
+impl<T: Send + 'static> fmt::Debug for CancelOnDrop<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelOnDrop")
+            .field("task", &self.task)
             .finish()
     }
 }

@@ -8,7 +8,9 @@
 //! - the [`Task`] handle holds it as `Arc<dyn Output<T>>` (plus the pool's
 //!   `Inner`, to account for a cancel).
 //!
-//! Either may be dropped first. Dropping the handle does not cancel the work.
+//! Either may be dropped first. Dropping the handle does not cancel the work;
+//! dropping a [`CancelOnDrop`] (from `Task::cancel_on_drop`) does, if the
+//! task is still queued.
 //!
 //! # State
 //!
@@ -39,4 +41,4 @@ mod handle;
 pub(crate) mod state;
 
 pub use error::{Busy, TaskError};
-pub use handle::Task;
+pub use handle::{CancelOnDrop, Task};

@@ -1,0 +1,442 @@
+//! The connections of `sluice serve`: each one served by hyper's HTTP/1
+//! server on the event loop, with the limits an exposed server needs.
+//!
+//! - **Header-read timeout** (`--header-read-timeout-ms`, hyper's
+//!   `header_read_timeout`): a request's head must arrive in full within
+//!   it, counted from the moment the connection waits for a request; a
+//!   client trickling its headers (slowloris) is closed.
+//! - **Idle timeout** (`--idle-timeout-ms`): a keep-alive connection with
+//!   no request in progress and no byte received for this long is closed.
+//! - **Connection cap** (`--max-connections`): at the cap a new
+//!   connection closes the longest-idle one (no request in progress; a
+//!   half-sent request counts as idle), the way nginx reuses keep-alive
+//!   connections; only when every connection is answering a request is
+//!   the new one refused. Either way one line says so, at most every 10 s.
+//!   So idle or slow clients can never keep `/ping` from being answered.
+//! - **Shutdown**: idle connections (a half-sent request included) close
+//!   at once; a connection answering a request finishes that answer and
+//!   closes; whatever is left when `--shutdown-timeout-ms` has passed is
+//!   dropped and counted (see `server.rs`).
+//!
+//! Everything runs on the one loop thread; the registry's lock is never
+//! held across an await.
+
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::sync::Notify;
+
+/// The limits every connection is served with.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// See the module docs.
+    pub header_read_timeout: Duration,
+    /// See the module docs.
+    pub idle_timeout: Duration,
+    /// See the module docs.
+    pub max_connections: usize,
+}
+
+/// What happened to connections, for the shutdown log and `/metrics`.
+#[derive(Debug, Default)]
+pub struct ConnCounts {
+    /// Count: connections accepted and served.
+    pub accepted: AtomicU64,
+    /// Count: idle connections closed to make room at the cap.
+    pub evicted: AtomicU64,
+    /// Count: connections refused at the cap (every one busy).
+    pub refused: AtomicU64,
+    /// Count: connections closed by the idle timeout.
+    pub idle_closed: AtomicU64,
+    /// Count: connections closed by the header-read timeout.
+    pub header_timeouts: AtomicU64,
+    /// Count: `accept()` errors (a full fd table backs off).
+    pub accept_errors: AtomicU64,
+}
+
+/// One connection's state, shared by its task and the registry.
+#[derive(Debug)]
+struct Conn {
+    /// Requests being answered on it now.
+    busy: AtomicU32,
+    /// Bytes arrived since the last answer began (a request being read).
+    reading: AtomicBool,
+    /// Milliseconds from the registry's start to the last byte read or
+    /// answer made.
+    last_activity_ms: AtomicU64,
+    /// Asked to close (evicted, or shutdown): close when idle.
+    closing: AtomicBool,
+    /// Wakes the connection's task when `closing` is set.
+    close: Notify,
+}
+
+/// Every connection open now, and the counts.
+#[derive(Debug)]
+pub struct Registry {
+    start: Instant,
+    limits: Limits,
+    conns: Mutex<HashMap<u64, Arc<Conn>>>,
+    next_id: AtomicU64,
+    shutting: AtomicBool,
+    last_cap_line: Mutex<Option<Instant>>,
+    /// What happened so far.
+    pub counts: ConnCounts,
+}
+
+/// `Relaxed` everywhere in this module: every access is on the one loop
+/// thread (the flags and counts order nothing else).
+const R: Ordering = Ordering::Relaxed;
+
+impl Registry {
+    /// An empty registry for connections served with `limits`.
+    pub fn new(limits: Limits) -> Registry {
+        Registry {
+            start: Instant::now(),
+            limits,
+            conns: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(0),
+            shutting: AtomicBool::new(false),
+            last_cap_line: Mutex::new(None),
+            counts: ConnCounts::default(),
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
+        self.conns.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Connections open now.
+    pub fn open(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Connections answering a request now.
+    pub fn busy(&self) -> usize {
+        self.lock().values().filter(|c| c.busy.load(R) > 0).count()
+    }
+
+    /// Admits a new connection: under the cap at once; at the cap by
+    /// closing the longest-idle connection; `None` if every one is busy.
+    fn admit(&self) -> Option<(u64, Arc<Conn>)> {
+        let mut conns = self.lock();
+        let live = conns.values().filter(|c| !c.closing.load(R)).count();
+        if live >= self.limits.max_connections {
+            let victim = conns
+                .values()
+                .filter(|c| !c.closing.load(R) && c.busy.load(R) == 0)
+                .min_by_key(|c| c.last_activity_ms.load(R))
+                .cloned();
+            match victim {
+                Some(v) => {
+                    v.closing.store(true, R);
+                    v.close.notify_one();
+                    self.counts.evicted.fetch_add(1, R);
+                }
+                None => {
+                    self.counts.refused.fetch_add(1, R);
+                    drop(conns);
+                    self.cap_line();
+                    return None;
+                }
+            }
+            self.cap_line();
+        }
+        let id = self.next_id.fetch_add(1, R);
+        let conn = Arc::new(Conn {
+            busy: AtomicU32::new(0),
+            reading: AtomicBool::new(false),
+            last_activity_ms: AtomicU64::new(self.now_ms()),
+            closing: AtomicBool::new(false),
+            close: Notify::new(),
+        });
+        conns.insert(id, Arc::clone(&conn));
+        self.counts.accepted.fetch_add(1, R);
+        Some((id, conn))
+    }
+
+    /// One line when the cap is hit, at most every 10 s.
+    fn cap_line(&self) {
+        let mut last = self.last_cap_line.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(10)) {
+            return;
+        }
+        *last = Some(Instant::now());
+        crate::server::say(format_args!(
+            "connection cap of {} reached (--max-connections): closing the longest-idle connection for each new one ({} so far), refusing new ones while every connection is answering a request ({} so far)",
+            self.limits.max_connections,
+            self.counts.evicted.load(R),
+            self.counts.refused.load(R),
+        ));
+    }
+
+    /// Shutdown: every connection closes once idle; returns how many were
+    /// idle (closing now) and how many are answering a request.
+    pub fn shut_down(&self) -> (usize, usize) {
+        self.shutting.store(true, R);
+        let conns = self.lock();
+        let mut idle = 0;
+        for c in conns.values() {
+            if c.busy.load(R) == 0 {
+                idle += 1;
+            }
+            c.closing.store(true, R);
+            c.close.notify_one();
+        }
+        (idle, conns.len() - idle)
+    }
+
+    fn remove(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+}
+
+/// Marks its connection busy while a request is answered.
+struct BusyGuard {
+    conn: Arc<Conn>,
+    registry: Arc<Registry>,
+}
+
+impl BusyGuard {
+    fn new(conn: Arc<Conn>, registry: Arc<Registry>) -> BusyGuard {
+        conn.busy.fetch_add(1, R);
+        conn.reading.store(false, R);
+        BusyGuard { conn, registry }
+    }
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        self.conn.busy.fetch_sub(1, R);
+        self.conn.reading.store(false, R);
+        self.conn.last_activity_ms.store(self.registry.now_ms(), R);
+    }
+}
+
+/// The socket, noting when bytes arrive.
+struct Watched {
+    inner: TcpStream,
+    conn: Arc<Conn>,
+    registry: Arc<Registry>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.conn.reading.store(true, R);
+            self.conn.last_activity_ms.store(self.registry.now_ms(), R);
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}
+
+/// Admits `stream` (see [`Registry::admit`]) and returns the future that
+/// serves it, or `None` if it was refused at the cap (it is closed).
+pub fn admit(
+    stream: TcpStream,
+    router: Router,
+    registry: &Arc<Registry>,
+) -> Option<impl Future<Output = ()> + Send + 'static> {
+    let (id, conn) = registry.admit()?;
+    let _ = stream.set_nodelay(true);
+    let registry = Arc::clone(registry);
+    Some(async move {
+        /// Leaves the registry however the task ends: done, aborted at
+        /// the shutdown timeout, or panicked.
+        struct Leave(Arc<Registry>, u64);
+        impl Drop for Leave {
+            fn drop(&mut self) {
+                self.0.remove(self.1);
+            }
+        }
+        let _leave = Leave(Arc::clone(&registry), id);
+        serve(stream, router, conn, registry).await;
+    })
+}
+
+async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc<Registry>) {
+    let limits = registry.limits;
+    let io = TokioIo::new(Watched {
+        inner: stream,
+        conn: Arc::clone(&conn),
+        registry: Arc::clone(&registry),
+    });
+    let service = {
+        let (conn, registry) = (Arc::clone(&conn), Arc::clone(&registry));
+        hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+            let guard = BusyGuard::new(Arc::clone(&conn), Arc::clone(&registry));
+            let router = router.clone();
+            async move {
+                let resp = tower::ServiceExt::oneshot(router, req).await;
+                drop(guard);
+                resp
+            }
+        })
+    };
+    let http = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .keep_alive(true)
+        .serve_connection(io, service);
+    tokio::pin!(http);
+    let mut draining = false;
+    loop {
+        let idle_deadline = registry.start
+            + Duration::from_millis(conn.last_activity_ms.load(R))
+            + limits.idle_timeout;
+        tokio::select! {
+            r = http.as_mut() => {
+                if let Err(e) = r
+                    && e.is_timeout()
+                {
+                    registry.counts.header_timeouts.fetch_add(1, R);
+                }
+                return;
+            }
+            () = conn.close.notified() => {
+                if !draining {
+                    // No more requests on it: close after the answer being made.
+                    http.as_mut().graceful_shutdown();
+                    draining = true;
+                }
+                if conn.busy.load(R) == 0 {
+                    // Idle, or a request only half sent: nothing to answer.
+                    return;
+                }
+            }
+            () = tokio::time::sleep_until(idle_deadline.into()) => {
+                let quiet = registry.now_ms()
+                    .saturating_sub(conn.last_activity_ms.load(R));
+                if conn.busy.load(R) == 0
+                    && !conn.reading.load(R)
+                    && quiet >= limits.idle_timeout.as_millis() as u64
+                {
+                    registry.counts.idle_closed.fetch_add(1, R);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Whether an `accept()` error means the process or the machine is out of
+/// something (descriptors, memory) rather than that one connection failed:
+/// then the accept loop must back off instead of spinning, as tokio's and
+/// hyper's examples and Go's `net/http` do.
+///
+/// ```
+/// use std::io::Error;
+/// use sluice_serve::conn::is_resource_error;
+/// assert!(is_resource_error(&Error::from_raw_os_error(24))); // EMFILE
+/// assert!(!is_resource_error(&Error::from_raw_os_error(103))); // ECONNABORTED
+/// ```
+pub fn is_resource_error(e: &io::Error) -> bool {
+    use rustix::io::Errno;
+    [Errno::MFILE, Errno::NFILE, Errno::NOBUFS, Errno::NOMEM]
+        .iter()
+        .any(|x| e.raw_os_error() == Some(x.raw_os_error()))
+}
+
+/// How long the accept loop sleeps after a resource error: 10 ms doubling
+/// to 1 s (tokio's and hyper's examples sleep 1 s at once), reset by the
+/// next accepted connection.
+#[derive(Debug, Default)]
+pub struct AcceptBackoff {
+    next: Option<Duration>,
+}
+
+impl AcceptBackoff {
+    /// The sleep after this error: zero for an error of one connection
+    /// (`ECONNABORTED`, `ECONNRESET`, `EPROTO`, `EPERM`, `EINTR`); for any
+    /// other (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`, ...) 10 ms, doubling
+    /// up to 1 s.
+    ///
+    /// ```
+    /// use sluice_serve::conn::AcceptBackoff;
+    /// use std::io::Error;
+    /// use std::time::Duration;
+    /// let mut b = AcceptBackoff::default();
+    /// let emfile = Error::from_raw_os_error(24);
+    /// assert_eq!(b.on_error(&emfile), Duration::from_millis(10));
+    /// assert_eq!(b.on_error(&emfile), Duration::from_millis(20));
+    /// for _ in 0..10 { b.on_error(&emfile); }
+    /// assert_eq!(b.on_error(&emfile), Duration::from_secs(1));
+    /// b.on_accept();
+    /// assert_eq!(b.on_error(&emfile), Duration::from_millis(10));
+    /// ```
+    pub fn on_error(&mut self, e: &io::Error) -> Duration {
+        use rustix::io::Errno;
+        let own = [
+            Errno::CONNABORTED,
+            Errno::CONNRESET,
+            Errno::PROTO,
+            Errno::PERM,
+            Errno::INTR,
+        ];
+        if own
+            .iter()
+            .any(|x| e.raw_os_error() == Some(x.raw_os_error()))
+        {
+            return Duration::ZERO;
+        }
+        let d = self.next.map_or(Duration::from_millis(10), |d| {
+            (d * 2).min(Duration::from_secs(1))
+        });
+        self.next = Some(d);
+        d
+    }
+
+    /// A connection was accepted: the next error starts at 10 ms again.
+    pub fn on_accept(&mut self) {
+        self.next = None;
+    }
+}
