@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 const POOL_THEN_LOOP: &str = r#"
 const crypto = require('crypto');
 let inflight = 0;
-function top() { while (inflight < 32) { inflight++; crypto.pbkdf2('p', 's', 20000, 32, 'sha256', () => { inflight--; }); } }
+function top() { while (inflight < 32) { inflight++; crypto.pbkdf2('p', 's', 200000, 32, 'sha256', () => { inflight--; }); } }
 setInterval(top, 5); top();
 console.log('ready');
 setTimeout(() => setInterval(function blockLoop() { const end = Date.now() + 200; while (Date.now() < end) {} top(); }, 1), 2500);
