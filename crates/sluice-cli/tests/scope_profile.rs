@@ -255,10 +255,38 @@ fn a_process_that_does_not_handle_sigusr1_is_not_signalled() {
 fn a_process_that_exits_mid_profile_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
-    let script = format!("{SPIN}setTimeout(() => process.exit(0), 1200);\n");
-    let node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], &script);
-    let out = profile(node.pid(), dir.path(), &["--yes"]);
-    fails(&out, &format!("process {} exited", node.pid()));
+    let mut node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], SPIN);
+    // The target is killed from outside once scope says the profile has
+    // begun (a crash or an OOM kill): a Node that exits on its own while a
+    // debugger is attached waits for it to disconnect instead.
+    let mut scope = sluice()
+        .args([
+            "scope",
+            &node.pid().to_string(),
+            "--profile",
+            "3s",
+            "--json",
+        ])
+        .arg("--profile-out")
+        .arg(dir.path())
+        .arg("--yes")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(scope.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("profiling process"), "{line}");
+    node.child.kill().unwrap();
+    let _ = node.child.wait();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = scope.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "{line}{rest}");
+    let want = format!("process {} exited", node.pid());
+    assert!(rest.contains(&want), "wanted {want:?} in:\n{line}{rest}");
 }
 
 #[test]

@@ -68,7 +68,18 @@ impl Cdp {
     }
 
     fn exited_or(&self, when: &str, what: String) -> InspectorError {
-        if (self.alive)() {
+        // A killed process closes its sockets before /proc shows it gone
+        // (the kernel tears the files down first, then the state becomes
+        // Z): give a dying target up to half a second to show it.
+        let mut alive = (self.alive)();
+        for _ in 0..10 {
+            if !alive {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            alive = (self.alive)();
+        }
+        if alive {
             InspectorError::Protocol {
                 pid: self.pid,
                 addr: self.addr.to_string(),
