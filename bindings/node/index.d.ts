@@ -70,6 +70,13 @@ export declare function configure(options: PoolOptions): void;
 /** True once the pool exists (configured, or built by a first call). */
 export declare function isConfigured(): boolean;
 
+/**
+ * How the addon was compiled: `'release'` (`npm run build`) or `'debug'`
+ * (`npm run build:debug`: unoptimised, its hashes and gzip many times slower;
+ * for tests, not measurements).
+ */
+export declare function buildProfile(): 'release' | 'debug';
+
 /** The error a bounded lane's refusal rejects with. */
 export interface SluiceBusyError extends Error {
   code: 'ESLUICEBUSY';

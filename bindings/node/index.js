@@ -604,6 +604,7 @@ module.exports = {
   dns,
   configure,
   isConfigured: () => native.isConfigured(),
+  buildProfile: () => native.buildProfile(),
   metrics,
   metricsJson,
   // For sluice/patch and the tests; not part of the documented API.

@@ -331,6 +331,18 @@ pub fn is_configured() -> bool {
     POOL.get().is_some()
 }
 
+/// How the addon was compiled: `"release"` (`npm run build`) or `"debug"`
+/// (`npm run build:debug`, unoptimised: its hashes and gzip run many times
+/// slower, so a debug addon is for tests, not for measurements).
+#[napi]
+pub fn build_profile() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    }
+}
+
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
 pub fn pbkdf2<'e>(

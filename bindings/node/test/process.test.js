@@ -160,3 +160,9 @@ test('a bad SLUICE_* variable: the first call rejects naming it; configure throw
   assert.strictEqual(r.json.configure[0], 'ERR_OUT_OF_RANGE');
   assert.match(r.json.configure[1], /SLUICE_CPU_THREADS="abc" is not a number/);
 });
+
+test('buildProfile says how the addon was compiled', () => {
+  const r = runChild(`console.log(JSON.stringify(require('.').buildProfile()))`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.ok(['release', 'debug'].includes(r.json), r.stdout);
+});

@@ -190,7 +190,7 @@ fn bad_flags_are_named() {
         (
             "--node-request",
             "fs.read",
-            "--node-request \"fs.read\": expected one of fs.access, fs.fstat, crypto.randomFill",
+            "--node-request \"fs.read\": expected one of fs.access, fs.fstat, fs.stat, crypto.randomFill",
         ),
     ] {
         let out = common::sluice()

@@ -95,7 +95,7 @@ impl Lab {
             None => subject::SUBJECTS
                 .iter()
                 .copied()
-                .filter(|s| s.by_default())
+                .filter(|s| s.by_default(config.report))
                 .collect(),
             Some(names) if names.is_empty() => bail!(
                 "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
@@ -446,4 +446,45 @@ fn tail(s: &str, max: usize) -> &str {
         i += 1;
     }
     &s[i..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The subjects a lab runs or skips, by name.
+    fn asked(lab: &Lab) -> Vec<String> {
+        lab.subjects()
+            .iter()
+            .map(|s| s.name().to_string())
+            .chain(lab.skipped().iter().map(|s| s.subject.clone()))
+            .collect()
+    }
+
+    /// `node+sluice` is in every report (run, or skipped with how to build
+    /// its addon) and in a single experiment only when named.
+    #[test]
+    fn node_sluice_is_asked_for_by_the_report_and_by_name() {
+        let mut config = LabConfig::new(PathBuf::from("sluice"));
+        let single = Lab::new(config.clone()).unwrap();
+        assert!(!asked(&single).iter().any(|s| s == "node+sluice"));
+        assert!(!asked(&single).iter().any(|s| s == "libuv-ffi"));
+        config.report = true;
+        let report = Lab::new(config.clone()).unwrap();
+        assert!(asked(&report).iter().any(|s| s == "node+sluice"));
+        assert!(!asked(&report).iter().any(|s| s == "libuv-ffi"));
+        for s in report.skipped() {
+            if s.subject == "node+sluice" && report.node().is_ok() {
+                assert!(
+                    s.reason.contains("npm run build` in bindings/node"),
+                    "{}",
+                    s.reason
+                );
+                assert!(!s.reason.contains('\n'), "one line: {}", s.reason);
+            }
+        }
+        config.report = false;
+        config.subjects = Some(vec!["node+sluice".into(), "sluice".into()]);
+        assert_eq!(asked(&Lab::new(config).unwrap()), ["node+sluice", "sluice"]);
+    }
 }

@@ -105,6 +105,12 @@ pub struct ExperimentSpec {
     pub needs: &'static [Need],
     /// The workloads its children run, per runtime.
     pub workloads: Workloads,
+    /// Whether its node script's pool work is made of the calls the sluice
+    /// npm package's preload reroutes (`crypto.pbkdf2`, `zlib.gzip`,
+    /// `fs.readFile`/`stat`, `dns.lookup`, ...), so that a subject running
+    /// node with the preload (`node+sluice`) measures sluice there. Where it
+    /// is false, such a subject is skipped with the reason.
+    pub rerouted: bool,
 }
 
 /// Whether one (experiment, subject) cell of the grid runs.
@@ -129,6 +135,7 @@ impl ExperimentSpec {
         report_pools: &[PoolSize::Unset],
         needs: &[],
         workloads: Workloads::NONE,
+        rerouted: false,
     };
 
     /// Whether the subject's own server is its workload here: an
@@ -160,6 +167,21 @@ impl ExperimentSpec {
                     self.name
                 ));
             }
+        }
+        if subject.node_preload().is_some() && !self.rerouted {
+            return Cell::Skipped(format!(
+                "{} skipped: {} measures libuv's own pool (its sizes, threads or queue), not the calls the sluice preload reroutes; {} runs in {}",
+                subject.name(),
+                self.name,
+                subject.name(),
+                EXPERIMENTS
+                    .iter()
+                    .map(|e| e.spec())
+                    .filter(|s| s.rerouted)
+                    .map(|s| s.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
         if !self.serves(subject) && !self.workloads.supports(subject.runtime()) {
             return Cell::Skipped(format!(
@@ -341,5 +363,40 @@ mod tests {
                 s.name()
             );
         }
+    }
+
+    /// A subject that runs node with the sluice preload runs exactly the
+    /// experiments whose node script makes the calls it reroutes, and says
+    /// where it runs in the others' notes.
+    #[test]
+    fn the_preloaded_node_runs_where_its_calls_are_rerouted() {
+        let preloaded: Vec<_> = SUBJECTS
+            .iter()
+            .filter(|s| s.node_preload().is_some())
+            .collect();
+        assert_eq!(preloaded.len(), 1);
+        let mut runs = Vec::new();
+        for e in EXPERIMENTS {
+            let spec = e.spec();
+            match spec.cell(*preloaded[0]) {
+                Cell::Runs => runs.push(spec.name),
+                // Skipped for what it cannot do (scope: attach), or for
+                // what the experiment measures.
+                Cell::Skipped(why) if !spec.rerouted => assert!(
+                    why.contains(" needs ")
+                        || (why.contains("not the calls the sluice preload reroutes")
+                            && why.contains(" runs in ")
+                            && why.contains("small-reads")),
+                    "{}: {why}",
+                    spec.name
+                ),
+                Cell::Skipped(why) => panic!("{}: rerouted, yet skipped: {why}", spec.name),
+            }
+        }
+        runs.sort_unstable();
+        assert_eq!(
+            runs,
+            ["dispatch", "dns", "http", "probe", "small-reads", "starve"]
+        );
     }
 }

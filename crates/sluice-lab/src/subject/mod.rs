@@ -13,7 +13,9 @@
 //! the only way libuv honours it: in the environment, before start.
 //! - `node`: the real Node, running the experiment's script.
 //! - `node+sluice`: the same, with the `sluice` npm package preloaded
-//!   (`bindings/node`, `node -r sluice/patch`); only when named.
+//!   (`bindings/node`, `node -r sluice/patch`); in `sluice lab report` and
+//!   when named, in the experiments whose node script makes the calls the
+//!   preload reroutes.
 //! - `sluice`, `sluice-compat`, `tokio`: this very binary, re-executed as
 //!   `sluice lab-child SUBJECT EXPERIMENT POOL PARAMS`, running the
 //!   experiment's Rust workload on an [`Executor`] of that subject.
@@ -106,6 +108,9 @@ pub struct SubjectSpec {
     /// Whether `--subjects` left out means it runs; a subject that does not
     /// runs only when named, or when an experiment asks for it.
     pub by_default: bool,
+    /// Whether `sluice lab report` runs it when `--subjects` is left out,
+    /// even though single experiments run it only when named.
+    pub in_report: bool,
 }
 
 impl SubjectSpec {
@@ -120,6 +125,7 @@ impl SubjectSpec {
         policy: None,
         size_in_env: false,
         by_default: true,
+        in_report: false,
     };
 }
 
@@ -159,9 +165,11 @@ pub trait Subject: Sync {
     fn size_in_env(&self) -> bool {
         self.spec().size_in_env
     }
-    /// Whether it runs when `--subjects` is left out.
-    fn by_default(&self) -> bool {
-        self.spec().by_default
+    /// Whether it runs when `--subjects` is left out (`report`: inside
+    /// `sluice lab report`).
+    fn by_default(&self, report: bool) -> bool {
+        let spec = self.spec();
+        spec.by_default || (report && spec.in_report)
     }
     /// Where it runs work meant for `lane`: the lane's name, or its one
     /// queue's (`spawn_blocking`) when it has no lanes to honour.

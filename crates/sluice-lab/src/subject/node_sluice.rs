@@ -2,14 +2,19 @@
 //! script under `-r bindings/node/patch.js` (the `sluice` npm package's
 //! preload), so the script's `crypto.pbkdf2`/`scrypt`, `zlib.gzip`/`gunzip`,
 //! `fs.readFile`/`stat` and `dns.lookup` run on sluice's lanes and
-//! `sluice::dns` instead of libuv's pool. Runs only when named in
-//! `--subjects`: it needs the addon built (`npm run build` in bindings/node).
+//! `sluice::dns` instead of libuv's pool. Runs in `sluice lab report`, and
+//! in a single experiment when named in `--subjects`, wherever the
+//! experiment's node script makes those calls
+//! ([`ExperimentSpec::rerouted`](crate::experiment::ExperimentSpec::rerouted));
+//! it needs the addon built (`npm run build` in bindings/node), and is
+//! skipped with that advice when it is not.
 
 use super::{Need, Runtime, Subject, SubjectSpec, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// Node with the sluice package preloaded.
 pub(crate) struct NodeSluice;
@@ -22,8 +27,34 @@ static SPEC: SubjectSpec = SubjectSpec {
     ratio_label: Some("node+sluice"),
     size_in_env: true,
     by_default: false,
+    in_report: true,
     ..SubjectSpec::BASE
 };
+
+/// How the addon was compiled (`release` or `debug`), asked once.
+static PROFILE: OnceLock<Result<String, String>> = OnceLock::new();
+
+/// Asks the addon, in `node`, how it was compiled.
+fn build_profile(node: &Path) -> Result<String, String> {
+    let package = serde_json::to_string(&package_dir()).map_err(|e| e.to_string())?;
+    let out = Command::new(node)
+        .arg("-p")
+        .arg(format!("require({package}).buildProfile()"))
+        .output()
+        .map_err(|e| format!("running {}: {e}", node.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if out.status.success() && (text == "release" || text == "debug") {
+        Ok(text)
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        Err(err
+            .lines()
+            .find(|l| l.contains("Error"))
+            .unwrap_or("buildProfile() gave no answer")
+            .trim()
+            .to_string())
+    }
+}
 
 /// The npm package's directory in this workspace.
 fn package_dir() -> PathBuf {
@@ -50,16 +81,32 @@ impl Subject for NodeSluice {
     }
 
     fn unavailable(&self, lab: &Lab) -> Option<String> {
-        if let Err(e) = lab.node() {
-            return Some(e);
-        }
+        let node = match lab.node() {
+            Ok(node) => node,
+            Err(e) => return Some(e),
+        };
         let addon = package_dir().join("sluice.node");
-        (!addon.is_file()).then(|| {
-            format!(
-                "{} is not built: run `npm run build` in bindings/node (a cargo build of the addon), or leave node+sluice out of --subjects",
+        if !addon.is_file() {
+            return Some(format!(
+                "the addon {} is not built; build it with `npm run build` in bindings/node (cargo builds it from source)",
                 addon.display()
-            )
-        })
+            ));
+        }
+        let profile = PROFILE.get_or_init(|| build_profile(node));
+        match profile {
+            Ok(p) if p == "release" => None,
+            // A report measures: a debug addon would show the build's cost.
+            Ok(p) if lab.is_report() => Some(format!(
+                "the addon {} is a {p} build (unoptimised: its pbkdf2 and gzip run many times slower, so the report would measure the build, not sluice); build the release one with `npm run build` in bindings/node",
+                addon.display()
+            )),
+            Ok(_) => None,
+            Err(e) => Some(format!(
+                "the addon {} does not load in {}: {e}; rebuild it with `npm run build` in bindings/node",
+                addon.display(),
+                node.display()
+            )),
+        }
     }
 
     fn node_preload(&self) -> Option<PathBuf> {
@@ -67,8 +114,14 @@ impl Subject for NodeSluice {
     }
 
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
+        let debug = match PROFILE.get() {
+            Some(Ok(p)) if p != "release" => format!(
+                " (the addon is a {p} build, unoptimised: its pbkdf2 and gzip are many times slower than a release build's; `npm run build` in bindings/node builds that)"
+            ),
+            _ => String::new(),
+        };
         format!(
-            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take"
+            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
         )
     }
 

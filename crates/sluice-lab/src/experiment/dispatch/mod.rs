@@ -40,7 +40,12 @@ pub(crate) struct Dispatch;
 /// window starts (workers that spin after a burst stop within this).
 const SETTLE_MS: u64 = 100;
 
-const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "crypto.randomFill"];
+const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "fs.stat", "crypto.randomFill"];
+
+/// The request of a subject that runs node with the sluice preload
+/// (node+sluice): the cheapest call the preload reroutes (`fs.access` and
+/// `fs.fstat` stay on libuv's pool).
+const PRELOAD_REQUEST: &str = "fs.stat";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
@@ -88,7 +93,7 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "node-request",
         value_name: "REQ",
-        help: "node's pool request: fs.access (of \"/\"), fs.fstat (of fd 0) or crypto.randomFill (1 byte)",
+        help: "node's pool request: fs.access (of \"/\"), fs.fstat (of fd 0), fs.stat (of \"/\") or crypto.randomFill (1 byte); node+sluice always times fs.stat, the cheapest call its preload reroutes",
         default: "fs.access",
         report: "fs.access",
     },
@@ -205,6 +210,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         rust: Some(&Dispatch),
         libuv: Some(&Dispatch),
     },
+    rerouted: true,
     ..ExperimentSpec::BASE
 };
 
@@ -227,10 +233,16 @@ impl Experiment for Dispatch {
                 }
             });
         let params = p.to_wire(&request);
+        let preload_params = p.to_wire(PRELOAD_REQUEST);
         let mut ffi_version: Option<String> = None;
         let rows = sweep.run(|cell| {
             let name = cell.subject.name();
-            let got: ChildReply = cell.call(&params, None)?;
+            let params = if cell.subject.node_preload().is_some() {
+                &preload_params
+            } else {
+                &params
+            };
+            let got: ChildReply = cell.call(params, None)?;
             if let Some(v) = &got.version {
                 ffi_version = Some(v.clone());
             }
@@ -362,6 +374,15 @@ impl Dispatch {
                 p.lane
             ),
         ];
+        for s in lab.subjects() {
+            if s.node_preload().is_some() {
+                notes.push(format!(
+                    "{}: each task is {} with its plain callback, the cheapest call the sluice preload reroutes (fs.access and fs.fstat are not rerouted): a stat(2) on sluice's FastIo lane through the addon, its promise settled on the loop, the callback on a later tick",
+                    s.name(),
+                    node_request_text(PRELOAD_REQUEST)
+                ));
+            }
+        }
         if lab.subjects().iter().any(|s| s.runtime() == Runtime::Node) {
             notes.push(format!(
                 "node: uv_queue_work is not reachable from JS; each task is {} with its plain callback (no promise). It goes through libuv's one queue like uv_queue_work, and its time also includes the JS binding, the system call and the JS callback. fs.access of \"/\" is the default as the request with the least work around the pool (one system call on the shortest path, no object built for its callback); --node-request fs.fstat or crypto.randomFill times the others",
@@ -455,6 +476,7 @@ fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
 fn node_request_text(request: &str) -> &'static str {
     match request {
         "fs.fstat" => "fs.fstat(0, cb) (fstat(2) of the child's stdin)",
+        "fs.stat" => "fs.stat(\"/\", cb) (stat(2) of \"/\", a Stats object for its callback)",
         "crypto.randomFill" => {
             "crypto.randomFill(1-byte buffer, cb) (a CryptoJob through uv_queue_work)"
         }

@@ -221,6 +221,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     ],
     report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
     workloads: Workloads::node_rust(include_str!("dns.js"), &Dns),
+    rerouted: true,
     ..ExperimentSpec::BASE
 };
 

@@ -1,10 +1,15 @@
 // sluice lab: http (seed 000 §5, seed 002 §3). The Node twin of `sluice serve`:
 // the same routes on Node's http server, the work on libuv's pool.
-// argv[2]: {"iterations": n, "gzip_bytes": n, "file": path, "cpu_queue": n|null}
+// argv[2]: {"iterations": n, "gzip_bytes": n, "file": path, "cpu_queue": n|null,
+//           "sluice_package": dir|null}
 // UV_THREADPOOL_SIZE (in the environment) sizes the pool.
 // Prints {"event":"listening","port":p} once listening on 127.0.0.1 (a free port).
 // With cpu_queue set, /login and /gzip admit at most pool + cpu_queue at once
 // and answer 429 beyond (seed 002's twenty-line semaphore), as sluice serve does.
+// With sluice_package set (node+sluice: node -r sluice/patch, so pbkdf2, gzip and
+// readFile run on sluice's lanes), admission is the package's own: cpu_queue
+// bounds its Cpu lane (sluice.configure) and a full lane rejects the call with
+// ESLUICEBUSY, answered 429; no semaphore in JS.
 'use strict';
 const http = require('node:http');
 const crypto = require('node:crypto');
@@ -30,7 +35,9 @@ const poolSize = (() => {
   const n = parseInt(process.env.UV_THREADPOOL_SIZE || '4', 10);
   return Number.isFinite(n) && n > 0 ? Math.min(n, 1024) : 1;
 })();
-const limit = p.cpu_queue == null ? Infinity : poolSize + p.cpu_queue;
+const sluice = p.sluice_package == null ? null : require(p.sluice_package);
+if (sluice && p.cpu_queue != null) sluice.configure({ cpuQueueBound: p.cpu_queue });
+const limit = p.cpu_queue == null || sluice ? Infinity : poolSize + p.cpu_queue;
 let admitted = 0;
 
 function send(res, status, type, body, extra) {
@@ -38,18 +45,21 @@ function send(res, status, type, body, extra) {
   res.end(body);
 }
 
-function busy(res) {
-  send(res, 429, 'text/plain; charset=utf-8',
-    Buffer.from(`busy: ${admitted} Cpu requests admitted (pool ${poolSize} + queue ${p.cpu_queue}); retry later\n`),
-    { 'retry-after': '1' });
+function busy(res, err) {
+  const why = err
+    ? `busy: sluice's ${err.lane} lane is full (queue bound ${err.bound}); retry later\n`
+    : `busy: ${admitted} Cpu requests admitted (pool ${poolSize} + queue ${p.cpu_queue}); retry later\n`;
+  send(res, 429, 'text/plain; charset=utf-8', Buffer.from(why), { 'retry-after': '1' });
 }
 
-// Runs fn(done) if admitted; done(err, status, type, body) answers.
+// Runs fn(done) if admitted; done(err, status, type, body) answers. Under
+// the sluice package the lane admits: its refusal (ESLUICEBUSY) is a 429.
 function admit(res, fn) {
   if (admitted >= limit) return busy(res);
   admitted++;
   fn((err, type, body) => {
     admitted--;
+    if (err && err.code === 'ESLUICEBUSY') return busy(res, err);
     if (err) return send(res, 500, 'text/plain', Buffer.from(String(err) + '\n'));
     send(res, 200, type, body);
   });

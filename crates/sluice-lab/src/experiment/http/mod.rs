@@ -130,6 +130,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::HttpServer],
     workloads: Workloads::node(include_str!("http.js")),
+    rerouted: true,
 };
 
 impl Experiment for Http {
@@ -692,6 +693,15 @@ fn run_notes(
         p.admission_queue,
         p.admission_queue
     ));
+    for s in sweep.subjects() {
+        if s.node_preload().is_some() && p.cells.iter().any(|c| c == "admission") {
+            notes.push(format!(
+                "{}: in the admission cell the twin bounds sluice's Cpu lane at {} (sluice.configure) instead of the semaphore, and answers 429 when the lane refuses (ESLUICEBUSY); its flood cells leave the lane unbounded",
+                s.name(),
+                p.admission_queue
+            ));
+        }
+    }
     if let Some((first, rest)) = bodies.split_first() {
         let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
         let unpacks = |gz: &[u8]| {
@@ -752,15 +762,20 @@ fn server_command(
         (Runtime::Node, _) => {
             let node = lab.node().map_err(anyhow::Error::msg)?;
             let mut cmd = Command::new(node);
-            if let Some(preload) = subject.node_preload() {
+            let preload = subject.node_preload();
+            if let Some(preload) = &preload {
                 cmd.arg("-r").arg(preload);
             }
+            // With the preload, the twin admits through the package itself:
+            // its Cpu lane bounded, a full lane refused with ESLUICEBUSY.
+            let package = preload.as_deref().and_then(Path::parent);
             cmd.arg(lab.node_script("http")?).arg(
                 json!({
                     "iterations": p.iterations,
                     "gzip_bytes": sluice_serve::config::GZIP_BYTES,
                     "file": file,
                     "cpu_queue": admission,
+                    "sluice_package": package,
                 })
                 .to_string(),
             );

@@ -182,6 +182,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     seed: "seed 000 §2",
     args: ARGS,
     workloads: Workloads::node_rust(include_str!("probe.js"), &Probe),
+    rerouted: true,
     ..ExperimentSpec::BASE
 };
 

@@ -102,6 +102,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
     workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads),
+    rerouted: true,
     ..ExperimentSpec::BASE
 };
 

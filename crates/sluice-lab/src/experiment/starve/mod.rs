@@ -413,6 +413,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     pools: &[PoolSize::Size(4)],
     report_pools: &[PoolSize::Size(4)],
     workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
+    rerouted: true,
     ..ExperimentSpec::BASE
 };
 
