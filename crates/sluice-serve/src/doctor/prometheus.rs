@@ -62,24 +62,46 @@ pub fn sample_from_text(text: &str) -> Result<Sample, ParseError> {
             Value::Summary(_) => {}
         }
     }
-    let scalar = |metric: &str, lane: &str| -> Result<f64, ParseError> {
+    let raw = |metric: &str, lane: &str| -> Result<f64, ParseError> {
         scalars
             .get(&(metric.to_string(), lane.to_string()))
             .copied()
             .ok_or_else(|| missing(metric, lane))
     };
+    let scalar = |metric: &str, lane: &str| -> Result<f64, ParseError> {
+        seconds(raw(metric, lane)?, metric, lane)
+    };
+    let whole = |metric: &str, lane: &str| -> Result<u64, ParseError> {
+        count(raw(metric, lane)?, metric, lane)
+    };
+    let optional = |metric: &str, lane: &str| -> Result<Option<u64>, ParseError> {
+        scalars
+            .contains_key(&(metric.to_string(), lane.to_string()))
+            .then(|| whole(metric, lane))
+            .transpose()
+    };
     let histogram = |name: &str, lane: &str| -> Result<HistogramSample, ParseError> {
+        let bucket = format!("{name}_bucket");
         let raw = buckets
             .get(&(name.to_string(), lane.to_string()))
-            .ok_or_else(|| missing(&format!("{name}_bucket"), lane))?;
-        let mut finite: Vec<(f64, u64)> = raw
-            .iter()
-            .filter(|(le, _)| le.is_finite())
-            .map(|&(le, c)| (le, c as u64))
-            .collect();
+            .ok_or_else(|| missing(&bucket, lane))?;
+        let mut finite = Vec::with_capacity(raw.len());
+        for &(le, c) in raw {
+            let c = count(c, &bucket, lane)?;
+            if le.is_finite() {
+                finite.push((le, c));
+            } else if le != f64::INFINITY {
+                return Err(bad(
+                    &bucket,
+                    lane,
+                    &format!("le=\"{le}\""),
+                    "a finite bound or +Inf",
+                ));
+            }
+        }
         finite.sort_by(|a, b| a.0.total_cmp(&b.0));
         Ok(HistogramSample {
-            count: scalar(&format!("{name}_count"), lane)? as u64,
+            count: whole(&format!("{name}_count"), lane)?,
             sum_seconds: scalar(&format!("{name}_sum"), lane)?,
             buckets: finite,
         })
@@ -92,18 +114,14 @@ pub fn sample_from_text(text: &str) -> Result<Sample, ParseError> {
         }
         lanes.push(LaneSample {
             lane: Some(lane),
-            started_total: scalar("sluice_started_total", name)? as u64,
+            started_total: whole("sluice_started_total", name)?,
             saturated_seconds_total: scalar("sluice_saturated_seconds_total", name)?,
-            queue_depth: scalar("sluice_queue_depth", name)? as u64,
+            queue_depth: whole("sluice_queue_depth", name)?,
             queue_wait: histogram("sluice_queue_wait_seconds", name)?,
             // Optional: services from before blocking compensation, and the
             // libuv policy (no blocked gauge), do not export them.
-            compensated_total: scalars
-                .get(&("sluice_compensated_total".to_string(), name.to_string()))
-                .map(|v| *v as u64),
-            blocked_threads: scalars
-                .get(&("sluice_blocked_threads".to_string(), name.to_string()))
-                .map(|v| *v as u64),
+            compensated_total: optional("sluice_compensated_total", name)?,
+            blocked_threads: optional("sluice_blocked_threads", name)?,
         });
     }
     if lanes.is_empty() {
@@ -117,20 +135,152 @@ pub fn sample_from_text(text: &str) -> Result<Sample, ParseError> {
     Ok(Sample { lanes, lag })
 }
 
-fn missing(metric: &str, lane: &str) -> ParseError {
-    let series = if lane.is_empty() {
+/// A value of seconds (or any amount): finite and not negative, else an
+/// error naming the series.
+fn seconds(v: f64, metric: &str, lane: &str) -> Result<f64, ParseError> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(bad(
+            metric,
+            lane,
+            &v.to_string(),
+            "a finite, non-negative number",
+        ))
+    }
+}
+
+/// A count: a whole number from 0 to 2^64 - 1, else an error naming the
+/// series (never cast: `NaN as u64` is 0, `-5.0 as u64` is 0).
+fn count(v: f64, metric: &str, lane: &str) -> Result<u64, ParseError> {
+    // 2^64 is the first f64 above u64::MAX.
+    if v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v < 18_446_744_073_709_551_616.0 {
+        Ok(v as u64)
+    } else {
+        Err(bad(
+            metric,
+            lane,
+            &v.to_string(),
+            "a whole number of at least 0",
+        ))
+    }
+}
+
+fn series(metric: &str, lane: &str) -> String {
+    if lane.is_empty() {
         metric.to_string()
     } else {
         format!("{metric}{{lane=\"{lane}\"}}")
-    };
+    }
+}
+
+fn bad(metric: &str, lane: &str, got: &str, expected: &str) -> ParseError {
     ParseError(format!(
-        "the metrics have sluice_* series but not {series}; the doctor needs a sluice service's /metrics (sluice serve)"
+        "{} = {got}: expected {expected}; these metrics are not a sluice service's",
+        series(metric, lane)
+    ))
+}
+
+fn missing(metric: &str, lane: &str) -> ParseError {
+    ParseError(format!(
+        "the metrics have sluice_* series but not {}; the doctor needs a sluice service's /metrics (sluice serve)",
+        series(metric, lane)
     ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One lane's series, as `sluice serve` writes them.
+    const ONE_LANE: &str = "\
+# TYPE sluice_queue_wait_seconds histogram
+sluice_started_total{lane=\"cpu\"} 1
+sluice_saturated_seconds_total{lane=\"cpu\"} 0.0
+sluice_queue_depth{lane=\"cpu\"} 0
+sluice_queue_wait_seconds_sum{lane=\"cpu\"} 0.000294964
+sluice_queue_wait_seconds_count{lane=\"cpu\"} 1
+sluice_queue_wait_seconds_bucket{le=\"0.001\",lane=\"cpu\"} 1
+sluice_queue_wait_seconds_bucket{le=\"+Inf\",lane=\"cpu\"} 1
+";
+
+    /// The fuzzer's find (fuzz target `exposition`): a histogram sum of
+    /// `0.01e308964` (+Inf) was accepted, and so would NaN and negative
+    /// values have been, cast to 0 as counts. Each is refused, naming the
+    /// series.
+    #[test]
+    fn non_finite_negative_and_fractional_values_are_refused_with_the_series() {
+        let crash =
+            String::from_utf8_lossy(include_bytes!("testdata/fuzz-exposition-crash-d1343d8b"));
+        let err = sample_from_text(&crash).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "sluice_queue_wait_seconds_sum{lane=\"cpu\"} = inf: expected a finite, non-negative number; these metrics are not a sluice service's"
+        );
+        assert_eq!(
+            sample_from_text(ONE_LANE).unwrap().lanes[0].started_total,
+            1
+        );
+        for (from, to, series, expected) in [
+            (
+                "sluice_started_total{lane=\"cpu\"} 1",
+                "sluice_started_total{lane=\"cpu\"} NaN",
+                "sluice_started_total{lane=\"cpu\"} = NaN",
+                "a whole number",
+            ),
+            (
+                "sluice_started_total{lane=\"cpu\"} 1",
+                "sluice_started_total{lane=\"cpu\"} -5",
+                "sluice_started_total{lane=\"cpu\"} = -5",
+                "a whole number",
+            ),
+            (
+                "sluice_queue_depth{lane=\"cpu\"} 0",
+                "sluice_queue_depth{lane=\"cpu\"} 2.5",
+                "sluice_queue_depth{lane=\"cpu\"} = 2.5",
+                "a whole number",
+            ),
+            (
+                "sluice_queue_depth{lane=\"cpu\"} 0",
+                "sluice_queue_depth{lane=\"cpu\"} 1e30",
+                "sluice_queue_depth{lane=\"cpu\"} = 1000000000000000000000000000000",
+                "a whole number",
+            ),
+            (
+                "seconds_total{lane=\"cpu\"} 0.0",
+                "seconds_total{lane=\"cpu\"} -Inf",
+                "sluice_saturated_seconds_total{lane=\"cpu\"} = -inf",
+                "a finite, non-negative number",
+            ),
+            (
+                "{le=\"0.001\",lane=\"cpu\"} 1",
+                "{le=\"0.001\",lane=\"cpu\"} NaN",
+                "sluice_queue_wait_seconds_bucket{lane=\"cpu\"} = NaN",
+                "a whole number",
+            ),
+            (
+                "{le=\"0.001\",lane=\"cpu\"} 1",
+                "{le=\"NaN\",lane=\"cpu\"} 1",
+                "sluice_queue_wait_seconds_bucket{lane=\"cpu\"} = le=\"NaN\"",
+                "a finite bound or +Inf",
+            ),
+        ] {
+            let text = ONE_LANE.replace(from, to);
+            assert_ne!(text, ONE_LANE, "{from}");
+            let err = sample_from_text(&text).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("{series}: expected {expected}")),
+                "{to}: {err}"
+            );
+        }
+        let with_blocked = format!("{ONE_LANE}sluice_blocked_threads{{lane=\"cpu\"}} -1\n");
+        assert!(
+            sample_from_text(&with_blocked)
+                .unwrap_err()
+                .to_string()
+                .starts_with("sluice_blocked_threads{lane=\"cpu\"} = -1: expected a whole number")
+        );
+    }
 
     #[test]
     fn reads_the_loop_lag_and_every_lane() {
