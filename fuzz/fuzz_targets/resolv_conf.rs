@@ -15,4 +15,9 @@ fuzz_target!(|data: &[u8]| {
     let env = move |k: &str| (k == "RES_OPTIONS").then(|| options.clone()).flatten();
     let c = SystemConfig::parse(resolv, nsswitch, &env, Some("host.fuzz.test"));
     assert!(c.nameservers.len() <= 3, "glibc uses at most three name servers");
+    // glibc's caps (resolv/resolv.h), documented on SystemConfig::parse.
+    assert!(c.ndots <= 15, "{}", c.ndots);
+    assert!((1..=30).contains(&c.timeout.as_secs()), "{:?}", c.timeout);
+    assert!((1..=5).contains(&c.attempts), "{}", c.attempts);
+    assert!(c.search.iter().all(|d| !d.is_empty()), "{:?}", c.search);
 });

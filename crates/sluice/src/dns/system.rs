@@ -178,16 +178,22 @@ impl SystemConfig {
         if nameservers.is_empty() {
             nameservers.push(SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 53));
         }
+        // A domain is kept without its trailing dots; one that is nothing
+        // but dots (`.`, `...`) names the root and is no search domain.
+        let domain = |d: &str| {
+            let d = d.trim_end_matches('.');
+            (!d.is_empty()).then(|| d.to_string())
+        };
         let mut search: Vec<String> = conf
             .get_last_search_or_domain()
-            .filter(|d| !d.is_empty() && *d != ".")
-            .map(|d| d.trim_end_matches('.').to_string())
+            .filter_map(|d| domain(d))
             .collect();
         if search.is_empty()
-            && let Some((_, domain)) = hostname.and_then(|h| h.split_once('.'))
-            && !domain.is_empty()
+            && let Some(d) = hostname
+                .and_then(|h| h.split_once('.'))
+                .and_then(|(_, d)| domain(d))
         {
-            search.push(domain.to_string());
+            search.push(d);
         }
         SystemConfig {
             nameservers,
@@ -307,6 +313,29 @@ mod tests {
 
     fn no_env(_: &str) -> Option<String> {
         None
+    }
+
+    /// The fuzzer's find (fuzz target `resolv_conf`): `search ...` gave a
+    /// search list holding an empty domain (the dots trimmed after the
+    /// check for empty ones). Domains of dots alone are the root: left out.
+    #[test]
+    fn a_search_domain_of_dots_alone_is_no_search_domain() {
+        let crash =
+            String::from_utf8_lossy(include_bytes!("testdata/fuzz-resolv-conf-crash-25da8779"));
+        let c = SystemConfig::parse(Some(&crash), None, &no_env, Some("host.fuzz.test"));
+        assert_eq!(c.search, vec!["fuzz.test".to_string()]);
+        let c = SystemConfig::parse(
+            Some("search ... a.example. . b.example\n"),
+            None,
+            &no_env,
+            None,
+        );
+        assert_eq!(
+            c.search,
+            vec!["a.example".to_string(), "b.example".to_string()]
+        );
+        let c = SystemConfig::parse(Some("search ..\n"), None, &no_env, Some("host.."));
+        assert!(c.search.is_empty(), "{:?}", c.search);
     }
 
     #[test]
