@@ -7,7 +7,6 @@
 mod common;
 
 use common::sluice;
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 fn debian_node() -> Result<String, String> {
@@ -45,35 +44,21 @@ fn lab_scope_compares_node_builds_in_one_table() {
             return;
         }
     };
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("scope.json");
-    let out = sluice()
-        .args([
-            "lab",
-            "scope",
-            "--no-progress",
-            "--pools",
-            "4",
-            "--workloads",
-            "idle,read-2x,loop-blocker",
-            "--window-ms",
-            "300",
-            "--node",
-            &system_node(),
-            "--node",
-            &debian,
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
+    let (v, out) = common::lab_json(&[
+        "lab",
+        "scope",
+        "--pools",
+        "4",
+        "--workloads",
+        "idle,read-2x,loop-blocker",
+        "--window-ms",
+        "300",
+        "--node",
+        &system_node(),
+        "--node",
+        &debian,
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6, "3 workloads x 2 builds");

@@ -22,32 +22,18 @@ fn rows<'a>(v: &'a Value, subject: &str, scenario: &str, probe: &str) -> Vec<&'a
 fn every_probe_is_reported_and_node_waits_on_the_dns_server() {
     let netns = common::netns_available();
     let before = common::host_resolv_conf_hash();
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("starve.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args([
-            "lab",
-            "starve",
-            "--pools",
-            "4",
-            "--queued",
-            "8",
-            "--hold-ms",
-            "30",
-            "--cpu-ms",
-            "10",
-            "--no-progress",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (v, _) = common::lab_json(&[
+        "lab",
+        "starve",
+        "--pools",
+        "4",
+        "--queued",
+        "8",
+        "--hold-ms",
+        "30",
+        "--cpu-ms",
+        "10",
+    ]);
     assert_eq!(v["experiment"], "starve");
     assert_eq!(v["rows"].as_array().unwrap().len(), 4 * 2 * 3);
     assert_eq!(common::host_resolv_conf_hash(), before);

@@ -1,7 +1,8 @@
 //! `sluice lab workers` end to end, with node: counts only.
 
+mod common;
+
 use serde_json::Value;
-use std::process::Command;
 
 fn metric(rows: &[Value], subject: &str, name: &str) -> f64 {
     let row = rows
@@ -15,32 +16,18 @@ fn metric(rows: &[Value], subject: &str, name: &str) -> f64 {
 
 #[test]
 fn worker_threads_share_the_one_pool() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("workers.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args([
-            "lab",
-            "workers",
-            "--pools",
-            "4",
-            "--workers",
-            "4",
-            "--tasks",
-            "4",
-            "--hold-ms",
-            "30",
-            "--no-progress",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (v, _) = common::lab_json(&[
+        "lab",
+        "workers",
+        "--pools",
+        "4",
+        "--workers",
+        "4",
+        "--tasks",
+        "4",
+        "--hold-ms",
+        "30",
+    ]);
     assert_eq!(v["experiment"], "workers");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4, "one row per subject");

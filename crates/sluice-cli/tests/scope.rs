@@ -23,11 +23,7 @@ impl Node {
             .stdout(Stdio::piped())
             .spawn()
             .expect("node on PATH");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line.trim(), "ready");
+        common::await_ready(&mut child);
         Node(child)
     }
 
@@ -328,30 +324,16 @@ fn probes_are_removed_on_every_way_out() {
 
 #[test]
 fn the_lab_check_runs_node_against_known_truth() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("scope.json");
-    let out = sluice()
-        .args([
-            "lab",
-            "scope",
-            "--no-progress",
-            "--pools",
-            "4",
-            "--workloads",
-            "idle,read-2x,loop-blocker",
-            "--window-ms",
-            "300",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (v, out) = common::lab_json(&[
+        "lab",
+        "scope",
+        "--pools",
+        "4",
+        "--workloads",
+        "idle,read-2x,loop-blocker",
+        "--window-ms",
+        "300",
+    ]);
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
@@ -378,31 +360,17 @@ fn the_lab_check_sees_dns_lookups_throttled_at_libuvs_slow_io_limit() {
         return;
     }
     let before = common::host_resolv_conf_hash();
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("scope-dns.json");
-    let out = sluice()
-        .args([
-            "lab",
-            "scope",
-            "--no-progress",
-            "--pools",
-            "4",
-            "--workloads",
-            "dns-32",
-            "--window-ms",
-            "300",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (v, _) = common::lab_json(&[
+        "lab",
+        "scope",
+        "--pools",
+        "4",
+        "--workloads",
+        "dns-32",
+        "--window-ms",
+        "300",
+    ]);
     assert_eq!(common::host_resolv_conf_hash(), before);
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1);

@@ -43,11 +43,7 @@ impl Node {
             .stdout(Stdio::piped())
             .spawn()
             .expect("starting node");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line.trim(), "ready", "node did not start");
+        common::await_ready(&mut child);
         let pid = child.id();
         Node { child, pid }
     }

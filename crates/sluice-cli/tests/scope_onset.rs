@@ -7,7 +7,6 @@ mod common;
 
 use common::sluice;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 const POOL_THEN_LOOP: &str = r#"
@@ -27,11 +26,7 @@ fn the_pool_saturated_first_then_the_loop_blocked() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("node on PATH");
-    let mut line = String::new();
-    BufReader::new(node.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line.trim(), "ready");
+    common::await_ready(&mut node);
     let out = sluice()
         .args(["scope", &node.id().to_string(), "--json", "--duration", "6"])
         .output()

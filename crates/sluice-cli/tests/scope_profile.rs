@@ -41,11 +41,7 @@ impl Node {
             .stderr(err)
             .spawn()
             .expect("node on PATH");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line.trim(), "ready", "node did not start");
+        common::await_ready(&mut child);
         Node {
             child,
             dir: dir.to_path_buf(),
@@ -363,32 +359,18 @@ fn a_node_in_another_network_namespace_is_profiled_from_inside_it() {
 /// scope.js at the truth's line or the caller's.
 #[test]
 fn the_lab_names_each_loop_blocker() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("scope.json");
-    let out = sluice()
-        .args([
-            "lab",
-            "scope",
-            "--no-progress",
-            "--pools",
-            "1",
-            "--workloads",
-            "json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
-            "--profile-ms",
-            "1000",
-            "--block-ms",
-            "60",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (v, out) = common::lab_json(&[
+        "lab",
+        "scope",
+        "--pools",
+        "1",
+        "--workloads",
+        "json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+        "--profile-ms",
+        "1000",
+        "--block-ms",
+        "60",
+    ]);
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);

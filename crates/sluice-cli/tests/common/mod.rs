@@ -98,3 +98,15 @@ pub fn host_resolv_conf_hash() -> Option<String> {
 }
 
 pub mod serve;
+
+/// Waits for the first line `child` prints on its piped stdout and checks
+/// that it is `ready` (the node scripts the scope tests start print it once
+/// their pool is up).
+pub fn await_ready(child: &mut std::process::Child) {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().expect("stdout piped"))
+        .read_line(&mut line)
+        .unwrap();
+    assert_eq!(line.trim(), "ready", "node did not start");
+}
