@@ -14,7 +14,10 @@ fuzz_target!(|data: &[u8]| {
     let options = parts.next().map(str::to_string);
     let env = move |k: &str| (k == "RES_OPTIONS").then(|| options.clone()).flatten();
     let c = SystemConfig::parse(resolv, nsswitch, &env, Some("host.fuzz.test"));
-    assert!(c.nameservers.len() <= 3, "glibc uses at most three name servers");
+    assert!(
+        c.nameservers.len() <= 3,
+        "glibc uses at most three name servers"
+    );
     // glibc's caps (resolv/resolv.h), documented on SystemConfig::parse.
     assert!(c.ndots <= 15, "{}", c.ndots);
     assert!((1..=30).contains(&c.timeout.as_secs()), "{:?}", c.timeout);

@@ -35,7 +35,7 @@ fn common_args() -> Vec<Arg> {
         Arg::new("subjects")
             .long("subjects")
             .value_name("LIST")
-            .help("subjects to run, comma-separated: node, sluice-compat, sluice, tokio [default: all available]"),
+            .help("subjects to run, comma-separated: node, sluice-compat, sluice, tokio; also libuv-ffi (dispatch) and node+sluice (node with the sluice npm package preloaded; in `lab report` by default) [default: all available]"),
         Arg::new("pools")
             .long("pools")
             .value_name("LIST")
