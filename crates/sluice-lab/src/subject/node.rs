@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     runtime: Runtime::Node,
     reference: true,
     size_in_env: true,
+    rules: Rules::Libuv,
     ..SubjectSpec::BASE
 };
 

@@ -5,7 +5,7 @@
 //! `sluice::dns` instead of libuv's pool. Runs only when named in
 //! `--subjects`: it needs the addon built (`npm run build` in bindings/node).
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::PathBuf;
@@ -22,6 +22,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     ratio_label: Some("node+sluice"),
     size_in_env: true,
     by_default: false,
+    rules: Rules::Lanes,
     ..SubjectSpec::BASE
 };
 

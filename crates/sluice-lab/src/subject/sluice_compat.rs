@@ -1,7 +1,7 @@
 //! The `sluice-compat` subject: sluice's libuv policy, libuv's rules.
 
 use super::sluice::{NOT_LIBUV, SluicePool};
-use super::{Executor, Need, Runtime, Subject, SubjectSpec, uv_pool_note};
+use super::{Executor, Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use sluice::{Policy, Pool};
 
@@ -17,6 +17,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     policy: Some(Policy::Libuv { threads: None }),
     // Like node: the size travels in the environment, read lazily.
     size_in_env: true,
+    rules: Rules::Libuv,
     ..SubjectSpec::BASE
 };
 
