@@ -139,15 +139,10 @@ impl Experiment for Http {
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let cells: Vec<String> = args
-            .text("cells")?
-            .split(',')
-            .map(|c| c.trim().to_string())
+            .choices("cells", CELLS)?
+            .into_iter()
+            .map(String::from)
             .collect();
-        for c in &cells {
-            if !CELLS.contains(&c.as_str()) {
-                bail!("--cells {c:?}: expected some of {}", CELLS.join(", "));
-            }
-        }
         let p = Plan {
             cells,
             concurrency: args.number("concurrency", 1, 10_000)? as usize,

@@ -162,18 +162,9 @@ impl Experiment for SpawnBill {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let parts: Vec<String> = args
-            .text("part")?
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .collect();
-        for p in &parts {
-            if p != "bill" && p != "set" {
-                bail!("--part {p:?}: expected bill, set, or bill,set");
-            }
-        }
-        let bill = parts.iter().any(|p| p == "bill");
-        let set = parts.iter().any(|p| p == "set");
+        let parts = args.choices("part", &["bill", "set"])?;
+        let bill = parts.contains(&"bill");
+        let set = parts.contains(&"set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
         let bill_sweep = Sweep::new(lab, self);

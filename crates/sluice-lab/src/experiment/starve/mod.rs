@@ -183,22 +183,6 @@ fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> 
     }
 }
 
-/// `--scenario`: A, B or both, in the order given.
-fn scenarios(text: &str) -> anyhow::Result<Vec<&'static str>> {
-    let mut scenarios: Vec<&'static str> = Vec::new();
-    for s in text.split(',').map(str::trim) {
-        let s = match s {
-            "A" | "a" => "A",
-            "B" | "b" => "B",
-            _ => anyhow::bail!("--scenario {text:?}: expected A, B, or A,B"),
-        };
-        if !scenarios.contains(&s) {
-            scenarios.push(s);
-        }
-    }
-    Ok(scenarios)
-}
-
 /// The notes of a run: how each probe and stand-in was made, per runtime.
 fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     let (node_dns, cpu_ms, hold_ms) = (&plan.node_dns, plan.cpu_ms, plan.hold.as_millis());
@@ -422,7 +406,7 @@ impl Experiment for Starve {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let scenarios = scenarios(args.text("scenario")?)?;
+        let scenarios = args.choices("scenario", &["A", "B"])?;
         let queued = args.number("queued", 1, 1024)?;
         let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
