@@ -69,11 +69,27 @@ impl Subject for Node {
         pool: PoolSize,
         params: &serde_json::Value,
     ) -> anyhow::Result<Command> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
-        let script = lab.node_script(experiment)?;
-        let mut cmd = Command::new(node);
-        cmd.arg(script).arg(params.to_string());
-        uv_threadpool_size(&mut cmd, pool);
-        Ok(cmd)
+        node_command(self, lab, experiment, pool, params)
     }
+}
+
+/// The child command of a node subject: the lab's node running the
+/// experiment's script (after `subject`'s preload, if it has one), the
+/// pool size in `UV_THREADPOOL_SIZE`.
+pub(super) fn node_command(
+    subject: &dyn Subject,
+    lab: &Lab,
+    experiment: &str,
+    pool: PoolSize,
+    params: &serde_json::Value,
+) -> anyhow::Result<Command> {
+    let node = lab.node().map_err(anyhow::Error::msg)?;
+    let script = lab.node_script(experiment)?;
+    let mut cmd = Command::new(node);
+    if let Some(preload) = subject.node_preload() {
+        cmd.arg("-r").arg(preload);
+    }
+    cmd.arg(script).arg(params.to_string());
+    uv_threadpool_size(&mut cmd, pool);
+    Ok(cmd)
 }

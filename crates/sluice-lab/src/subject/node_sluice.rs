@@ -5,7 +5,7 @@
 //! `sluice::dns` instead of libuv's pool. Runs only when named in
 //! `--subjects`: it needs the addon built (`npm run build` in bindings/node).
 
-use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::PathBuf;
@@ -80,14 +80,6 @@ impl Subject for NodeSluice {
         pool: PoolSize,
         params: &serde_json::Value,
     ) -> anyhow::Result<Command> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
-        let script = lab.node_script(experiment)?;
-        let mut cmd = Command::new(node);
-        cmd.arg("-r")
-            .arg(package_dir().join("patch.js"))
-            .arg(script)
-            .arg(params.to_string());
-        uv_threadpool_size(&mut cmd, pool);
-        Ok(cmd)
+        super::node::node_command(self, lab, experiment, pool, params)
     }
 }

@@ -61,16 +61,22 @@ static SPEC: SubjectSpec = SubjectSpec {
     ..SubjectSpec::BASE
 };
 
+/// What a sluice pool (either policy) can do: serve (`sluice serve`) and
+/// be resized inside the process; sluice scope watches libuv pools only.
+pub(crate) fn sluice_supports(need: Need) -> Result<(), String> {
+    match need {
+        Need::HttpServer | Need::SetSizeInside => Ok(()),
+        Need::Attach => Err(NOT_LIBUV.into()),
+    }
+}
+
 impl Subject for Sluice {
     fn spec(&self) -> &'static SubjectSpec {
         &SPEC
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer | Need::SetSizeInside => Ok(()),
-            Need::Attach => Err(NOT_LIBUV.into()),
-        }
+        sluice_supports(need)
     }
 
     fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {

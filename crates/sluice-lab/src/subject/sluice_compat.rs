@@ -1,6 +1,6 @@
 //! The `sluice-compat` subject: sluice's libuv policy, libuv's rules.
 
-use super::sluice::{NOT_LIBUV, SluicePool};
+use super::sluice::SluicePool;
 use super::{Executor, Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use sluice::{Policy, Pool};
@@ -27,10 +27,7 @@ impl Subject for SluiceCompat {
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer | Need::SetSizeInside => Ok(()),
-            Need::Attach => Err(NOT_LIBUV.into()),
-        }
+        super::sluice::sluice_supports(need)
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {

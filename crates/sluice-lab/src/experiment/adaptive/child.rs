@@ -26,14 +26,7 @@ pub(super) fn run(cx: &ChildContext, params: &Value) -> anyhow::Result<Value> {
 
 /// The process's thread count now.
 fn threads_now() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Threads:"))
-                .and_then(|v| v.trim().parse().ok())
-        })
-        .unwrap_or(0)
+    crate::procfs::status_field(std::process::id(), "Threads").unwrap_or(0)
 }
 
 /// Samples the process's threads every 2 ms until finished.

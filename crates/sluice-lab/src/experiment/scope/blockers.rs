@@ -74,8 +74,9 @@ struct BlockerWatch {
     thread: Option<JoinHandle<anyhow::Result<Seen>>>,
 }
 
+/// The threads of `pid` now (0 once it is gone).
 fn threads(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count())
+    crate::procfs::thread_count(pid).unwrap_or(0)
 }
 
 /// `GET /ping` on the target's server: whether it answered `pong`.
