@@ -240,8 +240,10 @@ pub trait Subject: Sync {
     /// How a pool size maps onto this subject, for the report's notes.
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String;
     /// The child command for one run (program, args, environment); by
-    /// default this binary's hidden `lab-child`. The lab adds stdout/stderr
-    /// capture and the timeout.
+    /// default, for a node subject the lab's node running the experiment's
+    /// script (after [`Subject::node_preload`]), for the others this
+    /// binary's hidden `lab-child`. The lab adds stdout/stderr capture and
+    /// the timeout.
     fn command(
         &self,
         lab: &Lab,
@@ -249,6 +251,9 @@ pub trait Subject: Sync {
         pool: PoolSize,
         params: &serde_json::Value,
     ) -> anyhow::Result<Command> {
+        if self.runtime() == Runtime::Node {
+            return node::node_command(self.node_preload(), lab, experiment, pool, params);
+        }
         let mut cmd = Command::new(lab.exe());
         cmd.arg("lab-child")
             .arg(self.name())

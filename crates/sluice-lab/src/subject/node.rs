@@ -61,23 +61,13 @@ impl Subject for Node {
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
         uv_pool_note("node", pool, "")
     }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        node_command(self, lab, experiment, pool, params)
-    }
 }
 
 /// The child command of a node subject: the lab's node running the
-/// experiment's script (after `subject`'s preload, if it has one), the
-/// pool size in `UV_THREADPOOL_SIZE`.
+/// experiment's script (after `preload`, with `-r`), the pool size in
+/// `UV_THREADPOOL_SIZE`.
 pub(super) fn node_command(
-    subject: &dyn Subject,
+    preload: Option<PathBuf>,
     lab: &Lab,
     experiment: &str,
     pool: PoolSize,
@@ -86,7 +76,7 @@ pub(super) fn node_command(
     let node = lab.node().map_err(anyhow::Error::msg)?;
     let script = lab.node_script(experiment)?;
     let mut cmd = Command::new(node);
-    if let Some(preload) = subject.node_preload() {
+    if let Some(preload) = preload {
         cmd.arg("-r").arg(preload);
     }
     cmd.arg(script).arg(params.to_string());

@@ -9,7 +9,6 @@ use super::{Need, Rules, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// Node with the sluice package preloaded.
 pub(crate) struct NodeSluice;
@@ -71,15 +70,5 @@ impl Subject for NodeSluice {
         format!(
             "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take"
         )
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        super::node::node_command(self, lab, experiment, pool, params)
     }
 }
