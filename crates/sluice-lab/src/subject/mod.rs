@@ -287,6 +287,15 @@ pub static SUBJECTS: &[&dyn Subject] = &[
     &node_sluice::NodeSluice,
 ];
 
+/// Every subject's name, comma-separated, for errors and help.
+pub fn names() -> String {
+    SUBJECTS
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The subject called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Subject> {
     SUBJECTS.iter().copied().find(|s| s.name() == name)
