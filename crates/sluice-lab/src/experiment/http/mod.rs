@@ -520,9 +520,9 @@ fn route_table(
 fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
     let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
     let ideal = |s: &str, pool: &Value| ideal(o, s, pool);
-    let mut summary = Table {
-        title: "http: per subject and pool".into(),
-        header: [
+    let mut summary = Table::new(
+        "http: per subject and pool",
+        &[
             "subject",
             "pool",
             "/login req/s",
@@ -532,12 +532,8 @@ fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             "/ping p99 during /login flood",
             "/gzip req/s",
             "/file req/s",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         let login = get(s, pool, "login", "req_s");
         summary.rows.push(vec![
@@ -558,9 +554,9 @@ fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
 /// `/ping` alone and during the `/login` flood.
 fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
     let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
-    let mut ping = Table {
-        title: "http /ping alone and during the /login flood".into(),
-        header: [
+    let mut ping = Table::new(
+        "http /ping alone and during the /login flood",
+        &[
             "subject",
             "pool",
             "alone req/s",
@@ -570,12 +566,8 @@ fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             "during p99 ms",
             "during max ms",
             "/login req/s meanwhile",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         let c = "ping-during-login";
         ping.rows.push(vec![
@@ -604,10 +596,9 @@ fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
     if !has_cannon {
         return None;
     }
-    let mut t = Table {
-        title: "cross-check: the lab's load generator vs autocannon (same cell, same server)"
-            .into(),
-        header: [
+    let mut t = Table::new(
+        "cross-check: the lab's load generator vs autocannon (same cell, same server)",
+        &[
             "subject",
             "pool",
             "cell",
@@ -616,12 +607,8 @@ fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
             "ratio",
             "loadgen p99 ms",
             "autocannon p99 ms",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         for cell in ["login", "file"] {
             let ac = format!("{cell}:autocannon");
