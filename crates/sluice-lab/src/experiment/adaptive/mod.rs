@@ -37,7 +37,7 @@ use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{ChildContext, Rules, Setting, Subject, Tuning};
+use crate::subject::{ChildContext, Rules, SUBJECTS, Setting, Subject, Tuning};
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -225,7 +225,10 @@ fn runs(subjects: &[&'static dyn Subject]) -> (Vec<Run>, Vec<String>) {
     let mut runs = Vec::new();
     let mut skipped = Vec::new();
     let mut shown: Vec<(Rules, &str)> = Vec::new();
-    for &s in subjects {
+    // Table order, whatever the order of --subjects.
+    let mut subjects = subjects.to_vec();
+    subjects.sort_by_key(|s| SUBJECTS.iter().position(|t| t.name() == s.name()));
+    for s in subjects {
         if let Cell::Skipped(why) = SPEC.cell(s) {
             skipped.push(why);
             continue;
@@ -450,4 +453,39 @@ fn to_rows(
         rows.push(row);
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_subject_per_rules_each_under_its_settings() {
+        // --subjects in an order of its own: table order decides.
+        let mut subjects = SUBJECTS.to_vec();
+        subjects.reverse();
+        let (runs, skipped) = runs(&subjects);
+        let names: Vec<&str> = runs.iter().map(Run::name).collect();
+        assert_eq!(
+            names,
+            ["node", "sluice", "sluice-fixed", "sluice-bound", "tokio"]
+        );
+        assert_eq!(skipped.len(), SUBJECTS.len() - 3, "{skipped:?}");
+        assert!(
+            skipped
+                .iter()
+                .any(|w| w.starts_with("sluice-compat skipped")
+                    && w.ends_with("its rules are node's")),
+            "{skipped:?}"
+        );
+        let taking = |scenario: &str| -> Vec<&str> {
+            runs.iter()
+                .filter(|r| r.takes(scenario))
+                .map(Run::name)
+                .collect()
+        };
+        assert_eq!(taking("wait"), ["node", "sluice", "sluice-fixed", "tokio"]);
+        assert_eq!(taking("cpu"), names);
+        assert_eq!(taking("mixed"), ["sluice", "sluice-fixed", "sluice-bound"]);
+    }
 }
