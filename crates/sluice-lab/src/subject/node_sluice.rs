@@ -9,7 +9,7 @@
 //! it needs the addon built (`npm run build` in bindings/node), and is
 //! skipped with that advice when it is not.
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -28,6 +28,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     size_in_env: true,
     by_default: false,
     in_report: true,
+    rules: Rules::Lanes,
     ..SubjectSpec::BASE
 };
 
@@ -123,23 +124,5 @@ impl Subject for NodeSluice {
         format!(
             "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
         )
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
-        let script = lab.node_script(experiment)?;
-        let mut cmd = Command::new(node);
-        cmd.arg("-r")
-            .arg(package_dir().join("patch.js"))
-            .arg(script)
-            .arg(params.to_string());
-        uv_threadpool_size(&mut cmd, pool);
-        Ok(cmd)
     }
 }
