@@ -204,6 +204,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         node: Some(include_str!("dispatch.js")),
         rust: Some(&Dispatch),
         libuv: Some(&Dispatch),
+        go: None,
     },
     ..ExperimentSpec::BASE
 };
