@@ -271,6 +271,25 @@ impl Experiment for Staircase {
                         rows,
                         note: String::new(),
                     });
+                    let mut header = vec!["n".to_string()];
+                    header.extend(subjects.iter().cloned());
+                    let rows = ns
+                        .iter()
+                        .map(|n| {
+                            let mut row = vec![n.to_string()];
+                            row.extend(subjects.iter().map(|s| {
+                                o.metric(s, &key(n), "threads_peak")
+                                    .map_or("-".into(), |v| format!("{v:.0}"))
+                            }));
+                            row
+                        })
+                        .collect();
+                    tables.push(Table {
+                        title: format!("staircase, wait tasks, pool {}: most threads of the process during the round, from /proc", crate::report::param_cell(pool)),
+                        header,
+                        rows,
+                        note: "a pool's threads stay once started; go starts a thread for each read(2) in flight and keeps it; go-netpoll's reads hold none".into(),
+                    });
                 }
             }
         }

@@ -1,0 +1,131 @@
+//! The reduced Go cell CI runs, so the go subject's driver cannot rot:
+//! Go's wait staircase (a thread per raw `read(2)`, none on the netpoller)
+//! and Go's DNS lookups (24 names in flight with Go's own resolver, and a
+//! thread per lookup with the C library's). Counts only. Skips, saying why,
+//! where no Go is installed (CI installs one: `.ci/run`).
+
+mod common;
+
+use common::{lab_json, metric, netns_available, sluice};
+use serde_json::json;
+use std::path::Path;
+
+/// Why Go's cells cannot run here, if they cannot.
+fn no_go() -> Option<String> {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("go").is_file()));
+    let debian = std::fs::read_dir("/usr/lib").is_ok_and(|dirs| {
+        dirs.flatten().any(|d| {
+            d.file_name().to_string_lossy().starts_with("go-") && d.path().join("bin/go").is_file()
+        })
+    });
+    (!on_path && !debian).then(|| "no go on PATH or under /usr/lib/go-*/bin".to_string())
+}
+
+#[test]
+fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's staircase: {why}");
+        return;
+    }
+    let (v, out) = lab_json(&[
+        "lab",
+        "staircase",
+        "--kind",
+        "wait",
+        "--n",
+        "1,4,16",
+        "--pools",
+        "2",
+        "--hold-ms",
+        "30",
+        "--subjects",
+        "go",
+    ]);
+    common::assert_schema(&v, "staircase");
+    assert!(
+        v["machine"]["go"].as_str().unwrap().starts_with("go1."),
+        "the machine line names the Go that ran: {}",
+        v["machine"]
+    );
+    for n in [1, 4, 16] {
+        let p = [("kind", json!("wait")), ("pool", json!(2)), ("n", json!(n))];
+        // Raw read(2): each goroutine's thread blocks, the P moves on to a
+        // new thread: every wait in flight at once, whatever GOMAXPROCS.
+        assert_eq!(metric(&v, "go", &p, "max_in_flight"), n as f64, "go n={n}");
+        assert!(metric(&v, "go", &p, "threads_peak") >= n as f64, "go n={n}");
+        // The netpoller: no thread in read(2) at all.
+        assert_eq!(
+            metric(&v, "go-netpoll", &p, "max_in_flight"),
+            0.0,
+            "go-netpoll n={n}"
+        );
+        assert!(metric(&v, "go-netpoll", &p, "total_ms") > 0.0);
+    }
+    let at16 = [
+        ("kind", json!("wait")),
+        ("pool", json!(2)),
+        ("n", json!(16)),
+    ];
+    assert!(
+        metric(&v, "go-netpoll", &at16, "threads_peak") < 16.0,
+        "16 netpoller waits did not take a thread each"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("go: pool 2 is GOMAXPROCS=2"),
+        "the notes say how a pool maps onto Go: {text}"
+    );
+}
+
+#[test]
+fn go_resolves_every_name_at_once_with_its_own_resolver() {
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's dns: {why}");
+        return;
+    }
+    if let Err(why) = netns_available() {
+        eprintln!("skipping Go's dns: sluice lab-netns cannot make its namespaces here: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "dns",
+        "--pools",
+        "2",
+        "--names",
+        "24",
+        "--hold-ms",
+        "150",
+        "--subjects",
+        "go",
+    ]);
+    let at = |method: &str| vec![("pool", json!(2)), ("method", json!(method))];
+    // Go's own resolver: every name in flight, GOMAXPROCS 2 or not, no
+    // thread per lookup, /etc/hosts honoured as getaddrinfo honours it.
+    assert_eq!(metric(&v, "go", &at("pure"), "max_in_flight"), 24.0);
+    assert_eq!(metric(&v, "go", &at("pure"), "resolved"), 24.0);
+    assert_eq!(metric(&v, "go", &at("pure"), "hosts_match"), 1.0);
+    assert!(metric(&v, "go", &at("pure"), "threads_peak") < 24.0);
+    // getaddrinfo through cgo: every name in flight too, a thread each.
+    assert_eq!(metric(&v, "go", &at("cgo"), "max_in_flight"), 24.0);
+    assert!(metric(&v, "go", &at("cgo"), "threads_peak") >= 24.0);
+}
+
+#[test]
+fn a_missing_go_is_refused_by_name() {
+    let out = sluice()
+        .args([
+            "lab",
+            "staircase",
+            "--go",
+            "/nonexistent/go",
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--go /nonexistent/go: no such file"), "{err}");
+    assert!(!Path::new("/nonexistent/go").exists());
+}
