@@ -129,3 +129,45 @@ fn a_missing_go_is_refused_by_name() {
     assert!(err.contains("--go /nonexistent/go: no such file"), "{err}");
     assert!(!Path::new("/nonexistent/go").exists());
 }
+
+#[test]
+fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's http: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "http",
+        "--cells",
+        "ping,admission,crowd",
+        "--pools",
+        "1",
+        "--concurrency",
+        "16",
+        "--crowd",
+        "32",
+        "--crowd-iterations",
+        "1000",
+        "--duration-ms",
+        "400",
+        "--iterations",
+        "20000",
+        "--autocannon",
+        "off",
+        "--subjects",
+        "go",
+    ]);
+    let at = |cell: &str| vec![("pool", json!(1)), ("cell", json!(cell))];
+    assert!(metric(&v, "go", &at("ping"), "ok") > 0.0);
+    assert_eq!(metric(&v, "go", &at("ping"), "errors"), 0.0);
+    // 16 clients against GOMAXPROCS 1 + a queue of 4: some are refused.
+    assert!(metric(&v, "go", &at("admission"), "status_429") > 0.0);
+    assert!(metric(&v, "go", &at("admission"), "ok") > 0.0);
+    // The crowd: every connection answered, none refused or broken.
+    assert_eq!(metric(&v, "go", &at("crowd"), "connections"), 32.0);
+    assert!(metric(&v, "go", &at("crowd"), "ok") >= 32.0);
+    assert_eq!(metric(&v, "go", &at("crowd"), "errors"), 0.0);
+    assert_eq!(metric(&v, "go", &at("crowd"), "status_429"), 0.0);
+    assert!(metric(&v, "go", &at("crowd-ping"), "ok") > 0.0);
+}
