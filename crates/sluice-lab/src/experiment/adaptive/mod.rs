@@ -141,7 +141,7 @@ const ARGS: &[ArgSpec] = &[
 
 /// The subjects this experiment compares (the rest of the registry is
 /// left out: the libuv policy has no compensation to measure).
-const COMPARED: [&str; 3] = ["node", "sluice", "tokio"];
+const COMPARED: [&str; 4] = ["node", "sluice", "tokio", "go"];
 
 /// The declaration of `adaptive`.
 static SPEC: ExperimentSpec = ExperimentSpec {
@@ -152,7 +152,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     args: ARGS,
     pools: &[PoolSize::Unset],
     report_pools: &[PoolSize::Unset],
-    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive),
+    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive)
+        .with_go(include_str!("adaptive.go")),
     ..ExperimentSpec::BASE
 };
 
@@ -326,6 +327,9 @@ impl Experiment for Adaptive {
         ];
         if scenarios.iter().any(|s| s == "wait") {
             notes.push(format!("wait: one-byte read of a FIFO on FastIo (node: fs.read), released {} ms after the lab sees the thread blocked in read(2); the Rust subjects' read is a plain read(2), not declared with sluice::blocking, so sluice finds it with its monitor", hold.as_millis()));
+        }
+        if subjects.iter().any(|v| v.name == "go") {
+            notes.push("go at its defaults (GOMAXPROCS = the usable cores): a wait is syscall.Read on a blocking fd, so its thread blocks in read(2) and Go hands the P to another thread (the hand-off sluice's compensation copies); Go keeps idle threads rather than retiring them; cpu: pbkdf2 goroutines; hung: the stream's reads are ReadAt (pread) from goroutines".into());
         }
         if scenarios.iter().any(|s| s == "cpu") {
             notes.push(format!(

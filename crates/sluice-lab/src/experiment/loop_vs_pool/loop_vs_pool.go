@@ -2,7 +2,9 @@
 // event loop: how late does a 50 ms timer fire while goroutines compute, or
 // while one goroutine holds its thread (runtime.LockOSThread) in a spin?
 // os.Args[1]: {"scenarios": [{"id": "idle"|"loop"|"pool-N", "tasks": N}],
-//              "timer_ms": ms, "loop_ms": ms, "iterations": n, "gap_ms": ms}
+//
+//	"timer_ms": ms, "loop_ms": ms, "iterations": n, "gap_ms": ms}
+//
 // Prints {"rows":[{"scenario","fired_ms","load_ms"}]}.
 //
 // loop: the goroutine that set the timer locks itself to its thread and

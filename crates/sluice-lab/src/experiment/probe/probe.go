@@ -2,7 +2,9 @@
 // goroutines busy with pbkdf2 (GOMAXPROCS is the pool size, so they hold
 // every P), then time one operation of each kind while they run, and idle.
 // os.Args[1]: {"probes": [ids], "blockers": n, "iterations": n, "settle_ms": ms,
-//              "idle_runs": n, "small_file": path, "big_file": path}
+//
+//	"idle_runs": n, "small_file": path, "big_file": path}
+//
 // Prints {"rows":[{"probe","idle_ms","probe_ms","blockers_left","blocker_ms","first_done_ms"}]}.
 // "lookup" is Go's own resolver; "lookup-cgo" (added when lookup is asked)
 // is getaddrinfo through cgo (GODEBUG=netdns=cgo).
