@@ -120,6 +120,9 @@ pub struct ExperimentSpec {
     pub needs: &'static [Need],
     /// The workloads its children run, per runtime.
     pub workloads: Workloads,
+    /// Why the go subject does not run it, where it has no Go program
+    /// (shown in the notes instead of "no Go workload").
+    pub why_no_go: Option<&'static str>,
 }
 
 /// Whether one (experiment, subject) cell of the grid runs.
@@ -144,6 +147,7 @@ impl ExperimentSpec {
         report_pools: &[PoolSize::Unset],
         needs: &[],
         workloads: Workloads::NONE,
+        why_no_go: None,
     };
 
     /// Whether the subject's own server is its workload here: an
@@ -177,6 +181,9 @@ impl ExperimentSpec {
             }
         }
         if !self.serves(subject) && !self.workloads.supports(subject.runtime()) {
+            if let (Runtime::Go, Some(why)) = (subject.runtime(), self.why_no_go) {
+                return Cell::Skipped(format!("{} skipped: {why}", subject.name()));
+            }
             return Cell::Skipped(format!(
                 "{} skipped: {} has no {} workload",
                 subject.name(),

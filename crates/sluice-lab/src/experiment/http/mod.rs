@@ -145,6 +145,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::HttpServer],
     workloads: Workloads::node(include_str!("http.js")).with_go(include_str!("http.go")),
+    why_no_go: None,
 };
 
 impl Experiment for Http {

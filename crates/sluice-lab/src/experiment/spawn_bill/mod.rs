@@ -153,6 +153,9 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(2000),
     ],
     workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill),
+    why_no_go: Some(
+        "Go starts no pool to bill: it adds a thread per blocked system call as it goes (staircase's threads_peak and adaptive's threads peak/after count them), and has no pool size to set from inside",
+    ),
     ..ExperimentSpec::BASE
 };
 
