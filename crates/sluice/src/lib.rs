@@ -75,7 +75,7 @@ mod task;
 mod tests;
 
 pub use blocking::blocking;
-pub use config::{Builder, ConfigError, ENV_VARS};
+pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
 pub use ops::{crypto, fs, zlib};
