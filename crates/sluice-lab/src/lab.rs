@@ -200,7 +200,8 @@ impl Lab {
     /// `experiment`'s Go program, built on first use into the scratch
     /// directory: its `<name>.go` as `main.go` beside a `go.mod` without
     /// requirements, built with module downloads off (`GOPROXY=off`,
-    /// `GOFLAGS=-mod=mod`, `GOTOOLCHAIN=local`), `GOPATH` in the scratch
+    /// `GOFLAGS=-mod=mod`, `GOTOOLCHAIN=local`; no user `go env` file:
+    /// `GOENV=off`), `GOPATH` in the scratch
     /// directory and the lab's own `GOCACHE` (kept between runs in the
     /// system's temporary directory, so the standard library is compiled
     /// once per machine, not per run).
@@ -249,6 +250,7 @@ impl Lab {
             .env("GOTOOLCHAIN", "local")
             .env("GOSUMDB", "off")
             .env("GOWORK", "off")
+            .env("GOENV", "off")
             .env("GO111MODULE", "on")
             .env_remove("GOOS")
             .env_remove("GOARCH")

@@ -8,21 +8,26 @@ use crate::outcome::Outcome;
 use crate::report::ms;
 use serde_json::{Value, json};
 
-/// The largest pool (a number) at which both `a` and `b` have rows in `o`.
+/// The pool at which both `a` and `b` have rows in `o`: the largest size,
+/// or `unset` where that is the only one they share.
 fn shared_pool(o: &Outcome, a: &str, b: &str) -> Option<Value> {
-    let mut pools: Vec<u64> = o
-        .rows
-        .iter()
-        .filter(|r| r.subject == a)
-        .filter_map(|r| r.params["pool"].as_u64())
+    let shared: Vec<Value> = o
+        .distinct("pool")
+        .into_iter()
         .filter(|p| {
-            o.rows
-                .iter()
-                .any(|r| r.subject == b && r.params["pool"].as_u64() == Some(*p))
+            [a, b].iter().all(|s| {
+                o.rows
+                    .iter()
+                    .any(|r| r.subject == *s && r.params.get("pool") == Some(p))
+            })
         })
         .collect();
-    pools.sort_unstable();
-    pools.last().map(|&p| json!(p))
+    shared
+        .iter()
+        .filter(|p| p.is_u64())
+        .max_by_key(|p| p.as_u64())
+        .or_else(|| shared.first())
+        .cloned()
 }
 
 fn find<'a>(outcomes: &'a [Outcome], name: &str) -> Option<&'a Outcome> {
@@ -49,6 +54,7 @@ fn blocking(outcomes: &[Outcome]) -> Line {
     let Some(pool) = shared_pool(o, "go", "node") else {
         return missing(claim, "staircase");
     };
+    let pool_s = crate::report::param_cell(&pool);
     let wait = |n: &Value| {
         vec![
             ("kind", json!("wait")),
@@ -70,7 +76,7 @@ fn blocking(outcomes: &[Outcome]) -> Line {
     let netpoll = o.metric("go-netpoll", &wait(&n), "max_in_flight");
     let nv = n.as_f64().unwrap_or(0.0);
     let mut measured = format!(
-        "{n} FIFO reads at pool {pool}: go {go:.0} in read(2) at once{}; node {}",
+        "{n} FIFO reads at pool {pool_s}: go {go:.0} in read(2) at once{}; node {}",
         threads.map_or(String::new(), |t| format!(" ({t:.0} threads)")),
         node.map_or("-".into(), |v| format!("{v:.0}"))
     );
@@ -98,6 +104,7 @@ fn preemption(outcomes: &[Outcome]) -> Line {
     let Some(pool) = shared_pool(o, "go", "node") else {
         return missing(claim, "loop-vs-pool");
     };
+    let pool_s = crate::report::param_cell(&pool);
     let at = |s: &str| vec![("scenario", json!(s)), ("pool", pool.clone())];
     let (Some(go), Some(node)) = (
         o.metric("go", &at("loop"), "lateness_ms"),
@@ -106,7 +113,7 @@ fn preemption(outcomes: &[Outcome]) -> Line {
         return missing(claim, "loop-vs-pool's loop scenario");
     };
     let measured = format!(
-        "a 50 ms timer while one thread spins (go: a goroutine locked to its thread; node: the loop), pool {pool}: go {} ms late, node {} ms late",
+        "a 50 ms timer while one thread spins (go: a goroutine locked to its thread; node: the loop), pool {pool_s}: go {} ms late, node {} ms late",
         ms(go),
         ms(node)
     );
@@ -131,6 +138,7 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
     let Some(pool) = shared_pool(o, "go", "node") else {
         return missing(claim, "http");
     };
+    let pool_s = crate::report::param_cell(&pool);
     let get = |s: &str, m: &str| o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m);
     let (Some(go_mean), Some(node_mean)) = (get("go", "mean_ms"), get("node", "mean_ms")) else {
         return missing(claim, &format!("http's {cell} cell"));
@@ -145,7 +153,7 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
         )
     };
     let mut measured = format!(
-        "{conns:.0} connections, pool {pool} (GOMAXPROCS / UV_THREADPOOL_SIZE): {}; {}",
+        "{conns:.0} connections, pool {pool_s} (GOMAXPROCS / UV_THREADPOOL_SIZE): {}; {}",
         figures("go"),
         figures("node")
     );
@@ -249,6 +257,18 @@ mod tests {
                 wait("node", 1, 16, 1.0),
                 wait("go", 1, 16, 16.0),
             ],
+        );
+        let timer = |s: &str, late: f64| {
+            Row::new(s)
+                .param("scenario", "loop")
+                .param("pool", "unset")
+                .metric("lateness_ms", late)
+        };
+        let loop_vs_pool = outcome("loop-vs-pool", vec![timer("node", 150.0), timer("go", 2.0)]);
+        let md = section(&[staircase.clone(), loop_vs_pool]).expect("go ran");
+        assert!(
+            md.contains("pool unset: go 2.0 ms late, node 150 ms late | confirmed |"),
+            "{md}"
         );
         let md = section(&[staircase]).expect("go ran");
         assert!(md.contains("16 FIFO reads at pool 4: go 16 in read(2) at once (21 threads); node 4; the same reads on Go's netpoller: 0 threads in read(2) | confirmed |"), "{md}");
