@@ -162,3 +162,39 @@ fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
     assert_eq!(metric(&v, "go", &at("crowd"), "status_429"), 0.0);
     assert!(metric(&v, "go", &at("crowd-ping"), "ok") > 0.0);
 }
+
+#[test]
+fn go_pays_a_thread_per_blocked_call_and_dies_past_its_thread_limit() {
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's spawn-bill: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "spawn-bill",
+        "--part",
+        "bill",
+        "--pools",
+        "16,2000",
+        "--subjects",
+        "go",
+    ]);
+    for pool in [16u64, 2000] {
+        let p = [("pool", json!(pool)), ("phase", json!("startup"))];
+        // Every blocked call was seen in read(2) before the count: the
+        // process holds at least one thread per call.
+        assert!(
+            metric(&v, "go", &p, "threads_after") > pool as f64,
+            "pool {pool}"
+        );
+        assert!(metric(&v, "go", &p, "threads_added") >= 1.0, "pool {pool}");
+    }
+    // Past debug.SetMaxThreads, Go stops the process: reported, not hidden.
+    let limited = common::rows(&v, "go-max-threads", &[("pool", json!(2000))]);
+    assert_eq!(limited.len(), 1);
+    let error = limited[0]["params"]["error"]
+        .as_str()
+        .expect("an error param");
+    assert!(error.contains("thread exhaustion"), "{error}");
+    assert!(common::rows(&v, "go-max-threads", &[("pool", json!(16))]).is_empty());
+}
