@@ -9,9 +9,20 @@ mod common;
 use common::{lab_json, metric, netns_available, no_go, sluice};
 use serde_json::json;
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// One Go cell at a time: each holds threads and cores the others would
+/// count or wait for (2000 blocked calls in spawn-bill).
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 #[test]
 fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
+    let _serial = serial();
     if let Some(why) = no_go() {
         eprintln!("skipping Go's staircase: {why}");
         return;
@@ -71,6 +82,7 @@ fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
 
 #[test]
 fn go_resolves_every_name_at_once_with_its_own_resolver() {
+    let _serial = serial();
     if let Some(why) = no_go() {
         eprintln!("skipping Go's dns: {why}");
         return;
@@ -100,6 +112,11 @@ fn go_resolves_every_name_at_once_with_its_own_resolver() {
     assert!(metric(&v, "go", &at("pure"), "threads_peak") < 24.0);
     // getaddrinfo through cgo: every name in flight too, a thread each.
     assert_eq!(metric(&v, "go", &at("cgo"), "max_in_flight"), 24.0);
+    for method in ["pure", "cgo"] {
+        // One A query per name, none sent again.
+        assert_eq!(metric(&v, "go", &at(method), "queries"), 24.0, "{method}");
+        assert_eq!(metric(&v, "go", &at(method), "resolved"), 24.0, "{method}");
+    }
     assert!(metric(&v, "go", &at("cgo"), "threads_peak") >= 24.0);
 }
 
@@ -123,6 +140,7 @@ fn a_missing_go_is_refused_by_name() {
 
 #[test]
 fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
+    let _serial = serial();
     if let Some(why) = no_go() {
         eprintln!("skipping Go's http: {why}");
         return;
@@ -165,6 +183,7 @@ fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
 
 #[test]
 fn go_pays_a_thread_per_blocked_call_and_dies_past_its_thread_limit() {
+    let _serial = serial();
     if let Some(why) = no_go() {
         eprintln!("skipping Go's spawn-bill: {why}");
         return;
