@@ -472,9 +472,16 @@ mod tests {
         let names: Vec<&str> = runs.iter().map(Run::name).collect();
         assert_eq!(
             names,
-            ["node", "sluice", "sluice-fixed", "sluice-bound", "tokio"]
+            [
+                "node",
+                "sluice",
+                "sluice-fixed",
+                "sluice-bound",
+                "tokio",
+                "go"
+            ]
         );
-        assert_eq!(skipped.len(), SUBJECTS.len() - 3, "{skipped:?}");
+        assert_eq!(skipped.len(), SUBJECTS.len() - 4, "{skipped:?}");
         assert!(
             skipped
                 .iter()
@@ -488,7 +495,10 @@ mod tests {
                 .map(Run::name)
                 .collect()
         };
-        assert_eq!(taking("wait"), ["node", "sluice", "sluice-fixed", "tokio"]);
+        assert_eq!(
+            taking("wait"),
+            ["node", "sluice", "sluice-fixed", "tokio", "go"]
+        );
         assert_eq!(taking("cpu"), names);
         assert_eq!(taking("mixed"), ["sluice", "sluice-fixed", "sluice-bound"]);
     }
