@@ -35,7 +35,7 @@ fn common_args() -> Vec<Arg> {
         Arg::new("subjects")
             .long("subjects")
             .value_name("LIST")
-            .help("subjects to run, comma-separated: node, sluice-compat, sluice, tokio; also libuv-ffi (dispatch) and node+sluice (node with the sluice npm package preloaded; in `lab report` by default) [default: all available]"),
+            .help("subjects to run, comma-separated: node, sluice-compat, sluice, tokio, go; also libuv-ffi (dispatch) and node+sluice (node with the sluice npm package preloaded; in `lab report` by default) [default: all available]"),
         Arg::new("pools")
             .long("pools")
             .value_name("LIST")
@@ -46,6 +46,7 @@ fn common_args() -> Vec<Arg> {
             .default_value("1")
             .help("repetitions; tables show the median"),
         Arg::new("node").long("node").value_name("PATH").action(ArgAction::Append).help("the node binary [default: node on PATH]; `lab scope` takes it again and again to compare node builds in one table"),
+        Arg::new("go").long("go").value_name("PATH").help("the go command that builds the go subject's programs [default: the newest of go on PATH and /usr/lib/go-*/bin/go]"),
         Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
     ]
 }
@@ -164,7 +165,7 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
 
 fn cli() -> Command {
     let mut lab = Command::new("lab")
-        .about("Run the seeds' experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio")
+        .about("Run the seeds' experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio, go")
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(Command::new("list").about("List the experiments"))
@@ -462,6 +463,7 @@ fn lab_config(m: &ArgMatches) -> anyhow::Result<LabConfig> {
         .map(PathBuf::from);
     c.node = nodes.next();
     c.more_nodes = nodes.collect();
+    c.go = m.get_one::<String>("go").map(PathBuf::from);
     c.subjects = m.get_one::<String>("subjects").map(|s| {
         s.split(',')
             .map(|x| x.trim().to_string())

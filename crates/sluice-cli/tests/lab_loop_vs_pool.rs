@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{finite, lab_json};
+use common::{finite, lab_json, with_go};
 use serde_json::Value;
 use std::process::Command;
 
@@ -26,8 +26,9 @@ fn every_subject_runs_every_scenario() {
     ]);
     assert_eq!(o["experiment"], "loop-vs-pool");
     let rows = o["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), SUBJECTS.len() * SCENARIOS.len());
-    for s in SUBJECTS {
+    let subjects = with_go(&SUBJECTS);
+    assert_eq!(rows.len(), subjects.len() * SCENARIOS.len());
+    for s in subjects {
         for sc in SCENARIOS {
             let found: Vec<&Value> = rows
                 .iter()

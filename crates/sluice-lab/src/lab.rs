@@ -24,6 +24,9 @@ pub struct LabConfig {
     /// `--node` given again: further node builds, compared side by side
     /// (only `lab scope` runs them; the other experiments refuse).
     pub more_nodes: Vec<PathBuf>,
+    /// `--go PATH`; otherwise the newest Go on `PATH` or under
+    /// `/usr/lib/go-*/bin` ([`subject::find_go`]).
+    pub go: Option<PathBuf>,
     /// `--subjects`; `None` means every available subject.
     pub subjects: Option<Vec<String>>,
     /// `--pools`; `None` means the experiment's default.
@@ -46,6 +49,7 @@ impl LabConfig {
             exe,
             node: None,
             more_nodes: Vec::new(),
+            go: None,
             subjects: None,
             pools: None,
             reps: 1,
@@ -68,6 +72,10 @@ pub trait Watch {
 pub struct Lab {
     config: LabConfig,
     node: Result<PathBuf, String>,
+    go: Result<subject::GoToolchain, String>,
+    /// The Go programs built so far, by experiment (built once per run;
+    /// a failed build is kept too, so it is reported once).
+    go_programs: std::sync::Mutex<std::collections::HashMap<String, Result<PathBuf, String>>>,
     machine: Machine,
     subjects: Vec<&'static dyn Subject>,
     skipped: Vec<Skipped>,
@@ -90,7 +98,22 @@ impl Lab {
         {
             bail!("{e}");
         }
-        let machine = Machine::detect(node.as_deref().ok());
+        let wants_go = config
+            .subjects
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == "go"));
+        let go = if wants_go || config.go.is_some() {
+            subject::find_go(config.go.as_deref())
+        } else {
+            Err("go was not asked for".to_string())
+        };
+        if config.go.is_some()
+            && let Err(e) = &go
+        {
+            bail!("{e}");
+        }
+        let mut machine = Machine::detect(node.as_deref().ok());
+        machine.go = go.as_ref().ok().map(|g| g.version.clone());
         let wanted: Vec<&'static dyn Subject> = match &config.subjects {
             None => subject::SUBJECTS
                 .iter()
@@ -120,6 +143,8 @@ impl Lab {
         };
         let mut lab = Lab {
             node,
+            go,
+            go_programs: Default::default(),
             machine,
             subjects: Vec::new(),
             skipped: Vec::new(),
@@ -157,6 +182,89 @@ impl Lab {
     /// The node binary, or why there is none.
     pub fn node(&self) -> Result<&Path, String> {
         self.node.as_deref().map_err(Clone::clone)
+    }
+
+    /// The Go toolchain, or why there is none.
+    pub fn go(&self) -> Result<&subject::GoToolchain, String> {
+        self.go.as_ref().map_err(Clone::clone)
+    }
+
+    /// `experiment`'s Go program, built on first use into the scratch
+    /// directory: its `<name>.go` as `main.go` beside a `go.mod` without
+    /// requirements, built with module downloads off (`GOPROXY=off`,
+    /// `GOFLAGS=-mod=mod`, `GOTOOLCHAIN=local`; no user `go env` file:
+    /// `GOENV=off`), `GOPATH` in the scratch
+    /// directory and the lab's own `GOCACHE` (kept between runs in the
+    /// system's temporary directory, so the standard library is compiled
+    /// once per machine, not per run).
+    pub fn go_program(&self, experiment: &str) -> anyhow::Result<PathBuf> {
+        let mut built = self
+            .go_programs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let result = built
+            .entry(experiment.to_string())
+            .or_insert_with(|| self.build_go(experiment).map_err(|e| format!("{e:#}")));
+        result.clone().map_err(anyhow::Error::msg)
+    }
+
+    fn build_go(&self, experiment: &str) -> anyhow::Result<PathBuf> {
+        let go = self.go().map_err(anyhow::Error::msg)?;
+        let exp = experiment::by_name(experiment)
+            .with_context(|| format!("unknown experiment {experiment:?}"))?;
+        let program = exp
+            .spec()
+            .workloads
+            .go
+            .with_context(|| format!("{experiment} has no Go program"))?;
+        let root = self.scripts.path().join("go");
+        let dir = root.join(experiment);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::write(
+            dir.join("go.mod"),
+            format!("module sluicelab/{experiment}\n\ngo 1.19\n"),
+        )?;
+        std::fs::write(dir.join("main.go"), program)?;
+        let out = dir.join(format!("{experiment}-go"));
+        let cache = std::env::var_os("SLUICE_GO_CACHE")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| std::env::temp_dir().join("sluice-lab-go-cache"));
+        let started = Instant::now();
+        let result = std::process::Command::new(&go.path)
+            .args(["build", "-trimpath", "-o"])
+            .arg(&out)
+            .arg(".")
+            .current_dir(&dir)
+            .env("GOCACHE", &cache)
+            .env("GOPATH", root.join("gopath"))
+            .env("GOPROXY", "off")
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOTOOLCHAIN", "local")
+            .env("GOSUMDB", "off")
+            .env("GOWORK", "off")
+            .env("GOENV", "off")
+            .env("GO111MODULE", "on")
+            .env_remove("GOOS")
+            .env_remove("GOARCH")
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("starting {} build", go.path.display()))?;
+        if !result.status.success() {
+            bail!(
+                "{} build of {experiment}.go failed ({}):\n{}",
+                go.version,
+                result.status,
+                tail(&String::from_utf8_lossy(&result.stderr), 2000)
+            );
+        }
+        if self.config.progress {
+            eprintln!(
+                "built {experiment}.go with {} in {:.1} s",
+                go.version,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(out)
     }
 
     /// The further node builds of a repeated `--node`.

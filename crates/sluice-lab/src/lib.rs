@@ -195,6 +195,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     };
     let mut body = String::new();
     let mut headlines = String::new();
+    let mut outcomes = Vec::new();
     for e in EXPERIMENTS {
         let spec = e.spec();
         eprintln!("sluice lab report: {} ...", spec.name);
@@ -214,6 +215,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     summary: &mut summary,
                 };
                 report_outcome(*e, &outcome, dir, seconds, out)?;
+                outcomes.push(outcome);
             }
             Err(err) => {
                 let msg = format!("{err:#}");
@@ -228,6 +230,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     }
     md.push_str("\n## Headlines\n\nOne table per experiment; the full tables follow.\n\n");
     md.push_str(&headlines);
+    md.extend(report::seed004::section(&outcomes));
     md.push_str(&body);
     md.push_str(&format!(
         "\n---\nGenerated in {:.0} s.\n",

@@ -17,6 +17,10 @@ pub struct Machine {
     pub node: Option<String>,
     /// The libuv version inside that node (`process.versions.uv`).
     pub libuv: Option<String>,
+    /// The Go that built the `go` subject's programs (`go1.23.5`), if one
+    /// was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub go: Option<String>,
 }
 
 impl Machine {
@@ -59,6 +63,7 @@ impl Machine {
             cpu,
             node: node_v,
             libuv,
+            go: None,
         }
     }
 
@@ -68,8 +73,12 @@ impl Machine {
             (Some(n), Some(uv)) => format!("node {n} (libuv {uv})"),
             _ => "no node".to_string(),
         };
+        let go = match &self.go {
+            Some(v) => format!(", {v}"),
+            None => String::new(),
+        };
         format!(
-            "{} cores, {}, Linux {}, {}",
+            "{} cores, {}, Linux {}, {}{go}",
             self.cores, self.cpu, self.kernel, node
         )
     }

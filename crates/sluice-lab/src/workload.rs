@@ -81,6 +81,12 @@ pub struct FifoHolder {
     samples: Vec<(u64, usize, usize)>,
     /// Bytes written so far.
     pub released: usize,
+    /// Release `n` bytes `hold` after each round's begin line (`"n": n`)
+    /// instead of after readers are seen in `read(2)`: for readers that
+    /// wait without a thread (Go's netpoller), which `/proc` cannot see.
+    by_count: bool,
+    /// (monotonic ns, threads of the process, rounds begun when taken).
+    threads: Vec<(u64, usize, usize)>,
 }
 
 impl FifoHolder {
@@ -105,7 +111,24 @@ impl FifoHolder {
             begins: Vec::new(),
             samples: Vec::new(),
             released: 0,
+            by_count: false,
+            threads: Vec::new(),
         })
+    }
+
+    /// Releases each round's `n` bytes `hold` after its begin line arrives,
+    /// whether or not any reader is seen blocked in `read(2)` (readers on
+    /// an event loop's poller wait without a thread). Readers are still
+    /// counted from `/proc`, so `max_in_flight` stays the number of threads
+    /// held in `read(2)`.
+    pub fn release_on_begin(mut self) -> Self {
+        self.by_count = true;
+        self
+    }
+
+    /// The most threads the process had at once, per round, in round order.
+    pub fn max_threads(&self) -> Vec<usize> {
+        per_round(&self.begins, &self.threads)
     }
 
     /// The FIFO's path, for the subject.
@@ -115,20 +138,26 @@ impl FifoHolder {
 
     /// The most readers seen blocked at once, per round, in round order.
     pub fn max_in_flight(&self) -> Vec<usize> {
-        let stamped = !self.begins.is_empty() && self.begins.iter().all(Option::is_some);
-        let mut out = vec![0; self.begins.len()];
-        for &(t, blocked, begun) in &self.samples {
-            let round = if stamped {
-                self.begins.iter().rposition(|b| b.is_some_and(|b| b <= t))
-            } else {
-                begun.checked_sub(1)
-            };
-            if let Some(r) = round {
-                out[r] = out[r].max(blocked);
-            }
-        }
-        out
+        per_round(&self.begins, &self.samples)
     }
+}
+
+/// The largest sample per round: a sample goes to the last round begun
+/// before it was taken (by stamp, or by arrival where a begin line had none).
+fn per_round(begins: &[Option<u64>], samples: &[(u64, usize, usize)]) -> Vec<usize> {
+    let stamped = !begins.is_empty() && begins.iter().all(Option::is_some);
+    let mut out = vec![0; begins.len()];
+    for &(t, value, begun) in samples {
+        let round = if stamped {
+            begins.iter().rposition(|b| b.is_some_and(|b| b <= t))
+        } else {
+            begun.checked_sub(1)
+        };
+        if let Some(r) = round {
+            out[r] = out[r].max(value);
+        }
+    }
+    out
 }
 
 /// `CLOCK_MONOTONIC` now, in nanoseconds: the clock node's
@@ -148,21 +177,31 @@ pub fn begin_event(mut fields: serde_json::Value) -> serde_json::Value {
 
 impl Watch for FifoHolder {
     fn tick(&mut self, pid: u32, lines: &[String]) -> anyhow::Result<()> {
+        let now = Instant::now();
         for l in lines {
             if l.contains("\"event\":\"begin\"") {
-                let stamp = serde_json::from_str::<serde_json::Value>(l)
-                    .ok()
-                    .and_then(|v| v["t"].as_u64());
+                let line = serde_json::from_str::<serde_json::Value>(l).ok();
+                let stamp = line.as_ref().and_then(|v| v["t"].as_u64());
                 self.begins.push(stamp);
+                if self.by_count {
+                    let n = line
+                        .as_ref()
+                        .and_then(|v| v["n"].as_u64())
+                        .context("a begin line without its task count \"n\"")?;
+                    for _ in 0..n {
+                        self.due.push_back(now + self.hold);
+                    }
+                }
             }
         }
-        let now = Instant::now();
         if self.fd.is_none() {
             self.fd = procfs::fd_of(pid, &self.path);
         }
         if let Some(fd) = self.fd {
-            let blocked = procfs::threads(pid)
-                .unwrap_or_default()
+            let threads = procfs::threads(pid).unwrap_or_default();
+            self.threads
+                .push((monotonic_ns(), threads.len(), self.begins.len()));
+            let blocked = threads
                 .iter()
                 .filter(|t| t.syscall == Some((procfs::SYS_READ, fd)))
                 .count();
@@ -171,7 +210,7 @@ impl Watch for FifoHolder {
             let unread =
                 rustix::io::ioctl_fionread(&self.fifo).context("FIONREAD on the FIFO")? as usize;
             let deficit = blocked.saturating_sub(unread + self.due.len());
-            if deficit == 0 {
+            if deficit == 0 || self.by_count {
                 self.deficit_since = None;
             } else {
                 let (since, ticks) = self.deficit_since.unwrap_or((now, 0));

@@ -80,6 +80,29 @@ pub fn assert_schema(v: &Value, experiment: &str) {
     }
 }
 
+/// Why the lab's `go` subject cannot run here (no `go` on `PATH`, none
+/// under `/usr/lib/go-*/bin`), if it cannot: the lab then skips it.
+pub fn no_go() -> Option<String> {
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("go").is_file()));
+    let debian = std::fs::read_dir("/usr/lib").is_ok_and(|dirs| {
+        dirs.flatten().any(|d| {
+            d.file_name().to_string_lossy().starts_with("go-") && d.path().join("bin/go").is_file()
+        })
+    });
+    (!on_path && !debian).then(|| "no go on PATH or under /usr/lib/go-*/bin".to_string())
+}
+
+/// `subjects` and, where Go is installed, `go`: the subjects a default run
+/// of an experiment with a Go program runs.
+pub fn with_go<'a>(subjects: &[&'a str]) -> Vec<&'a str> {
+    let mut out = subjects.to_vec();
+    if no_go().is_none() {
+        out.push("go");
+    }
+    out
+}
+
 /// Whether this machine lets `sluice lab-netns` make its namespaces; `Err`
 /// says what is missing (tests that need them print it and skip).
 pub fn netns_available() -> Result<(), String> {

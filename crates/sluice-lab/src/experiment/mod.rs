@@ -47,6 +47,10 @@ pub struct Workloads {
     /// A workload that drives a libuv loop of its own (the system libuv
     /// through FFI).
     pub libuv: Option<&'static dyn LibuvWorkload>,
+    /// The Go subject's program (`<name>.go`, package main, standard
+    /// library only): built once per lab run, run with its JSON params as
+    /// argv[1], prints one JSON document as its last line.
+    pub go: Option<&'static str>,
 }
 
 impl Workloads {
@@ -56,6 +60,7 @@ impl Workloads {
         node: None,
         rust: None,
         libuv: None,
+        go: None,
     };
 
     /// Node's script only (experiments that run no Rust child).
@@ -72,6 +77,15 @@ impl Workloads {
             node: Some(script),
             rust: Some(rust),
             libuv: None,
+            go: None,
+        }
+    }
+
+    /// The same, with the Go subject's program (`<name>.go`).
+    pub const fn with_go(self, program: &'static str) -> Self {
+        Workloads {
+            go: Some(program),
+            ..self
         }
     }
 
@@ -81,6 +95,7 @@ impl Workloads {
             Runtime::Node => self.node.is_some(),
             Runtime::Rust => self.rust.is_some(),
             Runtime::Libuv => self.libuv.is_some(),
+            Runtime::Go => self.go.is_some(),
         }
     }
 }
@@ -111,6 +126,9 @@ pub struct ExperimentSpec {
     /// node with the preload (`node+sluice`) measures sluice there. Where it
     /// is false, such a subject is skipped with the reason.
     pub rerouted: bool,
+    /// Why the go subject does not run it, where it has no Go program
+    /// (shown in the notes instead of "no Go workload").
+    pub why_no_go: Option<&'static str>,
 }
 
 /// Whether one (experiment, subject) cell of the grid runs.
@@ -136,6 +154,7 @@ impl ExperimentSpec {
         needs: &[],
         workloads: Workloads::NONE,
         rerouted: false,
+        why_no_go: None,
     };
 
     /// Whether the subject's own server is its workload here: an
@@ -184,6 +203,9 @@ impl ExperimentSpec {
             ));
         }
         if !self.serves(subject) && !self.workloads.supports(subject.runtime()) {
+            if let (Runtime::Go, Some(why)) = (subject.runtime(), self.why_no_go) {
+                return Cell::Skipped(format!("{} skipped: {why}", subject.name()));
+            }
             return Cell::Skipped(format!(
                 "{} skipped: {} has no {} workload",
                 subject.name(),
@@ -328,6 +350,15 @@ mod tests {
                                 assert!(spec.workloads.rust.is_some() || spec.serves(*s))
                             }
                             Runtime::Libuv => assert!(spec.workloads.libuv.is_some()),
+                            Runtime::Go => assert!(
+                                spec.workloads
+                                    .go
+                                    .is_some_and(|go| go.contains("package main")
+                                        && go.contains("os.Args[1]")),
+                                "{} on {}: no Go program reading its params",
+                                spec.name,
+                                s.name()
+                            ),
                         }
                         for need in spec.needs {
                             assert!(s.supports(*need).is_ok());

@@ -21,8 +21,12 @@
 //!   experiment's Rust workload on an [`Executor`] of that subject.
 //! - `libuv-ffi`: the same, running the experiment's libuv workload on the
 //!   system libuv through FFI.
+//! - `go`: the experiment's Go program (`<name>.go`), built once per lab
+//!   run with the Go found on the machine; Go has no pool, so a pool size
+//!   is `GOMAXPROCS`.
 
 mod executor;
+mod go;
 mod libuv_ffi;
 mod node;
 mod node_sluice;
@@ -31,6 +35,7 @@ mod sluice_compat;
 mod tokio;
 
 pub use executor::{ChildContext, Done, Executor, Job, run_on};
+pub use go::{GoToolchain, find_go};
 pub use node::find_node;
 
 use crate::PoolSize;
@@ -49,6 +54,8 @@ pub enum Runtime {
     Rust,
     /// A libuv loop inside `sluice lab-child`, driven through FFI.
     Libuv,
+    /// A Go program (the experiment's `<name>.go`), built once per lab run.
+    Go,
 }
 
 impl fmt::Display for Runtime {
@@ -57,6 +64,7 @@ impl fmt::Display for Runtime {
             Runtime::Node => "node",
             Runtime::Rust => "Rust",
             Runtime::Libuv => "libuv (FFI)",
+            Runtime::Go => "Go",
         })
     }
 }
@@ -293,6 +301,7 @@ pub static SUBJECTS: &[&dyn Subject] = &[
     &tokio::Tokio,
     &libuv_ffi::LibuvFfi,
     &node_sluice::NodeSluice,
+    &go::Go,
 ];
 
 /// Every subject's name, comma-separated, for errors and help.

@@ -127,9 +127,24 @@ impl Park {
     /// The caller then starts the thread, or calls [`Park::undo_add_worker`].
     /// Returns the counters before the change, or `None` at the limit.
     pub(crate) fn try_add_worker(&self, limit: usize) -> Option<Counters> {
+        self.add_worker(limit, false)
+    }
+
+    /// Like [`Park::try_add_worker`], but also `None` while a worker is
+    /// searching: that searcher takes the queued work, and hands the search
+    /// on when it turns busy with more queued. Two callers that both saw no
+    /// searcher (a submitter and the last searcher turning busy, say) start
+    /// one thread between them, not two.
+    pub(crate) fn try_add_searcher(&self, limit: usize) -> Option<Counters> {
+        self.add_worker(limit, true)
+    }
+
+    fn add_worker(&self, limit: usize, only_without_searcher: bool) -> Option<Counters> {
         let mut cur = self.counters.load(Ordering::SeqCst);
         loop {
-            if Counters(cur).alive() >= limit {
+            if Counters(cur).alive() >= limit
+                || (only_without_searcher && Counters(cur).searching() > 0)
+            {
                 return None;
             }
             match self.counters.compare_exchange(
@@ -358,6 +373,23 @@ mod tests {
         assert!(p.try_retire_busy(1));
         assert!(!p.try_retire_busy(1));
         assert_eq!(p.counters().alive(), 1);
+    }
+
+    #[test]
+    fn a_searcher_is_added_only_where_none_searches() {
+        let p = Park::new();
+        assert!(p.try_add_searcher(4).is_some());
+        // The first still searches: a second caller adds none.
+        assert!(p.try_add_searcher(4).is_none());
+        assert_eq!((p.counters().alive(), p.counters().searching()), (1, 1));
+        // It turned busy: the next caller adds one.
+        p.work_found();
+        assert_eq!(p.try_add_searcher(4).map(|c| c.alive()), Some(1));
+        assert!(p.try_add_searcher(4).is_none());
+        assert_eq!((p.counters().alive(), p.counters().searching()), (2, 1));
+        // The plain form does not look at searchers.
+        assert!(p.try_add_worker(4).is_some());
+        assert_eq!(p.counters().searching(), 2);
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
 use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, WorkerShard};
-use crate::park::{Park, Wake, spin_until};
+use crate::park::{Counters, Park, Wake, spin_until};
 use crate::policy::monitor::{Monitor, Schedstat};
 use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
@@ -464,7 +464,7 @@ impl LaneCore {
         if c.sleeping() > 0 && self.park.wake_one() {
             return;
         }
-        if c.alive() < self.spawn_limit() && self.spawn_worker() {
+        if c.alive() < self.spawn_limit() && self.spawn_searcher() {
             return;
         }
         if self.settings.adaptive {
@@ -474,7 +474,21 @@ impl LaneCore {
 
     /// Starts one worker thread if the lane is below its spawn limit.
     fn spawn_worker(self: &Arc<Self>) -> bool {
-        let Some(before) = self.park.try_add_worker(self.spawn_limit()) else {
+        let before = self.park.try_add_worker(self.spawn_limit());
+        self.start_counted(before)
+    }
+
+    /// Starts one worker thread if the lane is below its spawn limit and no
+    /// worker is searching (see [`Park::try_add_searcher`]).
+    fn spawn_searcher(self: &Arc<Self>) -> bool {
+        let before = self.park.try_add_searcher(self.spawn_limit());
+        self.start_counted(before)
+    }
+
+    /// Starts the thread of a worker just counted (`before`: the counters
+    /// before it was; `None`: none was counted).
+    fn start_counted(self: &Arc<Self>, before: Option<Counters>) -> bool {
+        let Some(before) = before else {
             return false;
         };
         if before.alive() >= self.limit() {

@@ -37,7 +37,7 @@ use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{ChildContext, Rules, SUBJECTS, Setting, Subject, Tuning};
+use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, Subject, Tuning};
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -138,7 +138,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     args: ARGS,
     pools: &[PoolSize::Unset],
     report_pools: &[PoolSize::Unset],
-    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive),
+    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive)
+        .with_go(include_str!("adaptive.go")),
     ..ExperimentSpec::BASE
 };
 
@@ -370,6 +371,9 @@ impl Plan {
         if has("wait") {
             notes.push(format!("wait: one-byte read of a FIFO on FastIo (node: fs.read), released {} ms after the lab sees the thread blocked in read(2); the Rust subjects' read is a plain read(2), not declared with sluice::blocking, so sluice finds it with its monitor", self.hold.as_millis()));
         }
+        if runs.iter().any(|r| r.subject.runtime() == Runtime::Go) {
+            notes.push("go at its defaults (GOMAXPROCS = the usable cores): a wait is syscall.Read on a blocking fd, so its thread blocks in read(2) and Go hands the P to another thread (the hand-off sluice's compensation copies); Go keeps idle threads rather than retiring them; cpu: pbkdf2 goroutines; hung: the stream's reads are ReadAt (pread) from goroutines".into());
+        }
         if has("cpu") {
             notes.push(format!(
                 "cpu: {} pbkdf2-sha512 tasks of {} iterations (~{} ms) on Cpu",
@@ -468,9 +472,16 @@ mod tests {
         let names: Vec<&str> = runs.iter().map(Run::name).collect();
         assert_eq!(
             names,
-            ["node", "sluice", "sluice-fixed", "sluice-bound", "tokio"]
+            [
+                "node",
+                "sluice",
+                "sluice-fixed",
+                "sluice-bound",
+                "tokio",
+                "go"
+            ]
         );
-        assert_eq!(skipped.len(), SUBJECTS.len() - 3, "{skipped:?}");
+        assert_eq!(skipped.len(), SUBJECTS.len() - 4, "{skipped:?}");
         assert!(
             skipped
                 .iter()
@@ -484,7 +495,10 @@ mod tests {
                 .map(Run::name)
                 .collect()
         };
-        assert_eq!(taking("wait"), ["node", "sluice", "sluice-fixed", "tokio"]);
+        assert_eq!(
+            taking("wait"),
+            ["node", "sluice", "sluice-fixed", "tokio", "go"]
+        );
         assert_eq!(taking("cpu"), names);
         assert_eq!(taking("mixed"), ["sluice", "sluice-fixed", "sluice-bound"]);
     }

@@ -209,6 +209,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         node: Some(include_str!("dispatch.js")),
         rust: Some(&Dispatch),
         libuv: Some(&Dispatch),
+        go: Some(include_str!("dispatch.go")),
     },
     rerouted: true,
     ..ExperimentSpec::BASE
@@ -388,6 +389,9 @@ impl Dispatch {
                 "node: uv_queue_work is not reachable from JS; each task is {} with its plain callback (no promise). It goes through libuv's one queue like uv_queue_work, and its time also includes the JS binding, the system call and the JS callback. fs.access of \"/\" is the default as the request with the least work around the pool (one system call on the shortest path, no object built for its callback); --node-request fs.fstat or crypto.randomFill times the others",
                 node_request_text(request)
             ));
+        }
+        if lab.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+            notes.push("go: no pool to dispatch to; a round trip is a goroutine started with `go` that sends on a channel the caller receives from (1 in flight), or the batch's goroutines started at once then every answer received (a buffered channel); GOMAXPROCS = the pool size; its idle window leaves out the process's first thread, as node's leaves out its loop thread".into());
         }
         if let Some(v) = ffi_version {
             let ffi = subject::SUBJECTS

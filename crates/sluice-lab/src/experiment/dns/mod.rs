@@ -15,7 +15,10 @@
 //!   the libuv policy: the same rule as node;
 //! - sluice: `sluice::dns` (the system resolver: `/etc/hosts`, then the
 //!   name server, on the child's event loop), no pool thread;
-//! - tokio: `getaddrinfo(name, AF_INET)` in `spawn_blocking`.
+//! - tokio: `getaddrinfo(name, AF_INET)` in `spawn_blocking`;
+//! - go `pure`: Go's own resolver (`net.Resolver{PreferGo: true}`), the
+//!   query sent from the goroutine and parked on the netpoller; go `cgo`:
+//!   `getaddrinfo` in a cgo call (`GODEBUG=netdns=cgo`), a thread each.
 //!
 //! Each child first resolves a warm-up name the server answers at once
 //! (`--fast`), so starting the pool or the resolver is not timed.
@@ -83,6 +86,12 @@ pub(crate) struct LookupReply {
     /// sluice::dns's mode: `native` or `getaddrinfo: why`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     mode: Option<String>,
+    /// Threads of the process before the batch (go).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    threads_before: Option<u64>,
+    /// The most threads during the batch (go).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    threads_peak: Option<u64>,
 }
 
 /// A pool size as a cell: libuv's default when unset.
@@ -130,6 +139,11 @@ fn lookup_row(
     if let Some(mode) = &r.mode {
         row = row.param("mode", mode.as_str());
     }
+    if let (Some(before), Some(peak)) = (r.threads_before, r.threads_peak) {
+        row = row
+            .metric("threads_peak", peak as f64)
+            .metric("threads_added", peak.saturating_sub(before) as f64);
+    }
     Ok(row)
 }
 
@@ -163,6 +177,8 @@ const WARMUP: &str = "warmup.fast.sluice.test";
 fn methods(subject: &dyn Subject) -> &'static [&'static str] {
     if subject.runtime() == Runtime::Node {
         &["dns.lookup", "dns.resolve4"]
+    } else if subject.runtime() == Runtime::Go {
+        &["pure", "cgo"]
     } else if subject.has_lanes() {
         &["sluice::dns"]
     } else {
@@ -220,7 +236,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(16),
     ],
     report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
-    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns),
+    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns).with_go(include_str!("dns.go")),
     rerouted: true,
     ..ExperimentSpec::BASE
 };
@@ -282,6 +298,9 @@ impl Experiment for Dns {
             .any(|s| s.runtime() == Runtime::Node)
         {
             notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
+        }
+        if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+            notes.push("go pure: Go's own resolver (net.Resolver{PreferGo: true}: /etc/hosts, then UDP from the goroutine, parked on the netpoller; no pool, no thread per lookup); go cgo: getaddrinfo(3) in a cgo call (GODEBUG=netdns=cgo), a thread per lookup in flight (threads_added: the most threads the process gained during the batch, sampled from /proc/self/task every ms); pool P is GOMAXPROCS=P, which bounds neither; hosts_match: Go's resolver answered localhost as getaddrinfo did".into());
         }
         let fallbacks: BTreeSet<String> = rows
             .iter()
@@ -373,7 +392,35 @@ impl Experiment for Dns {
                 .collect(),
             note: String::new(),
         };
-        vec![in_flight, totals]
+        let mut tables = vec![in_flight, totals];
+        let threaded: Vec<&(String, String)> = columns
+            .iter()
+            .filter(|(s, m)| {
+                pools
+                    .iter()
+                    .any(|p| get(s, m, p, "threads_added").is_some())
+            })
+            .collect();
+        if !threaded.is_empty() {
+            let mut header = vec!["pool".to_string()];
+            header.extend(threaded.iter().map(|(s, m)| column(s, m)));
+            tables.push(Table {
+                title: format!("dns, {n} names: threads the process gained during the batch"),
+                header,
+                rows: pools
+                    .iter()
+                    .map(|p| {
+                        let mut row = vec![pool_cell(p)];
+                        row.extend(threaded.iter().map(|(s, m)| {
+                            get(s, m, p, "threads_added").map_or("-".into(), |v| format!("{v:.0}"))
+                        }));
+                        row
+                    })
+                    .collect(),
+                note: "from /proc/self/task, sampled every ms by the child".into(),
+            });
+        }
+        tables
     }
 
     fn bars(&self) -> bool {

@@ -53,15 +53,30 @@ const CELLS: &[&str] = &[
     "gzip",
     "file",
     "admission",
+    "crowd",
 ];
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "cells",
         value_name: "LIST",
-        help: "cells to run: ping, login-1, login, ping-during-login, gzip, file, admission",
-        default: "ping,login-1,login,ping-during-login,gzip,file,admission",
-        report: "ping,login-1,login,ping-during-login,gzip,file,admission",
+        help: "cells to run: ping, login-1, login, ping-during-login, gzip, file, admission, crowd",
+        default: "ping,login-1,login,ping-during-login,gzip,file,admission,crowd",
+        report: "ping,login-1,login,ping-during-login,gzip,file,admission,crowd",
+    },
+    ArgSpec {
+        name: "crowd",
+        value_name: "N",
+        help: "the crowd cell (seed 004's headline run): connections each asking /login of a server whose hash is --crowd-iterations (the seed: 5000; what a 2-core machine holds: a few hundred)",
+        default: "256",
+        report: "256",
+    },
+    ArgSpec {
+        name: "crowd-iterations",
+        value_name: "N",
+        help: "pbkdf2-sha256 iterations of /login in the crowd cell (a short CPU hash, as the seed's)",
+        default: "5000",
+        report: "5000",
     },
     ArgSpec {
         name: "concurrency",
@@ -129,7 +144,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::HttpServer],
-    workloads: Workloads::node(include_str!("http.js")),
+    workloads: Workloads::node(include_str!("http.js")).with_go(include_str!("http.go")),
+    why_no_go: None,
     rerouted: true,
 };
 
@@ -152,6 +168,8 @@ impl Experiment for Http {
             duration: Duration::from_millis(args.millis("duration-ms", 100, 600_000)?),
             iterations: args.number("iterations", 1, 100_000_000)?,
             admission_queue: args.number("admission-queue", 1, 1_000_000)? as usize,
+            crowd: args.number("crowd", 1, 10_000)? as usize,
+            crowd_iterations: args.number("crowd-iterations", 1, 100_000_000)?,
             autocannon: match args.choice("autocannon", &["auto", "off"])?.as_str() {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
@@ -207,6 +225,36 @@ impl Experiment for Http {
                 rows.push(metrics(row("admission"), &r).metric("bound", p.admission_queue as f64));
                 server.stop()?;
             }
+            // Seed 004's headline run: a crowd of connections, each asking
+            // for a short CPU hash, against a server of its own.
+            if p.cells.iter().any(|c| c == "crowd") {
+                let crowd = Plan {
+                    iterations: p.crowd_iterations,
+                    concurrency: p.crowd,
+                    ..p.clone()
+                };
+                let server = Server::start(lab, subject, pool, &crowd, &file, None)?;
+                let url = format!("http://127.0.0.1:{}/login", server.port);
+                let cpu0 = server.cpu_seconds();
+                let wall0 = Instant::now();
+                let r = one(Load::new(url, p.crowd, p.duration))?;
+                let mut measured = metrics(row("crowd"), &r)
+                    .metric("connections", p.crowd as f64)
+                    .metric("iterations", p.crowd_iterations as f64);
+                if let (Some(a), Some(b)) = (cpu0, server.cpu_seconds()) {
+                    measured =
+                        measured.metric("server_cores", (b - a) / wall0.elapsed().as_secs_f64());
+                }
+                rows.push(measured);
+                // Seed 004 §4: /ping from the same crowd of connections.
+                let r = one(Load::new(
+                    format!("http://127.0.0.1:{}/ping", server.port),
+                    p.crowd,
+                    p.duration,
+                ))?;
+                rows.push(metrics(row("crowd-ping"), &r).metric("connections", p.crowd as f64));
+                server.stop()?;
+            }
             Ok(rows)
         })?;
         let mut notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
@@ -242,6 +290,8 @@ impl Experiment for Http {
                 .into(),
             false,
         ));
+        tables.push(crowd_table(o, &keys, "crowd"));
+        tables.push(crowd_table(o, &keys, "crowd-ping"));
         tables.extend(cannon_table(o, &keys));
         tables.retain(|t| !t.rows.is_empty());
         tables
@@ -306,6 +356,7 @@ fn cell_series(
 }
 
 /// What the cells share.
+#[derive(Clone)]
 struct Plan {
     cells: Vec<String>,
     concurrency: usize,
@@ -314,6 +365,8 @@ struct Plan {
     duration: Duration,
     iterations: u64,
     admission_queue: usize,
+    crowd: usize,
+    crowd_iterations: u64,
     autocannon: Option<PathBuf>,
 }
 
@@ -407,6 +460,7 @@ fn metrics(row: Row, r: &LoadReport) -> Row {
         ("p50_ms", r.p50_ms),
         ("p99_ms", r.p99_ms),
         ("max_ms", r.max_ms),
+        ("mean_ms", r.mean_ms),
     ] {
         if v.is_finite() {
             row = row.metric(k, v);
@@ -552,6 +606,70 @@ fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
     summary
 }
 
+/// Seed 004's headline run: throughput, mean and p99 of the crowd.
+fn crowd_table(o: &Outcome, keys: &[(String, Value)], cell: &str) -> Table {
+    let get = |s: &str, pool: &Value, m: &str| {
+        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+    };
+    let first = o.rows.iter().find(|r| r.param_text("cell") == "crowd");
+    let (conns, iterations) = first.map_or((0.0, 0.0), |r| {
+        (
+            r.metrics.get("connections").copied().unwrap_or(0.0),
+            r.metrics.get("iterations").copied().unwrap_or(0.0),
+        )
+    });
+    let (title, note) = if cell == "crowd" {
+        (
+            format!(
+                "http crowd (seed 004's headline run): {conns:.0} connections each asking /login (pbkdf2-sha256, {iterations:.0} iterations)"
+            ),
+            "seed 004 (a MacBook M2, 5000 concurrent requests): Go mean 12.4 ms, p99 < 18 ms; Node with UV_THREADPOOL_SIZE=16 mean 41.7 ms, p99 > 120 ms",
+        )
+    } else {
+        (
+            format!(
+                "http crowd /ping (seed 004 §4): {conns:.0} connections asking /ping back to back"
+            ),
+            "seed 004 §4 (8 cores, wrk -t16 -c512): goroutines 42,850 QPS, mean 11.2 ms, p99 38.7 ms; a worker-thread pool 31,620 QPS, mean 16.3 ms, p99 62.4 ms",
+        )
+    };
+    Table {
+        title,
+        header: [
+            "subject",
+            "pool",
+            "req/s",
+            "mean ms",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "errors",
+            "server cores used",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: keys
+            .iter()
+            .filter(|(s, pool)| get(s, pool, "req_s").is_some())
+            .map(|(s, pool)| {
+                let cell = |m: &str| get(s, pool, m).map_or("-".into(), ms);
+                vec![
+                    s.clone(),
+                    text(pool),
+                    get(s, pool, "req_s").map_or("-".into(), |v| format!("{v:.1}")),
+                    cell("mean_ms"),
+                    cell("p50_ms"),
+                    cell("p99_ms"),
+                    cell("max_ms"),
+                    get(s, pool, "errors").map_or("-".into(), |v| format!("{v:.0}")),
+                    get(s, pool, "server_cores").map_or("-".into(), |v| format!("{v:.2}")),
+                ]
+            })
+            .collect(),
+        note: note.into(),
+    }
+}
+
 /// `/ping` alone and during the `/login` flood.
 fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
     let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
@@ -677,6 +795,17 @@ fn run_notes(
             ));
         }
     }
+    if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+        notes.push("go: the Go twin (http.go): net/http, a goroutine per connection, /login's pbkdf2-sha256 over crypto/hmac and /gzip's compress/gzip computed in the handler (GOMAXPROCS = the pool size bounds how many compute at once), /file by os.ReadFile; its admission cell admits GOMAXPROCS + the queue at once (seed 002's semaphore, a buffered channel). Go shares the cores among every computing goroutine (preempted every 10 ms) where a pool runs its queue in turn: a flood's hashes all progress and finish together, late, so a short cell counts few of them (low req/s, while its CPU was busy) and the p99 of those it counts is near the mean".into());
+    }
+    if p.cells.iter().any(|c| c == "crowd") {
+        notes.push(format!(
+            "crowd (seed 004's headline run): {} connections at once, each asking /login of a server started with {} pbkdf2-sha256 iterations per /login, for {} ms; the seed sent 5000 concurrent requests on a MacBook M2, a 2-core machine holds a few hundred connections without measuring its own load generator; mean_ms is the mean latency of 2xx answers; crowd-ping: the same connections asking /ping of the same server (seed 004 §4's QPS table)",
+            p.crowd,
+            p.crowd_iterations,
+            p.duration.as_millis()
+        ));
+    }
     if let Some((first, rest)) = bodies.split_first() {
         let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
         let unpacks = |gz: &[u8]| {
@@ -757,6 +886,23 @@ fn server_command(
             match pool {
                 PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
                 PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
+            };
+            cmd
+        }
+        (Runtime::Go, _) => {
+            let mut cmd = Command::new(lab.go_program("http")?);
+            cmd.arg(
+                json!({
+                    "iterations": p.iterations,
+                    "gzip_bytes": sluice_serve::config::GZIP_BYTES,
+                    "file": file,
+                    "cpu_queue": admission,
+                })
+                .to_string(),
+            );
+            match pool {
+                PoolSize::Unset => cmd.env_remove("GOMAXPROCS"),
+                PoolSize::Size(n) => cmd.env("GOMAXPROCS", n.to_string()),
             };
             cmd
         }

@@ -119,7 +119,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     long_about: include_str!("about.md"),
     seed: "seed 000 §3",
     args: ARGS,
-    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool),
+    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool)
+        .with_go(include_str!("loop_vs_pool.go")),
     ..ExperimentSpec::BASE
 };
 
@@ -174,6 +175,13 @@ impl Experiment for LoopVsPool {
         notes.push(format!(
             "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
         ));
+        if sweep
+            .subjects()
+            .iter()
+            .any(|s| s.runtime() == crate::subject::Runtime::Go)
+        {
+            notes.push(format!("go has no event loop: its timer is a time.Timer read by a goroutine; loop: another goroutine locks its thread (runtime.LockOSThread) and spins {loop_ms} ms, which Go answers by running the timer's goroutine on another P, or with GOMAXPROCS=1 by preempting the spin (asynchronous preemption, Go >= 1.14); pool-N: N goroutines of the same pbkdf2-sha512, GOMAXPROCS = the pool size"));
+        }
         notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());
         Ok(sweep.outcome(rows, notes))
     }

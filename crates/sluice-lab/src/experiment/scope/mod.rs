@@ -285,6 +285,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
     needs: &[Need::Attach],
     workloads: Workloads::node(include_str!("scope.js")),
+    why_no_go: None,
     rerouted: false,
 };
 

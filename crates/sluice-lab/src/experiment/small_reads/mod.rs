@@ -101,7 +101,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(64),
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads),
+    workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads)
+        .with_go(include_str!("small_reads.go")),
     rerouted: true,
     ..ExperimentSpec::BASE
 };
@@ -152,7 +153,7 @@ impl Experiment for SmallReads {
         notes.push(format!(
             "{n} reads of one {bytes} B file per round, {in_flight} in flight; one warm-up round, then the median of {rounds} rounds (ops_s) and the fastest (best_ops_s)"
         ));
-        notes.push("node: fs.promises.readFile, which is four pool requests in turn (open, fstat, read, close), each a round trip between the loop and a pool thread; sluice, sluice-compat: sluice::fs::read, one FastIo task making the same system calls, awaited from the child's tokio current-thread loop; tokio: std::fs::read in spawn_blocking".into());
+        notes.push("node: fs.promises.readFile, which is four pool requests in turn (open, fstat, read, close), each a round trip between the loop and a pool thread; sluice, sluice-compat: sluice::fs::read, one FastIo task making the same system calls, awaited from the child's tokio current-thread loop; tokio: std::fs::read in spawn_blocking; go: os.ReadFile from as many goroutines as reads in flight (a regular file is not on Go's netpoller: each read(2) blocks its thread, GOMAXPROCS = the pool size)".into());
         if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
             notes.push(format!(
                 "machine load average (1 min) {:.2} before and {:.2} after the run",

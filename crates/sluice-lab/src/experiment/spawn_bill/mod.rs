@@ -152,7 +152,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(64),
         PoolSize::Size(2000),
     ],
-    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill),
+    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill)
+        .with_go(include_str!("spawn_bill.go")),
     ..ExperimentSpec::BASE
 };
 
@@ -175,6 +176,9 @@ impl Experiment for SpawnBill {
         let mut rows = Vec::new();
         if bill {
             rows.extend(bill_sweep.run(|cell| {
+                if cell.subject.runtime() == Runtime::Go {
+                    return go_bill(cell);
+                }
                 let row = cell.row().param("phase", "startup");
                 match cell.call::<_, BillReply>(&BillParams::Bill, None) {
                     Ok(out) => Ok(vec![bill_row(row, &out)?]),
@@ -212,6 +216,13 @@ impl Experiment for SpawnBill {
             notes.extend(bill_sweep.notes());
             notes.push("first pool task: node fs.stat; Rust subjects std::fs::metadata in FastIo (tokio: spawn_blocking). Threads, VmSize and VmRSS are read from /proc/self/status inside the child right before it is submitted and right after it completed.".into());
             notes.push("worker stacks: libuv (node) and sluice-compat 8 MiB each; sluice lanes 2 MiB (stack_size default); tokio 2 MiB (its default). glibc adds a 4 KiB guard page to each; a Rust thread also maps an 8 KiB alternate signal stack and its guard page (std's stack-overflow handler).".into());
+            if bill_sweep
+                .subjects()
+                .iter()
+                .any(|s| s.runtime() == Runtime::Go)
+            {
+                notes.push(format!("go: no pool to start; its bill at pool P is P goroutines blocked at once in read(2) of a pipe (a blocking fd, not on the netpoller; 4 when the pool is unset), counted once /proc shows all P in read(2): a thread each, as Go starts them (threads it already had idle are reused, so Threads grows by P less those); above libuv's cap of 1024, {GO_MAX_THREADS} runs the same under debug.SetMaxThreads(P), and its error is Go's answer when the blocked calls need more threads than the limit (the process stops)"));
+            }
             notes.extend(fidelity(&rows));
             notes.extend(arena_note(&rows, lab.machine().cores));
         }
@@ -306,6 +317,39 @@ fn set_row(
         .metric("threads_added_total", probe.threads as f64 - before)
         .metric("max_in_flight", in_flight as f64))
 }
+
+/// Go's bill at pool P: P goroutines blocked in read(2) at once, a thread
+/// each (4 when the pool is unset); past libuv's cap of 1024, the same
+/// again under `debug.SetMaxThreads(P)`, whose fatal error is the row's
+/// `error` (row `go-max-threads`).
+fn go_bill(cell: &crate::sweep::Cell<'_, ()>) -> anyhow::Result<Vec<Row>> {
+    let blocked = cell.pool.size().unwrap_or(4) as u64;
+    let row = |name: &str| {
+        Row::new(name)
+            .param("pool", cell.pool.to_value())
+            .param("phase", "startup")
+    };
+    let params = json!({ "part": "bill", "blocked": blocked, "max_threads": 0 });
+    let out: BillReply = cell.call(&params, None)?;
+    let mut rows = vec![bill_row(row(cell.subject.name()), &out)?];
+    if blocked > 1024 {
+        let params = json!({ "part": "bill", "blocked": blocked, "max_threads": blocked });
+        let got: Value = cell.call(&params, None)?;
+        let r = match got["fatal"].as_str() {
+            Some(fatal) => row(GO_MAX_THREADS).param("error", format!("fatal: {fatal}")),
+            None => bill_row(
+                row(GO_MAX_THREADS),
+                &serde_json::from_value(got.clone())
+                    .with_context(|| format!("go's limited bill: {got}"))?,
+            )?,
+        };
+        rows.push(r);
+    }
+    Ok(rows)
+}
+
+/// The go subject's rows under `debug.SetMaxThreads(pool)`.
+const GO_MAX_THREADS: &str = "go-max-threads";
 
 fn bill_row(row: Row, out: &BillReply) -> anyhow::Result<Row> {
     let delta = |name: fn(&ProcStatus) -> u64| {

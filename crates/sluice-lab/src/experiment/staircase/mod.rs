@@ -17,7 +17,7 @@ use crate::PoolSize;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
-use crate::subject::{self, ChildContext, run_on};
+use crate::subject::{self, ChildContext, Runtime, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
@@ -43,6 +43,10 @@ pub(crate) struct Params {
     /// The FIFO the lab holds (wait).
     #[serde(skip_serializing_if = "Option::is_none")]
     fifo: Option<PathBuf>,
+    /// The go subject's way to wait: `raw` (`syscall.Read`, a thread per
+    /// wait) or `netpoll` (`os.File` on Go's netpoller, no thread).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    go_wait: Option<String>,
 }
 
 /// What each child prints (after one `begin` event per round).
@@ -60,6 +64,10 @@ pub(crate) struct Round {
 
 /// The staircase experiment.
 pub(crate) struct Staircase;
+
+/// The rows of the go subject's netpoller waits (the go subject's own rows
+/// are its raw `read(2)` waits).
+const GO_NETPOLL: &str = "go-netpoll";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
@@ -106,7 +114,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
         PoolSize::Size(8),
     ],
     report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase),
+    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase)
+        .with_go(include_str!("staircase.go")),
     ..ExperimentSpec::BASE
 };
 
@@ -133,44 +142,65 @@ impl Experiment for Staircase {
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             let kind = cell.variant.as_str();
-            let mut params = Params {
-                kind: kind.to_string(),
-                ns: ns.clone(),
-                gap_ms: 20,
-                iterations: iterations as u64,
-                fifo: None,
-            };
-            let (reply, in_flight): (Reply, _) = if kind == "wait" {
-                fifo_no += 1;
-                let mut holder =
-                    FifoHolder::create(lab.scratch(), &format!("fifo-{fifo_no}"), hold)?;
-                params.fifo = Some(holder.path().to_path_buf());
-                let r = cell.call(&params, Some(&mut holder))?;
-                (r, Some(holder.max_in_flight()))
-            } else {
-                (cell.call(&params, None)?, None)
+            // Go waits two ways; the netpoller's rows are go-netpoll's.
+            let go_waits: &[Option<&str>] = match (cell.subject.runtime(), kind) {
+                (Runtime::Go, "wait") => &[Some("raw"), Some("netpoll")],
+                _ => &[None],
             };
             let mut rows = Vec::new();
-            for (i, r) in reply.rows.iter().enumerate() {
-                let mut row = Row::new(cell.subject.name())
-                    .param("kind", kind)
-                    .param("pool", cell.pool.to_value())
-                    .param("n", r.n)
-                    .metric("total_ms", r.total_ms);
-                if let Some(f) = &in_flight {
-                    let seen = f
-                        .get(i)
-                        .copied()
-                        .context("the FIFO holder missed a round")?;
-                    row = row.metric("max_in_flight", seen as f64);
+            for &go_wait in go_waits {
+                let mut params = Params {
+                    kind: kind.to_string(),
+                    ns: ns.clone(),
+                    gap_ms: 20,
+                    iterations: iterations as u64,
+                    fifo: None,
+                    go_wait: go_wait.map(str::to_string),
+                };
+                let (reply, counts): (Reply, _) = if kind == "wait" {
+                    fifo_no += 1;
+                    let mut holder =
+                        FifoHolder::create(lab.scratch(), &format!("fifo-{fifo_no}"), hold)?;
+                    if go_wait == Some("netpoll") {
+                        holder = holder.release_on_begin();
+                    }
+                    params.fifo = Some(holder.path().to_path_buf());
+                    let r = cell.call(&params, Some(&mut holder))?;
+                    (r, Some((holder.max_in_flight(), holder.max_threads())))
+                } else {
+                    (cell.call(&params, None)?, None)
+                };
+                let name = match go_wait {
+                    Some("netpoll") => GO_NETPOLL,
+                    _ => cell.subject.name(),
+                };
+                for (i, r) in reply.rows.iter().enumerate() {
+                    let mut row = Row::new(name)
+                        .param("kind", kind)
+                        .param("pool", cell.pool.to_value())
+                        .param("n", r.n)
+                        .metric("total_ms", r.total_ms);
+                    if let Some((in_flight, threads)) = &counts {
+                        let seen = in_flight
+                            .get(i)
+                            .copied()
+                            .context("the FIFO holder missed a round")?;
+                        row = row.metric("max_in_flight", seen as f64);
+                        if let Some(&t) = threads.get(i) {
+                            row = row.metric("threads_peak", t as f64);
+                        }
+                    }
+                    rows.push(row);
                 }
-                rows.push(row);
             }
             Ok(rows)
         })?;
         let mut notes = sweep.notes();
+        if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+            notes.push(format!("go: no pool; pool P is GOMAXPROCS=P. wait: go reads the FIFO with syscall.Read on a blocking fd (its M blocks in read(2), the P is handed to another M: a thread per wait), {GO_NETPOLL} with (*os.File).Read, which Go parks on its netpoller (no thread in read(2); the holder releases each round's n bytes {} ms after the round begins). cpu: pbkdf2-sha512 over crypto/hmac, one goroutine per task", hold.as_millis()));
+        }
         if kinds.iter().any(|k| k == "wait") {
-            notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall", hold.as_millis()));
+            notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall; threads_peak: the most threads the process had during the round", hold.as_millis()));
         }
         if kinds.iter().any(|k| k == "cpu") {
             notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
@@ -235,6 +265,25 @@ impl Experiment for Staircase {
                         header,
                         rows,
                         note: String::new(),
+                    });
+                    let mut header = vec!["n".to_string()];
+                    header.extend(subjects.iter().cloned());
+                    let rows = ns
+                        .iter()
+                        .map(|n| {
+                            let mut row = vec![n.to_string()];
+                            row.extend(subjects.iter().map(|s| {
+                                o.metric(s, &key(n), "threads_peak")
+                                    .map_or("-".into(), |v| format!("{v:.0}"))
+                            }));
+                            row
+                        })
+                        .collect();
+                    tables.push(Table {
+                        title: format!("staircase, wait tasks, pool {}: most threads of the process during the round, from /proc", crate::report::param_cell(pool)),
+                        header,
+                        rows,
+                        note: "a pool's threads stay once started; go starts a thread for each read(2) in flight and keeps it; go-netpoll's reads hold none".into(),
                     });
                 }
             }

@@ -403,6 +403,9 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     pools: &[PoolSize::Size(4)],
     report_pools: &[PoolSize::Size(4)],
     workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
+    why_no_go: Some(
+        "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)",
+    ),
     rerouted: true,
     ..ExperimentSpec::BASE
 };

@@ -103,6 +103,9 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     pools: &[PoolSize::Size(4), PoolSize::Size(8)],
     report_pools: &[PoolSize::Size(4)],
     workloads: Workloads::node_rust(include_str!("workers.js"), &Workers),
+    why_no_go: Some(
+        "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler",
+    ),
     ..ExperimentSpec::BASE
 };
 

@@ -1,0 +1,219 @@
+//! The reduced Go cell CI runs, so the go subject's driver cannot rot:
+//! Go's wait staircase (a thread per raw `read(2)`, none on the netpoller)
+//! and Go's DNS lookups (24 names in flight with Go's own resolver, and a
+//! thread per lookup with the C library's). Counts only. Skips, saying why,
+//! where no Go is installed (CI installs one: `.ci/run`).
+
+mod common;
+
+use common::{lab_json, metric, netns_available, no_go, sluice};
+use serde_json::json;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+/// One Go cell at a time: each holds threads and cores the others would
+/// count or wait for (2000 blocked calls in spawn-bill).
+fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[test]
+fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
+    let _serial = serial();
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's staircase: {why}");
+        return;
+    }
+    let (v, out) = lab_json(&[
+        "lab",
+        "staircase",
+        "--kind",
+        "wait",
+        "--n",
+        "1,4,16",
+        "--pools",
+        "2",
+        // Go hands a P on from a blocked thread when its sysmon looks
+        // (every 20 us to 10 ms): 16 hand-offs can take 160 ms on a loaded
+        // machine, and every read must still be held when the last blocks.
+        "--hold-ms",
+        "600",
+        "--subjects",
+        "go",
+    ]);
+    common::assert_schema(&v, "staircase");
+    assert!(
+        v["machine"]["go"].as_str().unwrap().starts_with("go1."),
+        "the machine line names the Go that ran: {}",
+        v["machine"]
+    );
+    for n in [1, 4, 16] {
+        let p = [("kind", json!("wait")), ("pool", json!(2)), ("n", json!(n))];
+        // Raw read(2): each goroutine's thread blocks, the P moves on to a
+        // new thread: every wait in flight at once, whatever GOMAXPROCS.
+        assert_eq!(metric(&v, "go", &p, "max_in_flight"), n as f64, "go n={n}");
+        assert!(metric(&v, "go", &p, "threads_peak") >= n as f64, "go n={n}");
+        // The netpoller: no thread in read(2) at all.
+        assert_eq!(
+            metric(&v, "go-netpoll", &p, "max_in_flight"),
+            0.0,
+            "go-netpoll n={n}"
+        );
+        assert!(metric(&v, "go-netpoll", &p, "total_ms") > 0.0);
+    }
+    let at16 = [
+        ("kind", json!("wait")),
+        ("pool", json!(2)),
+        ("n", json!(16)),
+    ];
+    assert!(
+        metric(&v, "go-netpoll", &at16, "threads_peak") < 16.0,
+        "16 netpoller waits did not take a thread each"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("go: pool 2 is GOMAXPROCS=2"),
+        "the notes say how a pool maps onto Go: {text}"
+    );
+}
+
+#[test]
+fn go_resolves_every_name_at_once_with_its_own_resolver() {
+    let _serial = serial();
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's dns: {why}");
+        return;
+    }
+    if let Err(why) = netns_available() {
+        eprintln!("skipping Go's dns: sluice lab-netns cannot make its namespaces here: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "dns",
+        "--pools",
+        "2",
+        "--names",
+        "24",
+        "--hold-ms",
+        "150",
+        "--subjects",
+        "go",
+    ]);
+    let at = |method: &str| vec![("pool", json!(2)), ("method", json!(method))];
+    // Go's own resolver: every name in flight, GOMAXPROCS 2 or not, no
+    // thread per lookup, /etc/hosts honoured as getaddrinfo honours it.
+    assert_eq!(metric(&v, "go", &at("pure"), "max_in_flight"), 24.0);
+    assert_eq!(metric(&v, "go", &at("pure"), "resolved"), 24.0);
+    assert_eq!(metric(&v, "go", &at("pure"), "hosts_match"), 1.0);
+    assert!(metric(&v, "go", &at("pure"), "threads_peak") < 24.0);
+    // getaddrinfo through cgo: every name in flight too, a thread each.
+    assert_eq!(metric(&v, "go", &at("cgo"), "max_in_flight"), 24.0);
+    for method in ["pure", "cgo"] {
+        // One A query per name, none sent again.
+        assert_eq!(metric(&v, "go", &at(method), "queries"), 24.0, "{method}");
+        assert_eq!(metric(&v, "go", &at(method), "resolved"), 24.0, "{method}");
+    }
+    assert!(metric(&v, "go", &at("cgo"), "threads_peak") >= 24.0);
+}
+
+#[test]
+fn a_missing_go_is_refused_by_name() {
+    let out = sluice()
+        .args([
+            "lab",
+            "staircase",
+            "--go",
+            "/nonexistent/go",
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--go /nonexistent/go: no such file"), "{err}");
+    assert!(!Path::new("/nonexistent/go").exists());
+}
+
+#[test]
+fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
+    let _serial = serial();
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's http: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "http",
+        "--cells",
+        "ping,admission,crowd",
+        "--pools",
+        "1",
+        "--concurrency",
+        "16",
+        "--crowd",
+        "32",
+        "--crowd-iterations",
+        "1000",
+        "--duration-ms",
+        "400",
+        "--iterations",
+        "20000",
+        "--autocannon",
+        "off",
+        "--subjects",
+        "go",
+    ]);
+    let at = |cell: &str| vec![("pool", json!(1)), ("cell", json!(cell))];
+    assert!(metric(&v, "go", &at("ping"), "ok") > 0.0);
+    assert_eq!(metric(&v, "go", &at("ping"), "errors"), 0.0);
+    // 16 clients against GOMAXPROCS 1 + a queue of 4: some are refused.
+    assert!(metric(&v, "go", &at("admission"), "status_429") > 0.0);
+    assert!(metric(&v, "go", &at("admission"), "ok") > 0.0);
+    // The crowd: every connection answered, none refused or broken.
+    assert_eq!(metric(&v, "go", &at("crowd"), "connections"), 32.0);
+    assert!(metric(&v, "go", &at("crowd"), "ok") >= 32.0);
+    assert_eq!(metric(&v, "go", &at("crowd"), "errors"), 0.0);
+    assert_eq!(metric(&v, "go", &at("crowd"), "status_429"), 0.0);
+    assert!(metric(&v, "go", &at("crowd-ping"), "ok") > 0.0);
+}
+
+#[test]
+fn go_pays_a_thread_per_blocked_call_and_dies_past_its_thread_limit() {
+    let _serial = serial();
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's spawn-bill: {why}");
+        return;
+    }
+    let (v, _) = lab_json(&[
+        "lab",
+        "spawn-bill",
+        "--part",
+        "bill",
+        "--pools",
+        "16,2000",
+        "--subjects",
+        "go",
+    ]);
+    for pool in [16u64, 2000] {
+        let p = [("pool", json!(pool)), ("phase", json!("startup"))];
+        // Every blocked call was seen in read(2) before the count: the
+        // process holds at least one thread per call.
+        assert!(
+            metric(&v, "go", &p, "threads_after") > pool as f64,
+            "pool {pool}"
+        );
+        assert!(metric(&v, "go", &p, "threads_added") >= 1.0, "pool {pool}");
+    }
+    // Past debug.SetMaxThreads, Go stops the process: reported, not hidden.
+    let limited = common::rows(&v, "go-max-threads", &[("pool", json!(2000))]);
+    assert_eq!(limited.len(), 1);
+    let error = limited[0]["params"]["error"]
+        .as_str()
+        .expect("an error param");
+    assert!(error.contains("thread exhaustion"), "{error}");
+    assert!(common::rows(&v, "go-max-threads", &[("pool", json!(16))]).is_empty());
+}

@@ -1,0 +1,137 @@
+// sluice lab: staircase (seed 000 §1), the go subject's side. n concurrent
+// tasks as goroutines, total wall ms per round.
+// os.Args[1]: {"kind": "wait"|"cpu", "ns": [..], "fifo": path, "gap_ms": ms,
+// "iterations": n, "go_wait": "raw"|"netpoll"}
+// Prints {"event":"begin","t":ns,"n":n} before each round, then
+// {"rows":[{"n","total_ms"}]}.
+//
+// wait, raw: syscall.Read of one byte on a blocking fd: the goroutine's M
+// (thread) blocks in read(2), its P is handed to another M (started if
+// none is idle), so every wait holds a thread of its own.
+// wait, netpoll: (*os.File).Read on the FIFO, which Go puts on its
+// netpoller: the goroutine parks, no thread is held.
+// cpu: pbkdf2-sha512 over crypto/hmac; GOMAXPROCS bounds how many compute.
+package main
+
+import (
+	"crypto/hmac"
+	"crypto/sha512"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+type params struct {
+	Kind       string   `json:"kind"`
+	Ns         []uint64 `json:"ns"`
+	GapMs      uint64   `json:"gap_ms"`
+	Iterations int      `json:"iterations"`
+	Fifo       string   `json:"fifo"`
+	GoWait     string   `json:"go_wait"`
+}
+
+type round struct {
+	N       uint64  `json:"n"`
+	TotalMs float64 `json:"total_ms"`
+}
+
+// monotonicNs is CLOCK_MONOTONIC, the clock the lab stamps rounds with.
+func monotonicNs() int64 {
+	var ts syscall.Timespec
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
+	return ts.Nano()
+}
+
+// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
+// subjects compute it ("secret", "salt").
+func pbkdf2SHA512(iterations int) []byte {
+	mac := hmac.New(sha512.New, []byte("secret"))
+	var idx [4]byte
+	binary.BigEndian.PutUint32(idx[:], 1)
+	mac.Write([]byte("salt"))
+	mac.Write(idx[:])
+	u := mac.Sum(nil)
+	out := append([]byte(nil), u...)
+	for i := 1; i < iterations; i++ {
+		mac.Reset()
+		mac.Write(u)
+		u = mac.Sum(u[:0])
+		for j := range out {
+			out[j] ^= u[j]
+		}
+	}
+	return out
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+func main() {
+	var p params
+	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
+		fail(fmt.Errorf("params: %w", err))
+	}
+	var task func() error
+	switch {
+	case p.Kind == "cpu":
+		task = func() error { pbkdf2SHA512(p.Iterations); return nil }
+	case p.Kind == "wait" && p.GoWait == "raw":
+		fd, err := syscall.Open(p.Fifo, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			fail(fmt.Errorf("opening the FIFO: %w", err))
+		}
+		task = func() error {
+			var b [1]byte
+			for {
+				_, err := syscall.Read(fd, b[:])
+				if err != syscall.EINTR {
+					return err
+				}
+			}
+		}
+	case p.Kind == "wait" && p.GoWait == "netpoll":
+		f, err := os.Open(p.Fifo)
+		if err != nil {
+			fail(fmt.Errorf("opening the FIFO: %w", err))
+		}
+		task = func() error {
+			var b [1]byte
+			_, err := f.Read(b[:])
+			return err
+		}
+	default:
+		fail(fmt.Errorf("kind %q with go_wait %q: expected cpu, or wait with raw or netpoll", p.Kind, p.GoWait))
+	}
+	rows := []round{}
+	for _, n := range p.Ns {
+		fmt.Printf("{\"event\":\"begin\",\"t\":%d,\"n\":%d}\n", monotonicNs(), n)
+		t0 := time.Now()
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := uint64(0); i < n; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := task(); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		if err := <-errs; err != nil {
+			fail(err)
+		}
+		rows = append(rows, round{N: n, TotalMs: float64(time.Since(t0).Nanoseconds()) / 1e6})
+		time.Sleep(time.Duration(p.GapMs) * time.Millisecond)
+	}
+	out, _ := json.Marshal(map[string]any{"rows": rows})
+	fmt.Println(string(out))
+}
