@@ -45,7 +45,7 @@ fn common_args() -> Vec<Arg> {
             .value_name("N")
             .default_value("1")
             .help("repetitions; tables show the median"),
-        Arg::new("node").long("node").value_name("PATH").action(ArgAction::Append).help("the node binary [default: node on PATH]; `lab scope` takes it again and again to compare node builds in one table"),
+        Arg::new("node").long("node").value_name("PATH").action(ArgAction::Append).help("the node binary [default: node on PATH]; `lab scope` takes it again and again to compare node builds in one table, and so does `lab report` (its other experiments run the first)"),
         Arg::new("go").long("go").value_name("PATH").help("the go command that builds the go subject's programs [default: the newest of go on PATH and /usr/lib/go-*/bin/go]"),
         Arg::new("no-progress").long("no-progress").action(ArgAction::SetTrue).help("no progress bar on stderr"),
     ]

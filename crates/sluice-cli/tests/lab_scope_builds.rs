@@ -101,7 +101,7 @@ fn other_experiments_refuse_several_nodes_and_a_missing_build_is_named() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--node given 2 times: only `sluice lab scope` compares node builds"),
+        err.contains("--node given 2 times: only `sluice lab scope` (and `sluice lab report`, for its scope section) compares node builds"),
         "{err}"
     );
     let out = sluice()

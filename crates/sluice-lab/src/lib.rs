@@ -131,11 +131,11 @@ pub fn check_writable(flag: &str, path: &std::path::Path) -> anyhow::Result<()> 
 
 /// Refuses a repeated `--node` where `what` runs one node build.
 fn refuse_more_nodes(config: &LabConfig, what: &str) -> anyhow::Result<()> {
-    if config.more_nodes.is_empty() || what == "scope" {
+    if config.more_nodes.is_empty() || what == "scope" || what == "report" {
         return Ok(());
     }
     anyhow::bail!(
-        "--node given {} times: only `sluice lab scope` compares node builds; `{what}` takes one --node",
+        "--node given {} times: only `sluice lab scope` (and `sluice lab report`, for its scope section) compares node builds; `{what}` takes one --node",
         config.more_nodes.len() + 1
     )
 }
@@ -176,6 +176,8 @@ pub struct ReportSummary {
 
 /// Runs every experiment with the report's small defaults and writes
 /// `dir/REPORT.md`, `dir/<experiment>.svg` and `dir/<experiment>.json`.
+/// With `--node` given several times, every experiment runs the first
+/// build and `scope` compares them all in one table.
 pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
     config.report = true;
     refuse_more_nodes(&config, "report")?;
