@@ -54,6 +54,7 @@
 #![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
+mod admission;
 mod blocking;
 pub mod budget;
 mod clock;
@@ -74,10 +75,14 @@ mod task;
 #[cfg(test)]
 mod tests;
 
+pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
 pub use config::{Builder, ConfigError, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
-pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
+pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, PoolCollector, Snapshot};
+
+/// This crate's version, as `sluice_info{version}` exports it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub use ops::{crypto, fs, zlib};
 pub use policy::Policy;
 pub use pool::{Pool, ShutdownReport};

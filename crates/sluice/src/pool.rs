@@ -1,6 +1,7 @@
 //! [`Pool`]: the front door. It validates nothing (the [`Builder`] did),
 //! allocates the task cell, and hands it to the policy.
 
+use crate::admission::{Alarm, Reserve, Waiters};
 use crate::config::{Builder, ConfigError};
 use crate::deadline::Deadlines;
 use crate::lane::Lane;
@@ -8,7 +9,7 @@ use crate::metrics::Snapshot;
 use crate::policy::LaneShutdown;
 use crate::policy::lanes::{LaneSettings, Lanes};
 use crate::policy::libuv::Libuv;
-use crate::policy::{Aborted, Policy, Refused, Scheduler, Vacated};
+use crate::policy::{Aborted, Admit, Policy, Refused, Scheduler, Slot, Vacated};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Busy, Task, TaskError};
 use std::sync::Arc;
@@ -213,7 +214,7 @@ impl Pool {
     }
 
     fn default_deadline(&self, lane: Lane) -> Option<Instant> {
-        self.inner().queue_timeout[lane.index()].map(|t| Instant::now() + t)
+        self.inner().default_deadline(lane)
     }
 
     fn submit<F, T>(
@@ -228,30 +229,94 @@ impl Pool {
         T: Send + 'static,
     {
         let inner = self.inner();
-        let slot = match inner.scheduler.admit(lane, wait) {
+        let how = if wait { Admit::Wait } else { Admit::Refuse };
+        let slot = match inner.admit(lane, how) {
             Ok(slot) => Some(slot),
             Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
             Err(Refused::Closed) => None,
         };
-        let cell = Arc::new(Cell::new(lane, deadline, f));
-        let job: Arc<dyn Job> = cell.clone();
-        match slot {
-            Some(slot) => {
-                if deadline.is_some() {
-                    inner.deadlines.watch(&job);
-                }
-                inner.scheduler.enqueue(slot, job);
-            }
-            None => {
-                // Refused, not accepted: no counter moves, and there was no
-                // queue slot to give back.
-                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
-                    vacated.account();
-                }
-            }
-        }
-        let output: Arc<dyn Output<T>> = cell;
-        Ok(Task::new(output, Arc::clone(inner)))
+        Ok(inner.submit_in(slot, lane, deadline, f))
+    }
+
+    /// Waits, without blocking the calling thread, for a place in `lane`'s
+    /// queue: the awaitable [`spawn`](Pool::spawn) for async callers.
+    ///
+    /// Waiters are admitted in arrival order (FIFO). The future is
+    /// cancel-safe: dropping it (a `select!` that took another branch, a
+    /// timeout) holds no place and costs the waiters behind it nothing. An
+    /// unbounded lane is ready at once. It resolves to
+    /// [`TaskError::Shutdown`] once the pool is shut down.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::mpsc;
+    ///
+    /// # futures_executor::block_on(async {
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let (release, gate) = mpsc::channel::<()>();
+    /// let (started_tx, started) = mpsc::channel();
+    /// let running = pool.spawn(Lane::Cpu, move || { started_tx.send(()).unwrap(); gate.recv().unwrap() });
+    /// started.recv()?;
+    /// let queued = pool.reserve(Lane::Cpu).await?.spawn(|| 1);  // the one queue place
+    /// assert!(pool.try_spawn(Lane::Cpu, || 2).is_err());        // full: try_spawn refuses
+    ///
+    /// let third = pool.reserve(Lane::Cpu);                      // waits, without blocking a thread
+    /// release.send(())?;                                        // the lane drains...
+    /// let task = third.await?.spawn(|| 3);                      // ...and the waiter gets the place
+    /// assert_eq!((running.await?, queued.await?, task.await?), ((), 1, 3));
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).rejected_total, 1);  // only try_spawn's refusal
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn reserve(&self, lane: Lane) -> Reserve {
+        Reserve::new(Arc::clone(self.inner()), lane, None)
+    }
+
+    /// [`reserve`](Pool::reserve) with a deadline: if no place is free by
+    /// `deadline`, it resolves to [`TaskError::DeadlineExceeded`] (at the
+    /// deadline: the pool's deadline thread wakes it, whatever runtime polls
+    /// it).
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool, TaskError};
+    /// use std::sync::mpsc;
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let (release, gate) = mpsc::channel::<()>();
+    /// let (started_tx, started) = mpsc::channel();
+    /// let running = pool.spawn(Lane::Cpu, move || { started_tx.send(()).unwrap(); gate.recv().unwrap() });
+    /// started.recv()?;
+    /// let queued = pool.spawn(Lane::Cpu, || ());                 // the lane is now full
+    /// let late = pool.reserve_before(Lane::Cpu, Instant::now() + Duration::from_millis(20));
+    /// assert_eq!(futures_executor::block_on(late).unwrap_err(), TaskError::DeadlineExceeded);
+    /// release.send(())?;
+    /// running.wait()?;
+    /// queued.wait()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reserve_before(&self, lane: Lane, deadline: Instant) -> Reserve {
+        Reserve::new(Arc::clone(self.inner()), lane, Some(deadline))
+    }
+
+    /// Runs `f` on `lane` once there is room, waiting for it without
+    /// blocking the calling thread: `self.reserve(lane).await?.spawn(f)`.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// # futures_executor::block_on(async {
+    /// let pool = Pool::builder().queue_bound(Lane::Cpu, 4).build()?;
+    /// let task = pool.spawn_async(Lane::Cpu, || 2 + 2).await?;
+    /// assert_eq!(task.await?, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn spawn_async<F, T>(&self, lane: Lane, f: F) -> Result<Task<T>, TaskError>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        Ok(self.reserve(lane).await?.spawn(f))
     }
 
     /// The current concurrency budget of `lane`. Under the libuv policy: the
@@ -289,7 +354,44 @@ impl Pool {
 
     /// A snapshot of every counter and gauge. See [`Snapshot`].
     pub fn metrics(&self) -> Snapshot {
-        self.inner().scheduler.snapshot()
+        self.inner().snapshot()
+    }
+
+    /// Registers this pool's series in a prometheus-client `registry`, next
+    /// to the service's own: they are read from the pool at each scrape.
+    /// The series are those of [`Snapshot::to_prometheus`] (`sluice_*`,
+    /// labelled `lane`, plus `sluice_info{policy,version}`); use
+    /// `registry.sub_registry_with_label` to tell two pools apart.
+    ///
+    /// ```
+    /// use prometheus_client::metrics::counter::Counter;
+    /// use prometheus_client::registry::Registry;
+    /// use sluice::{Lane, Pool};
+    ///
+    /// let mut registry = Registry::default();
+    /// let requests = Counter::<u64>::default();
+    /// registry.register("myapp_requests", "Requests served", requests.clone());
+    /// let pool = Pool::builder().build()?;
+    /// pool.register(&mut registry);
+    ///
+    /// requests.inc();
+    /// pool.spawn(Lane::Cpu, || ()).wait()?;
+    /// let mut text = String::new();
+    /// prometheus_client::encoding::text::encode(&mut text, &registry)?;
+    /// assert!(text.contains("myapp_requests_total 1"));
+    /// assert!(text.contains("sluice_completed_total{lane=\"cpu\"} 1"));
+    /// assert_eq!(text.matches("# EOF").count(), 1);
+    /// assert!(text.ends_with("# EOF\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn register(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(self.collector()));
+    }
+
+    /// This pool as a prometheus-client collector (see [`Pool::register`]).
+    #[must_use = "a collector exports nothing until it is registered"]
+    pub fn collector(&self) -> crate::PoolCollector {
+        crate::PoolCollector::new(Arc::clone(self.inner()))
     }
 
     /// Refuses new work, lets the workers drain every accepted task, and
@@ -325,6 +427,66 @@ impl std::fmt::Debug for Pool {
 }
 
 impl Inner {
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        self.scheduler.snapshot()
+    }
+
+    pub(crate) fn default_deadline(&self, lane: Lane) -> Option<Instant> {
+        self.queue_timeout[lane.index()].map(|t| Instant::now() + t)
+    }
+
+    pub(crate) fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused> {
+        self.scheduler.admit(lane, how)
+    }
+
+    /// Gives back a place that was reserved and not used.
+    pub(crate) fn release(&self, slot: Slot) {
+        self.scheduler.release(slot);
+    }
+
+    pub(crate) fn waiters(&self, lane: Lane) -> Option<&Waiters> {
+        self.scheduler.waiters(lane)
+    }
+
+    /// Wakes `alarm` at `at` (the deadline thread).
+    pub(crate) fn watch_alarm(&self, at: Instant, alarm: &Arc<Alarm>) {
+        self.deadlines.watch_alarm(at, alarm);
+    }
+
+    /// Queues `f` in the place `slot` (`None`: the pool refused as closed;
+    /// the task resolves to [`TaskError::Shutdown`]).
+    pub(crate) fn submit_in<F, T>(
+        self: &Arc<Self>,
+        slot: Option<Slot>,
+        lane: Lane,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> Task<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let cell = Arc::new(Cell::new(lane, deadline, f));
+        let job: Arc<dyn Job> = cell.clone();
+        match slot {
+            Some(slot) => {
+                if deadline.is_some() {
+                    self.deadlines.watch(&job);
+                }
+                self.scheduler.enqueue(slot, job);
+            }
+            None => {
+                // Refused, not accepted: no counter moves, and there was no
+                // queue slot to give back.
+                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
+                    vacated.account();
+                }
+            }
+        }
+        let output: Arc<dyn Output<T>> = cell;
+        Task::new(output, Arc::clone(self))
+    }
+
     /// Stops accepting work; workers drain and exit. Does not wait.
     fn close(&self) {
         self.scheduler.close();

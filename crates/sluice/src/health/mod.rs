@@ -37,16 +37,41 @@ pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
 /// ```
 pub fn to_prometheus(pool: &crate::Snapshot, lag: Option<&HistogramSample>) -> String {
     let mut r = prometheus_client::registry::Registry::default();
-    pool.register(&mut r);
-    if let Some(lag) = lag {
-        r.register(
-            "sluice_loop_lag_seconds",
-            "How late the event loop's timer fired (monitorEventLoopDelay)",
-            crate::metrics::ConstHistogram::new(lag.sum_seconds, lag.count, lag.buckets.clone()),
-        );
-    }
+    r.register_collector(Box::new(PoolAndLag {
+        pool: pool.clone(),
+        lag: lag.cloned(),
+    }));
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = prometheus_client::encoding::text::encode(&mut out, &r);
     out
+}
+
+/// A snapshot and a loop-lag histogram, encoded together.
+#[derive(Debug)]
+struct PoolAndLag {
+    pool: crate::Snapshot,
+    lag: Option<HistogramSample>,
+}
+
+impl prometheus_client::collector::Collector for PoolAndLag {
+    fn encode(
+        &self,
+        mut encoder: prometheus_client::encoding::DescriptorEncoder<'_>,
+    ) -> Result<(), std::fmt::Error> {
+        let mut sink = crate::metrics::Sink::new(&mut encoder);
+        self.pool.encode(&mut sink)?;
+        if let Some(lag) = &self.lag {
+            sink.family(
+                "sluice_loop_lag_seconds",
+                "How late the event loop's timer fired (monitorEventLoopDelay)",
+                &crate::metrics::ConstHistogram::new(
+                    lag.sum_seconds,
+                    lag.count,
+                    lag.buckets.clone(),
+                ),
+            )?;
+        }
+        Ok(())
+    }
 }

@@ -12,7 +12,8 @@
 
 pub(crate) mod counters;
 mod export;
-pub(crate) use export::ConstHistogram;
+pub use export::PoolCollector;
+pub(crate) use export::{ConstHistogram, Sink};
 pub(crate) mod histogram;
 
 use crate::lane::Lane;
@@ -115,6 +116,9 @@ pub struct LaneSnapshot {
     pub threads_peak: Option<u64>,
     /// Gauge: tasks waiting in the queue.
     pub queue_depth: u64,
+    /// Gauge: [`Pool::reserve`](crate::Pool::reserve) calls waiting for
+    /// room in the full queue (they are not in `queue_depth` yet).
+    pub reservations_waiting: u64,
     /// Gauge: tasks running now.
     pub in_flight: u64,
     /// Gauge: this lane's worker threads; `None` under the libuv policy,

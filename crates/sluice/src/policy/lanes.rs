@@ -22,6 +22,7 @@
 //! that are neither blocked nor waiting there fit the budget, so threads
 //! computing never exceed the usable cores (`park/README.md`, "blocked").
 
+use crate::admission::Waiters;
 use crate::budget;
 use crate::clock;
 use crate::config::{ConfigError, check_resize};
@@ -35,7 +36,7 @@ use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, WorkerShard};
 use crate::park::{Park, Wake, spin_until};
 use crate::policy::monitor::{Monitor, Schedstat};
-use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
+use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::sync::Arc;
@@ -153,12 +154,21 @@ impl Lanes {
 }
 
 impl Scheduler for Lanes {
-    fn admit(&self, lane: Lane, wait: bool) -> Result<Slot, Refused> {
-        self.lane(lane).reserve(wait)
+    fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused> {
+        self.lane(lane).reserve(how)
     }
 
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {
         self.lane(slot.lane).push(slot, job);
+    }
+
+    fn release(&self, slot: Slot) {
+        self.lane(slot.lane).release_slot();
+    }
+
+    fn waiters(&self, lane: Lane) -> Option<&Waiters> {
+        let core = self.lane(lane);
+        core.is_bounded().then_some(&core.waiters)
     }
 
     fn limit(&self, lane: Lane) -> usize {
@@ -305,6 +315,9 @@ pub(crate) struct LaneCore {
     room_waiters: AtomicUsize,
     room: Mutex<()>,
     room_cv: Condvar,
+    /// Reservations awaiting room (`Pool::reserve`), woken one at a time
+    /// as places free up (`admission.rs`).
+    pub(crate) waiters: Waiters,
     park: Park,
     pub(crate) metrics: LaneMetrics,
     /// Join handles of started threads, for shutdown.
@@ -339,6 +352,7 @@ impl LaneCore {
             room_waiters: AtomicUsize::new(0),
             room: Mutex::new(()),
             room_cv: Condvar::new(),
+            waiters: Waiters::default(),
             park: Park::new(),
             threads: Mutex::new(Vec::new()),
         }
@@ -369,7 +383,7 @@ impl LaneCore {
         self.park.counters()
     }
 
-    fn is_bounded(&self) -> bool {
+    pub(crate) fn is_bounded(&self) -> bool {
         self.settings.bound != usize::MAX
     }
 
@@ -379,7 +393,7 @@ impl LaneCore {
     /// the caller until there is room; without, it refuses. The slot says
     /// whether the queue was empty before (the only moment a submit can start
     /// a saturated interval, see `push`).
-    pub(crate) fn reserve(&self, wait: bool) -> Result<Slot, Refused> {
+    pub(crate) fn reserve(&self, how: Admit) -> Result<Slot, Refused> {
         let bound = self.settings.bound;
         let prev = if !self.is_bounded() {
             self.depth.fetch_add(1, Ordering::SeqCst)
@@ -387,9 +401,15 @@ impl LaneCore {
             let mut cur = self.depth.load(Ordering::SeqCst);
             loop {
                 if cur >= bound {
-                    if !wait {
-                        self.metrics.rejected();
-                        return Err(Refused::Full { bound });
+                    match how {
+                        Admit::Wait => {}
+                        Admit::Refuse => {
+                            self.metrics.rejected();
+                            return Err(Refused::Full { bound });
+                        }
+                        // A waiter must learn of a close even while full.
+                        Admit::Quiet if self.park.is_closed() => return Err(Refused::Closed),
+                        Admit::Quiet => return Err(Refused::Full { bound }),
                     }
                     self.wait_for_room()?;
                     cur = self.depth.load(Ordering::SeqCst);
@@ -513,11 +533,14 @@ impl LaneCore {
     }
 
     /// Gives one reserved slot back (also for a reservation refused as closed).
-    fn release_slot(&self) {
+    pub(crate) fn release_slot(&self) {
         let prev = self.depth.fetch_sub(1, Ordering::SeqCst);
         if self.is_bounded() && self.room_waiters.load(Ordering::SeqCst) > 0 {
             let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
             self.room_cv.notify_all();
+        }
+        if self.is_bounded() {
+            self.waiters.wake_front();
         }
         if prev == 1 {
             self.check_saturation();
@@ -693,6 +716,7 @@ impl LaneCore {
             let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
             self.room_cv.notify_all();
         }
+        self.waiters.wake_all();
         // Retired workers leave nobody to drain: start one.
         if self.depth.load(Ordering::SeqCst) > 0 && self.park.counters().alive() == 0 {
             self.spawn_worker();
@@ -888,6 +912,7 @@ impl LaneCore {
             limit: self.limit() as u64,
             queue_bound: self.is_bounded().then_some(self.settings.bound as u64),
             queue_depth: self.depth.load(Ordering::Relaxed) as u64,
+            reservations_waiting: self.waiters.len() as u64,
             threads: Some((c.alive() as u64, (c.searching() + c.sleeping()) as u64)),
             adaptive: Some(crate::metrics::counters::AdaptiveGauges {
                 on: self.settings.adaptive,
