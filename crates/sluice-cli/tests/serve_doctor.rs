@@ -61,7 +61,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     stop.store(true, Ordering::SeqCst);
     blocker.join().unwrap();
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(out.contains("verdict: loop blocked"), "{out}");
+    assert!(out.contains("verdict: loop-blocked"), "{out}");
 
     // The Cpu lane's one thread held, two logins queued behind it.
     let hold = std::thread::spawn(move || get(port, "/hold"));
@@ -75,7 +75,8 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     assert_eq!(logins.join().unwrap(), vec![200, 200]);
     assert_eq!(code, Some(1), "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["verdict"], "lane cpu saturated", "{out}");
+    assert_eq!(v["verdict"], "pool-saturated", "{out}");
+    assert_eq!(v["lane"], "cpu", "{out}");
     assert_eq!(v["exit_code"], 1);
     assert_eq!(v["lanes"][0]["lane"], "cpu");
     assert_eq!(v["lanes"][0]["queue_depth"], 2, "{out}");

@@ -6,7 +6,7 @@
 //! | `/login` | pbkdf2, 100 000 iterations, sha256, 64 bytes | `Cpu` lane | 429 at once |
 //! | `/gzip` | gzip of 256 KiB of text | `Cpu` lane | 429 at once |
 //! | `/file` | read of a 4 KiB file | `FastIo` lane | (FastIo is unbounded) |
-//! | `/metrics` | lanes + loop lag, Prometheus text | the loop | — |
+//! | `/metrics` | lanes + loop lag + the doctor's verdict over 1 s windows (`sluice_verdict`), OpenMetrics text | the loop | — |
 //!
 //! With `--diagnostic-routes`: `/block?ms=N` runs N ms of synchronous work
 //! on the loop thread (what a `readFileSync` or a big `JSON.parse` does to
@@ -48,6 +48,8 @@ pub struct App {
     pub pool: Pool,
     /// The event loop's lag, for `/metrics`.
     pub lag: LoopMonitor,
+    /// The doctor's verdict over 1 s windows, for `/metrics` (`sluice_verdict`).
+    pub watch: sluice::health::Watch,
     /// pbkdf2 iterations per `/login`.
     pub login_iterations: u32,
     /// What `/gzip` compresses.
@@ -251,7 +253,12 @@ async fn file(State(app): State<Arc<App>>) -> Response {
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     let lag = app.lag.snapshot();
-    let body = sluice::health::to_prometheus(&app.pool.metrics(), Some(&lag.sample));
+    let pool = app.pool.metrics();
+    let verdict = app.watch.observe(sluice::health::Sample::from_snapshot(
+        &pool,
+        Some(&lag.sample),
+    ));
+    let body = sluice::health::exposition(&pool, Some(&lag.sample), Some(&verdict));
     (
         StatusCode::OK,
         [(

@@ -15,6 +15,9 @@
 //!    gone clients were already cancelled);
 //! 4. `run` returns what happened. A second signal exits at once (code 130).
 
+/// The window of the verdict `/metrics` carries (`sluice_verdict`).
+pub const VERDICT_WINDOW: Duration = Duration::from_secs(1);
+
 use crate::config::{FILE_BYTES, GZIP_BYTES, ServeConfig};
 use crate::conn::{self, AcceptBackoff, Registry};
 use crate::gate::Gate;
@@ -125,9 +128,16 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             .map_err(|e| anyhow::anyhow!(bind_error(addr, &e)))?;
         let local = listener.local_addr()?;
         let registry = Arc::new(Registry::new(limits));
+        let lag = LoopMonitor::start(config.lag_resolution)?;
+        let watch = sluice::health::Watch::new(
+            sluice::health::Sample::from_snapshot(&pool.metrics(), Some(&lag.snapshot().sample)),
+            VERDICT_WINDOW,
+            sluice::health::Thresholds::default(),
+        );
         let app = Arc::new(App {
             pool: pool.clone(),
-            lag: LoopMonitor::start(config.lag_resolution)?,
+            lag,
+            watch,
             login_iterations: config.login_iterations,
             gzip_input: Arc::new(payload::text(GZIP_BYTES)),
             file,

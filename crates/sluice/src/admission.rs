@@ -8,10 +8,13 @@
 //! ([`Waiters`]). Only the reservation at the front tries the lane; the
 //! others wait their turn, so waiters are admitted in arrival order.
 //!
-//! - **No lost wake-up.** A waiter stores its waker *before* it tries the
-//!   lane. Whoever frees a place (a task leaving the queue, a permit dropped)
-//!   decrements the depth *then* wakes the front waiter: either the front's
-//!   try saw the room, or the wake comes after its waker was stored.
+//! - **No lost wake-up.** A waiter queues itself and stores its waker
+//!   *before* it tries the lane. Whoever frees a place (a task leaving the
+//!   queue, a permit dropped) decrements the depth *then* looks for waiters:
+//!   either the front's try saw the room, or the wake comes after its waker
+//!   was stored. Both sides' accesses to the waiter count are
+//!   read-modify-writes, so the argument holds without sequential
+//!   consistency (loom model `loom_reserve`).
 //! - **Cancel-safe.** Dropping a [`Reserve`] removes its entry; if it was at
 //!   the front it passes its turn on (wakes the next), since the room it may
 //!   have been woken for is still there. A reservation that got its place
@@ -68,7 +71,7 @@ impl Waiters {
         let id = q.next_id;
         q.next_id += 1;
         q.entries.push_back((id, waker.clone()));
-        self.len.store(q.entries.len(), Ordering::SeqCst);
+        self.len.swap(q.entries.len(), Ordering::AcqRel);
         id
     }
 
@@ -92,7 +95,7 @@ impl Waiters {
                 return;
             };
             q.entries.remove(pos);
-            self.len.store(q.entries.len(), Ordering::SeqCst);
+            self.len.swap(q.entries.len(), Ordering::AcqRel);
             if pos == 0 {
                 q.entries.front().map(|e| e.1.clone())
             } else {
@@ -104,9 +107,17 @@ impl Waiters {
         }
     }
 
+    /// Someone waits, read as a read-modify-write: it reads the latest
+    /// `len` in its modification order, so that a waiter's `push` (a
+    /// read-modify-write too) either comes after this read, and then the
+    /// waiter's own try sees the freed place, or is seen here.
+    fn anyone_waits(&self) -> bool {
+        self.len.fetch_add(0, Ordering::AcqRel) > 0
+    }
+
     /// A place was freed: the front waiter's turn.
     pub(crate) fn wake_front(&self) {
-        if self.is_empty() {
+        if !self.anyone_waits() {
             return;
         }
         let front = self.lock().entries.front().map(|e| e.1.clone());
@@ -117,7 +128,7 @@ impl Waiters {
 
     /// The lane closed: every waiter learns it.
     pub(crate) fn wake_all(&self) {
-        if self.is_empty() {
+        if !self.anyone_waits() {
             return;
         }
         let all: Vec<Waker> = self.lock().entries.iter().map(|e| e.1.clone()).collect();
@@ -298,10 +309,10 @@ impl Future for Reserve {
                 .try_admit()
                 .expect("an unbounded lane admits or is closed");
         };
-        if let Some(at) = this.deadline {
-            if Instant::now() >= at || this.alarm.as_ref().is_some_and(|a| a.fired()) {
-                return this.finish(Err(TaskError::DeadlineExceeded));
-            }
+        if let Some(at) = this.deadline
+            && (Instant::now() >= at || this.alarm.as_ref().is_some_and(|a| a.fired()))
+        {
+            return this.finish(Err(TaskError::DeadlineExceeded));
         }
         let front = match this.id {
             None => {

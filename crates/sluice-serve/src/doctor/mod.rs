@@ -56,10 +56,7 @@ impl DoctorReport {
     /// a lane living on compensation). (`sluice doctor` exits 2 when it
     /// could not diagnose at all.)
     pub fn exit_code(verdict: Verdict) -> u8 {
-        match verdict {
-            Verdict::Healthy => 0,
-            Verdict::LoopBlocked | Verdict::LaneSaturated(_) | Verdict::LaneCompensating(_) => 1,
-        }
+        u8::from(verdict.is_finding())
     }
 
     /// The report as pretty JSON (`--json`).
@@ -77,7 +74,7 @@ impl std::fmt::Display for DoctorReport {
             writeln!(
                 f,
                 "  {:<7} started {:>6}  saturated {:>3.0}%  queue wait mean {:>8.2} ms  p99 <= {:>8} ms  queued now {}",
-                l.lane,
+                l.lane.map_or("?", sluice::Lane::name),
                 l.started,
                 l.saturated_share * 100.0,
                 l.queue_wait_mean_ms,

@@ -3,8 +3,44 @@
 //! dropped waiter passes its turn on.
 
 use crate::{Lane, Pool};
+use loom::sync::{Condvar, Mutex};
 use loom::thread;
+use std::future::Future;
+use std::task::{Context, Poll, Wake, Waker};
 use std::time::Duration;
+
+/// A waker on loom's Mutex and Condvar (loom's own `unpark` is lost when
+/// the thread is blocked on a mutex at that moment, which std's is not).
+#[derive(Default)]
+struct Signal {
+    woken: Mutex<bool>,
+    cv: Condvar,
+}
+
+impl Wake for Signal {
+    fn wake(self: std::sync::Arc<Self>) {
+        *self.woken.lock().unwrap() = true;
+        self.cv.notify_one();
+    }
+}
+
+/// Polls `f` on this loom thread, waiting for a wake between polls.
+fn block_on<F: Future>(f: F) -> F::Output {
+    let signal = std::sync::Arc::new(Signal::default());
+    let waker = Waker::from(std::sync::Arc::clone(&signal));
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        let mut woken = signal.woken.lock().unwrap();
+        while !*woken {
+            woken = signal.cv.wait(woken).unwrap();
+        }
+        *woken = false;
+    }
+}
 
 /// A lane with one place, two reservations racing a task that holds it.
 #[test]
@@ -19,10 +55,10 @@ fn loom_reserve_wakes_the_waiter() {
         let first = pool.spawn(Lane::SlowIo, || 1);
         let p = pool.clone();
         let other = thread::spawn(move || {
-            let permit = loom::future::block_on(p.reserve(Lane::SlowIo)).unwrap();
+            let permit = block_on(p.reserve(Lane::SlowIo)).unwrap();
             permit.spawn(|| 2).wait().unwrap()
         });
-        let permit = loom::future::block_on(pool.reserve(Lane::SlowIo)).unwrap();
+        let permit = block_on(pool.reserve(Lane::SlowIo)).unwrap();
         assert_eq!(permit.spawn(|| 3).wait().unwrap(), 3);
         assert_eq!(other.join().unwrap(), 2);
         assert_eq!(first.wait().unwrap(), 1);
