@@ -8,6 +8,8 @@ mod common;
 use common::serve::{Serve, get};
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering::SeqCst};
 use std::time::Duration;
 
 /// Reads until EOF or a reset: true if the server closed the connection
@@ -118,8 +120,32 @@ fn try_get(port: u16, path: &str) -> Option<u16> {
         .ok()
 }
 
+/// One `/hold` client that asks again whenever its connection is closed
+/// unanswered (closed to make room while its request was still unread).
+/// `state` is odd while it connects and writes its request, even once the
+/// request is sent.
+fn hold_until_answered(port: u16, state: &AtomicU32) -> u16 {
+    loop {
+        state.fetch_add(1, SeqCst);
+        let sent = TcpStream::connect(("127.0.0.1", port)).and_then(|mut c| {
+            c.write_all(b"GET /hold HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")?;
+            Ok(c)
+        });
+        state.fetch_add(1, SeqCst);
+        let Ok(mut c) = sent else { continue };
+        let mut reply = Vec::new();
+        let _ = c.read_to_end(&mut reply);
+        if let Some(status) = String::from_utf8_lossy(&reply)
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+        {
+            return status;
+        }
+    }
+}
+
 #[test]
-#[ignore = "flaky: on a quiet machine the two /holds do not always both get in (one run looped for 580 s without a refusal); run with --ignored while it is fixed"]
 fn a_busy_connection_table_refuses_and_says_so() {
     let s = Serve::start(&[
         "--max-connections",
@@ -129,27 +155,42 @@ fn a_busy_connection_table_refuses_and_says_so() {
         "--diagnostic-routes",
     ]);
     let port = s.port;
-    // Two holds; a hold whose connection is closed to make room before its
-    // request was read (it was idle then) asks again.
-    let hold = move || loop {
-        if let Some(status) = try_get(port, "/hold") {
-            return status;
-        }
-    };
-    let first = std::thread::spawn(hold);
-    let second = std::thread::spawn(hold);
-    // Until both holds are in, a third connection is admitted (under the
-    // cap, or closing an idle one) and answered; once both connections are
-    // answering a request, a third is refused: closed unanswered.
+    let states: Arc<[AtomicU32; 2]> = Arc::new([AtomicU32::new(0), AtomicU32::new(0)]);
+    let holds: Vec<_> = (0..2)
+        .map(|i| {
+            let states = Arc::clone(&states);
+            std::thread::spawn(move || hold_until_answered(port, &states[i]))
+        })
+        .collect();
+    let snapshot = || [states[0].load(SeqCst), states[1].load(SeqCst)];
+    // Until both holds are in, a `/ping` is admitted (under the cap, or
+    // closing an idle hold, which asks again) and answered; a `/ping` can
+    // also be closed to make room for a hold that asks again. A `/ping`
+    // closed unanswered while no hold began a new attempt (both had sent
+    // their requests before it connected, and neither asked again until it
+    // was closed) was refused: the only connection admitted meanwhile was
+    // its own.
     let mut answered = 0;
-    while try_get(port, "/ping").is_some() {
-        answered += 1;
-        assert!(answered < 100_000, "never refused");
+    loop {
+        let before = snapshot();
+        if before.iter().any(|s| s % 2 == 1) {
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        let got = try_get(port, "/ping");
+        if got.is_none() && snapshot() == before {
+            break;
+        }
+        answered += u32::from(got.is_some());
+        if let Some(done) = holds.iter().position(|h| h.is_finished()) {
+            panic!("hold {done} was answered before the table was full (after {answered} pings)");
+        }
         std::thread::sleep(Duration::from_millis(5));
     }
     s.terminate();
-    assert_eq!(first.join().unwrap(), 200);
-    assert_eq!(second.join().unwrap(), 200);
+    for h in holds {
+        assert_eq!(h.join().unwrap(), 200);
+    }
     let (code, lines) = s.wait();
     assert_eq!(code, Some(0));
     let has = |want: &str| lines.iter().any(|l| l.contains(want));

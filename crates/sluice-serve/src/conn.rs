@@ -133,7 +133,13 @@ impl Registry {
     /// closing the longest-idle connection; `None` if every one is busy.
     fn admit(&self) -> Option<(u64, Arc<Conn>)> {
         let mut conns = self.lock();
-        let live = conns.values().filter(|c| !c.closing.load(R)).count();
+        // A connection asked to close still counts while it answers a
+        // request: it was closed to make room while its request was
+        // arriving, and it keeps its descriptor until that answer is made.
+        let live = conns
+            .values()
+            .filter(|c| !c.closing.load(R) || c.busy.load(R) > 0)
+            .count();
         if live >= self.limits.max_connections {
             let victim = conns
                 .values()
@@ -438,5 +444,52 @@ impl AcceptBackoff {
     /// A connection was accepted: the next error starts at 10 ms again.
     pub fn on_accept(&mut self) {
         self.next = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn registry(max_connections: usize) -> Registry {
+        Registry::new(Limits {
+            header_read_timeout: Duration::from_secs(5),
+            idle_timeout: Duration::from_secs(5),
+            max_connections,
+        })
+    }
+
+    #[test]
+    fn at_the_cap_the_longest_idle_closes_and_busy_ones_refuse() {
+        let r = registry(2);
+        let (_, a) = r.admit().unwrap();
+        let (_, b) = r.admit().unwrap();
+        a.busy.fetch_add(1, R);
+        // b is idle: the third closes it.
+        let (_, c) = r.admit().unwrap();
+        assert!(b.closing.load(R));
+        assert_eq!(r.counts.evicted.load(R), 1);
+        c.busy.fetch_add(1, R);
+        // a and c answer requests: the fourth is refused.
+        assert!(r.admit().is_none());
+        assert_eq!(r.counts.refused.load(R), 1);
+        assert_eq!(r.busy(), 2);
+    }
+
+    #[test]
+    fn a_closing_connection_that_began_answering_still_counts() {
+        let r = registry(2);
+        let (_, a) = r.admit().unwrap();
+        let (_, b) = r.admit().unwrap();
+        a.busy.fetch_add(1, R);
+        let (c, _) = r.admit().unwrap();
+        assert!(b.closing.load(R));
+        // b's request arrived before it closed: it answers it, keeping its
+        // descriptor meanwhile. c was answered and left.
+        b.busy.fetch_add(1, R);
+        r.remove(c);
+        assert!(r.admit().is_none(), "a and b answer requests; the cap is 2");
+        assert_eq!(r.counts.refused.load(R), 1);
+        assert_eq!(r.open(), 2);
     }
 }
