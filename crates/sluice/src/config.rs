@@ -134,6 +134,7 @@ struct Setting<T> {
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
+#[must_use = "a builder makes nothing until build()"]
 pub struct Builder {
     policy: Policy,
     threads: [Option<Setting<usize>>; 3],

@@ -77,6 +77,7 @@ pub(crate) struct Inner {
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShutdownReport {
     /// Every worker finished the queued work and exited within the timeout.
     pub drained: bool,

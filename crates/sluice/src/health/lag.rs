@@ -146,6 +146,7 @@ fn sample_of(m: &Merged) -> HistogramSample {
 /// Loop lag since the monitor started, in milliseconds, like
 /// `monitorEventLoopDelay`'s `min`, `mean`, `percentile(50|99)`, `max`.
 #[derive(Debug, Clone, serde::Serialize)]
+#[non_exhaustive]
 pub struct LagSnapshot {
     /// The timer period.
     pub resolution_ms: f64,

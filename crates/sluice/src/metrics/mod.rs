@@ -40,6 +40,7 @@ use serde::{Serialize, Serializer};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Snapshot {
     /// `"lanes"` or `"libuv"`.
     pub policy: &'static str,
@@ -65,6 +66,7 @@ impl Snapshot {
 /// and `started_total = in_flight + completed_total + panicked_total`.
 /// `rejected_total` counts refusals, which were never submitted.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct LaneSnapshot {
     /// The lane.
     #[serde(serialize_with = "lane_name")]
@@ -139,6 +141,7 @@ pub struct LaneSnapshot {
 ///
 /// Quantiles have at most 6.25 % relative error (16 buckets per power of two).
 #[derive(Debug, Clone, Default, Serialize)]
+#[non_exhaustive]
 pub struct HistogramSnapshot {
     /// Values recorded.
     pub count: u64,

@@ -46,6 +46,7 @@ impl std::str::FromStr for Digest {
 
 /// A refused input or a failing random source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CryptoError {
     /// An input outside what the algorithm accepts; the message names it.
     #[error("{0}")]

@@ -168,6 +168,7 @@ impl Drop for Vacated {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Policy {
     /// Independent lanes (`Cpu`, `FastIo`, `SlowIo`), each with its own
     /// budget, queue, threads and counters. Sized from the machine by default.
