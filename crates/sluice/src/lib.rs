@@ -60,6 +60,7 @@ pub mod budget;
 mod clock;
 mod config;
 mod deadline;
+mod hooks;
 #[cfg(feature = "dns")]
 pub mod dns;
 pub mod health;

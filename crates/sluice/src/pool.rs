@@ -12,6 +12,8 @@ use crate::policy::libuv::Libuv;
 use crate::policy::{Aborted, Admit, Policy, Refused, Scheduler, Slot, Vacated};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Busy, Task, TaskError};
+use crate::hooks::PanicHook;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -58,6 +60,8 @@ pub(crate) struct Inner {
     scheduler: Box<dyn Scheduler>,
     deadlines: Deadlines,
     queue_timeout: [Option<Duration>; 3],
+    /// `Builder::panic_handler`.
+    panic_hook: Option<PanicHook>,
 }
 
 /// What [`Pool::shutdown`] did.
@@ -103,9 +107,15 @@ impl Pool {
     pub(crate) fn new_lanes(
         settings: [LaneSettings; 3],
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         crate::clock::warm_up();
-        Pool::from_inner(Policy::Lanes, Box::new(Lanes::new(settings)), queue_timeout)
+        Pool::from_inner(
+            Policy::Lanes,
+            Box::new(Lanes::new(settings)),
+            queue_timeout,
+            panic_hook,
+        )
     }
 
     pub(crate) fn new_libuv(
@@ -113,12 +123,14 @@ impl Pool {
         stack_size: usize,
         timed: bool,
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         crate::clock::warm_up();
         Pool::from_inner(
             Policy::Libuv { threads },
             Box::new(Libuv::new(threads, stack_size, timed)),
             queue_timeout,
+            panic_hook,
         )
     }
 
@@ -126,12 +138,14 @@ impl Pool {
         policy: Policy,
         scheduler: Box<dyn Scheduler>,
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         let inner = Arc::new_cyclic(|weak| Inner {
             policy,
             scheduler,
             deadlines: Deadlines::new(weak.clone()),
             queue_timeout,
+            panic_hook,
         });
         Pool {
             handle: Arc::new(Handle { inner }),
@@ -467,6 +481,19 @@ impl Inner {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
+        let hook = self.panic_hook.clone();
+        let f = move || match hook {
+            None => f(),
+            Some(hook) => match catch_unwind(AssertUnwindSafe(f)) {
+                Ok(v) => v,
+                Err(payload) => {
+                    let msg = crate::task::state::panic_text(&*payload);
+                    // A panicking handler must not hide the task's own panic.
+                    let _ = catch_unwind(AssertUnwindSafe(|| hook(lane, &msg)));
+                    resume_unwind(payload)
+                }
+            },
+        };
         let cell = Arc::new(Cell::new(lane, deadline, f));
         let job: Arc<dyn Job> = cell.clone();
         match slot {

@@ -69,6 +69,10 @@ pub(crate) struct LaneSettings {
     /// `Cpu` lane with `Builder::cpu_affinity(true)`: the CPUs of the
     /// process's affinity set; each worker pins itself to a free one.
     pub(crate) pin: Option<Arc<CpuSlots>>,
+    /// The workers' thread name (`sluice-cpu`, or the builder's prefix).
+    pub(crate) thread_name: String,
+    /// `on_thread_start` / `on_thread_stop`.
+    pub(crate) hooks: crate::hooks::Hooks,
 }
 
 /// The CPUs a lane's workers pin themselves to, one worker per CPU; a
@@ -501,7 +505,7 @@ impl LaneCore {
         self.metrics.peak_threads(before.alive() + 1);
         let core = Arc::clone(self);
         let spawned = thread::spawn_named(
-            self.settings.lane.thread_name().to_string(),
+            self.settings.thread_name.clone(),
             self.settings.stack_size,
             move || core.run_worker(),
         );
@@ -599,6 +603,7 @@ impl LaneCore {
     }
 
     fn run_worker(self: Arc<Self>) {
+        let _hooks = crate::hooks::ThreadScope::enter(&self.settings.hooks);
         // Under loom every model thread shares one OS thread: leave it alone.
         #[cfg(not(loom))]
         if self.settings.nice != 0 {
@@ -1076,5 +1081,7 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         max_threads: budget::default_max_threads(lane, cores),
         detect: lane != Lane::Cpu,
         pin: None,
+        thread_name: lane.thread_name().to_string(),
+        hooks: crate::hooks::Hooks::default(),
     }
 }
