@@ -633,7 +633,11 @@ impl Builder {
                         crate::policy::lanes::CpuSlots::new(cpus),
                     ));
                 }
-                Ok(Pool::new_lanes(settings, timeouts, self.hooks.panic.clone()))
+                Ok(Pool::new_lanes(
+                    settings,
+                    timeouts,
+                    self.hooks.panic.clone(),
+                ))
             }
             Policy::Libuv { threads } => {
                 let unsupported = |setting: &str, why: &str| ConfigError::Unsupported {
@@ -714,7 +718,12 @@ impl Builder {
 
 /// `PREFIX-lane`, checked to fit Linux's 15-byte thread names.
 fn thread_name(prefix: &str, lane: Lane) -> Result<String, ConfigError> {
-    let max = 15 - Lane::ALL.iter().map(|l| l.name().len() + 1).max().unwrap_or(0);
+    let max = 15
+        - Lane::ALL
+            .iter()
+            .map(|l| l.name().len() + 1)
+            .max()
+            .unwrap_or(0);
     if prefix.is_empty() || prefix.len() > max || prefix.contains('\0') {
         return Err(ConfigError::OutOfRange {
             setting: "thread_name_prefix".to_string(),

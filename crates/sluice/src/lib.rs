@@ -60,10 +60,10 @@ pub mod budget;
 mod clock;
 mod config;
 mod deadline;
-mod hooks;
 #[cfg(feature = "dns")]
 pub mod dns;
 pub mod health;
+mod hooks;
 mod lane;
 mod loom;
 mod metrics;

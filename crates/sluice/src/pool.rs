@@ -4,6 +4,7 @@
 use crate::admission::{Alarm, Reserve, Waiters};
 use crate::config::{Builder, ConfigError};
 use crate::deadline::Deadlines;
+use crate::hooks::PanicHook;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
 use crate::policy::LaneShutdown;
@@ -12,7 +13,6 @@ use crate::policy::libuv::Libuv;
 use crate::policy::{Aborted, Admit, Policy, Refused, Scheduler, Slot, Vacated};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Busy, Task, TaskError};
-use crate::hooks::PanicHook;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -230,7 +230,7 @@ impl Snapshot {
             "sluice",
             "The pool's policy and sluice's version",
             &prometheus_client::metrics::info::Info::new(InfoLabels {
-                policy: self.policy,
+                policy: self.policy.name(),
                 version: crate::VERSION,
             }),
         )?;

@@ -42,8 +42,10 @@ use serde::{Serialize, Serializer};
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct Snapshot {
-    /// `"lanes"` or `"libuv"`.
-    pub policy: &'static str,
+    /// The pool's policy (its [`name`](crate::Policy::name), `"lanes"` or
+    /// `"libuv"`, in JSON and in `sluice_info{policy}`).
+    #[serde(serialize_with = "policy_name")]
+    pub policy: crate::Policy,
     /// Gauge: worker threads alive, all lanes.
     pub threads_alive: u64,
     /// Gauge: worker threads alive and waiting for work, all lanes.
@@ -209,6 +211,10 @@ impl HistogramSnapshot {
             buckets,
         }
     }
+}
+
+fn policy_name<S: Serializer>(p: &crate::Policy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
 }
 
 fn lane_name<S: Serializer>(lane: &Lane, s: S) -> Result<S::Ok, S::Error> {

@@ -199,7 +199,7 @@ impl Scheduler for Lanes {
     fn snapshot(&self) -> Snapshot {
         let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
         Snapshot {
-            policy: "lanes",
+            policy: crate::policy::Policy::Lanes,
             threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
             threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
             lanes,

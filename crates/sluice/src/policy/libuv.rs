@@ -45,6 +45,7 @@ use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
 use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, ShardLease, WorkerShard};
+use crate::policy::Policy;
 use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
@@ -419,7 +420,9 @@ impl Scheduler for Libuv {
     fn snapshot(&self) -> Snapshot {
         let (alive, idle) = self.threads();
         Snapshot {
-            policy: "libuv",
+            policy: Policy::Libuv {
+                threads: self.shared.configured,
+            },
             threads_alive: alive as u64,
             threads_idle: idle as u64,
             lanes: Lane::ALL

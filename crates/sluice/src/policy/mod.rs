@@ -186,6 +186,12 @@ pub enum Policy {
     },
 }
 
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Policy {
     /// `"lanes"` or `"libuv"`.
     pub fn name(&self) -> &'static str {
