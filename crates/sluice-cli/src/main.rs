@@ -501,10 +501,14 @@ fn serve_cli() -> Command {
         .arg(Arg::new("cpu-nice").long("cpu-nice").value_name("N").value_parser(clap::value_parser!(u8)).help("nice value of the Cpu lane's threads, 0..=19 [default: 10, or SLUICE_CPU_NICE]; above 0 they yield a core to the event loop at once"))
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
-        .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
-        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
-        .arg(Arg::new("header-read-timeout-ms").long("header-read-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10000").help("a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
-        .arg(Arg::new("idle-timeout-ms").long("idle-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("5000").help("a keep-alive connection with no request for this long is closed"))
+        .arg(duration_arg("lag-resolution", "10ms", "the loop-lag monitor's timer period (a bare number is seconds)"))
+        .arg(ms_alias("lag-resolution-ms", "lag-resolution"))
+        .arg(duration_arg("shutdown-timeout", "30s", "how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
+        .arg(ms_alias("shutdown-timeout-ms", "shutdown-timeout"))
+        .arg(duration_arg("header-read-timeout", "10s", "a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
+        .arg(ms_alias("header-read-timeout-ms", "header-read-timeout"))
+        .arg(duration_arg("idle-timeout", "5s", "a keep-alive connection with no request for this long is closed"))
+        .arg(ms_alias("idle-timeout-ms", "idle-timeout"))
         .arg(n("max-connections", "connections open at once; at the cap a new one closes the longest-idle one, and is refused only while every connection is answering [default: the open-file limit less 64, at most 10000]"))
         .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
@@ -521,24 +525,55 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
         libuv: m.get_flag("libuv"),
         login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
         file: m.get_one::<String>("file").map(PathBuf::from),
-        lag_resolution: Duration::from_millis(
-            *m.get_one::<u64>("lag-resolution-ms").expect("has default"),
-        ),
+        lag_resolution: duration_of(m, "lag-resolution")?,
         diagnostic_routes: m.get_flag("diagnostic-routes"),
-        shutdown_timeout: Duration::from_millis(
-            *m.get_one::<u64>("shutdown-timeout-ms")
-                .expect("has default"),
-        ),
-        header_read_timeout: Duration::from_millis(
-            *m.get_one::<u64>("header-read-timeout-ms")
-                .expect("has default"),
-        ),
-        idle_timeout: Duration::from_millis(
-            *m.get_one::<u64>("idle-timeout-ms").expect("has default"),
-        ),
+        shutdown_timeout: duration_of(m, "shutdown-timeout")?,
+        header_read_timeout: duration_of(m, "header-read-timeout")?,
+        idle_timeout: duration_of(m, "idle-timeout")?,
         max_connections: m.get_one::<usize>("max-connections").copied(),
     };
     sluice_serve::server::run(&config).map(drop)
+}
+
+/// A duration flag: sluice's one grammar (a bare number is seconds).
+fn duration_arg(name: &'static str, default: &'static str, help: &'static str) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("DURATION")
+        .default_value(default)
+        .help(format!("{help}, e.g. 500ms, 1.5s, 10 (seconds)"))
+}
+
+/// The old whole-milliseconds spelling of duration flag `new`, still read
+/// (hidden from the help).
+fn ms_alias(old: &'static str, new: &'static str) -> Arg {
+    Arg::new(old)
+        .long(old)
+        .value_name("MS")
+        .value_parser(clap::value_parser!(u64))
+        .conflicts_with(new)
+        .hide(true)
+}
+
+/// The value of duration flag `name`, or of its `NAME-ms` spelling.
+fn duration_of(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
+    let old = format!("{name}-ms");
+    if m.value_source(&old) == Some(clap::parser::ValueSource::CommandLine) {
+        return Ok(Duration::from_millis(
+            *m.get_one::<u64>(&old).expect("given"),
+        ));
+    }
+    let text = m.get_one::<String>(name).expect("has default");
+    sluice_duration::parse_duration(text).map_err(|e| anyhow::anyhow!("--{name} {e}"))
+}
+
+/// [`duration_of`], which must not be zero.
+fn positive(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
+    let d = duration_of(m, name)?;
+    if d.is_zero() {
+        anyhow::bail!("--{name} must be above 0");
+    }
+    Ok(d)
 }
 
 fn doctor_cli() -> Command {
@@ -548,8 +583,10 @@ fn doctor_cli() -> Command {
         .arg(Arg::new("url").long("url").value_name("URL").default_value("http://127.0.0.1:8080/metrics").help("the service's metrics"))
         .arg(Arg::new("window").long("window").value_name("DURATION").default_value("10s").help("time between the two samples, e.g. 10s, 500ms, 1m"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the diagnosis as JSON"))
-        .arg(Arg::new("lag-p99-ms").long("lag-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("20").help("loop lag p99 at or above this is a blocked loop"))
-        .arg(Arg::new("queue-wait-p99-ms").long("queue-wait-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("10").help("a lane whose queue wait p99 is at or above this is saturated"))
+        .arg(duration_arg("lag-p99", "20ms", "loop lag p99 at or above this is a blocked loop"))
+        .arg(ms_alias("lag-p99-ms", "lag-p99"))
+        .arg(duration_arg("queue-wait-p99", "10ms", "a lane whose queue wait p99 is at or above this is saturated"))
+        .arg(ms_alias("queue-wait-p99-ms", "queue-wait-p99"))
 }
 
 fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
@@ -560,10 +597,8 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         m.get_one::<String>("url").expect("has default").clone(),
         window,
     );
-    config.thresholds.loop_lag_p99 =
-        Duration::from_millis(*m.get_one::<u64>("lag-p99-ms").expect("has default"));
-    config.thresholds.queue_wait_p99 =
-        Duration::from_millis(*m.get_one::<u64>("queue-wait-p99-ms").expect("has default"));
+    config.thresholds.loop_lag_p99 = positive(m, "lag-p99")?;
+    config.thresholds.queue_wait_p99 = positive(m, "queue-wait-p99")?;
     let report = sluice_serve::doctor::run(&config)?;
     let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
@@ -580,15 +615,19 @@ fn load_cli() -> Command {
         .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
-        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms"))
+        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms, 10 (seconds)"))
         .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
 }
 
 fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
-    let duration =
-        sluice_serve::doctor::parse_window(m.get_one::<String>("duration").expect("has default"))
-            .map_err(|e| anyhow::anyhow!(e.replace("--window", "--duration")))?;
+    let duration = sluice_serve::doctor::parse_flag(
+        "--duration",
+        m.get_one::<String>("duration").expect("has default"),
+        Duration::from_millis(100),
+        Duration::from_secs(3600),
+    )
+    .map_err(anyhow::Error::msg)?;
     let mut load = sluice_lab::loadgen::Load::new(
         m.get_one::<String>("url").expect("required").clone(),
         *m.get_one::<usize>("concurrency").expect("has default"),

@@ -199,8 +199,8 @@ fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
             &s.url("/metrics"),
             "--window",
             "2s",
-            "--lag-p99-ms",
-            "100",
+            "--lag-p99",
+            "100ms",
             "--json",
         ])
         .output()

@@ -4,7 +4,7 @@
 //! runs every request's async part and the timers; blocking work goes to
 //! the pool's lanes. Connections are served by hyper's HTTP/1 server with a
 //! header-read timeout, an idle timeout and a connection cap (`conn.rs`).
-//! Shutdown on SIGTERM or Ctrl-C, bounded by `--shutdown-timeout-ms` in all:
+//! Shutdown on SIGTERM or Ctrl-C, bounded by `--shutdown-timeout` in all:
 //!
 //! 1. stop accepting connections; idle connections close at once, a
 //!    half-sent request included (it was never received);
@@ -235,7 +235,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             if drained {
                 String::new()
             } else {
-                format!(", or dropped with {dropped} connections when --shutdown-timeout-ms passed")
+                format!(", or dropped with {dropped} connections when --shutdown-timeout passed")
             },
             if r.late > 0 {
                 format!("; {} more that arrived on open connections answered", r.late)

@@ -81,6 +81,7 @@ pub use blocking::blocking;
 pub use config::{Builder, ConfigError, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, PoolCollector, Snapshot};
+pub use sluice_duration::{DurationError, parse_duration};
 
 /// This crate's version, as `sluice_info{version}` exports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
