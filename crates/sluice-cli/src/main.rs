@@ -50,16 +50,17 @@ fn common_args() -> Vec<Arg> {
     ]
 }
 
-const DNS_DELAY_ABOUT: &str = "A DNS server that holds every query a fixed time and counts the names in flight (seed 001's lab resolver)";
+const DNS_DELAY_ABOUT: &str =
+    "A DNS server that holds every query a fixed time and counts the names in flight";
 
 const DNS_DELAY_LONG: &str = "\
 A real DNS server (UDP and TCP) that holds every query a fixed time before \
 answering it, and counts how many distinct names are in flight at once: \
-resolver-side evidence of how many lookups a client really runs in parallel \
-(seed 001's lab resolver).
+resolver-side evidence of how many lookups a client really runs in parallel.
 
 A queries are answered with the IPv4 --answer, AAAA queries with the IPv6 \
-one (or an empty answer), with TTL --ttl, after --hold. Names matching a \
+one (or an empty answer), with TTL --ttl, after --hold (a bare number is \
+seconds: 2, 300ms, 1.5s). Names matching a \
 --fast pattern are answered at once and not counted in flight. Anything that \
 is not one well-formed query is counted (malformed_total) and dropped; \
 nothing a client sends stops the server. It listens on loopback unless told \
@@ -164,7 +165,7 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
 
 fn cli() -> Command {
     let mut lab = Command::new("lab")
-        .about("Run the seeds' experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio")
+        .about("Run the experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio")
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(Command::new("list").about("List the experiments"))
@@ -204,6 +205,7 @@ fn cli() -> Command {
     }
     negative_values(Command::new("sluice")
         .version(env!("CARGO_PKG_VERSION"))
+        .propagate_version(true)
         .about(
             "sluice: a work pool beside the event loop, and the lab that measures it against Node",
         )
@@ -492,7 +494,7 @@ fn serve_cli() -> Command {
     };
     Command::new("serve")
         .about("Serve /ping, /login (pbkdf2), /gzip, /file and /metrics on one event loop, with the work on sluice's lanes")
-        .long_about("Serve the seeds' demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
+        .long_about("Serve the demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
         .arg(Arg::new("listen").long("listen").value_name("IP:PORT").default_value(sluice_serve::config::DEFAULT_LISTEN).help("address to listen on (port 0: any free port, printed at start)"))
         .arg(n("cpu-threads", "the Cpu lane's threads [default: the usable cores]"))
         .arg(n("fastio-threads", "the FastIo lane's threads [default: max(4, cores)]"))

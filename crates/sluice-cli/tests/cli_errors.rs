@@ -305,3 +305,23 @@ fn scope_run_as_root_does_not_say_to_run_it_as_root() {
         );
     }
 }
+
+#[test]
+fn every_command_has_version_and_help_that_speaks_to_users() {
+    for cmd in ["scope", "serve", "doctor", "load", "dns-delay"] {
+        let out = sluice().args([cmd, "--version"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{cmd} --version");
+        assert!(
+            stdout.contains(env!("CARGO_PKG_VERSION")),
+            "{cmd} --version: {stdout}"
+        );
+        let out = sluice().args([cmd, "--help"]).output().unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{cmd} --help");
+        assert!(
+            !help.contains("seed"),
+            "{cmd} --help cites the articles:\n{help}"
+        );
+    }
+}
