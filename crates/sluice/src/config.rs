@@ -13,7 +13,7 @@ use crate::pool::Pool;
 use std::time::Duration;
 
 /// The environment variables [`Builder::from_env`] reads.
-pub const ENV_VARS: [&str; 11] = [
+pub const ENV_VARS: [&str; 12] = [
     "SLUICE_CPU_THREADS",
     "SLUICE_FASTIO_THREADS",
     "SLUICE_SLOWIO_THREADS",
@@ -25,6 +25,7 @@ pub const ENV_VARS: [&str; 11] = [
     "SLUICE_FASTIO_MAX_THREADS",
     "SLUICE_SLOWIO_MAX_THREADS",
     "SLUICE_CPU_AFFINITY",
+    "SLUICE_CPU_SCHED",
 ];
 
 /// A refused configuration value. The message names the setting (an
@@ -146,9 +147,56 @@ pub struct Builder {
     max_threads: [Option<Setting<usize>>; 3],
     adaptive: [Option<Setting<bool>>; 3],
     cpu_affinity: bool,
+    cpu_sched: Option<Setting<CpuSched>>,
     untimed: bool,
     thread_name_prefix: Option<String>,
     hooks: crate::hooks::Hooks,
+}
+
+/// The Linux scheduling policy of `Cpu` lane workers (see
+/// [`Builder::cpu_sched`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum CpuSched {
+    /// `SCHED_OTHER` at the lane's nice value ([`Builder::cpu_nice`]): the
+    /// default.
+    #[default]
+    Normal,
+    /// `SCHED_BATCH` at the lane's nice value: the kernel treats the workers
+    /// as CPU-bound and does not let them preempt a thread that wakes up.
+    Batch,
+    /// `SCHED_IDLE`: the workers run only on cores no other thread of the
+    /// machine wants, below even nice 19.
+    Idle,
+}
+
+impl CpuSched {
+    /// The token of the policy: `normal`, `batch` or `idle` (the values of
+    /// `SLUICE_CPU_SCHED`).
+    ///
+    /// ```
+    /// assert_eq!(sluice::CpuSched::Idle.token(), "idle");
+    /// ```
+    pub fn token(self) -> &'static str {
+        match self {
+            CpuSched::Normal => "normal",
+            CpuSched::Batch => "batch",
+            CpuSched::Idle => "idle",
+        }
+    }
+
+    fn parse(setting: &str, raw: &str) -> Result<CpuSched, ConfigError> {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "normal" | "other" => Ok(CpuSched::Normal),
+            "batch" => Ok(CpuSched::Batch),
+            "idle" => Ok(CpuSched::Idle),
+            _ => Err(ConfigError::NotAccepted {
+                setting: setting.to_string(),
+                value: raw.to_string(),
+                expected: "normal, batch or idle".to_string(),
+            }),
+        }
+    }
 }
 
 impl Builder {
@@ -289,6 +337,7 @@ impl Builder {
     /// | `SLUICE_FASTIO_MAX_THREADS` | `FastIo` threads, compensation included| budget..=1024          |
     /// | `SLUICE_SLOWIO_MAX_THREADS` | `SlowIo` threads, compensation included| budget..=1024          |
     /// | `SLUICE_CPU_AFFINITY`   | pin `Cpu` workers one per core             | `on`/`off` (as above)  |
+    /// | `SLUICE_CPU_SCHED`      | scheduling policy of `Cpu` workers         | `normal`/`batch`/`idle`|
     ///
     /// Surrounding white space is ignored; anything else that is not a
     /// whole number in range is an error naming the variable and its value.
@@ -381,6 +430,13 @@ impl Builder {
         }
         if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
             b.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
+        }
+        if let Some(raw) = lookup("SLUICE_CPU_SCHED") {
+            b.cpu_sched = Some(Setting {
+                value: CpuSched::parse("SLUICE_CPU_SCHED", &raw)?,
+                raw,
+                source: "SLUICE_CPU_SCHED".to_string(),
+            });
         }
         if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
             let value = parse_switch("SLUICE_ADAPTIVE", raw.clone())?;
@@ -557,6 +613,31 @@ impl Builder {
         self
     }
 
+    /// The scheduling policy `Cpu` lane workers set on themselves (default
+    /// [`CpuSched::Normal`] at nice 10). With every core busy computing, a
+    /// thread that wakes up (the event loop, a file read, a lookup) waits for
+    /// the kernel to preempt a `Cpu` worker; `Batch` and `Idle` shorten that
+    /// wait, and `Idle` also yields to every other process of the machine.
+    /// `SLUICE_CPU_SCHED=idle sluice lab probe --subjects sluice` measures one
+    /// against the default on this machine.
+    /// Lowering a policy needs no privilege; where the kernel refuses
+    /// anyway, the worker runs under the process's policy. Lanes policy only.
+    ///
+    /// ```
+    /// use sluice::{CpuSched, Lane, Pool};
+    /// let pool = Pool::builder().cpu_sched(CpuSched::Idle).build()?;
+    /// assert_eq!(pool.spawn(Lane::Cpu, || 6 * 7).wait()?, 42);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn cpu_sched(mut self, sched: CpuSched) -> Self {
+        self.cpu_sched = Some(Setting {
+            value: sched,
+            raw: sched.token().to_string(),
+            source: "cpu_sched".to_string(),
+        });
+        self
+    }
+
     /// Turns off the clock reads and histograms (counts stay on). Exists to
     /// measure what timing costs; there is little reason to use it otherwise.
     pub fn timing(mut self, on: bool) -> Self {
@@ -627,6 +708,9 @@ impl Builder {
                     settings[Lane::Cpu.index()].nice =
                         check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
                 }
+                if let Some(sched) = &self.cpu_sched {
+                    settings[Lane::Cpu.index()].sched = sched.value;
+                }
                 if self.cpu_affinity {
                     let cpus = process_cpus()?;
                     settings[Lane::Cpu.index()].pin = Some(std::sync::Arc::new(
@@ -670,6 +754,12 @@ impl Builder {
                     return Err(unsupported(
                         &a.source,
                         "libuv's pool has a fixed size and no compensation",
+                    ));
+                }
+                if let Some(sched) = &self.cpu_sched {
+                    return Err(unsupported(
+                        &sched.source,
+                        "libuv runs every thread under the process's scheduling policy",
                     ));
                 }
                 if self.cpu_affinity {

@@ -78,7 +78,7 @@ mod tests;
 
 pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
-pub use config::{Builder, ConfigError, ENV_VARS};
+pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, PoolCollector, Snapshot};
 pub use sluice_duration::{DurationError, parse_duration};

@@ -59,6 +59,8 @@ pub(crate) struct LaneSettings {
     pub(crate) timed: bool,
     /// The nice value the lane's workers set on themselves (0: unchanged).
     pub(crate) nice: i32,
+    /// The scheduling policy the lane's workers set on themselves.
+    pub(crate) sched: crate::CpuSched,
     /// Blocking compensation on: blocked workers do not count against the
     /// budget, up to `max_threads` threads.
     pub(crate) adaptive: bool,
@@ -606,6 +608,8 @@ impl LaneCore {
         let _hooks = crate::hooks::ThreadScope::enter(&self.settings.hooks);
         // Under loom every model thread shares one OS thread: leave it alone.
         #[cfg(not(loom))]
+        set_sched(self.settings.sched);
+        #[cfg(not(loom))]
         if self.settings.nice != 0 {
             // Linux applies a nice value per thread when given a thread id.
             // Raising it needs no privilege, so this cannot fail with EACCES;
@@ -1063,6 +1067,42 @@ impl Drop for BlockingSection {
     }
 }
 
+/// Sets the calling worker's scheduling policy (`Normal`: left as it is),
+/// before its nice value is raised. Moving to `SCHED_BATCH` or `SCHED_IDLE`
+/// needs no privilege; if the kernel refuses anyway, the worker keeps the
+/// process's policy, which is what every other pool does.
+#[cfg(not(loom))]
+fn set_sched(sched: crate::CpuSched) {
+    use thread_priority::unix::{
+        NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy,
+        thread_native_id,
+    };
+    use thread_priority::{ThreadPriority, ThreadPriorityValue};
+    let policy = match sched {
+        crate::CpuSched::Normal => return,
+        crate::CpuSched::Batch => NormalThreadSchedulePolicy::Batch,
+        crate::CpuSched::Idle => NormalThreadSchedulePolicy::Idle,
+    };
+    // The crate sets the policy, then a nice value: 48 of its 0..=99 scale
+    // is nice 0 (and `Min` is the only value `SCHED_IDLE` takes, also nice
+    // 0), so the worker's nice stays the process's; the caller raises it
+    // next. An error after the policy was set (a process started at a
+    // positive nice value may not go back to 0 unprivileged) leaves the
+    // policy in force.
+    let priority = match policy {
+        NormalThreadSchedulePolicy::Idle => ThreadPriority::Min,
+        _ => match ThreadPriorityValue::try_from(48u8) {
+            Ok(v) => ThreadPriority::Crossplatform(v),
+            Err(_) => return,
+        },
+    };
+    let _ = set_thread_priority_and_policy(
+        thread_native_id(),
+        priority,
+        ThreadSchedulePolicy::Normal(policy),
+    );
+}
+
 /// The default settings of `lane` for a machine with `cores` usable cores.
 pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
     LaneSettings {
@@ -1077,6 +1117,7 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         } else {
             0
         },
+        sched: crate::CpuSched::Normal,
         adaptive: true,
         max_threads: budget::default_max_threads(lane, cores),
         detect: lane != Lane::Cpu,
