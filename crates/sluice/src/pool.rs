@@ -247,7 +247,15 @@ impl Pool {
         let how = if wait { Admit::Wait } else { Admit::Refuse };
         let slot = match inner.admit(lane, how) {
             Ok(slot) => Some(slot),
-            Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
+            Err(Refused::Full { bound }) => {
+                #[cfg(feature = "tracing")]
+                tracing::debug!(
+                    lane = lane.name(),
+                    bound,
+                    "sluice: refused, the lane's queue is at its bound"
+                );
+                return Err(Busy::new(lane, bound, f));
+            }
             Err(Refused::Closed) => None,
         };
         Ok(inner.submit_in(slot, lane, deadline, f))
@@ -425,6 +433,13 @@ impl Pool {
         if drained {
             inner.deadlines.close();
         }
+        #[cfg(feature = "tracing")]
+        tracing::info!(
+            drained,
+            abandoned = total.abandoned,
+            still_running = total.still_running,
+            "sluice: pool shut down"
+        );
         ShutdownReport {
             drained,
             abandoned: total.abandoned,
@@ -482,6 +497,8 @@ impl Inner {
         T: Send + 'static,
     {
         let hook = self.panic_hook.clone();
+        #[cfg(feature = "tracing")]
+        let f = traced(lane, f);
         let f = move || match hook {
             None => f(),
             Some(hook) => match catch_unwind(AssertUnwindSafe(f)) {
@@ -530,5 +547,30 @@ impl Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         self.deadlines.close();
+    }
+}
+
+/// `f` inside a `sluice.task` span (feature `tracing`): made at submission,
+/// so it follows the submitter's current span; entered on the worker, with
+/// the queue wait and the run time recorded in microseconds.
+#[cfg(feature = "tracing")]
+fn traced<F, T>(lane: Lane, f: F) -> impl FnOnce() -> T + Send + 'static
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let span = tracing::debug_span!(
+        "sluice.task",
+        lane = lane.name(),
+        queue_wait_us = tracing::field::Empty,
+        run_time_us = tracing::field::Empty,
+    );
+    let queued = Instant::now();
+    move || {
+        let started = Instant::now();
+        span.record("queue_wait_us", (started - queued).as_micros() as u64);
+        let out = span.in_scope(f);
+        span.record("run_time_us", started.elapsed().as_micros() as u64);
+        out
     }
 }

@@ -503,6 +503,13 @@ impl LaneCore {
         };
         if before.alive() >= self.limit() {
             self.metrics.compensated();
+            #[cfg(feature = "tracing")]
+            tracing::debug!(
+                lane = self.settings.lane.name(),
+                threads = before.alive() + 1,
+                budget = self.limit(),
+                "sluice: a thread beyond the budget, for blocked workers"
+            );
         }
         self.metrics.peak_threads(before.alive() + 1);
         let core = Arc::clone(self);
