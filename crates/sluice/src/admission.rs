@@ -165,13 +165,10 @@ pub struct Permit {
 }
 
 impl Permit {
-    pub(crate) fn new(inner: Arc<Inner>, slot: Slot) -> Permit {
-        let lane = slot.lane;
-        Permit {
-            inner,
-            slot: Some(slot),
-            lane,
-        }
+    /// A place in `lane`; `None`: the pool is shut down, and what is
+    /// spawned resolves to [`TaskError::Shutdown`].
+    pub(crate) fn new(inner: Arc<Inner>, slot: Option<Slot>, lane: Lane) -> Permit {
+        Permit { inner, slot, lane }
     }
 
     /// The lane this place is in.
@@ -187,9 +184,9 @@ impl Permit {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
-        let slot = self.slot.take().expect("a permit is spent once");
+        let slot = self.slot.take();
         let deadline = self.inner.default_deadline(self.lane);
-        self.inner.submit_in(Some(slot), self.lane, deadline, f)
+        self.inner.submit_in(slot, self.lane, deadline, f)
     }
 
     /// Runs `f` in the reserved place, if a worker takes it before
@@ -218,7 +215,7 @@ impl fmt::Debug for Permit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Permit")
             .field("lane", &self.lane)
-            .field("spent", &self.slot.is_none())
+            .field("place", &self.slot.is_some())
             .finish()
     }
 }
@@ -287,7 +284,7 @@ impl Reserve {
     fn try_admit(&mut self) -> Option<Poll<Result<Permit, TaskError>>> {
         match self.inner.admit(self.lane, Admit::Quiet) {
             Ok(slot) => {
-                let permit = Permit::new(Arc::clone(&self.inner), slot);
+                let permit = Permit::new(Arc::clone(&self.inner), Some(slot), self.lane);
                 Some(self.finish(Ok(permit)))
             }
             Err(Refused::Closed) => Some(self.finish(Err(TaskError::Shutdown))),

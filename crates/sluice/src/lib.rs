@@ -72,6 +72,8 @@ mod park;
 mod policy;
 mod pool;
 mod task;
+#[cfg(feature = "tower")]
+pub mod tower;
 
 #[cfg(test)]
 mod tests;

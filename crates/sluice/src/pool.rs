@@ -1,7 +1,7 @@
 //! [`Pool`]: the front door. It validates nothing (the [`Builder`] did),
 //! allocates the task cell, and hands it to the policy.
 
-use crate::admission::{Alarm, Reserve, Waiters};
+use crate::admission::{Alarm, Permit, Reserve, Waiters};
 use crate::config::{Builder, ConfigError};
 use crate::deadline::Deadlines;
 use crate::hooks::PanicHook;
@@ -293,6 +293,32 @@ impl Pool {
     /// ```
     pub fn reserve(&self, lane: Lane) -> Reserve {
         Reserve::new(Arc::clone(self.inner()), lane, None)
+    }
+
+    /// A place in `lane`'s queue now, or [`Busy`] at once if it is at its
+    /// bound (counted in `rejected_total`, like
+    /// [`try_spawn`](Pool::try_spawn), and, like it, not queued behind
+    /// waiting [`reserve`](Pool::reserve) calls). After shutdown the permit's
+    /// task resolves to [`TaskError::Shutdown`].
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let first = pool.try_reserve(Lane::Cpu)?;            // the one queue place
+    /// let busy = pool.try_reserve(Lane::Cpu).unwrap_err();
+    /// assert_eq!((busy.lane(), busy.bound()), (Lane::Cpu, 1));
+    /// drop(first);                                          // given back
+    /// assert_eq!(pool.try_reserve(Lane::Cpu)?.spawn(|| 7).wait()?, 7);
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).rejected_total, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_reserve(&self, lane: Lane) -> Result<Permit, Busy<()>> {
+        let inner = self.inner();
+        match inner.admit(lane, Admit::Refuse) {
+            Ok(slot) => Ok(Permit::new(Arc::clone(inner), Some(slot), lane)),
+            Err(Refused::Full { bound }) => Err(Busy::new(lane, bound, ())),
+            Err(Refused::Closed) => Ok(Permit::new(Arc::clone(inner), None, lane)),
+        }
     }
 
     /// [`reserve`](Pool::reserve) with a deadline: if no place is free by
