@@ -71,6 +71,8 @@ mod ops;
 mod park;
 mod policy;
 mod pool;
+#[cfg(feature = "metrics")]
+pub mod report;
 mod task;
 #[cfg(feature = "tower")]
 pub mod tower;

@@ -156,6 +156,12 @@ impl Pool {
         &self.handle.inner
     }
 
+    /// The shared state, for observers that must not keep the pool open.
+    #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
+    pub(crate) fn shared(&self) -> Arc<Inner> {
+        Arc::clone(&self.handle.inner)
+    }
+
     /// The policy this pool runs.
     pub fn policy(&self) -> &Policy {
         &self.inner().policy
