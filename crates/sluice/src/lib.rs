@@ -67,6 +67,7 @@ mod hooks;
 mod lane;
 mod loom;
 mod metrics;
+#[cfg(feature = "ops")]
 mod ops;
 mod park;
 mod policy;
@@ -89,6 +90,7 @@ pub use sluice_duration::{DurationError, parse_duration};
 
 /// This crate's version, as `sluice_info{version}` exports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+#[cfg(feature = "ops")]
 pub use ops::{crypto, fs, zlib};
 pub use policy::Policy;
 pub use pool::{Pool, ShutdownReport};
