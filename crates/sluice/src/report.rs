@@ -29,10 +29,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::loom::sync::Mutex;
+use crate::loom::thread::{JoinHandle, spawn_named};
 use crate::metrics::{HistogramSnapshot, Snapshot};
 use crate::pool::{Inner, Pool};
+use std::sync::Arc;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Pushes a pool's snapshots to the `metrics` facade; see the
@@ -54,7 +56,7 @@ impl std::fmt::Debug for MetricsReporter {
 #[derive(Debug)]
 pub struct ReporterHandle {
     stop: Option<mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Drop for ReporterHandle {
@@ -80,18 +82,16 @@ impl MetricsReporter {
     /// to the global recorder, until the handle is dropped.
     pub fn spawn(self, interval: Duration) -> std::io::Result<ReporterHandle> {
         let (stop, stopped) = mpsc::channel::<()>();
-        let thread = std::thread::Builder::new()
-            .name("sluice-metrics".into())
-            .spawn(move || {
-                loop {
-                    self.report();
-                    match stopped.recv_timeout(interval) {
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        _ => break,
-                    }
-                }
+        let thread = spawn_named("sluice-metrics".into(), 256 << 10, move || {
+            loop {
                 self.report();
-            })?;
+                match stopped.recv_timeout(interval) {
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    _ => break,
+                }
+            }
+            self.report();
+        })?;
         Ok(ReporterHandle {
             stop: Some(stop),
             thread: Some(thread),

@@ -27,11 +27,12 @@
 
 use crate::admission::Permit;
 use crate::lane::Lane;
+use crate::loom::sync::Mutex;
 use crate::pool::Pool;
 use crate::task::Task;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! `/metrics` carries the verdict (`sluice_verdict`) next to the counters.
 
 use crate::health::{Diagnosis, Sample, Thresholds, diagnose};
-use std::sync::Mutex;
+use crate::loom::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The doctor's verdict over consecutive windows of a running service.
