@@ -81,6 +81,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     assert_eq!(v["lanes"][0]["lane"], "cpu");
     assert_eq!(v["lanes"][0]["queue_depth"], 2, "{out}");
     assert_eq!(v["url"], url.as_str());
+    assert!(v["timestamp"].as_str().unwrap().ends_with('Z'), "{out}");
     assert!(
         v["evidence"]
             .as_array()

@@ -49,6 +49,8 @@ pub struct DoctorReport {
     pub diagnosis: Diagnosis,
     /// The exit code `sluice doctor` returns (see [`exit_code`](DoctorReport::exit_code)).
     pub exit_code: u8,
+    /// When the window ended, wall clock, RFC 3339 UTC.
+    pub timestamp: String,
 }
 
 impl DoctorReport {
@@ -107,6 +109,7 @@ pub fn run(config: &DoctorConfig) -> anyhow::Result<DoctorReport> {
     let end = sample_from_text(&second).map_err(|e| anyhow::anyhow!("{}: {e}", url.url))?;
     let diagnosis = diagnose(&start, &end, window, &config.thresholds);
     Ok(DoctorReport {
+        timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         url: url.url,
         exit_code: DoctorReport::exit_code(diagnosis.verdict),
         diagnosis,
