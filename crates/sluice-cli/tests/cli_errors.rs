@@ -38,7 +38,7 @@ fn bad_experiment_flags_are_refused() {
     fails_with(
         &["lab", "staircase", "--kind", "disk"],
         &[],
-        "--kind \"disk\": expected wait, cpu, or wait,cpu",
+        "--kind \"disk\": expected one of wait, cpu (or a comma-separated list of them)",
     );
     fails_with(
         &["lab", "staircase", "--n", "1,-2"],

@@ -137,7 +137,8 @@ fn a_bad_scenario_is_named() {
         .unwrap();
     assert!(!out.status.success());
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--scenario \"C\": expected A, B, or A,B"),
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--scenario \"C\": expected one of A, B (or a comma-separated list of them)"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

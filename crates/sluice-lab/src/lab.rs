@@ -99,11 +99,7 @@ impl Lab {
                 .collect(),
             Some(names) if names.is_empty() => bail!(
                 "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
-                subject::SUBJECTS
-                    .iter()
-                    .map(|s| s.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                subject::names()
             ),
             Some(names) => {
                 let mut out = Vec::new();
@@ -115,11 +111,7 @@ impl Lab {
                         Some(_) => {}
                         None => bail!(
                             "unknown subject {name:?}; expected one of {}",
-                            subject::SUBJECTS
-                                .iter()
-                                .map(|s| s.name())
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                            subject::names()
                         ),
                     }
                 }

@@ -212,6 +212,24 @@ impl SystemLibuv {
         &self.version
     }
 
+    /// Zeroed, 16-byte aligned storage for one loop and `requests` work
+    /// requests, and the size of one request in 16-byte words.
+    fn storage(&self, requests: usize) -> (Vec<u128>, Vec<u128>, usize) {
+        let words = |bytes: usize| bytes.div_ceil(16);
+        // SAFETY: plain queries of constants.
+        let (loop_words, req_words) = unsafe {
+            (
+                words((self.api.loop_size)()),
+                words((self.api.req_size)(UV_WORK)),
+            )
+        };
+        (
+            vec![0u128; loop_words],
+            vec![0u128; req_words * requests],
+            req_words,
+        )
+    }
+
     /// Runs `total` trivial tasks through `uv_queue_work` on a fresh loop,
     /// `in_flight` at a time: `in_flight` requests are submitted, and each
     /// `after_work_cb` submits its request again until `total` were. With
@@ -220,13 +238,7 @@ impl SystemLibuv {
     pub(crate) fn queue_work(&self, in_flight: usize, total: usize) -> Result<Batch, String> {
         let in_flight = in_flight.clamp(1, total.max(1));
         let api = self.api;
-        // 16-byte aligned storage, zeroed, for the loop and the requests.
-        let words = |bytes: usize| bytes.div_ceil(16);
-        // SAFETY: plain queries of constants.
-        let (loop_words, req_words) =
-            unsafe { (words((api.loop_size)()), words((api.req_size)(UV_WORK))) };
-        let mut loop_mem = vec![0u128; loop_words];
-        let mut req_mem = vec![0u128; req_words * in_flight];
+        let (mut loop_mem, mut req_mem, req_words) = self.storage(in_flight);
         let lp = loop_mem.as_mut_ptr().cast::<c_void>();
         // SAFETY: `lp` points to `uv_loop_size()` writable, aligned bytes
         // that stay put (the vector is never resized) until after

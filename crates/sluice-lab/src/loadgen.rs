@@ -219,6 +219,26 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts an answer read to its end at `status`, sent at `t0`: its
+    /// latency if it is a 2xx, and whether it came before `deadline`.
+    fn answered(&mut self, status: u16, t0: Instant, deadline: Instant) {
+        let done = Instant::now();
+        *self.statuses.entry(status).or_default() += 1;
+        self.last_answer = Some(done);
+        let in_window = done <= deadline;
+        if in_window {
+            self.answers_in_window += 1;
+        }
+        if (200..300).contains(&status) {
+            self.ok += 1;
+            if in_window {
+                self.ok_in_window += 1;
+            }
+            let us = (done - t0).as_micros().max(1) as u64;
+            self.latency_us.saturating_record(us);
+        }
+    }
+
     /// Adds another worker's counts to these.
     fn merge(&mut self, t: Tally) {
         self.latency_us
@@ -355,6 +375,57 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
     }
 }
 
+/// Makes the worker's connection ready for a request, opening one if
+/// there is none or it closed; whether it is (errors are tallied).
+async fn open(
+    url: &LoopbackUrl,
+    conn: &mut Option<SendRequest<Empty<Bytes>>>,
+    t: &mut Tally,
+) -> bool {
+    if conn.as_ref().is_none_or(|c| c.is_closed()) {
+        match connect(url).await {
+            Ok(c) => *conn = Some(c),
+            Err(e) => {
+                t.error(e);
+                // A refused connection fails at once: do not spin on it.
+                tokio::time::sleep(Duration::from_millis(1)).await;
+                return false;
+            }
+        }
+    }
+    let Some(sender) = conn.as_mut() else {
+        return false;
+    };
+    if let Err(e) = sender.ready().await {
+        *conn = None;
+        t.error(format!("connection to {}: {e}", url.url));
+        return false;
+    }
+    true
+}
+
+/// Why an answer's body was not read to its end.
+enum Unread {
+    /// It is longer than the worker reads.
+    TooLong,
+    /// Reading it failed.
+    Failed(String),
+}
+
+/// Reads an answer's body and drops it, frame by frame: nothing of it is
+/// kept, and no more than `max_body` bytes are read.
+async fn drain(mut body: hyper::body::Incoming, max_body: u64) -> Result<(), Unread> {
+    let mut read = 0u64;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| Unread::Failed(e.to_string()))?;
+        read += frame.data_ref().map_or(0, |d| d.len() as u64);
+        if read > max_body {
+            return Err(Unread::TooLong);
+        }
+    }
+    Ok(())
+}
+
 /// One request on the worker's connection (opening one if needed);
 /// returns the `Retry-After` of a 429.
 async fn request(
@@ -364,23 +435,10 @@ async fn request(
     max_body: u64,
     t: &mut Tally,
 ) -> Option<Duration> {
-    if conn.as_ref().is_none_or(|c| c.is_closed()) {
-        match connect(url).await {
-            Ok(c) => *conn = Some(c),
-            Err(e) => {
-                t.error(e);
-                // A refused connection fails at once: do not spin on it.
-                tokio::time::sleep(Duration::from_millis(1)).await;
-                return None;
-            }
-        }
-    }
-    let sender = conn.as_mut()?;
-    if let Err(e) = sender.ready().await {
-        *conn = None;
-        t.error(format!("connection to {}: {e}", url.url));
+    if !open(url, conn, t).await {
         return None;
     }
+    let sender = conn.as_mut()?;
     let req = hyper::Request::get(url.path.as_str())
         .header(hyper::header::HOST, format!("{}:{}", url.host, url.port))
         .body(Empty::<Bytes>::new())
@@ -400,47 +458,25 @@ async fn request(
         .flatten()
         .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
         .map(Duration::from_secs);
-    // Read and drop, frame by frame: nothing of the body is kept.
-    let mut body = resp.into_body();
-    let mut read = 0u64;
-    loop {
-        match body.frame().await {
-            None => break,
-            Some(Ok(frame)) => {
-                read += frame.data_ref().map_or(0, |d| d.len() as u64);
-                if read > max_body {
-                    *conn = None;
-                    *t.statuses.entry(status).or_default() += 1;
-                    t.truncated += 1;
-                    t.first_error.get_or_insert(format!(
-                        "an answer of {} is longer than {max_body} bytes: cut there and its connection dropped",
-                        url.url
-                    ));
-                    return None;
-                }
-            }
-            Some(Err(e)) => {
-                *conn = None;
-                t.error(format!("reading the answer of {}: {e}", url.url));
-                return None;
-            }
+    match drain(resp.into_body(), max_body).await {
+        Ok(()) => {}
+        Err(Unread::TooLong) => {
+            *conn = None;
+            *t.statuses.entry(status).or_default() += 1;
+            t.truncated += 1;
+            t.first_error.get_or_insert(format!(
+                "an answer of {} is longer than {max_body} bytes: cut there and its connection dropped",
+                url.url
+            ));
+            return None;
+        }
+        Err(Unread::Failed(e)) => {
+            *conn = None;
+            t.error(format!("reading the answer of {}: {e}", url.url));
+            return None;
         }
     }
-    let done = Instant::now();
-    *t.statuses.entry(status).or_default() += 1;
-    t.last_answer = Some(done);
-    let in_window = done <= deadline;
-    if in_window {
-        t.answers_in_window += 1;
-    }
-    if (200..300).contains(&status) {
-        t.ok += 1;
-        if in_window {
-            t.ok_in_window += 1;
-        }
-        let us = (done - t0).as_micros().max(1) as u64;
-        t.latency_us.saturating_record(us);
-    }
+    t.answered(status, t0, deadline);
     retry_after
 }
 

@@ -55,12 +55,24 @@ pub fn thread_count(pid: u32) -> std::io::Result<usize> {
 /// A field of `/proc/PID/status` in kB (`VmSize`, `VmRSS`), or a count
 /// (`Threads`).
 pub fn status_field(pid: u32, field: &str) -> std::io::Result<u64> {
+    let [v] = status_fields(pid, [field])?;
+    Ok(v)
+}
+
+/// Several fields of `/proc/PID/status`, from one read of it (so they
+/// describe the same moment), in the order of `fields`.
+pub fn status_fields<const N: usize>(pid: u32, fields: [&str; N]) -> std::io::Result<[u64; N]> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    text.lines()
-        .find_map(|l| l.strip_prefix(field).and_then(|r| r.strip_prefix(':')))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("no {field} in /proc/{pid}/status")))
+    let mut out = [0; N];
+    for (v, field) in out.iter_mut().zip(fields) {
+        *v = text
+            .lines()
+            .find_map(|l| l.strip_prefix(field).and_then(|r| r.strip_prefix(':')))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| std::io::Error::other(format!("no {field} in /proc/{pid}/status")))?;
+    }
+    Ok(out)
 }
 
 /// CPU time `pid` has used so far, user plus system, in seconds

@@ -66,6 +66,34 @@ impl Args {
         }
     }
 
+    /// `name` as a comma-separated list of `choices` (ASCII case ignored),
+    /// in the order given, each once: the flags that pick what to run.
+    pub fn choices(
+        &self,
+        name: &str,
+        choices: &[&'static str],
+    ) -> anyhow::Result<Vec<&'static str>> {
+        let v = self.text(name)?;
+        let mut out: Vec<&'static str> = Vec::new();
+        for item in v.split(',').map(str::trim) {
+            let list = choices.join(", ");
+            if item.is_empty() {
+                bail!(
+                    "--{name} {v:?}: empty item; expected one of {list} (or a comma-separated list of them)"
+                );
+            }
+            let Some(&c) = choices.iter().find(|c| c.eq_ignore_ascii_case(item)) else {
+                bail!(
+                    "--{name} {item:?}: expected one of {list} (or a comma-separated list of them)"
+                );
+            };
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        Ok(out)
+    }
+
     /// `name` as a whole number in `min..=max`.
     pub fn number(&self, name: &str, min: u64, max: u64) -> anyhow::Result<u64> {
         let v = self.text(name)?;
@@ -141,6 +169,23 @@ mod tests {
             "--kind \"disk\": expected one of wait, cpu"
         );
         assert!(a.text("nope").is_err());
+        a.set("kind", "cpu, WAIT,cpu");
+        assert_eq!(
+            a.choices("kind", &["wait", "cpu"]).unwrap(),
+            ["cpu", "wait"]
+        );
+        a.set("kind", "wait,disk");
+        assert_eq!(
+            a.choices("kind", &["wait", "cpu"]).unwrap_err().to_string(),
+            "--kind \"disk\": expected one of wait, cpu (or a comma-separated list of them)"
+        );
+        a.set("kind", "wait,");
+        assert!(
+            a.choices("kind", &["wait", "cpu"])
+                .unwrap_err()
+                .to_string()
+                .starts_with("--kind \"wait,\": empty item; expected one of wait, cpu")
+        );
         a.set("hold-ms", "1.5s");
         assert_eq!(a.millis("hold-ms", 1, 60_000).unwrap(), 1500);
         a.set("hold-ms", "300");

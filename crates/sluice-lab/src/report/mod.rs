@@ -21,6 +21,19 @@ pub struct Table {
     pub note: String,
 }
 
+impl Table {
+    /// A table called `title` with the columns `header`, no rows yet and
+    /// no note.
+    pub fn new(title: impl Into<String>, header: &[&str]) -> Table {
+        Table {
+            title: title.into(),
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+            note: String::new(),
+        }
+    }
+}
+
 /// A line chart: one series per subject (and pool).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Chart {

@@ -3,7 +3,7 @@
 //! lab-child libuv-ffi EXPERIMENT POOL PARAMS`, running the experiment's
 //! libuv workload (only `dispatch` has one).
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::SystemLibuv;
@@ -20,6 +20,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     size_in_env: true,
     // It exists for one experiment (dispatch adds it with --libuv-ffi on).
     by_default: false,
+    rules: Rules::Libuv,
     ..SubjectSpec::BASE
 };
 

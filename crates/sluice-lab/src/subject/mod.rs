@@ -81,6 +81,48 @@ impl fmt::Display for Need {
     }
 }
 
+/// Whose threadpool rules a subject's pool follows. An experiment that
+/// compares the rules themselves at their defaults (`adaptive`) runs one
+/// subject of each: the first in table order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rules {
+    /// libuv 1.46's pool: one FIFO, 4 threads, the slow-I/O rule (node,
+    /// and the subjects that reproduce it).
+    Libuv,
+    /// sluice's lanes: Cpu, FastIo and SlowIo with budgets of their own,
+    /// blocked threads compensated.
+    Lanes,
+    /// Rules no other subject shares.
+    Own,
+}
+
+/// What a [`Setting`] changes, so that tables can find the run that
+/// shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Tuning {
+    /// Budgets stay fixed: blocked threads are not compensated.
+    FixedBudgets,
+    /// CPU threads are bound to cores; it matters to CPU-bound work only.
+    CpuAffinity,
+}
+
+/// A subject run under one setting of its environment, measured beside
+/// it as a row of its own where an experiment measures what the setting
+/// changes (`adaptive`).
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    /// Its row name in tables and JSON.
+    pub name: &'static str,
+    /// The environment variable it sets, and the value.
+    pub env: (&'static str, &'static str),
+    /// What it changes.
+    pub tuning: Tuning,
+    /// What it is, for the notes.
+    pub about: &'static str,
+}
+
 /// What a subject is, as data.
 #[derive(Debug, Clone)]
 pub struct SubjectSpec {
@@ -106,6 +148,10 @@ pub struct SubjectSpec {
     /// Whether `--subjects` left out means it runs; a subject that does not
     /// runs only when named, or when an experiment asks for it.
     pub by_default: bool,
+    /// Whose threadpool rules its pool follows.
+    pub rules: Rules,
+    /// The settings it also runs under where an experiment measures them.
+    pub settings: &'static [Setting],
 }
 
 impl SubjectSpec {
@@ -120,6 +166,8 @@ impl SubjectSpec {
         policy: None,
         size_in_env: false,
         by_default: true,
+        rules: Rules::Own,
+        settings: &[],
     };
 }
 
@@ -163,6 +211,14 @@ pub trait Subject: Sync {
     fn by_default(&self) -> bool {
         self.spec().by_default
     }
+    /// Whose threadpool rules its pool follows.
+    fn rules(&self) -> Rules {
+        self.spec().rules
+    }
+    /// The settings it also runs under where an experiment measures them.
+    fn settings(&self) -> &'static [Setting] {
+        self.spec().settings
+    }
     /// Where it runs work meant for `lane`: the lane's name, or its one
     /// queue's (`spawn_blocking`) when it has no lanes to honour.
     fn lane_label(&self, lane: ::sluice::Lane) -> String {
@@ -184,8 +240,10 @@ pub trait Subject: Sync {
     /// How a pool size maps onto this subject, for the report's notes.
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String;
     /// The child command for one run (program, args, environment); by
-    /// default this binary's hidden `lab-child`. The lab adds stdout/stderr
-    /// capture and the timeout.
+    /// default, for a node subject the lab's node running the experiment's
+    /// script (after [`Subject::node_preload`]), for the others this
+    /// binary's hidden `lab-child`. The lab adds stdout/stderr capture and
+    /// the timeout.
     fn command(
         &self,
         lab: &Lab,
@@ -193,6 +251,9 @@ pub trait Subject: Sync {
         pool: PoolSize,
         params: &serde_json::Value,
     ) -> anyhow::Result<Command> {
+        if self.runtime() == Runtime::Node {
+            return node::node_command(self.node_preload(), lab, experiment, pool, params);
+        }
         let mut cmd = Command::new(lab.exe());
         cmd.arg("lab-child")
             .arg(self.name())
@@ -226,9 +287,27 @@ pub static SUBJECTS: &[&dyn Subject] = &[
     &node_sluice::NodeSluice,
 ];
 
+/// Every subject's name, comma-separated, for errors and help.
+pub fn names() -> String {
+    SUBJECTS
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The subject called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Subject> {
     SUBJECTS.iter().copied().find(|s| s.name() == name)
+}
+
+/// The setting of the registry's subjects that changes `tuning`, if one
+/// does (tables find its row by this setting's name).
+pub fn setting(tuning: Tuning) -> Option<&'static Setting> {
+    SUBJECTS
+        .iter()
+        .flat_map(|s| s.settings())
+        .find(|s| s.tuning == tuning)
 }
 
 /// Sets (or removes, for `Unset`) `UV_THREADPOOL_SIZE` in `cmd`.

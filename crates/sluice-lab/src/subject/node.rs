@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     runtime: Runtime::Node,
     reference: true,
     size_in_env: true,
+    rules: Rules::Libuv,
     ..SubjectSpec::BASE
 };
 
@@ -60,19 +61,25 @@ impl Subject for Node {
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
         uv_pool_note("node", pool, "")
     }
+}
 
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
-        let script = lab.node_script(experiment)?;
-        let mut cmd = Command::new(node);
-        cmd.arg(script).arg(params.to_string());
-        uv_threadpool_size(&mut cmd, pool);
-        Ok(cmd)
+/// The child command of a node subject: the lab's node running the
+/// experiment's script (after `preload`, with `-r`), the pool size in
+/// `UV_THREADPOOL_SIZE`.
+pub(super) fn node_command(
+    preload: Option<PathBuf>,
+    lab: &Lab,
+    experiment: &str,
+    pool: PoolSize,
+    params: &serde_json::Value,
+) -> anyhow::Result<Command> {
+    let node = lab.node().map_err(anyhow::Error::msg)?;
+    let script = lab.node_script(experiment)?;
+    let mut cmd = Command::new(node);
+    if let Some(preload) = preload {
+        cmd.arg("-r").arg(preload);
     }
+    cmd.arg(script).arg(params.to_string());
+    uv_threadpool_size(&mut cmd, pool);
+    Ok(cmd)
 }

@@ -5,11 +5,10 @@
 //! `sluice::dns` instead of libuv's pool. Runs only when named in
 //! `--subjects`: it needs the addon built (`npm run build` in bindings/node).
 
-use super::{Need, Runtime, Subject, SubjectSpec, uv_threadpool_size};
+use super::{Need, Rules, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// Node with the sluice package preloaded.
 pub(crate) struct NodeSluice;
@@ -22,6 +21,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     ratio_label: Some("node+sluice"),
     size_in_env: true,
     by_default: false,
+    rules: Rules::Lanes,
     ..SubjectSpec::BASE
 };
 
@@ -70,23 +70,5 @@ impl Subject for NodeSluice {
         format!(
             "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take"
         )
-    }
-
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
-        let script = lab.node_script(experiment)?;
-        let mut cmd = Command::new(node);
-        cmd.arg("-r")
-            .arg(package_dir().join("patch.js"))
-            .arg(script)
-            .arg(params.to_string());
-        uv_threadpool_size(&mut cmd, pool);
-        Ok(cmd)
     }
 }

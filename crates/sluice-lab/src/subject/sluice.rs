@@ -1,6 +1,6 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
+use super::{Done, Executor, Job, Need, Rules, Runtime, Setting, Subject, SubjectSpec, Tuning};
 use crate::PoolSize;
 use sluice::{Lane, Pool};
 
@@ -43,8 +43,32 @@ static SPEC: SubjectSpec = SubjectSpec {
     lanes: true,
     ratio_label: Some("sluice"),
     policy: Some(sluice::Policy::Lanes),
+    rules: Rules::Lanes,
+    settings: &[
+        Setting {
+            name: "sluice-fixed",
+            env: ("SLUICE_ADAPTIVE", "off"),
+            tuning: Tuning::FixedBudgets,
+            about: "sluice-fixed: the same budgets with SLUICE_ADAPTIVE=off",
+        },
+        Setting {
+            name: "sluice-bound",
+            env: ("SLUICE_CPU_AFFINITY", "on"),
+            tuning: Tuning::CpuAffinity,
+            about: "sluice-bound: sluice with SLUICE_CPU_AFFINITY=on (Builder::cpu_affinity)",
+        },
+    ],
     ..SubjectSpec::BASE
 };
+
+/// What a sluice pool (either policy) can do: serve (`sluice serve`) and
+/// be resized inside the process; sluice scope watches libuv pools only.
+pub(crate) fn sluice_supports(need: Need) -> Result<(), String> {
+    match need {
+        Need::HttpServer | Need::SetSizeInside => Ok(()),
+        Need::Attach => Err(NOT_LIBUV.into()),
+    }
+}
 
 impl Subject for Sluice {
     fn spec(&self) -> &'static SubjectSpec {
@@ -52,10 +76,7 @@ impl Subject for Sluice {
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer | Need::SetSizeInside => Ok(()),
-            Need::Attach => Err(NOT_LIBUV.into()),
-        }
+        sluice_supports(need)
     }
 
     fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
@@ -75,10 +96,11 @@ impl Subject for Sluice {
         };
         let note = match pool {
             PoolSize::Unset => format!(
-                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {}), blocked threads compensated",
+                "sluice: default budgets (Cpu {}, FastIo {}, SlowIo {}), blocked threads compensated up to max_threads (FastIo {})",
                 sluice::budget::default_threads(Lane::Cpu, cores),
                 sluice::budget::default_threads(Lane::FastIo, cores),
-                sluice::budget::default_threads(Lane::SlowIo, cores)
+                sluice::budget::default_threads(Lane::SlowIo, cores),
+                sluice::budget::default_max_threads(Lane::FastIo, cores)
             ),
             PoolSize::Size(n) => format!(
                 "sluice: pool {n} sets FastIo and SlowIo to {n} and Cpu to {} (Cpu may not exceed the {cores} usable cores); budgets count computing threads, blocked ones are compensated",

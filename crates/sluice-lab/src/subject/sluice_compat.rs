@@ -1,7 +1,7 @@
 //! The `sluice-compat` subject: sluice's libuv policy, libuv's rules.
 
-use super::sluice::{NOT_LIBUV, SluicePool};
-use super::{Executor, Need, Runtime, Subject, SubjectSpec, uv_pool_note};
+use super::sluice::SluicePool;
+use super::{Executor, Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use sluice::{Policy, Pool};
 
@@ -17,6 +17,7 @@ static SPEC: SubjectSpec = SubjectSpec {
     policy: Some(Policy::Libuv { threads: None }),
     // Like node: the size travels in the environment, read lazily.
     size_in_env: true,
+    rules: Rules::Libuv,
     ..SubjectSpec::BASE
 };
 
@@ -26,10 +27,7 @@ impl Subject for SluiceCompat {
     }
 
     fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer | Need::SetSizeInside => Ok(()),
-            Need::Attach => Err(NOT_LIBUV.into()),
-        }
+        super::sluice::sluice_supports(need)
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {

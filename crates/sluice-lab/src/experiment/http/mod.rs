@@ -139,15 +139,10 @@ impl Experiment for Http {
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let cells: Vec<String> = args
-            .text("cells")?
-            .split(',')
-            .map(|c| c.trim().to_string())
+            .choices("cells", CELLS)?
+            .into_iter()
+            .map(String::from)
             .collect();
-        for c in &cells {
-            if !CELLS.contains(&c.as_str()) {
-                bail!("--cells {c:?}: expected some of {}", CELLS.join(", "));
-            }
-        }
         let p = Plan {
             cells,
             concurrency: args.number("concurrency", 1, 10_000)? as usize,
@@ -261,18 +256,10 @@ impl Experiment for Http {
         // its own (OpenSSL in node, RustCrypto in sluice), so % of the
         // subject's own ideal (cores / its one-hash time) compares pools,
         // not hash libraries.
-        let cores = o.machine.cores as f64;
-        let hash_ms = |subject: &str, pool: &Value| {
-            o.metric(
-                subject,
-                &[("pool", pool.clone()), ("cell", json!("login-1"))],
-                "p50_ms",
-            )
-        };
         let login = cell_series(o, "login", "req_s", |_, v| Some(v));
         let fair = cell_series(o, "login", "req_s", |r, v| {
-            let t = hash_ms(&r.subject, &r.params["pool"])?;
-            (t > 0.0).then(|| 100.0 * v / (cores / (t / 1e3)))
+            let ideal = ideal(o, &r.subject, &r.params["pool"])?;
+            ideal.is_finite().then(|| 100.0 * v / ideal)
         });
         let ping = cell_series(o, "ping-during-login", "p99_ms", |_, v| Some(v));
         let panels: Vec<Chart> = [
@@ -443,6 +430,23 @@ fn text(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
+/// Metric `m` of `cell` for subject `s` at `pool`.
+fn metric(o: &Outcome, s: &str, pool: &Value, cell: &str, m: &str) -> Option<f64> {
+    o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
+}
+
+/// The `/login` rate if every core hashed back to back at the subject's
+/// own one-hash time (`login-1`'s p50): its ideal on this machine.
+fn ideal(o: &Outcome, s: &str, pool: &Value) -> Option<f64> {
+    let cores = o.machine.cores as f64;
+    metric(o, s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3))
+}
+
+/// A rate with one decimal, `-` where there is none.
+fn rate(v: Option<f64>) -> String {
+    v.map_or("-".to_string(), |v| format!("{v:.1}"))
+}
+
 fn pct(a: Option<f64>, b: Option<f64>) -> String {
     match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => format!("{:.0}%", a / b * 100.0),
@@ -460,14 +464,9 @@ fn route_table(
     title: String,
     extra: bool,
 ) -> Table {
-    let cores = o.machine.cores as f64;
-    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
-        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
-    };
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
     let cnt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.0}"));
-    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
-    let ideal =
-        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
+    let ideal = |s: &str, pool: &Value| ideal(o, s, pool);
     let mut header: Vec<String> = [
         "subject", "pool", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "429s",
     ]
@@ -519,16 +518,11 @@ fn route_table(
 
 /// One row per subject and pool: every cell's headline figure.
 fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
-    let cores = o.machine.cores as f64;
-    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
-        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
-    };
-    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
-    let ideal =
-        |s: &str, pool: &Value| get(s, pool, "login-1", "p50_ms").map(|t| cores / (t / 1e3));
-    let mut summary = Table {
-        title: "http: per subject and pool".into(),
-        header: [
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
+    let ideal = |s: &str, pool: &Value| ideal(o, s, pool);
+    let mut summary = Table::new(
+        "http: per subject and pool",
+        &[
             "subject",
             "pool",
             "/login req/s",
@@ -538,12 +532,8 @@ fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             "/ping p99 during /login flood",
             "/gzip req/s",
             "/file req/s",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         let login = get(s, pool, "login", "req_s");
         summary.rows.push(vec![
@@ -563,13 +553,10 @@ fn summary_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
 
 /// `/ping` alone and during the `/login` flood.
 fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
-    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
-        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
-    };
-    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
-    let mut ping = Table {
-        title: "http /ping alone and during the /login flood".into(),
-        header: [
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
+    let mut ping = Table::new(
+        "http /ping alone and during the /login flood",
+        &[
             "subject",
             "pool",
             "alone req/s",
@@ -579,12 +566,8 @@ fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             "during p99 ms",
             "during max ms",
             "/login req/s meanwhile",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         let c = "ping-during-login";
         ping.rows.push(vec![
@@ -605,10 +588,7 @@ fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
 /// The cross-check of the lab's load generator against autocannon, if
 /// autocannon ran.
 fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
-    let get = |s: &str, pool: &Value, cell: &str, m: &str| {
-        o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
-    };
-    let rate = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+    let get = |s: &str, pool: &Value, cell: &str, m: &str| metric(o, s, pool, cell, m);
     let has_cannon = o
         .rows
         .iter()
@@ -616,10 +596,9 @@ fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
     if !has_cannon {
         return None;
     }
-    let mut t = Table {
-        title: "cross-check: the lab's load generator vs autocannon (same cell, same server)"
-            .into(),
-        header: [
+    let mut t = Table::new(
+        "cross-check: the lab's load generator vs autocannon (same cell, same server)",
+        &[
             "subject",
             "pool",
             "cell",
@@ -628,12 +607,8 @@ fn cannon_table(o: &Outcome, keys: &[(String, Value)]) -> Option<Table> {
             "ratio",
             "loadgen p99 ms",
             "autocannon p99 ms",
-        ]
-        .map(String::from)
-        .to_vec(),
-        rows: vec![],
-        note: String::new(),
-    };
+        ],
+    );
     for (s, pool) in keys {
         for cell in ["login", "file"] {
             let ac = format!("{cell}:autocannon");

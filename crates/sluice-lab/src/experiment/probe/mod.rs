@@ -359,23 +359,12 @@ impl Experiment for Probe {
 
 /// `--probes`, validated.
 fn probe_list(args: &Args) -> anyhow::Result<Vec<String>> {
-    let text = args.text("probes")?;
-    let mut out: Vec<String> = Vec::new();
-    for item in text.split(',').map(str::trim) {
-        if item.is_empty() {
-            bail!("--probes {text:?}: empty item; expected a list like read,stat,timer");
-        }
-        if !KINDS.iter().any(|k| k.id == item) {
-            bail!(
-                "--probes {item:?}: expected one of {}",
-                KINDS.iter().map(|k| k.id).collect::<Vec<_>>().join(", ")
-            );
-        }
-        if !out.iter().any(|o| o == item) {
-            out.push(item.to_string());
-        }
-    }
-    Ok(out)
+    let ids: Vec<&'static str> = KINDS.iter().map(|k| k.id).collect();
+    Ok(args
+        .choices("probes", &ids)?
+        .into_iter()
+        .map(String::from)
+        .collect())
 }
 
 /// Writes the probe's input files into the scratch directory: 1 KiB to

@@ -21,6 +21,7 @@
 //! phase's loop lag (`monitorEventLoopDelay`) and blocker calls: the
 //! profiler's cost is `during` against `before` and `after`.
 
+use super::{drive, next_phase, seen};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::Table;
@@ -30,7 +31,6 @@ use serde_json::{Value, json};
 use sluice_scope::profile::{Consent, ProfileConfig, ProfileReport};
 use sluice_scope::{Options, Session, Verdict};
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -74,8 +74,9 @@ struct BlockerWatch {
     thread: Option<JoinHandle<anyhow::Result<Seen>>>,
 }
 
+/// The threads of `pid` now (0 once it is gone).
 fn threads(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |d| d.count())
+    crate::procfs::thread_count(pid).unwrap_or(0)
 }
 
 /// `GET /ping` on the target's server: whether it answered `pong`.
@@ -110,46 +111,29 @@ impl Watch for BlockerWatch {
         }
         if let (None, Some(pid), Some(port)) = (&self.thread, self.pid, self.port) {
             let (phase, profile, options) = (self.phase, self.profile.clone(), self.options);
-            self.thread = Some(std::thread::spawn(move || {
-                let signal = |what: &str| {
-                    nix::sys::signal::kill(
-                        nix::unistd::Pid::from_raw(pid as i32),
-                        nix::sys::signal::Signal::SIGUSR2,
-                    )
-                    .with_context(|| format!("signalling node {pid} to {what}"))
-                };
-                let seen = (|| {
-                    let mut s = Session::attach(pid, options)?;
-                    signal("start")?;
-                    std::thread::sleep(phase);
-                    let threads_before = threads(pid);
-                    signal("enter the profiled phase")?;
-                    let report = sluice_scope::profile::take(
-                        &mut s,
-                        &profile,
-                        Consent::NonInteractive,
-                        &mut || false,
-                    )?;
-                    signal("enter the phase after")?;
-                    let served_after = ping(port);
-                    let threads_after = threads(pid);
-                    std::thread::sleep(phase);
-                    signal("stop")?;
-                    Ok(Seen {
-                        report,
-                        served_after,
-                        threads_before,
-                        threads_after,
-                    })
-                })();
-                if seen.is_err() {
-                    // Do not leave node waiting for a signal that never comes.
-                    let _ = nix::sys::signal::kill(
-                        nix::unistd::Pid::from_raw(pid as i32),
-                        nix::sys::signal::Signal::SIGKILL,
-                    );
-                }
-                seen
+            self.thread = Some(drive(pid, move || {
+                let mut s = Session::attach(pid, options)?;
+                next_phase(pid, "start")?;
+                std::thread::sleep(phase);
+                let threads_before = threads(pid);
+                next_phase(pid, "enter the profiled phase")?;
+                let report = sluice_scope::profile::take(
+                    &mut s,
+                    &profile,
+                    Consent::NonInteractive,
+                    &mut || false,
+                )?;
+                next_phase(pid, "enter the phase after")?;
+                let served_after = ping(port);
+                let threads_after = threads(pid);
+                std::thread::sleep(phase);
+                next_phase(pid, "stop")?;
+                Ok(Seen {
+                    report,
+                    served_after,
+                    threads_before,
+                    threads_after,
+                })
             }));
         }
         std::thread::sleep(Duration::from_millis(2));
@@ -176,7 +160,7 @@ pub(super) fn run(
     lab: &Lab,
     node: &dyn Subject,
     script: &str,
-    workloads: &[String],
+    workloads: &[&str],
     s: &Settings,
 ) -> anyhow::Result<Vec<Row>> {
     let mut rows = Vec::new();
@@ -187,161 +171,191 @@ pub(super) fn run(
             .context("a blocker")?;
         let line = line_of(script, function)
             .with_context(|| format!("scope.js has no function {function}"))?;
-        let params = json!({
-            "workload": w,
-            "pool": s.pool,
-            "every_ms": s.every_ms,
-            "block_ms": s.block_ms,
-        });
-        let out_dir: PathBuf = lab.scratch().to_path_buf();
-        let mut profile = ProfileConfig::new(s.phase);
-        profile.yes = true;
-        profile.out_dir = out_dir;
-        let mut watch = BlockerWatch {
-            phase: s.phase,
-            profile,
-            options: s.options,
-            pid: None,
-            port: None,
-            thread: None,
+        let (seen, result) = profile(lab, node, w, s)?;
+        let truth = Truth {
+            function,
+            line,
+            api,
         };
-        let size = crate::PoolSize::Size(s.pool as usize);
-        let mut cmd = node.command(lab, "scope", size, &params)?;
-        cmd.env("NODE_OPTIONS", "--inspect-port=127.0.0.1:0");
-        let child = lab.run_command(cmd, &format!("node running scope {w}"), Some(&mut watch));
-        let seen = match watch.thread.take() {
-            Some(t) => t
-                .join()
-                .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
-            None => Err(anyhow::anyhow!("node never printed ready and its port")),
-        }
-        .with_context(|| format!("profiling {w}"))?;
-        let result = child?;
-        let r = &seen.report;
-        let a = &r.analysis;
-        let top = a.held_by.first();
-        let named_function = top.map_or("-".to_string(), |t| t.time.function.clone());
-        let named_location = top.map_or("-".to_string(), |t| t.time.location.clone());
-        let named_api = top
-            .and_then(|t| t.apis.first())
-            .map_or("-".to_string(), |x| x.api.clone());
-        let right_place = named_location.contains(&format!("scope.js:{line}:"));
-        let right =
-            named_function == function && right_place && r.window.verdict == Verdict::LoopBlocked;
-        let phase = |p: &str, k: &str| result["phases"][p][k].as_f64();
-        let mut row = Row::new("node")
-            .param("workload", w.as_str())
-            .param("pool", s.pool)
-            .param("truth_function", function)
-            .param("truth_location", format!("scope.js:{line}"))
-            .param("truth_api", api)
-            .param("named_function", named_function)
-            .param("named_location", named_location)
-            .param("named_api", named_api)
-            .param(
-                "top_self",
-                a.top_self
-                    .first()
-                    .map_or("-".to_string(), |t| t.function.clone()),
-            )
-            .param("verdict", r.window.verdict.as_str())
-            .metric("right", f64::from(u8::from(right)))
-            .metric("profile_samples", a.samples as f64)
-            .metric("javascript_pct", a.shares.javascript_pct)
-            .metric("gc_pct", a.shares.gc_pct)
-            .metric("idle_pct", a.shares.idle_pct)
-            .metric("top_pct", top.map_or(0.0, |t| t.time.pct))
-            .metric("loop_utilization_pct", r.window.loop_utilization_pct)
-            .metric("served_after", f64::from(u8::from(seen.served_after)))
-            .metric(
-                "inspector_closed",
-                f64::from(u8::from(r.inspector.closed.port_closed)),
-            )
-            .metric("threads_before", seen.threads_before as f64)
-            .metric("threads_after", seen.threads_after as f64);
-        if let Some(ms) = result["calibration"]["ms"].as_f64() {
-            row = row.metric("block_ms", ms);
-        }
-        for p in ["before", "during", "after"] {
-            if let (Some(calls), Some(ms)) = (phase(p, "calls"), phase(p, "ms")) {
-                row = row.metric(&format!("calls_per_s_{p}"), 1e3 * calls / ms.max(1.0));
-            }
-            for k in ["lag_p50_ms", "lag_p99_ms", "lag_max_ms"] {
-                if let Some(v) = phase(p, k) {
-                    row = row.metric(&format!("{k}_{p}").replace("_ms_", "_"), v);
-                }
-            }
-        }
-        rows.push(row);
+        rows.push(row(node, w, s, &truth, &seen, &result));
     }
     Ok(rows)
+}
+
+/// Runs blocker `w` on node and profiles it: what the lab saw, and what
+/// the script printed.
+fn profile(lab: &Lab, node: &dyn Subject, w: &str, s: &Settings) -> anyhow::Result<(Seen, Value)> {
+    let params = json!({
+        "workload": w,
+        "pool": s.pool,
+        "every_ms": s.every_ms,
+        "block_ms": s.block_ms,
+    });
+    let mut profile = ProfileConfig::new(s.phase);
+    profile.yes = true;
+    profile.out_dir = lab.scratch().to_path_buf();
+    let mut watch = BlockerWatch {
+        phase: s.phase,
+        profile,
+        options: s.options,
+        pid: None,
+        port: None,
+        thread: None,
+    };
+    let size = crate::PoolSize::Size(s.pool as usize);
+    let mut cmd = node.command(lab, "scope", size, &params)?;
+    cmd.env("NODE_OPTIONS", "--inspect-port=127.0.0.1:0");
+    let what = format!("{} running scope {w}", node.name());
+    let child = lab.run_command(cmd, &what, Some(&mut watch));
+    let seen = seen(watch.thread.take(), "node never printed ready and its port")
+        .with_context(|| format!("profiling {w}"))?;
+    Ok((seen, child?))
+}
+
+/// Where a blocker blocks: its function, the function's line in
+/// `scope.js`, the API it calls.
+struct Truth {
+    function: &'static str,
+    line: usize,
+    api: &'static str,
+}
+
+/// One blocker's row: the truth, what scope named, the phases' lag and
+/// calls.
+fn row(
+    node: &dyn Subject,
+    w: &str,
+    s: &Settings,
+    truth: &Truth,
+    seen: &Seen,
+    result: &Value,
+) -> Row {
+    let r = &seen.report;
+    let a = &r.analysis;
+    let top = a.held_by.first();
+    let named_function = top.map_or("-".to_string(), |t| t.time.function.clone());
+    let named_location = top.map_or("-".to_string(), |t| t.time.location.clone());
+    let named_api = top
+        .and_then(|t| t.apis.first())
+        .map_or("-".to_string(), |x| x.api.clone());
+    let right_place = named_location.contains(&format!("scope.js:{}:", truth.line));
+    let right =
+        named_function == truth.function && right_place && r.window.verdict == Verdict::LoopBlocked;
+    let row = Row::new(node.name())
+        .param("workload", w)
+        .param("pool", s.pool)
+        .param("truth_function", truth.function)
+        .param("truth_location", format!("scope.js:{}", truth.line))
+        .param("truth_api", truth.api)
+        .param("named_function", named_function)
+        .param("named_location", named_location)
+        .param("named_api", named_api)
+        .param(
+            "top_self",
+            a.top_self
+                .first()
+                .map_or("-".to_string(), |t| t.function.clone()),
+        )
+        .param("verdict", r.window.verdict.as_str())
+        .metric("right", f64::from(u8::from(right)))
+        .metric("profile_samples", a.samples as f64)
+        .metric("javascript_pct", a.shares.javascript_pct)
+        .metric("gc_pct", a.shares.gc_pct)
+        .metric("idle_pct", a.shares.idle_pct)
+        .metric("top_pct", top.map_or(0.0, |t| t.time.pct))
+        .metric("loop_utilization_pct", r.window.loop_utilization_pct)
+        .metric("served_after", f64::from(u8::from(seen.served_after)))
+        .metric(
+            "inspector_closed",
+            f64::from(u8::from(r.inspector.closed.port_closed)),
+        )
+        .metric("threads_before", seen.threads_before as f64)
+        .metric("threads_after", seen.threads_after as f64);
+    with_phases(row, result)
+}
+
+/// The script's measures: the calibrated call, and per phase the calls
+/// per second and the loop lag.
+fn with_phases(mut row: Row, result: &Value) -> Row {
+    if let Some(ms) = result["calibration"]["ms"].as_f64() {
+        row = row.metric("block_ms", ms);
+    }
+    let phase = |p: &str, k: &str| result["phases"][p][k].as_f64();
+    for p in ["before", "during", "after"] {
+        if let (Some(calls), Some(ms)) = (phase(p, "calls"), phase(p, "ms")) {
+            row = row.metric(&format!("calls_per_s_{p}"), 1e3 * calls / ms.max(1.0));
+        }
+        for k in ["lag_p50_ms", "lag_p99_ms", "lag_max_ms"] {
+            if let Some(v) = phase(p, k) {
+                row = row.metric(&format!("{k}_{p}").replace("_ms_", "_"), v);
+            }
+        }
+    }
+    row
+}
+
+/// A metric with `digits` decimals, `-` where there is none.
+pub(super) fn fixed(r: &Row, k: &str, digits: usize) -> String {
+    r.metrics
+        .get(k)
+        .filter(|v| v.is_finite())
+        .map_or("-".to_string(), |v| format!("{v:.digits$}"))
+}
+
+/// `yes`/`no` of a 0/1 metric (`no` also where it is missing).
+fn flag(r: &Row, k: &str, yes: &str, no: &str) -> String {
+    if r.metrics.get(k) == Some(&1.0) {
+        yes
+    } else {
+        no
+    }
+    .to_string()
+}
+
+/// Three figures of one measure, before / during / after the profile.
+fn phases(r: &Row, k: &str, digits: usize) -> String {
+    let f = |p: &str| fixed(r, &format!("{k}_{p}"), digits);
+    format!("{} / {} / {}", f("before"), f("during"), f("after"))
+}
+
+/// One blocker's line of the table.
+fn cells(r: &Row) -> Vec<String> {
+    let named_file = r.param_text("named_location");
+    vec![
+        r.param_text("workload"),
+        format!(
+            "{} ({}) via {}",
+            r.param_text("truth_function"),
+            r.param_text("truth_location"),
+            r.param_text("truth_api")
+        ),
+        format!(
+            "{} ({}) via {}",
+            r.param_text("named_function"),
+            named_file.rsplit('/').next().unwrap_or_default(),
+            r.param_text("named_api")
+        ),
+        format!("{} %", fixed(r, "top_pct", 0)),
+        r.param_text("verdict"),
+        flag(r, "right", "yes", "NO"),
+        phases(r, "lag_p99", 0),
+        phases(r, "calls_per_s", 1),
+        format!(
+            "{}, {}",
+            flag(r, "served_after", "yes", "NO"),
+            flag(r, "inspector_closed", "closed", "OPEN")
+        ),
+    ]
 }
 
 /// The blockers' table: truth against what scope named, and the
 /// profiler's cost.
 pub(super) fn table(o: &Outcome) -> Option<Table> {
-    let f = |r: &Row, k: &str, digits: usize| {
-        r.metrics
-            .get(k)
-            .filter(|v| v.is_finite())
-            .map_or("-".to_string(), |v| format!("{v:.digits$}"))
-    };
     let rows: Vec<Vec<String>> = o
         .rows
         .iter()
         .filter(|r| is_blocker(&r.param_text("workload")))
-        .map(|r| {
-            vec![
-                r.param_text("workload"),
-                format!(
-                    "{} ({}) via {}",
-                    r.param_text("truth_function"),
-                    r.param_text("truth_location"),
-                    r.param_text("truth_api")
-                ),
-                format!(
-                    "{} ({}) via {}",
-                    r.param_text("named_function"),
-                    r.param_text("named_location")
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or_default(),
-                    r.param_text("named_api")
-                ),
-                format!("{} %", f(r, "top_pct", 0)),
-                r.param_text("verdict"),
-                if r.metrics.get("right") == Some(&1.0) {
-                    "yes".into()
-                } else {
-                    "NO".into()
-                },
-                format!(
-                    "{} / {} / {}",
-                    f(r, "lag_p99_before", 0),
-                    f(r, "lag_p99_during", 0),
-                    f(r, "lag_p99_after", 0)
-                ),
-                format!(
-                    "{} / {} / {}",
-                    f(r, "calls_per_s_before", 1),
-                    f(r, "calls_per_s_during", 1),
-                    f(r, "calls_per_s_after", 1)
-                ),
-                format!(
-                    "{}, {}",
-                    if r.metrics.get("served_after") == Some(&1.0) {
-                        "yes"
-                    } else {
-                        "NO"
-                    },
-                    if r.metrics.get("inspector_closed") == Some(&1.0) {
-                        "closed"
-                    } else {
-                        "OPEN"
-                    }
-                ),
-            ]
-        })
+        .map(cells)
         .collect();
     (!rows.is_empty()).then(|| Table {
         title: "scope --profile: the function scope named against the blocking function (node)"

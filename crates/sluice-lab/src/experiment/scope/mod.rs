@@ -55,10 +55,11 @@ use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::Need;
+use crate::subject::{Need, SUBJECTS, Subject};
 use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
+use blockers::fixed;
 use serde_json::{Value, json};
 use sluice_scope::{Options, Report, Session, Verdict};
 use std::thread::JoinHandle;
@@ -215,37 +216,61 @@ impl Watch for ScopeWatch {
                 .and_then(|p| u32::try_from(p).ok())
                 .with_context(|| format!("scope.js's ready line has no pid: {ready}"))?;
             let (window, options) = (self.window, self.options);
-            self.thread = Some(std::thread::spawn(move || {
-                let signal = |what: &str| {
-                    nix::sys::signal::kill(
-                        nix::unistd::Pid::from_raw(pid as i32),
-                        nix::sys::signal::Signal::SIGUSR2,
-                    )
-                    .with_context(|| format!("signalling node {pid} to {what}"))
-                };
-                let watched = (|| {
-                    let mut s = Session::attach(pid, options)?;
-                    let found = s.status().summary();
-                    signal("start")?;
-                    std::thread::sleep(RAMP);
-                    let r = s.window(window, &mut || false)?;
-                    Ok((r, found))
-                })();
-                match &watched {
-                    Ok(_) => signal("stop")?,
-                    // Do not leave node waiting for a signal that never comes.
-                    Err(_) => {
-                        let _ = nix::sys::signal::kill(
-                            nix::unistd::Pid::from_raw(pid as i32),
-                            nix::sys::signal::Signal::SIGKILL,
-                        );
-                    }
-                }
-                watched
+            self.thread = Some(drive(pid, move || {
+                let mut s = Session::attach(pid, options)?;
+                let found = s.status().summary();
+                next_phase(pid, "start")?;
+                std::thread::sleep(RAMP);
+                let r = s.window(window, &mut || false)?;
+                next_phase(pid, "stop")?;
+                Ok((r, found))
             }));
         }
         std::thread::sleep(Duration::from_millis(2));
         Ok(())
+    }
+}
+
+/// Sends node `pid` SIGUSR2: the script's next phase (`what`, for the
+/// error).
+pub(super) fn next_phase(pid: u32, what: &str) -> anyhow::Result<()> {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGUSR2,
+    )
+    .with_context(|| format!("signalling node {pid} to {what}"))
+}
+
+/// Runs `watch` (scope attached to node `pid`, driving its phases) on a
+/// thread of its own; if it fails, node is killed rather than left waiting
+/// for a signal that never comes.
+pub(super) fn drive<T: Send + 'static>(
+    pid: u32,
+    watch: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+) -> JoinHandle<anyhow::Result<T>> {
+    std::thread::spawn(move || {
+        let seen = watch();
+        if seen.is_err() {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        seen
+    })
+}
+
+/// What a watch's thread saw, once the child has exited; `missing` is the
+/// error when the watch never started (node never got ready).
+pub(super) fn seen<T>(
+    thread: Option<JoinHandle<anyhow::Result<T>>>,
+    missing: &str,
+) -> anyhow::Result<T> {
+    match thread {
+        Some(t) => t
+            .join()
+            .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
+        None => Err(anyhow::anyhow!("{missing}")),
     }
 }
 
@@ -273,100 +298,356 @@ impl Experiment for Scope {
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
-        let f = |r: &Row, k: &str, digits: usize| {
-            r.metrics
-                .get(k)
-                .filter(|v| v.is_finite())
-                .map_or("-".to_string(), |v| format!("{v:.digits$}"))
-        };
-        let rows = o
+        let rows: Vec<Vec<String>> = o
             .rows
             .iter()
             .filter(|r| !blockers::is_blocker(&r.param_text("workload")))
-            .map(|r| {
-                let truth_queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
-                let draining = if r.param_text("workload") == "dns-32" {
-                    " at the start"
-                } else {
-                    ""
-                };
-                vec![
-                    r.param_text("node"),
-                    r.param_text("workload"),
-                    r.param_text("pool"),
-                    format!(
-                        "{} busy{}, {}",
-                        f(r, "truth_busy", 0),
-                        if truth_queue > 0.0 {
-                            format!(", {truth_queue:.0} queued{draining}")
-                        } else {
-                            String::new()
-                        },
-                        r.param_text("truth_verdict")
-                    ),
-                    format!("{} ({})", f(r, "pool_found", 0), r.param_text("discovery")),
-                    f(r, "busy_threads", 1),
-                    f(r, "saturation_pct", 0),
-                    f(r, "loop_utilization_pct", 0),
-                    f(r, "queue_depth", 1),
-                    format!(
-                        "{} / {}",
-                        f(r, "slow_io_running", 1),
-                        f(r, "slow_queue_depth", 1)
-                    ),
-                    Verdict::ALL
-                        .iter()
-                        .max_by(|a, b| {
-                            let m = |v: &Verdict| {
-                                r.metrics.get(&verdict_metric(*v)).copied().unwrap_or(0.0)
-                            };
-                            m(a).total_cmp(&m(b))
-                        })
-                        .map_or("-", |v| v.as_str())
-                        .to_string(),
-                    if r.metrics.get("verdict_ok") == Some(&1.0) {
-                        "yes".to_string()
-                    } else if r.metrics.get(&verdict_metric(Verdict::Unknown)) == Some(&1.0) {
-                        // scope said it cannot tell, and why (its evidence).
-                        "unknown".to_string()
-                    } else {
-                        "NO".to_string()
-                    },
-                    f(r, "sampler_cpu_pct", 2),
-                ]
-            })
+            .map(cells)
             .collect();
-        let mut tables = vec![Table {
-            title:
-                "scope: what `sluice scope` reports against each workload's truth, per node build"
-                    .into(),
-            header: [
-                "node",
-                "workload",
-                "pool",
-                "truth",
-                "pool found",
-                "busy",
-                "saturation %",
-                "loop util %",
-                "queue",
-                "slow I/O run / queued",
-                "verdict",
-                "verdict ok",
-                "scope CPU %",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows,
-            note: String::new(),
-        }];
-        tables.retain(|t| !t.rows.is_empty());
+        let mut tables = Vec::new();
+        if !rows.is_empty() {
+            tables.push(Table {
+                title: "scope: what `sluice scope` reports against each workload's truth, per node build".into(),
+                header: [
+                    "node",
+                    "workload",
+                    "pool",
+                    "truth",
+                    "pool found",
+                    "busy",
+                    "saturation %",
+                    "loop util %",
+                    "queue",
+                    "slow I/O run / queued",
+                    "verdict",
+                    "verdict ok",
+                    "scope CPU %",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows,
+                note: String::new(),
+            });
+        }
         tables.extend(blockers::table(o));
         tables
     }
 
     fn chart(&self, _o: &Outcome) -> Option<Chart> {
         None
+    }
+}
+
+/// The truth of a row, as the table says it: `4 busy, 12 queued,
+/// pool-saturated`.
+fn truth_text(r: &Row) -> String {
+    let queue = r.metrics.get("truth_queue").copied().unwrap_or(0.0);
+    let queued = match (queue > 0.0, r.param_text("workload") == "dns-32") {
+        (false, _) => String::new(),
+        (true, false) => format!(", {queue:.0} queued"),
+        (true, true) => format!(", {queue:.0} queued at the start"),
+    };
+    format!(
+        "{} busy{queued}, {}",
+        fixed(r, "truth_busy", 0),
+        r.param_text("truth_verdict")
+    )
+}
+
+/// The verdict scope gave most often over the repetitions (its one-hot
+/// metrics merged by median).
+fn verdict_seen(r: &Row) -> &'static str {
+    let m = |v: &Verdict| r.metrics.get(&verdict_metric(*v)).copied().unwrap_or(0.0);
+    Verdict::ALL
+        .iter()
+        .max_by(|a, b| m(a).total_cmp(&m(b)))
+        .map_or("-", |v| v.as_str())
+}
+
+/// Whether the verdict was the truth's: yes, NO, or `unknown` where scope
+/// said it cannot tell (its evidence is in the notes).
+fn verdict_ok(r: &Row) -> &'static str {
+    if r.metrics.get("verdict_ok") == Some(&1.0) {
+        "yes"
+    } else if r.metrics.get(&verdict_metric(Verdict::Unknown)) == Some(&1.0) {
+        "unknown"
+    } else {
+        "NO"
+    }
+}
+
+/// One workload's line of the table.
+fn cells(r: &Row) -> Vec<String> {
+    vec![
+        r.param_text("node"),
+        r.param_text("workload"),
+        r.param_text("pool"),
+        truth_text(r),
+        format!(
+            "{} ({})",
+            fixed(r, "pool_found", 0),
+            r.param_text("discovery")
+        ),
+        fixed(r, "busy_threads", 1),
+        fixed(r, "saturation_pct", 0),
+        fixed(r, "loop_utilization_pct", 0),
+        fixed(r, "queue_depth", 1),
+        format!(
+            "{} / {}",
+            fixed(r, "slow_io_running", 1),
+            fixed(r, "slow_queue_depth", 1)
+        ),
+        verdict_seen(r).to_string(),
+        verdict_ok(r).to_string(),
+        fixed(r, "sampler_cpu_pct", 2),
+    ]
+}
+
+/// What the flags ask of every node build, read once.
+struct Plan {
+    /// The pool workloads, watched one window each.
+    workloads: Vec<&'static str>,
+    /// The loop blockers, profiled once each at the first pool size.
+    blockers: Vec<&'static str>,
+    /// Workloads this machine cannot run, and why.
+    skip_notes: Vec<String>,
+    window: Duration,
+    rate: u32,
+    cpu_ms: u64,
+    pools: Vec<u64>,
+    /// pbkdf2 iterations of one task (~`cpu_ms`), 0 if no cpu workload.
+    iterations: u32,
+    options: Options,
+}
+
+impl Plan {
+    fn new(lab: &Lab, args: &Args) -> anyhow::Result<Plan> {
+        let (blockers, mut workloads): (Vec<&str>, Vec<&str>) = args
+            .choices("workloads", WORKLOADS)?
+            .into_iter()
+            .partition(|w| blockers::is_blocker(w));
+        let mut skip_notes = Vec::new();
+        if workloads.contains(&"dns-32")
+            && let Err(why) = sluice_testnet::netns::available(lab.exe())
+        {
+            let note = format!(
+                "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
+            );
+            workloads.retain(|w| *w != "dns-32");
+            if workloads.is_empty() && blockers.is_empty() {
+                bail!("{note}");
+            }
+            skip_notes.push(note);
+        }
+        let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
+        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
+        let pools = lab
+            .pools_for(&Scope)
+            .iter()
+            .map(|p| match p {
+                PoolSize::Size(n) => Ok(*n as u64),
+                PoolSize::Unset => bail!(
+                    "scope: --pools needs sizes (the truth depends on them); \"unset\" is libuv's 4"
+                ),
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let iterations = if workloads.iter().any(|w| w.starts_with("cpu-")) {
+            workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
+        } else {
+            0
+        };
+        Ok(Plan {
+            window: Duration::from_millis(args.millis("window-ms", 50, 60_000)?),
+            workloads,
+            blockers,
+            skip_notes,
+            rate,
+            cpu_ms,
+            pools,
+            iterations,
+            options: Options {
+                rate_hz: rate,
+                ..Options::default()
+            },
+        })
+    }
+}
+
+/// The subject with a libuv pool sluice scope can attach to (node), or
+/// why none can run.
+fn watched_subject(lab: &Lab) -> anyhow::Result<&'static dyn Subject> {
+    let sweep = Sweep::new(lab, &Scope);
+    if let Some(s) = sweep.subjects().first() {
+        return Ok(*s);
+    }
+    let mut why: Vec<String> = sweep.skipped().to_vec();
+    why.extend(
+        lab.skipped()
+            .iter()
+            .map(|s| format!("{}: {}", s.subject, s.reason)),
+    );
+    if why.is_empty() {
+        why.push("--subjects left it out".into());
+    }
+    let able: Vec<&str> = SUBJECTS
+        .iter()
+        .filter(|s| s.supports(Need::Attach).is_ok())
+        .map(|s| s.name())
+        .collect();
+    let able = and_list(&able);
+    bail!(
+        "scope watches Node's libuv pool, so it runs the {able} subject only, and {able} cannot run: {}",
+        why.join("; ")
+    );
+}
+
+/// What one window of scope saw of one workload.
+struct Watched {
+    report: Report,
+    /// scope's summary of the pool it found, before the load.
+    found: String,
+    /// What the script printed.
+    result: Value,
+    /// dns-32: how long the delay server held each lookup, and the most
+    /// it held at once.
+    held: Option<(Duration, u64)>,
+}
+
+/// Runs workload `w` at pool `pool` on `node` and watches one window of
+/// it; `fifo_no` numbers the scratch directory's FIFOs.
+fn watch_one(
+    lab: &Lab,
+    node: &dyn Subject,
+    plan: &Plan,
+    w: &str,
+    pool: u64,
+    fifo_no: usize,
+) -> anyhow::Result<Watched> {
+    let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
+    if w == "read-2x" {
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
+            .with_context(|| format!("mkfifo {}", fifo.display()))?;
+    }
+    let params = json!({
+        "workload": w,
+        "pool": pool,
+        "iterations": plan.iterations,
+        "fifo": fifo,
+        "spin_ms": (RAMP + plan.window).as_millis() as u64 + 300,
+        "lookups": LOOKUPS,
+        "dns_suffix": NAME_SUFFIX,
+    });
+    let mut watch = ScopeWatch {
+        window: plan.window,
+        options: plan.options,
+        thread: None,
+    };
+    let size = PoolSize::Size(pool as usize);
+    let mut held = None;
+    let child = if w == "dns-32" {
+        let hold = dns_hold(pool, RAMP + plan.window);
+        let server = super::dns::delay_server(hold);
+        lab.run_child_in_netns(node, SPEC.name, size, &params, &server, Some(&mut watch))
+            .map(|(r, stats)| {
+                held = Some((hold, stats.max_in_flight_names));
+                r
+            })
+    } else {
+        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
+    };
+    let (report, found) = seen(watch.thread.take(), "node never printed ready")
+        .with_context(|| format!("scope watching {w} at pool {pool}"))?;
+    Ok(Watched {
+        report,
+        found,
+        result: child?,
+        held,
+    })
+}
+
+/// The row of one watched window: the truth beside what scope reported.
+fn judge(
+    node: &dyn Subject,
+    node_label: &str,
+    w: &str,
+    pool: u64,
+    seen: &Watched,
+) -> anyhow::Result<Row> {
+    let r = &seen.report;
+    let (busy, queued, verdict) = truth(w, pool);
+    let completed = seen.result["completed"].as_f64().context("completed")?;
+    let mut row = Row::new(node.name())
+        .param("node", node_label)
+        .param("workload", w)
+        .param("pool", pool)
+        .param("truth_verdict", verdict.as_str())
+        .param("discovery", r.discovery.as_str())
+        .metric("truth_busy", busy as f64)
+        .metric("truth_queue", queued as f64)
+        .metric("pool_found", r.pool_size as f64)
+        .metric("busy_threads", r.busy_threads)
+        .metric("utilization_pct", r.utilization_pct)
+        .metric("saturation_pct", r.saturation_pct)
+        .metric("loop_utilization_pct", r.loop_utilization_pct)
+        .metric("sampler_cpu_pct", r.sampler_cpu_pct)
+        .metric("samples", f64::from(r.samples))
+        .metric("verdict_ok", f64::from(u8::from(r.verdict == verdict)))
+        .metric("completed", completed);
+    // One-hot, so repetitions merge by median like any metric.
+    for v in Verdict::ALL {
+        row = row.metric(&verdict_metric(v), f64::from(u8::from(r.verdict == v)));
+    }
+    for (k, v) in [
+        ("queue_depth", r.queue_depth),
+        ("pool_cpu_pct", r.pool_cpu_pct),
+        ("slow_queue_depth", r.slow_queue_depth),
+        ("slow_io_running", r.slow_io_running),
+        ("slow_io_throttled_pct", r.slow_io_throttled_pct),
+    ] {
+        if let Some(v) = v {
+            row = row.metric(k, v);
+        }
+    }
+    if let Some((hold, in_flight)) = seen.held {
+        row = row
+            .metric("dns_hold_ms", hold.as_millis() as f64)
+            .metric("dns_max_in_flight", in_flight as f64);
+    }
+    Ok(row)
+}
+
+/// What the windows of one build showed beyond their rows: the pool scope
+/// found at each size, the delay server's counts, scope's `unknown`s.
+#[derive(Default)]
+struct Seen {
+    found: Vec<(u64, String)>,
+    dns: Vec<(u64, String)>,
+    unknown: Vec<String>,
+}
+
+impl Seen {
+    fn add(&mut self, w: &str, pool: u64, seen: &Watched) {
+        if !self.found.iter().any(|(p, _)| *p == pool) {
+            self.found.push((pool, seen.found.clone()));
+        }
+        if let Some((hold, in_flight)) = seen.held
+            && !self.dns.iter().any(|(p, _)| *p == pool)
+        {
+            self.dns.push((
+                pool,
+                format!(
+                    "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
+                    hold.as_millis(),
+                    pool.div_ceil(2)
+                ),
+            ));
+        }
+        if seen.report.verdict == Verdict::Unknown {
+            self.unknown.push(format!(
+                "{w} at pool {pool}: scope said unknown: {}",
+                seen.report.evidence
+            ));
+        }
     }
 }
 
@@ -377,263 +658,129 @@ fn run_one_build(
     args: &Args,
     node_label: &str,
 ) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
-    let workloads: Vec<String> = args
-        .text("workloads")?
-        .split(',')
-        .map(|w| w.trim().to_string())
-        .collect();
-    for w in &workloads {
-        if !WORKLOADS.contains(&w.as_str()) {
-            bail!(
-                "--workloads {w:?}: expected some of {}",
-                WORKLOADS.join(", ")
-            );
-        }
-    }
-    let (blocker_workloads, mut workloads): (Vec<String>, Vec<String>) =
-        workloads.into_iter().partition(|w| blockers::is_blocker(w));
-    let mut skip_notes = Vec::new();
-    if workloads.iter().any(|w| w == "dns-32")
-        && let Err(why) = sluice_testnet::netns::available(lab.exe())
-    {
-        let note = format!(
-            "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
-        );
-        workloads.retain(|w| w != "dns-32");
-        if workloads.is_empty() && blocker_workloads.is_empty() {
-            bail!("{note}");
-        }
-        skip_notes.push(note);
-    }
-    let window = Duration::from_millis(args.millis("window-ms", 50, 60_000)?);
-    let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
-    let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
-    // The subject with a libuv pool sluice scope can attach to (node).
-    let sweep = Sweep::new(lab, &Scope);
-    let Some(node) = sweep.subjects().first().copied() else {
-        let mut why: Vec<String> = sweep.skipped().to_vec();
-        why.extend(
-            lab.skipped()
-                .iter()
-                .map(|s| format!("{}: {}", s.subject, s.reason)),
-        );
-        if why.is_empty() {
-            why.push("--subjects left it out".into());
-        }
-        bail!(
-            "scope watches Node's libuv pool, so it runs the node subject only, and node cannot run: {}",
-            why.join("; ")
-        );
-    };
-    let pools: Vec<u64> = lab
-        .pools_for(&Scope)
-        .iter()
-        .map(|p| match p {
-            PoolSize::Size(n) => Ok(*n as u64),
-            PoolSize::Unset => bail!(
-                "scope: --pools needs sizes (the truth depends on them); \"unset\" is libuv's 4"
-            ),
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let iterations = if workloads.iter().any(|w| w.starts_with("cpu-")) {
-        workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
-    } else {
-        0
-    };
-    let options = Options {
-        rate_hz: rate,
-        ..Options::default()
-    };
-    let bar = lab.progress((lab.reps() * pools.len() * workloads.len()) as u64, "scope");
+    let mut plan = Plan::new(lab, args)?;
+    let node = watched_subject(lab)?;
+    let bar = lab.progress(
+        (lab.reps() * plan.pools.len() * plan.workloads.len()) as u64,
+        "scope",
+    );
     let mut fifo_no = 0;
-    let mut found_notes: Vec<(u64, String)> = Vec::new();
-    let mut dns_notes: Vec<(u64, String)> = Vec::new();
-    let mut unknown_notes: Vec<String> = Vec::new();
-    let rows = repeat(lab, |_| {
+    let mut seen = Seen::default();
+    let mut rows = repeat(lab, |_| {
         let mut rows = Vec::new();
-        for &pool in &pools {
-            for w in &workloads {
+        for &pool in &plan.pools {
+            for w in &plan.workloads {
                 bar.set_message(format!("{w} pool {pool}"));
                 fifo_no += 1;
-                let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
-                if w == "read-2x" {
-                    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
-                        .with_context(|| format!("mkfifo {}", fifo.display()))?;
-                }
-                let params = json!({
-                    "workload": w,
-                    "pool": pool,
-                    "iterations": iterations,
-                    "fifo": fifo,
-                    "spin_ms": (RAMP + window).as_millis() as u64 + 300,
-                    "lookups": LOOKUPS,
-                    "dns_suffix": NAME_SUFFIX,
-                });
-                let mut watch = ScopeWatch {
-                    window,
-                    options,
-                    thread: None,
-                };
-                let size = PoolSize::Size(pool as usize);
-                let mut held = None;
-                let child = if w == "dns-32" {
-                    let hold = dns_hold(pool, RAMP + window);
-                    let server = super::dns::delay_server(hold);
-                    lab.run_child_in_netns(
-                        node,
-                        SPEC.name,
-                        size,
-                        &params,
-                        &server,
-                        Some(&mut watch),
-                    )
-                    .map(|(r, stats)| {
-                        held = Some((hold, stats.max_in_flight_names));
-                        r
-                    })
-                } else {
-                    lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
-                };
-                let watched = match watch.thread.take() {
-                    Some(t) => t
-                        .join()
-                        .map_err(|_| anyhow::anyhow!("the scope thread panicked"))?,
-                    None => Err(anyhow::anyhow!("node never printed ready")),
-                };
-                let (r, found) =
-                    watched.with_context(|| format!("scope watching {w} at pool {pool}"))?;
-                let result = child?;
-                if !found_notes.iter().any(|(p, _)| *p == pool) {
-                    found_notes.push((pool, found));
-                }
-                let (busy, queued, verdict) = truth(w, pool);
-                let mut row = Row::new(node.name())
-                    .param("node", node_label)
-                    .param("workload", w.as_str())
-                    .param("pool", pool)
-                    .param("truth_verdict", verdict.as_str())
-                    .param("discovery", r.discovery.as_str())
-                    .metric("truth_busy", busy as f64)
-                    .metric("truth_queue", queued as f64)
-                    .metric("pool_found", r.pool_size as f64)
-                    .metric("busy_threads", r.busy_threads)
-                    .metric("utilization_pct", r.utilization_pct)
-                    .metric("saturation_pct", r.saturation_pct)
-                    .metric("loop_utilization_pct", r.loop_utilization_pct)
-                    .metric("sampler_cpu_pct", r.sampler_cpu_pct)
-                    .metric("samples", f64::from(r.samples))
-                    .metric("verdict_ok", f64::from(u8::from(r.verdict == verdict)))
-                    .metric(
-                        "completed",
-                        result["completed"].as_f64().context("completed")?,
-                    );
-                // One-hot, so repetitions merge by median like any metric.
-                for v in Verdict::ALL {
-                    row = row.metric(&verdict_metric(v), f64::from(u8::from(r.verdict == v)));
-                }
-                if let Some(q) = r.queue_depth {
-                    row = row.metric("queue_depth", q);
-                }
-                if let Some(c) = r.pool_cpu_pct {
-                    row = row.metric("pool_cpu_pct", c);
-                }
-                for (k, v) in [
-                    ("slow_queue_depth", r.slow_queue_depth),
-                    ("slow_io_running", r.slow_io_running),
-                    ("slow_io_throttled_pct", r.slow_io_throttled_pct),
-                ] {
-                    if let Some(v) = v {
-                        row = row.metric(k, v);
-                    }
-                }
-                if let Some((hold, in_flight)) = held {
-                    row = row
-                        .metric("dns_hold_ms", hold.as_millis() as f64)
-                        .metric("dns_max_in_flight", in_flight as f64);
-                    if !dns_notes.iter().any(|(p, _)| *p == pool) {
-                        dns_notes.push((
-                            pool,
-                            format!(
-                                "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
-                                hold.as_millis(),
-                                pool.div_ceil(2)
-                            ),
-                        ));
-                    }
-                }
-                if r.verdict == Verdict::Unknown {
-                    unknown_notes.push(format!(
-                        "{w} at pool {pool}: scope said unknown: {}",
-                        r.evidence
-                    ));
-                }
-                rows.push(row);
+                let watched = watch_one(lab, node, &plan, w, pool, fifo_no)?;
+                seen.add(w, pool, &watched);
+                rows.push(judge(node, node_label, w, pool, &watched)?);
                 bar.inc(1);
             }
         }
         Ok(rows)
     })?;
     bar.finish_and_clear();
-    let mut rows = rows;
-    if !blocker_workloads.is_empty() {
-        let settings = blockers::Settings {
-            pool: pools[0],
-            phase: Duration::from_millis(args.millis("profile-ms", 200, 60_000)?),
-            every_ms: args.millis("every-ms", 1, 10_000)?,
-            block_ms: args.millis("block-ms", 1, 10_000)?,
-            options,
-        };
-        let script = include_str!("scope.js");
-        rows.extend(repeat(lab, |_| {
-            blockers::run(lab, node, script, &blocker_workloads, &settings)
-        })?);
-        skip_notes.push(format!(
-            "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take, after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
-            settings.pool,
-            settings.block_ms,
-            settings.every_ms,
-            settings.phase.as_millis(),
-            settings.phase.as_millis()
-        ));
+    if !plan.blockers.is_empty() {
+        let (blocker_rows, note) = run_blockers(lab, node, &plan, args)?;
+        rows.extend(blocker_rows);
+        plan.skip_notes.push(note);
     }
+    let notes = notes(&plan, node, seen, &rows);
+    Ok((rows, notes))
+}
+
+/// The loop blockers, profiled once each at the first pool size: their
+/// rows, and the note that says how.
+fn run_blockers(
+    lab: &Lab,
+    node: &dyn Subject,
+    plan: &Plan,
+    args: &Args,
+) -> anyhow::Result<(Vec<Row>, String)> {
+    let settings = blockers::Settings {
+        pool: plan.pools[0],
+        phase: Duration::from_millis(args.millis("profile-ms", 200, 60_000)?),
+        every_ms: args.millis("every-ms", 1, 10_000)?,
+        block_ms: args.millis("block-ms", 1, 10_000)?,
+        options: plan.options,
+    };
+    let script = include_str!("scope.js");
+    let rows = repeat(lab, |_| {
+        blockers::run(lab, node, script, &plan.blockers, &settings)
+    })?;
+    let note = format!(
+        "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take, after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
+        settings.pool,
+        settings.block_ms,
+        settings.every_ms,
+        settings.phase.as_millis(),
+        settings.phase.as_millis()
+    );
+    Ok((rows, note))
+}
+
+/// One build's notes: who runs, how each row was watched, the truth, then
+/// what the windows showed and scope's own cost.
+fn notes(plan: &Plan, node: &dyn Subject, seen: Seen, rows: &[Row]) -> Vec<String> {
+    let others: Vec<&str> = SUBJECTS
+        .iter()
+        .filter(|s| s.by_default() && s.supports(Need::Attach).is_err())
+        .map(|s| s.name())
+        .collect();
     let mut notes = vec![
-        "scope watches Node's libuv pool, so only the node subject runs; sluice-compat, sluice and tokio have no libuv pool to watch".to_string(),
         format!(
-            "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {rate} Hz, starting {} ms after the load started{}",
-            window.as_millis(),
+            "scope watches Node's libuv pool, so only the {} subject runs; {} have no libuv pool to watch",
+            node.name(),
+            and_list(&others)
+        ),
+        format!(
+            "each row: scope attached from outside (sluice_scope::Session, as `sluice scope PID` does), one window of {} ms at {} Hz, starting {} ms after the load started{}",
+            plan.window.as_millis(),
+            plan.rate,
             RAMP.as_millis(),
-            if iterations > 0 {
-                format!("; pbkdf2-sha512 of {iterations} iterations (~{cpu_ms} ms)")
+            if plan.iterations > 0 {
+                format!("; pbkdf2-sha512 of {} iterations (~{} ms)", plan.iterations, plan.cpu_ms)
             } else {
                 String::new()
             }
         ),
         "truth: busy = min(tasks, pool) (dns-32: min(32, (P + 1) / 2)); queue = tasks beyond that; cpu-full's threads idle briefly between a completion and the loop's resubmission, so its saturation sits under 100 %".to_string(),
     ];
-    if workloads.iter().any(|w| w == "dns-32") {
+    if plan.workloads.contains(&"dns-32") {
         notes.push("dns-32: 32 dns.lookup (family 4) of distinct names inside a private network and mount namespace whose resolv.conf names the DNS delay server; truth: (P + 1) / 2 threads in getaddrinfo, the rest of the 32 queued at the start and draining over the window (the queue column is the window's mean), the other threads idle".to_string());
     }
     notes.push("`slow I/O run / queued`: libuv's slow_io_work_running and slow_io_pending_wq (dns.lookup's getaddrinfo), read from memory, means over the window".to_string());
-    notes.extend(skip_notes);
-    for (_, note) in &dns_notes {
-        notes.push(note.clone());
-    }
-    notes.extend(unknown_notes);
-    for (pool, found) in &found_notes {
-        notes.push(format!("pool {pool}: {found}"));
-    }
+    notes.extend(plan.skip_notes.iter().cloned());
+    notes.extend(seen.dns.into_iter().map(|(_, n)| n));
+    notes.extend(seen.unknown);
+    notes.extend(
+        seen.found
+            .into_iter()
+            .map(|(pool, f)| format!("pool {pool}: {f}")),
+    );
     let cost: Vec<f64> = rows
         .iter()
         .filter_map(|r| r.metrics.get("sampler_cpu_pct").copied())
         .collect();
     if !cost.is_empty() {
         notes.push(format!(
-            "scope's own cost: its sampling thread used {:.2} % of one core on average ({:.2} % at most) at {rate} Hz",
+            "scope's own cost: its sampling thread used {:.2} % of one core on average ({:.2} % at most) at {} Hz",
             cost.iter().sum::<f64>() / cost.len() as f64,
-            cost.iter().copied().fold(0.0, f64::max)
+            cost.iter().copied().fold(0.0, f64::max),
+            plan.rate
         ));
     }
-    Ok((rows, notes))
+    notes
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => "the others".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// `lab`'s node build, then each further `--node`: one table. A build

@@ -162,18 +162,9 @@ impl Experiment for SpawnBill {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let parts: Vec<String> = args
-            .text("part")?
-            .split(',')
-            .map(|p| p.trim().to_string())
-            .collect();
-        for p in &parts {
-            if p != "bill" && p != "set" {
-                bail!("--part {p:?}: expected bill, set, or bill,set");
-            }
-        }
-        let bill = parts.iter().any(|p| p == "bill");
-        let set = parts.iter().any(|p| p == "set");
+        let parts = args.choices("part", &["bill", "set"])?;
+        let bill = parts.contains(&"bill");
+        let set = parts.contains(&"set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
         let bill_sweep = Sweep::new(lab, self);
@@ -628,19 +619,15 @@ fn set_table(rows: &[&Row]) -> Table {
 /// `Threads`, `VmSize` and `VmRSS` of this process, from one read of
 /// `/proc/self/status`, and its glibc malloc arenas from `/proc/self/maps`.
 fn status() -> anyhow::Result<ProcStatus> {
-    let text = std::fs::read_to_string("/proc/self/status").context("reading /proc/self/status")?;
-    let get = |name: &str| -> anyhow::Result<u64> {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(':')))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse().ok())
-            .with_context(|| format!("no {name} in /proc/self/status"))
-    };
-    let maps = std::fs::read_to_string("/proc/self/maps").context("reading /proc/self/maps")?;
+    let me = std::process::id();
+    let [threads, vm_size_kb, vm_rss_kb] =
+        procfs::status_fields(me, ["Threads", "VmSize", "VmRSS"])
+            .context("reading /proc/self/status")?;
+    let maps = sluice_scope::maps::read(me).context("reading /proc/self/maps")?;
     Ok(ProcStatus {
-        threads: get("Threads")?,
-        vm_size_kb: get("VmSize")?,
-        vm_rss_kb: get("VmRSS")?,
+        threads,
+        vm_size_kb,
+        vm_rss_kb,
         malloc_arenas: malloc_arenas(&maps),
     })
 }
@@ -674,15 +661,15 @@ fn settled_status() -> anyhow::Result<ProcStatus> {
 /// arena reserves.
 const ARENA_BYTES: u64 = 64 << 20;
 
-/// The glibc malloc arenas (other than the main one) in a `/proc/PID/maps`
-/// text: anonymous mappings that exactly cover a 64 MiB-aligned 64 MiB span,
+/// The glibc malloc arenas (other than the main one) among a process's
+/// mappings (`/proc/PID/maps`, read by sluice-scope): anonymous mappings that exactly cover a 64 MiB-aligned 64 MiB span,
 /// the first of them read-write. glibc creates one the first time a thread
 /// calls malloc, up to 8 per core; a thread stack starts with its guard page
 /// and never matches. A lower bound: the kernel may merge a fully grown
 /// arena with a neighbour. The same rule is in `spawn_bill.js`.
-fn malloc_arenas(maps: &str) -> u64 {
-    let anon: Vec<(u64, u64, bool)> = sluice_scope::maps::parse(maps)
-        .into_iter()
+fn malloc_arenas(maps: &[sluice_scope::maps::Mapping]) -> u64 {
+    let anon: Vec<(u64, u64, bool)> = maps
+        .iter()
         .filter(|m| m.inode == 0 && m.path.is_empty())
         .map(|m| (m.start, m.end, m.perms.starts_with("rw")))
         .collect();
@@ -860,8 +847,8 @@ mod tests {
 ";
         // Two arenas (one fully grown); a span that ends short of 64 MiB, and
         // a stack whose guard page sits on a 64 MiB boundary, are not arenas.
-        assert_eq!(malloc_arenas(maps), 2);
-        assert_eq!(malloc_arenas(""), 0);
+        assert_eq!(malloc_arenas(&sluice_scope::maps::parse(maps)), 2);
+        assert_eq!(malloc_arenas(&[]), 0);
     }
 
     #[test]

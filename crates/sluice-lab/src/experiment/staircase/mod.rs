@@ -117,15 +117,10 @@ impl Experiment for Staircase {
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let kinds: Vec<String> = args
-            .text("kind")?
-            .split(',')
-            .map(|k| k.trim().to_string())
+            .choices("kind", &["wait", "cpu"])?
+            .into_iter()
+            .map(String::from)
             .collect();
-        for k in &kinds {
-            if k != "wait" && k != "cpu" {
-                anyhow::bail!("--kind {k:?}: expected wait, cpu, or wait,cpu");
-            }
-        }
         let ns = args.numbers("n", 1, 1024)?;
         let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
         let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;

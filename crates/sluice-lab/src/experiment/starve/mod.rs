@@ -55,7 +55,7 @@ mod child;
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms, ratio};
 use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
 use crate::sweep::{Cell, Sweep};
@@ -183,22 +183,6 @@ fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> 
     }
 }
 
-/// `--scenario`: A, B or both, in the order given.
-fn scenarios(text: &str) -> anyhow::Result<Vec<&'static str>> {
-    let mut scenarios: Vec<&'static str> = Vec::new();
-    for s in text.split(',').map(str::trim) {
-        let s = match s {
-            "A" | "a" => "A",
-            "B" | "b" => "B",
-            _ => anyhow::bail!("--scenario {text:?}: expected A, B, or A,B"),
-        };
-        if !scenarios.contains(&s) {
-            scenarios.push(s);
-        }
-    }
-    Ok(scenarios)
-}
-
 /// The notes of a run: how each probe and stand-in was made, per runtime.
 fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     let (node_dns, cpu_ms, hold_ms) = (&plan.node_dns, plan.cpu_ms, plan.hold.as_millis());
@@ -235,6 +219,43 @@ fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     notes
 }
 
+/// One line of a per-scenario table: its label, the probe whose row it
+/// reads, and what of that row it shows.
+type Line = (String, &'static str, fn(&Row) -> String);
+
+/// A table of one pool: for each scenario of `here`, its `lines`, a column
+/// per subject (`-` where the subject has no such row).
+fn scenario_table(
+    o: &Outcome,
+    subjects: &[String],
+    pool: &Value,
+    here: &[&(String, Value, Value)],
+    (second, title): (&str, String),
+    lines: impl Fn(&str) -> Vec<Line>,
+) -> Table {
+    let mut header = vec!["scenario".to_string(), second.to_string()];
+    header.extend(subjects.iter().cloned());
+    let mut rows = Vec::new();
+    for (sc, _, q) in here {
+        for (label, probe, show) in lines(sc) {
+            let mut row = vec![scenario_label(sc, q.as_u64().unwrap_or(0)), label];
+            let key = row_key(sc, pool, q, probe);
+            row.extend(
+                subjects
+                    .iter()
+                    .map(|s| o.find(s, &key).next().map_or("-".into(), show)),
+            );
+            rows.push(row);
+        }
+    }
+    Table {
+        title,
+        header,
+        rows,
+        note: String::new(),
+    }
+}
+
 /// What each subject ran in each probe (the stand-ins).
 fn stand_ins_table(
     o: &Outcome,
@@ -242,37 +263,19 @@ fn stand_ins_table(
     pool: &Value,
     here: &[&(String, Value, Value)],
 ) -> Table {
-    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
-    let mut header = vec!["scenario".to_string(), "probe".to_string()];
-    header.extend(subjects.iter().cloned());
-    let mut rows = Vec::new();
-    for (sc, _, q) in here {
-        for probe in probes(sc).into_iter().chain(["total"]) {
-            let mut row = vec![
-                scenario_label(sc, q.as_u64().unwrap_or(0)),
-                if probe == "total" {
-                    "queued tasks".to_string()
-                } else {
-                    probe_label(probe).to_string()
-                },
-            ];
-            row.extend(subjects.iter().map(|s| {
-                o.find(s, &key(sc, q, probe))
-                    .next()
-                    .map_or("-".into(), |r| r.param_text("stand_in"))
-            }));
-            rows.push(row);
-        }
-    }
-    Table {
-        title: format!(
-            "starve, pool {}: what each subject ran (stand-ins)",
-            crate::report::param_cell(pool)
-        ),
-        header,
-        rows,
-        note: String::new(),
-    }
+    let title = format!(
+        "starve, pool {}: what each subject ran (stand-ins)",
+        crate::report::param_cell(pool)
+    );
+    scenario_table(o, subjects, pool, here, ("probe", title), |sc| {
+        let stand_in: fn(&Row) -> String = |r| r.param_text("stand_in");
+        let mut lines: Vec<Line> = probes(sc)
+            .into_iter()
+            .map(|p| (probe_label(p).to_string(), p, stand_in))
+            .collect();
+        lines.push(("queued tasks".to_string(), "total", stand_in));
+        lines
+    })
 }
 
 /// Slow waits in flight at once and one CPU task's time, per scenario.
@@ -282,44 +285,31 @@ fn measures_table(
     pool: &Value,
     here: &[&(String, Value, Value)],
 ) -> Table {
-    let key = |sc: &str, q: &Value, probe: &str| row_key(sc, pool, q, probe);
-    let mut header = vec!["scenario".to_string(), "measure".to_string()];
-    header.extend(subjects.iter().cloned());
-    let mut rows = Vec::new();
-    for (sc, _, q) in here {
-        for (metric, label) in [
-            ("max_in_flight", "slow waits in flight at once"),
-            ("task_ms", "one CPU task alone, ms"),
-        ] {
-            let mut row = vec![
-                scenario_label(sc, q.as_u64().unwrap_or(0)),
-                label.to_string(),
-            ];
-            row.extend(subjects.iter().map(|s| {
-                let k = key(sc, q, "total");
-                match o.find(s, &k).next() {
-                    None => "-".into(),
-                    Some(r) if r.params.contains_key("skipped") => "skipped".into(),
-                    Some(r) => r.metrics.get(metric).map_or("-".into(), |v| {
-                        if metric == "max_in_flight" {
-                            format!("{v:.0}")
-                        } else {
-                            ms(*v)
-                        }
-                    }),
-                }
-            }));
-            rows.push(row);
-        }
-    }
-    Table {
-        title: format!(
-            "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
-            crate::report::param_cell(pool)
-        ),
-        header,
-        rows,
-        note: String::new(),
+    let title = format!(
+        "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
+        crate::report::param_cell(pool)
+    );
+    scenario_table(o, subjects, pool, here, ("measure", title), |_| {
+        vec![
+            (
+                "slow waits in flight at once".to_string(),
+                "total",
+                |r: &Row| measure(r, "max_in_flight", |v| format!("{v:.0}")),
+            ),
+            ("one CPU task alone, ms".to_string(), "total", |r: &Row| {
+                measure(r, "task_ms", ms)
+            }),
+        ]
+    })
+}
+
+/// A measure of a scenario's `total` row: `skipped` where the subject
+/// could not run it.
+fn measure(r: &Row, metric: &str, format: fn(f64) -> String) -> String {
+    if r.params.contains_key("skipped") {
+        "skipped".into()
+    } else {
+        r.metrics.get(metric).map_or("-".into(), |v| format(*v))
     }
 }
 
@@ -422,7 +412,7 @@ impl Experiment for Starve {
     }
 
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let scenarios = scenarios(args.text("scenario")?)?;
+        let scenarios = args.choices("scenario", &["A", "B"])?;
         let queued = args.number("queued", 1, 1024)?;
         let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);

@@ -24,28 +24,14 @@ impl crate::child::Workload for Workers {
                     let fifo = fifo.clone();
                     std::thread::Builder::new()
                         .name(format!("loop-{i}"))
-                        .spawn_scoped(s, move || -> Result<(), String> {
+                        .spawn_scoped(s, move || {
                             let rt = tokio::runtime::Builder::new_current_thread()
                                 .enable_all()
-                                .build();
+                                .build()
+                                .map_err(|e| format!("building loop {i}'s runtime: {e}"));
                             ready.wait();
                             go.wait();
-                            let result = match rt {
-                                Ok(rt) => rt
-                                    .block_on(futures::future::join_all((0..tasks).map(|_| {
-                                        let fifo = fifo.clone();
-                                        run_on(exec, Lane::FastIo, move || {
-                                            let mut b = [0u8; 1];
-                                            (&*fifo)
-                                                .read(&mut b)
-                                                .map(drop)
-                                                .map_err(|e| e.to_string())
-                                        })
-                                    })))
-                                    .into_iter()
-                                    .try_for_each(|r| r.and_then(|r| r)),
-                                Err(e) => Err(format!("building loop {i}'s runtime: {e}")),
-                            };
+                            let result = rt.and_then(|rt| reads(&rt, exec, &fifo, tasks));
                             done.wait();
                             exit.wait();
                             result
@@ -65,13 +51,7 @@ impl crate::child::Workload for Workers {
             // waits blocked; they retire as their tasks end. Count after they
             // have (at most a second), so the count is the pool's own.
             if let Some(pool) = exec.pool() {
-                let settle = Instant::now();
-                while settle.elapsed() < std::time::Duration::from_secs(1)
-                    && pool.metrics().lane(Lane::FastIo).threads_alive
-                        > Some(pool.limit(Lane::FastIo) as u64)
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
+                settle(pool);
             }
             let threads_after = procfs::status_field(me, "Threads");
             exit.wait();
@@ -87,5 +67,38 @@ impl crate::child::Workload for Workers {
                 threads_after: threads_after? as f64,
             })
         })
+    }
+}
+
+/// On one event loop of its own (`rt`, a current-thread runtime, as a
+/// worker thread has): `tasks` one-byte FIFO reads on `FastIo`, awaited
+/// together.
+fn reads(
+    rt: &tokio::runtime::Runtime,
+    exec: &dyn crate::subject::Executor,
+    fifo: &Arc<std::fs::File>,
+    tasks: usize,
+) -> Result<(), String> {
+    let reads = (0..tasks).map(|_| {
+        let fifo = fifo.clone();
+        run_on(exec, Lane::FastIo, move || {
+            let mut b = [0u8; 1];
+            (&*fifo).read(&mut b).map(drop).map_err(|e| e.to_string())
+        })
+    });
+    rt.block_on(futures::future::join_all(reads))
+        .into_iter()
+        .try_for_each(|r| r.and_then(|r| r))
+}
+
+/// Waits (at most a second) until a sluice pool's threads beyond its
+/// FastIo budget, started while the waits blocked, have retired as their
+/// tasks ended, so the count after is the pool's own.
+fn settle(pool: &sluice::Pool) {
+    let t0 = Instant::now();
+    while t0.elapsed() < std::time::Duration::from_secs(1)
+        && pool.metrics().lane(Lane::FastIo).threads_alive > Some(pool.limit(Lane::FastIo) as u64)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }
