@@ -555,9 +555,10 @@ function configure(options) {
 // and TYPE name the `_total` series it has.
 function toPrometheusText(openMetrics) {
   const counterFamilies = new Set();
+  const infoFamilies = new Set();
   for (const line of openMetrics.split('\n')) {
-    const m = /^# TYPE (\S+) counter$/.exec(line);
-    if (m) counterFamilies.add(m[1]);
+    const m = /^# TYPE (\S+) (counter|info)$/.exec(line);
+    if (m) (m[2] === 'counter' ? counterFamilies : infoFamilies).add(m[1]);
   }
   const out = [];
   for (const line of openMetrics.split('\n')) {
@@ -565,6 +566,10 @@ function toPrometheusText(openMetrics) {
     const m = /^# (HELP|TYPE) (\S+)( .*)$/.exec(line);
     if (m && counterFamilies.has(m[2])) {
       out.push(`# ${m[1]} ${m[2]}_total${m[3]}`);
+    } else if (m && infoFamilies.has(m[2])) {
+      // OpenMetrics' info family `x` is the gauge `x_info` (value 1) in
+      // Prometheus' text format.
+      out.push(m[1] === 'TYPE' ? `# TYPE ${m[2]}_info gauge` : `# HELP ${m[2]}_info${m[3]}`);
     } else {
       out.push(line);
     }

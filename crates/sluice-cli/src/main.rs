@@ -51,16 +51,17 @@ fn common_args() -> Vec<Arg> {
     ]
 }
 
-const DNS_DELAY_ABOUT: &str = "A DNS server that holds every query a fixed time and counts the names in flight (seed 001's lab resolver)";
+const DNS_DELAY_ABOUT: &str =
+    "A DNS server that holds every query a fixed time and counts the names in flight";
 
 const DNS_DELAY_LONG: &str = "\
 A real DNS server (UDP and TCP) that holds every query a fixed time before \
 answering it, and counts how many distinct names are in flight at once: \
-resolver-side evidence of how many lookups a client really runs in parallel \
-(seed 001's lab resolver).
+resolver-side evidence of how many lookups a client really runs in parallel.
 
 A queries are answered with the IPv4 --answer, AAAA queries with the IPv6 \
-one (or an empty answer), with TTL --ttl, after --hold. Names matching a \
+one (or an empty answer), with TTL --ttl, after --hold (a bare number is \
+seconds: 2, 300ms, 1.5s). Names matching a \
 --fast pattern are answered at once and not counted in flight. Anything that \
 is not one well-formed query is counted (malformed_total) and dropped; \
 nothing a client sends stops the server. It listens on loopback unless told \
@@ -165,7 +166,7 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
 
 fn cli() -> Command {
     let mut lab = Command::new("lab")
-        .about("Run the seeds' experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio, go")
+        .about("Run the experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio, go")
         .subcommand_required(true)
         .arg_required_else_help(true)
         .subcommand(Command::new("list").about("List the experiments"))
@@ -205,6 +206,7 @@ fn cli() -> Command {
     }
     negative_values(Command::new("sluice")
         .version(env!("CARGO_PKG_VERSION"))
+        .propagate_version(true)
         .about(
             "sluice: a work pool beside the event loop, and the lab that measures it against Node",
         )
@@ -264,7 +266,7 @@ fn negative_values(cmd: Command) -> Command {
 fn scope_command() -> Command {
     Command::new("scope")
         .about("Watch a running Node process's libuv pool from outside: threads, saturation, the loop, a verdict")
-        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop blocked, pool saturated, slow I/O throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
+        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop-blocked, pool-saturated, slow-io-throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
         .arg(Arg::new("pid").value_name("PID").required_unless_present("all").help("the Node process (`pgrep -a node` lists them)"))
         .arg(Arg::new("all").long("all").action(ArgAction::SetTrue).conflicts_with_all(["pid", "probe"]).help("watch every Node process on this host, containers included, and the ones that start later: one line each, sorted by saturation (Enter opens one); with --prometheus one exposition labelled pid, comm, container, pod"))
         .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
@@ -494,7 +496,7 @@ fn serve_cli() -> Command {
     };
     Command::new("serve")
         .about("Serve /ping, /login (pbkdf2), /gzip, /file and /metrics on one event loop, with the work on sluice's lanes")
-        .long_about("Serve the seeds' demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
+        .long_about("Serve the demo service: /ping (nothing), /login (pbkdf2 100000 sha256 64 bytes on the Cpu lane), /gzip (256 KiB on the Cpu lane), /file (a 4 KiB read on FastIo), /metrics (Prometheus: the lanes and the event loop's lag). Past --cpu-queue queued Cpu tasks, /login and /gzip answer 429 at once instead of queueing. SIGTERM or Ctrl-C: stop accepting, answer every request in flight, then shut the pool down. Lane sizes also come from SLUICE_CPU_THREADS, SLUICE_FASTIO_THREADS, SLUICE_SLOWIO_THREADS, and the Cpu threads' nice value from SLUICE_CPU_NICE; flags win.")
         .arg(Arg::new("listen").long("listen").value_name("IP:PORT").default_value(sluice_serve::config::DEFAULT_LISTEN).help("address to listen on (port 0: any free port, printed at start)"))
         .arg(n("cpu-threads", "the Cpu lane's threads [default: the usable cores]"))
         .arg(n("fastio-threads", "the FastIo lane's threads [default: max(4, cores)]"))
@@ -503,10 +505,14 @@ fn serve_cli() -> Command {
         .arg(Arg::new("cpu-nice").long("cpu-nice").value_name("N").value_parser(clap::value_parser!(u8)).help("nice value of the Cpu lane's threads, 0..=19 [default: 10, or SLUICE_CPU_NICE]; above 0 they yield a core to the event loop at once"))
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
-        .arg(Arg::new("lag-resolution-ms").long("lag-resolution-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10").help("the loop-lag monitor's timer period"))
-        .arg(Arg::new("shutdown-timeout-ms").long("shutdown-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("30000").help("how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
-        .arg(Arg::new("header-read-timeout-ms").long("header-read-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("10000").help("a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
-        .arg(Arg::new("idle-timeout-ms").long("idle-timeout-ms").value_name("MS").value_parser(clap::value_parser!(u64)).default_value("5000").help("a keep-alive connection with no request for this long is closed"))
+        .arg(duration_arg("lag-resolution", "10ms", "the loop-lag monitor's timer period (a bare number is seconds)"))
+        .arg(ms_alias("lag-resolution-ms", "lag-resolution"))
+        .arg(duration_arg("shutdown-timeout", "30s", "how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
+        .arg(ms_alias("shutdown-timeout-ms", "shutdown-timeout"))
+        .arg(duration_arg("header-read-timeout", "10s", "a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
+        .arg(ms_alias("header-read-timeout-ms", "header-read-timeout"))
+        .arg(duration_arg("idle-timeout", "5s", "a keep-alive connection with no request for this long is closed"))
+        .arg(ms_alias("idle-timeout-ms", "idle-timeout"))
         .arg(n("max-connections", "connections open at once; at the cap a new one closes the longest-idle one, and is refused only while every connection is answering [default: the open-file limit less 64, at most 10000]"))
         .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
@@ -523,35 +529,68 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
         libuv: m.get_flag("libuv"),
         login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
         file: m.get_one::<String>("file").map(PathBuf::from),
-        lag_resolution: Duration::from_millis(
-            *m.get_one::<u64>("lag-resolution-ms").expect("has default"),
-        ),
+        lag_resolution: duration_of(m, "lag-resolution")?,
         diagnostic_routes: m.get_flag("diagnostic-routes"),
-        shutdown_timeout: Duration::from_millis(
-            *m.get_one::<u64>("shutdown-timeout-ms")
-                .expect("has default"),
-        ),
-        header_read_timeout: Duration::from_millis(
-            *m.get_one::<u64>("header-read-timeout-ms")
-                .expect("has default"),
-        ),
-        idle_timeout: Duration::from_millis(
-            *m.get_one::<u64>("idle-timeout-ms").expect("has default"),
-        ),
+        shutdown_timeout: duration_of(m, "shutdown-timeout")?,
+        header_read_timeout: duration_of(m, "header-read-timeout")?,
+        idle_timeout: duration_of(m, "idle-timeout")?,
         max_connections: m.get_one::<usize>("max-connections").copied(),
     };
     sluice_serve::server::run(&config).map(drop)
 }
 
+/// A duration flag: sluice's one grammar (a bare number is seconds).
+fn duration_arg(name: &'static str, default: &'static str, help: &'static str) -> Arg {
+    Arg::new(name)
+        .long(name)
+        .value_name("DURATION")
+        .default_value(default)
+        .help(format!("{help}, e.g. 500ms, 1.5s, 10 (seconds)"))
+}
+
+/// The old whole-milliseconds spelling of duration flag `new`, still read
+/// (hidden from the help).
+fn ms_alias(old: &'static str, new: &'static str) -> Arg {
+    Arg::new(old)
+        .long(old)
+        .value_name("MS")
+        .value_parser(clap::value_parser!(u64))
+        .conflicts_with(new)
+        .hide(true)
+}
+
+/// The value of duration flag `name`, or of its `NAME-ms` spelling.
+fn duration_of(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
+    let old = format!("{name}-ms");
+    if m.value_source(&old) == Some(clap::parser::ValueSource::CommandLine) {
+        return Ok(Duration::from_millis(
+            *m.get_one::<u64>(&old).expect("given"),
+        ));
+    }
+    let text = m.get_one::<String>(name).expect("has default");
+    sluice_duration::parse_duration(text).map_err(|e| anyhow::anyhow!("--{name} {e}"))
+}
+
+/// [`duration_of`], which must not be zero.
+fn positive(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
+    let d = duration_of(m, name)?;
+    if d.is_zero() {
+        anyhow::bail!("--{name} must be above 0");
+    }
+    Ok(d)
+}
+
 fn doctor_cli() -> Command {
     Command::new("doctor")
-        .about("Read a running service's /metrics over a window: healthy, loop blocked, or lane X saturated, with the numbers")
-        .long_about("Fetch the service's Prometheus metrics at the start and the end of the window and diagnose the window: the event loop blocked by synchronous work (its timers fire late), a lane saturated (its queue waits while the loop is on time), or healthy, with the numbers that prove it. Exit code: 0 healthy, 1 a problem found, 2 the doctor could not diagnose (unreachable URL, not a sluice service's metrics, bad flags). Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .about("Read a running service's /metrics over a window: healthy, loop-blocked, pool-saturated (with its lane), with the numbers")
+        .long_about("Fetch the service's Prometheus metrics at the start and the end of the window and diagnose the window: loop-blocked (synchronous work on the loop: its timers fire late), pool-saturated with the lane named (its queue waits while the loop is on time), pool-compensating (a lane keeps up only with threads beyond its budget), or healthy, with the numbers that prove it. The verdict tokens are those of sluice scope and of the sluice_verdict series of sluice serve's /metrics. Exit code: 0 healthy, 1 a problem found, 2 the doctor could not diagnose (unreachable URL, not a sluice service's metrics, bad flags). Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").long("url").value_name("URL").default_value("http://127.0.0.1:8080/metrics").help("the service's metrics"))
         .arg(Arg::new("window").long("window").value_name("DURATION").default_value("10s").help("time between the two samples, e.g. 10s, 500ms, 1m"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the diagnosis as JSON"))
-        .arg(Arg::new("lag-p99-ms").long("lag-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("20").help("loop lag p99 at or above this is a blocked loop"))
-        .arg(Arg::new("queue-wait-p99-ms").long("queue-wait-p99-ms").value_name("MS").value_parser(clap::value_parser!(u64).range(1..)).default_value("10").help("a lane whose queue wait p99 is at or above this is saturated"))
+        .arg(duration_arg("lag-p99", "20ms", "loop lag p99 at or above this is a blocked loop"))
+        .arg(ms_alias("lag-p99-ms", "lag-p99"))
+        .arg(duration_arg("queue-wait-p99", "10ms", "a lane whose queue wait p99 is at or above this is saturated"))
+        .arg(ms_alias("queue-wait-p99-ms", "queue-wait-p99"))
 }
 
 fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
@@ -562,10 +601,8 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         m.get_one::<String>("url").expect("has default").clone(),
         window,
     );
-    config.thresholds.loop_lag_p99 =
-        Duration::from_millis(*m.get_one::<u64>("lag-p99-ms").expect("has default"));
-    config.thresholds.queue_wait_p99 =
-        Duration::from_millis(*m.get_one::<u64>("queue-wait-p99-ms").expect("has default"));
+    config.thresholds.loop_lag_p99 = positive(m, "lag-p99")?;
+    config.thresholds.queue_wait_p99 = positive(m, "queue-wait-p99")?;
     let report = sluice_serve::doctor::run(&config)?;
     let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
@@ -582,15 +619,19 @@ fn load_cli() -> Command {
         .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
-        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms"))
+        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms, 10 (seconds)"))
         .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
 }
 
 fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
-    let duration =
-        sluice_serve::doctor::parse_window(m.get_one::<String>("duration").expect("has default"))
-            .map_err(|e| anyhow::anyhow!(e.replace("--window", "--duration")))?;
+    let duration = sluice_serve::doctor::parse_flag(
+        "--duration",
+        m.get_one::<String>("duration").expect("has default"),
+        Duration::from_millis(100),
+        Duration::from_secs(3600),
+    )
+    .map_err(anyhow::Error::msg)?;
     let mut load = sluice_lab::loadgen::Load::new(
         m.get_one::<String>("url").expect("required").clone(),
         *m.get_one::<usize>("concurrency").expect("has default"),

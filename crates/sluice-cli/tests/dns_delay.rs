@@ -93,8 +93,8 @@ fn it_answers_after_the_hold_and_reports_its_counts_on_sigterm() {
 fn bad_flags_name_the_flag_and_the_fix() {
     for (args, want) in [
         (
-            vec!["--hold", "300"],
-            "--hold \"300\": expected a duration like 300ms or 1.5s",
+            vec!["--hold", "2h"],
+            "--hold \"2h\": expected a duration like 300ms, 1.5s or 2 (seconds), 0 to 1h",
         ),
         (
             vec!["--listen", "localhost"],

@@ -119,9 +119,14 @@ fn json_lines_carry_the_figures_and_the_summary_goes_to_stderr() {
             "queue_depth",
             "sampler_cpu_pct",
             "threads",
+            "timestamp",
         ] {
             assert!(v.get(k).is_some(), "{k} missing: {v}");
         }
+        assert!(
+            v["timestamp"].as_str().unwrap().ends_with('Z'),
+            "an RFC 3339 UTC time: {v}"
+        );
         assert_eq!(v["pool_size"], 4);
         assert_eq!(v["threads"].as_array().unwrap().len(), 4);
         assert_eq!(v["pid"].to_string(), node.pid());

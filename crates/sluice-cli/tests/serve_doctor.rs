@@ -35,7 +35,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     // step 10 ms -> 50 ms -> 100 ms, a test machine runs other work, and
     // with few ticks the p99 is the worst tick. 2 s windows (~200 ticks)
     // where the loop should be fine: one hiccup is not the p99.
-    let lenient = ["--lag-p99-ms", "100"];
+    let lenient = ["--lag-p99", "100ms"];
 
     let (code, out, err) = doctor(&[&["--url", &url, "--window", "2s"][..], &lenient].concat());
     assert_eq!(code, Some(0), "{out}{err}");
@@ -61,7 +61,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     stop.store(true, Ordering::SeqCst);
     blocker.join().unwrap();
     assert_eq!(code, Some(1), "{out}{err}");
-    assert!(out.contains("verdict: loop blocked"), "{out}");
+    assert!(out.contains("verdict: loop-blocked"), "{out}");
 
     // The Cpu lane's one thread held, two logins queued behind it.
     let hold = std::thread::spawn(move || get(port, "/hold"));
@@ -75,11 +75,13 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     assert_eq!(logins.join().unwrap(), vec![200, 200]);
     assert_eq!(code, Some(1), "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["verdict"], "lane cpu saturated", "{out}");
+    assert_eq!(v["verdict"], "pool-saturated", "{out}");
+    assert_eq!(v["lane"], "cpu", "{out}");
     assert_eq!(v["exit_code"], 1);
     assert_eq!(v["lanes"][0]["lane"], "cpu");
     assert_eq!(v["lanes"][0]["queue_depth"], 2, "{out}");
     assert_eq!(v["url"], url.as_str());
+    assert!(v["timestamp"].as_str().unwrap().ends_with('Z'), "{out}");
     assert!(
         v["evidence"]
             .as_array()
@@ -112,10 +114,13 @@ fn the_doctor_says_why_it_cannot_diagnose_and_exits_2() {
     assert_eq!(code, Some(2));
     assert!(err.contains("10.1.2.3 is not a loopback address"), "{err}");
 
-    let (code, _, err) = doctor(&["--window", "10"]);
+    let (code, _, err) = doctor(&["--window", "soon"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--window \"soon\" is not a duration"), "{err}");
+    let (code, _, err) = doctor(&["--window", "2h"]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("--window \"10\": expected a duration such as 10s"),
+        err.contains("--window \"2h\" is out of range; expected 100ms..=1h"),
         "{err}"
     );
 

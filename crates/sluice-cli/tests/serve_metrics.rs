@@ -49,7 +49,7 @@ fn metrics_parse_as_prometheus_text_and_count_the_requests() {
             LineInfo::Sample {
                 metric_name, value, ..
             } => {
-                let family = ["_total", "_bucket", "_sum", "_count"]
+                let family = ["_total", "_bucket", "_sum", "_count", "_info"]
                     .iter()
                     .find_map(|suf| {
                         metric_name
@@ -73,7 +73,14 @@ fn metrics_parse_as_prometheus_text_and_count_the_requests() {
     ] {
         assert_eq!(types[family], "Counter", "{family}");
     }
-    for family in ["sluice_queue_depth", "sluice_in_flight", "sluice_limit"] {
+    for family in [
+        "sluice_queue_depth",
+        "sluice_in_flight",
+        "sluice_limit",
+        "sluice_tasks_running",
+        "sluice_concurrency_limit",
+        "sluice_verdict",
+    ] {
         assert_eq!(types[family], "Gauge", "{family}");
     }
     for family in [

@@ -116,25 +116,11 @@ pub fn parse_rate(text: &str) -> Result<u32, ScopeError> {
 /// assert!(parse_duration("soon").is_err());
 /// ```
 pub fn parse_duration(text: &str) -> Result<Duration, ScopeError> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (t, 1.0)
-    };
     let expected = "expected a time such as 10 (seconds), 2.5s, 500ms or 5m, from 1ms to a week";
-    let secs = num
-        .trim()
-        .parse::<f64>()
+    sluice_duration::parse_duration(text)
         .ok()
-        .map(|n| n * scale)
-        .filter(|s| s.is_finite() && (1e-3..=7.0 * 86400.0).contains(s))
-        .ok_or_else(|| bad("--duration", text, expected))?;
-    Ok(Duration::from_secs_f64(secs))
+        .filter(|d| (Duration::from_millis(1)..=Duration::from_secs(7 * 86400)).contains(d))
+        .ok_or_else(|| bad("--duration", text, expected))
 }
 
 /// Parses `--prometheus ADDR` (`IP:PORT`).

@@ -52,18 +52,18 @@ pub struct ServeConfig {
     /// `--file PATH`: what `/file` reads (default: a 4 KiB file the server
     /// writes in a temporary directory and removes at exit).
     pub file: Option<PathBuf>,
-    /// `--lag-resolution-ms N`: the loop-lag monitor's timer period.
+    /// `--lag-resolution DURATION`: the loop-lag monitor's timer period.
     pub lag_resolution: Duration,
     /// `--diagnostic-routes`: also serve `/block`, `/hold` and `/release`.
     pub diagnostic_routes: bool,
-    /// `--shutdown-timeout-ms N`: how long shutdown may take in all:
+    /// `--shutdown-timeout DURATION`: how long shutdown may take in all:
     /// answering the requests in flight, then draining the pool.
     pub shutdown_timeout: Duration,
-    /// `--header-read-timeout-ms N`: a request's head must arrive within
+    /// `--header-read-timeout DURATION`: a request's head must arrive within
     /// this, from when the connection waits for it (default
     /// [`DEFAULT_HEADER_READ_TIMEOUT`]).
     pub header_read_timeout: Duration,
-    /// `--idle-timeout-ms N`: a keep-alive connection with no request for
+    /// `--idle-timeout DURATION`: a keep-alive connection with no request for
     /// this long is closed (default [`DEFAULT_IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
     /// `--max-connections N`: connections open at once (default: the
@@ -72,10 +72,10 @@ pub struct ServeConfig {
     pub max_connections: Option<usize>,
 }
 
-/// `--header-read-timeout-ms` when not given: 10 s.
+/// `--header-read-timeout` when not given: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// `--idle-timeout-ms` when not given: 5 s (Node's `keepAliveTimeout`).
+/// `--idle-timeout` when not given: 5 s (Node's `keepAliveTimeout`).
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `--max-connections` when not given and the open-file limit allows it.
@@ -185,13 +185,12 @@ impl ServeConfig {
             None => room.min(DEFAULT_MAX_CONNECTIONS),
         };
         for (flag, d) in [
-            ("--header-read-timeout-ms", self.header_read_timeout),
-            ("--idle-timeout-ms", self.idle_timeout),
+            ("--header-read-timeout", self.header_read_timeout),
+            ("--idle-timeout", self.idle_timeout),
         ] {
-            if d.is_zero() || d > Duration::from_secs(3600) {
+            if d < Duration::from_millis(1) || d > Duration::from_secs(3600) {
                 return Err(ConfigError(format!(
-                    "{flag} {} is out of range; expected 1..=3600000",
-                    d.as_millis()
+                    "{flag} {d:?} is out of range; expected 1ms..=1h"
                 )));
             }
         }
@@ -249,10 +248,10 @@ impl ServeConfig {
                 "--login-iterations 0 is out of range; expected at least 1".into(),
             ));
         }
-        let ms = self.lag_resolution.as_millis();
-        if !(1..=1000).contains(&ms) {
+        let d = self.lag_resolution;
+        if d < Duration::from_millis(1) || d > Duration::from_secs(1) {
             return Err(ConfigError(format!(
-                "--lag-resolution-ms {ms} is out of range; expected 1..=1000"
+                "--lag-resolution {d:?} is out of range; expected 1ms..=1s"
             )));
         }
         if self.libuv {

@@ -1,11 +1,11 @@
 //! The connections of `sluice serve`: each one served by hyper's HTTP/1
 //! server on the event loop, with the limits an exposed server needs.
 //!
-//! - **Header-read timeout** (`--header-read-timeout-ms`, hyper's
+//! - **Header-read timeout** (`--header-read-timeout`, hyper's
 //!   `header_read_timeout`): a request's head must arrive in full within
 //!   it, counted from the moment the connection waits for a request; a
 //!   client trickling its headers (slowloris) is closed.
-//! - **Idle timeout** (`--idle-timeout-ms`): a keep-alive connection with
+//! - **Idle timeout** (`--idle-timeout`): a keep-alive connection with
 //!   no request in progress and no byte received for this long is closed.
 //! - **Connection cap** (`--max-connections`): at the cap a new
 //!   connection closes the longest-idle one (no request in progress; a
@@ -15,7 +15,7 @@
 //!   So idle or slow clients can never keep `/ping` from being answered.
 //! - **Shutdown**: idle connections (a half-sent request included) close
 //!   at once; a connection answering a request finishes that answer and
-//!   closes; whatever is left when `--shutdown-timeout-ms` has passed is
+//!   closes; whatever is left when `--shutdown-timeout` has passed is
 //!   dropped and counted (see `server.rs`).
 //!
 //! Everything runs on the one loop thread; the registry's lock is never

@@ -6,7 +6,7 @@
 //! | `/login` | pbkdf2, 100 000 iterations, sha256, 64 bytes | `Cpu` lane | 429 at once |
 //! | `/gzip` | gzip of 256 KiB of text | `Cpu` lane | 429 at once |
 //! | `/file` | read of a 4 KiB file | `FastIo` lane | (FastIo is unbounded) |
-//! | `/metrics` | lanes + loop lag, Prometheus text | the loop | — |
+//! | `/metrics` | lanes + loop lag + the doctor's verdict over 1 s windows (`sluice_verdict`), OpenMetrics text | the loop | — |
 //!
 //! With `--diagnostic-routes`: `/block?ms=N` runs N ms of synchronous work
 //! on the loop thread (what a `readFileSync` or a big `JSON.parse` does to
@@ -19,22 +19,25 @@
 //! cancelled (counted in the lane's `cancelled_total`) instead of running
 //! for nobody.
 //!
-//! Admission is the lane's own: `Pool::try_spawn` refuses with `Busy` past
-//! the queue bound, and the route answers 429 with `Retry-After: 1` instead
-//! of queueing (seed 002's semaphore, built in). `Pool::spawn` is never
+//! Admission is the lane's own, as a tower layer: `sluice::tower::LaneLayer`
+//! reserves a place in the `Cpu` queue for each `/login` and `/gzip`
+//! request (`Pool::try_reserve`) and answers 429 with `Retry-After: 1` past
+//! the bound instead of queueing (seed 002's semaphore, built in); the
+//! handler runs its hash or compression in that place. `Pool::spawn` is never
 //! called for the bounded lane: on a full queue it would block the caller,
 //! here the event loop.
 
 use crate::gate::{Gate, HoldEnd};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{RawQuery, Request, State};
+use axum::extract::{Extension, RawQuery, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use sluice::crypto::{self, Digest};
 use sluice::health::LoopMonitor;
+use sluice::tower::{Admitted, LaneLayer};
 use sluice::{Busy, Lane, Pool, TaskError, zlib};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -48,6 +51,8 @@ pub struct App {
     pub pool: Pool,
     /// The event loop's lag, for `/metrics`.
     pub lag: LoopMonitor,
+    /// The doctor's verdict over 1 s windows, for `/metrics` (`sluice_verdict`).
+    pub watch: sluice::health::Watch,
     /// pbkdf2 iterations per `/login`.
     pub login_iterations: u32,
     /// What `/gzip` compresses.
@@ -109,8 +114,11 @@ impl Requests {
 pub fn router(app: Arc<App>, diagnostic_routes: bool) -> Router {
     let mut r = Router::new()
         .route("/ping", get(ping))
-        .route("/login", get(login).post(login))
-        .route("/gzip", get(gzip))
+        .route(
+            "/login",
+            get(login).post(login).route_layer(cpu_admission(&app)),
+        )
+        .route("/gzip", get(gzip).route_layer(cpu_admission(&app)))
         .route("/file", get(file))
         .route("/metrics", get(metrics));
     if diagnostic_routes {
@@ -209,12 +217,27 @@ async fn ping() -> &'static str {
     "pong\n"
 }
 
-async fn login(State(app): State<Arc<App>>) -> Response {
+/// Admission to the `Cpu` lane for `/login` and `/gzip`: a request past the
+/// queue bound is answered 429 with `Retry-After: 1` before its handler
+/// runs; an admitted one carries its queue place ([`Admitted`]).
+fn cpu_admission(app: &App) -> LaneLayer {
+    LaneLayer::new(app.pool.clone(), Lane::Cpu)
+}
+
+/// A 500 for a request whose admitted place was spent already (a bug).
+fn place_spent() -> Response {
+    text(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the request's Cpu place was already spent\n",
+    )
+}
+
+async fn login(State(app): State<Arc<App>>, Extension(admitted): Extension<Admitted>) -> Response {
     let iterations = app.login_iterations;
     let job = move || crypto::pbkdf2_sync(b"secret", b"salt", iterations, 64, Digest::Sha256);
-    match app.pool.try_spawn(Lane::Cpu, job) {
-        Err(b) => busy(&b),
-        Ok(task) => match task.cancel_on_drop().await {
+    match admitted.spawn(job) {
+        None => place_spent(),
+        Some(task) => match task.cancel_on_drop().await {
             Ok(Ok(key)) => text(StatusCode::OK, format!("{}\n", hex(&key))),
             Ok(Err(e)) => text(StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")),
             Err(e) => task_failed(&e),
@@ -222,12 +245,12 @@ async fn login(State(app): State<Arc<App>>) -> Response {
     }
 }
 
-async fn gzip(State(app): State<Arc<App>>) -> Response {
+async fn gzip(State(app): State<Arc<App>>, Extension(admitted): Extension<Admitted>) -> Response {
     let input = Arc::clone(&app.gzip_input);
     let job = move || zlib::gzip_sync(&input, zlib::DEFAULT_LEVEL);
-    match app.pool.try_spawn(Lane::Cpu, job) {
-        Err(b) => busy(&b),
-        Ok(task) => match task.cancel_on_drop().await {
+    match admitted.spawn(job) {
+        None => place_spent(),
+        Some(task) => match task.cancel_on_drop().await {
             Ok(Ok(packed)) => bytes("application/gzip", packed),
             Ok(Err(e)) => text(StatusCode::INTERNAL_SERVER_ERROR, format!("gzip: {e}\n")),
             Err(e) => task_failed(&e),
@@ -251,7 +274,12 @@ async fn file(State(app): State<Arc<App>>) -> Response {
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     let lag = app.lag.snapshot();
-    let body = sluice::health::to_prometheus(&app.pool.metrics(), Some(&lag.sample));
+    let pool = app.pool.metrics();
+    let verdict = app.watch.observe(sluice::health::Sample::from_snapshot(
+        &pool,
+        Some(&lag.sample),
+    ));
+    let body = sluice::health::exposition(&pool, Some(&lag.sample), Some(&verdict));
     (
         StatusCode::OK,
         [(

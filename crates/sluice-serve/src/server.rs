@@ -4,7 +4,7 @@
 //! runs every request's async part and the timers; blocking work goes to
 //! the pool's lanes. Connections are served by hyper's HTTP/1 server with a
 //! header-read timeout, an idle timeout and a connection cap (`conn.rs`).
-//! Shutdown on SIGTERM or Ctrl-C, bounded by `--shutdown-timeout-ms` in all:
+//! Shutdown on SIGTERM or Ctrl-C, bounded by `--shutdown-timeout` in all:
 //!
 //! 1. stop accepting connections; idle connections close at once, a
 //!    half-sent request included (it was never received);
@@ -14,6 +14,9 @@
 //! 3. the pool shuts down in what is left of the timeout (queued tasks of
 //!    gone clients were already cancelled);
 //! 4. `run` returns what happened. A second signal exits at once (code 130).
+
+/// The window of the verdict `/metrics` carries (`sluice_verdict`).
+pub const VERDICT_WINDOW: Duration = Duration::from_secs(1);
 
 use crate::config::{FILE_BYTES, GZIP_BYTES, ServeConfig};
 use crate::conn::{self, AcceptBackoff, Registry};
@@ -125,9 +128,16 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             .map_err(|e| anyhow::anyhow!(bind_error(addr, &e)))?;
         let local = listener.local_addr()?;
         let registry = Arc::new(Registry::new(limits));
+        let lag = LoopMonitor::start(config.lag_resolution)?;
+        let watch = sluice::health::Watch::new(
+            sluice::health::Sample::from_snapshot(&pool.metrics(), Some(&lag.snapshot().sample)),
+            VERDICT_WINDOW,
+            sluice::health::Thresholds::default(),
+        );
         let app = Arc::new(App {
             pool: pool.clone(),
-            lag: LoopMonitor::start(config.lag_resolution)?,
+            lag,
+            watch,
             login_iterations: config.login_iterations,
             gzip_input: Arc::new(payload::text(GZIP_BYTES)),
             file,
@@ -225,7 +235,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             if drained {
                 String::new()
             } else {
-                format!(", or dropped with {dropped} connections when --shutdown-timeout-ms passed")
+                format!(", or dropped with {dropped} connections when --shutdown-timeout passed")
             },
             if r.late > 0 {
                 format!("; {} more that arrived on open connections answered", r.late)

@@ -12,7 +12,7 @@
 /// with compensation off, the libuv policy, a section nested in another) it
 /// just runs `f`. A `Cpu` lane thread leaving the section waits until the
 /// lane's computing threads fit its budget again, so threads computing never
-/// exceed the usable cores. [`sluice::fs`](crate::fs) and the `getaddrinfo`
+/// exceed the usable cores. `sluice::fs` (feature `ops`) and the `getaddrinfo`
 /// fallback of [`sluice::dns`](crate::dns) already use it.
 ///
 /// ```

@@ -135,6 +135,7 @@ struct Setting<T> {
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Default)]
+#[must_use = "a builder makes nothing until build()"]
 pub struct Builder {
     policy: Policy,
     threads: [Option<Setting<usize>>; 3],
@@ -148,6 +149,8 @@ pub struct Builder {
     cpu_affinity: bool,
     cpu_sched: Option<Setting<CpuSched>>,
     untimed: bool,
+    thread_name_prefix: Option<String>,
+    hooks: crate::hooks::Hooks,
 }
 
 /// The Linux scheduling policy of `Cpu` lane workers (see
@@ -200,6 +203,89 @@ impl Builder {
     /// A builder with every default: the lanes policy sized from the machine.
     pub fn new() -> Self {
         Builder::default()
+    }
+
+    /// Names the workers `PREFIX-cpu`, `PREFIX-fastio`, `PREFIX-slowio`
+    /// instead of `sluice-*` (what `/proc`, `top -H` and debuggers show).
+    /// Linux keeps 15 bytes of a thread name, so the prefix may have at
+    /// most 8; a longer one, an empty one or one with a NUL byte is an
+    /// error at [`build`](Builder::build), never a truncated name. Lanes
+    /// policy only.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().thread_name_prefix("myapp").build()?;
+    /// let name = pool.spawn(Lane::Cpu, || std::thread::current().name().map(String::from)).wait()?;
+    /// assert_eq!(name.as_deref(), Some("myapp-cpu"));
+    /// let err = Pool::builder().thread_name_prefix("much-too-long").build().unwrap_err();
+    /// assert!(err.to_string().starts_with("thread_name_prefix=\"much-too-long\" is out of range"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn thread_name_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.thread_name_prefix = Some(prefix.into());
+        self
+    }
+
+    /// Runs `f` on every worker thread as it starts, before it takes work
+    /// (rayon's `start_handler`, tokio's `on_thread_start`): to set up
+    /// thread-local state, a tracing subscriber, a CPU profiler's
+    /// registration. Lanes policy only.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::time::Duration;
+    ///
+    /// let (started, stopped) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    /// let (s, t) = (Arc::clone(&started), Arc::clone(&stopped));
+    /// let pool = Pool::builder()
+    ///     .threads(Lane::Cpu, 1)
+    ///     .on_thread_start(move || { s.fetch_add(1, Ordering::SeqCst); })
+    ///     .on_thread_stop(move || { t.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()?;
+    /// pool.spawn(Lane::Cpu, || ()).wait()?;
+    /// assert_eq!(started.load(Ordering::SeqCst), 1);
+    /// assert!(pool.shutdown(Duration::from_secs(5)).drained);
+    /// assert_eq!(stopped.load(Ordering::SeqCst), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn on_thread_start(mut self, f: impl Fn() + Send + Sync + 'static) -> Self {
+        self.hooks.start = Some(std::sync::Arc::new(f));
+        self
+    }
+
+    /// Runs `f` on every worker thread as it exits (retired when idle, or at
+    /// shutdown), however it exits. Lanes policy only. See
+    /// [`on_thread_start`](Builder::on_thread_start).
+    pub fn on_thread_stop(mut self, f: impl Fn() + Send + Sync + 'static) -> Self {
+        self.hooks.stop = Some(std::sync::Arc::new(f));
+        self
+    }
+
+    /// Calls `f` with the lane and the panic message whenever a task
+    /// panics, on the worker, before the task's handle gets
+    /// [`TaskError::Panicked`](crate::TaskError::Panicked): to log it or
+    /// count it where nobody awaits the handle. The worker survives either
+    /// way; a panic inside `f` is caught like the task's.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool, TaskError};
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let log = Arc::clone(&seen);
+    /// let pool = Pool::builder()
+    ///     .panic_handler(move |lane, msg| log.lock().unwrap().push(format!("{lane}: {msg}")))
+    ///     .build()?;
+    /// let r = pool.spawn(Lane::Cpu, || -> u8 { panic!("corrupt input") }).wait();
+    /// assert_eq!(r, Err(TaskError::Panicked("corrupt input".into())));
+    /// assert_eq!(*seen.lock().unwrap(), ["cpu: corrupt input"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn panic_handler(mut self, f: impl Fn(Lane, &str) + Send + Sync + 'static) -> Self {
+        self.hooks.panic = Some(std::sync::Arc::new(f));
+        self
     }
 
     /// A builder with defaults overridden by the `SLUICE_*` environment
@@ -598,6 +684,10 @@ impl Builder {
                     }
                     s.stack_size = stack_size;
                     s.timed = !self.untimed;
+                    if let Some(p) = &self.thread_name_prefix {
+                        s.thread_name = thread_name(p, lane)?;
+                    }
+                    s.hooks = self.hooks.clone();
                     if let Some(a) = &self.adaptive[lane.index()] {
                         s.adaptive = a.value;
                     }
@@ -627,7 +717,11 @@ impl Builder {
                         crate::policy::lanes::CpuSlots::new(cpus),
                     ));
                 }
-                Ok(Pool::new_lanes(settings, timeouts))
+                Ok(Pool::new_lanes(
+                    settings,
+                    timeouts,
+                    self.hooks.panic.clone(),
+                ))
             }
             Policy::Libuv { threads } => {
                 let unsupported = |setting: &str, why: &str| ConfigError::Unsupported {
@@ -688,15 +782,48 @@ impl Builder {
                     };
                     check_range(&s, 1, budget::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
                 }
+                if self.thread_name_prefix.is_some() {
+                    return Err(unsupported(
+                        "thread_name_prefix",
+                        "libuv's threads are all named libuv-worker",
+                    ));
+                }
+                if self.hooks.start.is_some() || self.hooks.stop.is_some() {
+                    return Err(unsupported(
+                        "on_thread_start / on_thread_stop",
+                        "the libuv policy reproduces libuv's workers, which run no user code but the task",
+                    ));
+                }
                 Ok(Pool::new_libuv(
                     threads,
                     stack_size,
                     !self.untimed,
                     timeouts,
+                    self.hooks.panic.clone(),
                 ))
             }
         }
     }
+}
+
+/// `PREFIX-lane`, checked to fit Linux's 15-byte thread names.
+fn thread_name(prefix: &str, lane: Lane) -> Result<String, ConfigError> {
+    let max = 15
+        - Lane::ALL
+            .iter()
+            .map(|l| l.name().len() + 1)
+            .max()
+            .unwrap_or(0);
+    if prefix.is_empty() || prefix.len() > max || prefix.contains('\0') {
+        return Err(ConfigError::OutOfRange {
+            setting: "thread_name_prefix".to_string(),
+            value: prefix.to_string(),
+            expected: format!("1..={max} bytes without NUL"),
+            why: " (Linux keeps 15 bytes of a thread name, and the lane's name follows the prefix)"
+                .to_string(),
+        });
+    }
+    Ok(format!("{prefix}-{}", lane.name()))
 }
 
 /// The CPUs of the process's affinity set, after checking that the kernel

@@ -10,6 +10,7 @@
 //! nothing is due. Entries hold `Weak` references: a task that ran or was
 //! dropped costs the reaper nothing but its heap slot until its deadline.
 
+use crate::admission::Alarm;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
 use crate::policy::Aborted;
@@ -24,7 +25,13 @@ use std::time::Instant;
 struct Entry {
     at: Instant,
     seq: u64,
-    job: Weak<dyn Job>,
+    target: Target,
+}
+
+/// What a deadline ends: a queued task, or a reservation waiting for room.
+enum Target {
+    Job(Weak<dyn Job>),
+    Alarm(Weak<Alarm>),
 }
 
 impl PartialEq for Entry {
@@ -78,6 +85,15 @@ impl Deadlines {
         let Some(at) = job.header().deadline else {
             return;
         };
+        self.push(at, Target::Job(Arc::downgrade(job)));
+    }
+
+    /// Fires `alarm` at `at`.
+    pub(crate) fn watch_alarm(&self, at: Instant, alarm: &Arc<Alarm>) {
+        self.push(at, Target::Alarm(Arc::downgrade(alarm)));
+    }
+
+    fn push(&self, at: Instant, target: Target) {
         let mut st = lock(&self.shared.state);
         if st.closed {
             return;
@@ -85,11 +101,7 @@ impl Deadlines {
         st.seq += 1;
         let seq = st.seq;
         let earliest = st.heap.peek().is_none_or(|top| at < top.at);
-        st.heap.push(Entry {
-            at,
-            seq,
-            job: Arc::downgrade(job),
-        });
+        st.heap.push(Entry { at, seq, target });
         if !st.started {
             st.started = true;
             let shared = Arc::clone(&self.shared);
@@ -133,14 +145,23 @@ fn reap(shared: &Shared, pool: &Weak<Inner>) {
             Some(_) => {
                 let entry = st.heap.pop().expect("peeked");
                 drop(st);
-                if let Some(job) = entry.job.upgrade()
-                    && let TransitionToAborted::Aborted(vacated) =
-                        job.abort(TaskError::DeadlineExceeded)
-                {
-                    match pool.upgrade() {
-                        Some(inner) => inner.on_aborted(&*job, vacated, Aborted::Expired),
-                        // The pool is gone, and its queues with it.
-                        None => vacated.account(),
+                match entry.target {
+                    Target::Job(job) => {
+                        if let Some(job) = job.upgrade()
+                            && let TransitionToAborted::Aborted(vacated) =
+                                job.abort(TaskError::DeadlineExceeded)
+                        {
+                            match pool.upgrade() {
+                                Some(inner) => inner.on_aborted(&*job, vacated, Aborted::Expired),
+                                // The pool is gone, and its queues with it.
+                                None => vacated.account(),
+                            }
+                        }
+                    }
+                    Target::Alarm(alarm) => {
+                        if let Some(alarm) = alarm.upgrade() {
+                            alarm.fire();
+                        }
                     }
                 }
                 st = lock(&shared.state);

@@ -54,6 +54,7 @@
 #![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
+mod admission;
 mod blocking;
 pub mod budget;
 mod clock;
@@ -62,22 +63,34 @@ mod deadline;
 #[cfg(feature = "dns")]
 pub mod dns;
 pub mod health;
+mod hooks;
 mod lane;
 mod loom;
 mod metrics;
+#[cfg(feature = "ops")]
 mod ops;
 mod park;
 mod policy;
 mod pool;
+#[cfg(feature = "metrics")]
+pub mod report;
 mod task;
+#[cfg(feature = "tower")]
+pub mod tower;
 
 #[cfg(test)]
 mod tests;
 
+pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
 pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
-pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
+pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, PoolCollector, Snapshot};
+pub use sluice_duration::{DurationError, parse_duration};
+
+/// This crate's version, as `sluice_info{version}` exports it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+#[cfg(feature = "ops")]
 pub use ops::{crypto, fs, zlib};
 pub use policy::Policy;
 pub use pool::{Pool, ShutdownReport};

@@ -1,16 +1,19 @@
 //! [`Pool`]: the front door. It validates nothing (the [`Builder`] did),
 //! allocates the task cell, and hands it to the policy.
 
+use crate::admission::{Alarm, Permit, Reserve, Waiters};
 use crate::config::{Builder, ConfigError};
 use crate::deadline::Deadlines;
+use crate::hooks::PanicHook;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
 use crate::policy::LaneShutdown;
 use crate::policy::lanes::{LaneSettings, Lanes};
 use crate::policy::libuv::Libuv;
-use crate::policy::{Aborted, Policy, Refused, Scheduler, Vacated};
+use crate::policy::{Aborted, Admit, Policy, Refused, Scheduler, Slot, Vacated};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Busy, Task, TaskError};
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,6 +60,8 @@ pub(crate) struct Inner {
     scheduler: Box<dyn Scheduler>,
     deadlines: Deadlines,
     queue_timeout: [Option<Duration>; 3],
+    /// `Builder::panic_handler`.
+    panic_hook: Option<PanicHook>,
 }
 
 /// What [`Pool::shutdown`] did.
@@ -76,6 +81,7 @@ pub(crate) struct Inner {
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ShutdownReport {
     /// Every worker finished the queued work and exited within the timeout.
     pub drained: bool,
@@ -101,9 +107,15 @@ impl Pool {
     pub(crate) fn new_lanes(
         settings: [LaneSettings; 3],
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         crate::clock::warm_up();
-        Pool::from_inner(Policy::Lanes, Box::new(Lanes::new(settings)), queue_timeout)
+        Pool::from_inner(
+            Policy::Lanes,
+            Box::new(Lanes::new(settings)),
+            queue_timeout,
+            panic_hook,
+        )
     }
 
     pub(crate) fn new_libuv(
@@ -111,12 +123,14 @@ impl Pool {
         stack_size: usize,
         timed: bool,
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         crate::clock::warm_up();
         Pool::from_inner(
             Policy::Libuv { threads },
             Box::new(Libuv::new(threads, stack_size, timed)),
             queue_timeout,
+            panic_hook,
         )
     }
 
@@ -124,12 +138,14 @@ impl Pool {
         policy: Policy,
         scheduler: Box<dyn Scheduler>,
         queue_timeout: [Option<Duration>; 3],
+        panic_hook: Option<PanicHook>,
     ) -> Pool {
         let inner = Arc::new_cyclic(|weak| Inner {
             policy,
             scheduler,
             deadlines: Deadlines::new(weak.clone()),
             queue_timeout,
+            panic_hook,
         });
         Pool {
             handle: Arc::new(Handle { inner }),
@@ -138,6 +154,12 @@ impl Pool {
 
     fn inner(&self) -> &Arc<Inner> {
         &self.handle.inner
+    }
+
+    /// The shared state, for observers that must not keep the pool open.
+    #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
+    pub(crate) fn shared(&self) -> Arc<Inner> {
+        Arc::clone(&self.handle.inner)
     }
 
     /// The policy this pool runs.
@@ -213,7 +235,7 @@ impl Pool {
     }
 
     fn default_deadline(&self, lane: Lane) -> Option<Instant> {
-        self.inner().queue_timeout[lane.index()].map(|t| Instant::now() + t)
+        self.inner().default_deadline(lane)
     }
 
     fn submit<F, T>(
@@ -228,30 +250,128 @@ impl Pool {
         T: Send + 'static,
     {
         let inner = self.inner();
-        let slot = match inner.scheduler.admit(lane, wait) {
+        let how = if wait { Admit::Wait } else { Admit::Refuse };
+        let slot = match inner.admit(lane, how) {
             Ok(slot) => Some(slot),
-            Err(Refused::Full { bound }) => return Err(Busy::new(lane, bound, f)),
+            Err(Refused::Full { bound }) => {
+                #[cfg(feature = "tracing")]
+                tracing::debug!(
+                    lane = lane.name(),
+                    bound,
+                    "sluice: refused, the lane's queue is at its bound"
+                );
+                return Err(Busy::new(lane, bound, f));
+            }
             Err(Refused::Closed) => None,
         };
-        let cell = Arc::new(Cell::new(lane, deadline, f));
-        let job: Arc<dyn Job> = cell.clone();
-        match slot {
-            Some(slot) => {
-                if deadline.is_some() {
-                    inner.deadlines.watch(&job);
-                }
-                inner.scheduler.enqueue(slot, job);
-            }
-            None => {
-                // Refused, not accepted: no counter moves, and there was no
-                // queue slot to give back.
-                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
-                    vacated.account();
-                }
-            }
+        Ok(inner.submit_in(slot, lane, deadline, f))
+    }
+
+    /// Waits, without blocking the calling thread, for a place in `lane`'s
+    /// queue: the awaitable [`spawn`](Pool::spawn) for async callers.
+    ///
+    /// Waiters are admitted in arrival order (FIFO). The future is
+    /// cancel-safe: dropping it (a `select!` that took another branch, a
+    /// timeout) holds no place and costs the waiters behind it nothing. An
+    /// unbounded lane is ready at once. It resolves to
+    /// [`TaskError::Shutdown`] once the pool is shut down.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::mpsc;
+    ///
+    /// # futures_executor::block_on(async {
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let (release, gate) = mpsc::channel::<()>();
+    /// let (started_tx, started) = mpsc::channel();
+    /// let running = pool.spawn(Lane::Cpu, move || { started_tx.send(()).unwrap(); gate.recv().unwrap() });
+    /// started.recv()?;
+    /// let queued = pool.reserve(Lane::Cpu).await?.spawn(|| 1);  // the one queue place
+    /// assert!(pool.try_spawn(Lane::Cpu, || 2).is_err());        // full: try_spawn refuses
+    ///
+    /// let third = pool.reserve(Lane::Cpu);                      // waits, without blocking a thread
+    /// release.send(())?;                                        // the lane drains...
+    /// let task = third.await?.spawn(|| 3);                      // ...and the waiter gets the place
+    /// assert_eq!((running.await?, queued.await?, task.await?), ((), 1, 3));
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).rejected_total, 1);  // only try_spawn's refusal
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub fn reserve(&self, lane: Lane) -> Reserve {
+        Reserve::new(Arc::clone(self.inner()), lane, None)
+    }
+
+    /// A place in `lane`'s queue now, or [`Busy`] at once if it is at its
+    /// bound (counted in `rejected_total`, like
+    /// [`try_spawn`](Pool::try_spawn), and, like it, not queued behind
+    /// waiting [`reserve`](Pool::reserve) calls). After shutdown the permit's
+    /// task resolves to [`TaskError::Shutdown`].
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let first = pool.try_reserve(Lane::Cpu)?;            // the one queue place
+    /// let busy = pool.try_reserve(Lane::Cpu).unwrap_err();
+    /// assert_eq!((busy.lane(), busy.bound()), (Lane::Cpu, 1));
+    /// drop(first);                                          // given back
+    /// assert_eq!(pool.try_reserve(Lane::Cpu)?.spawn(|| 7).wait()?, 7);
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).rejected_total, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_reserve(&self, lane: Lane) -> Result<Permit, Busy<()>> {
+        let inner = self.inner();
+        match inner.admit(lane, Admit::Refuse) {
+            Ok(slot) => Ok(Permit::new(Arc::clone(inner), Some(slot), lane)),
+            Err(Refused::Full { bound }) => Err(Busy::new(lane, bound, ())),
+            Err(Refused::Closed) => Ok(Permit::new(Arc::clone(inner), None, lane)),
         }
-        let output: Arc<dyn Output<T>> = cell;
-        Ok(Task::new(output, Arc::clone(inner)))
+    }
+
+    /// [`reserve`](Pool::reserve) with a deadline: if no place is free by
+    /// `deadline`, it resolves to [`TaskError::DeadlineExceeded`] (at the
+    /// deadline: the pool's deadline thread wakes it, whatever runtime polls
+    /// it).
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool, TaskError};
+    /// use std::sync::mpsc;
+    /// use std::time::{Duration, Instant};
+    ///
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+    /// let (release, gate) = mpsc::channel::<()>();
+    /// let (started_tx, started) = mpsc::channel();
+    /// let running = pool.spawn(Lane::Cpu, move || { started_tx.send(()).unwrap(); gate.recv().unwrap() });
+    /// started.recv()?;
+    /// let queued = pool.spawn(Lane::Cpu, || ());                 // the lane is now full
+    /// let late = pool.reserve_before(Lane::Cpu, Instant::now() + Duration::from_millis(20));
+    /// assert_eq!(futures_executor::block_on(late).unwrap_err(), TaskError::DeadlineExceeded);
+    /// release.send(())?;
+    /// running.wait()?;
+    /// queued.wait()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reserve_before(&self, lane: Lane, deadline: Instant) -> Reserve {
+        Reserve::new(Arc::clone(self.inner()), lane, Some(deadline))
+    }
+
+    /// Runs `f` on `lane` once there is room, waiting for it without
+    /// blocking the calling thread: `self.reserve(lane).await?.spawn(f)`.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// # futures_executor::block_on(async {
+    /// let pool = Pool::builder().queue_bound(Lane::Cpu, 4).build()?;
+    /// let task = pool.spawn_async(Lane::Cpu, || 2 + 2).await?;
+    /// assert_eq!(task.await?, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # }).unwrap();
+    /// ```
+    pub async fn spawn_async<F, T>(&self, lane: Lane, f: F) -> Result<Task<T>, TaskError>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        Ok(self.reserve(lane).await?.spawn(f))
     }
 
     /// The current concurrency budget of `lane`. Under the libuv policy: the
@@ -289,7 +409,44 @@ impl Pool {
 
     /// A snapshot of every counter and gauge. See [`Snapshot`].
     pub fn metrics(&self) -> Snapshot {
-        self.inner().scheduler.snapshot()
+        self.inner().snapshot()
+    }
+
+    /// Registers this pool's series in a prometheus-client `registry`, next
+    /// to the service's own: they are read from the pool at each scrape.
+    /// The series are those of [`Snapshot::to_prometheus`] (`sluice_*`,
+    /// labelled `lane`, plus `sluice_info{policy,version}`); use
+    /// `registry.sub_registry_with_label` to tell two pools apart.
+    ///
+    /// ```
+    /// use prometheus_client::metrics::counter::Counter;
+    /// use prometheus_client::registry::Registry;
+    /// use sluice::{Lane, Pool};
+    ///
+    /// let mut registry = Registry::default();
+    /// let requests = Counter::<u64>::default();
+    /// registry.register("myapp_requests", "Requests served", requests.clone());
+    /// let pool = Pool::builder().build()?;
+    /// pool.register(&mut registry);
+    ///
+    /// requests.inc();
+    /// pool.spawn(Lane::Cpu, || ()).wait()?;
+    /// let mut text = String::new();
+    /// prometheus_client::encoding::text::encode(&mut text, &registry)?;
+    /// assert!(text.contains("myapp_requests_total 1"));
+    /// assert!(text.contains("sluice_completed_total{lane=\"cpu\"} 1"));
+    /// assert_eq!(text.matches("# EOF").count(), 1);
+    /// assert!(text.ends_with("# EOF\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn register(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(self.collector()));
+    }
+
+    /// This pool as a prometheus-client collector (see [`Pool::register`]).
+    #[must_use = "a collector exports nothing until it is registered"]
+    pub fn collector(&self) -> crate::PoolCollector {
+        crate::PoolCollector::new(Arc::clone(self.inner()))
     }
 
     /// Refuses new work, lets the workers drain every accepted task, and
@@ -308,6 +465,13 @@ impl Pool {
         if drained {
             inner.deadlines.close();
         }
+        #[cfg(feature = "tracing")]
+        tracing::info!(
+            drained,
+            abandoned = total.abandoned,
+            still_running = total.still_running,
+            "sluice: pool shut down"
+        );
         ShutdownReport {
             drained,
             abandoned: total.abandoned,
@@ -325,6 +489,81 @@ impl std::fmt::Debug for Pool {
 }
 
 impl Inner {
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        self.scheduler.snapshot()
+    }
+
+    pub(crate) fn default_deadline(&self, lane: Lane) -> Option<Instant> {
+        self.queue_timeout[lane.index()].map(|t| Instant::now() + t)
+    }
+
+    pub(crate) fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused> {
+        self.scheduler.admit(lane, how)
+    }
+
+    /// Gives back a place that was reserved and not used.
+    pub(crate) fn release(&self, slot: Slot) {
+        self.scheduler.release(slot);
+    }
+
+    pub(crate) fn waiters(&self, lane: Lane) -> Option<&Waiters> {
+        self.scheduler.waiters(lane)
+    }
+
+    /// Wakes `alarm` at `at` (the deadline thread).
+    pub(crate) fn watch_alarm(&self, at: Instant, alarm: &Arc<Alarm>) {
+        self.deadlines.watch_alarm(at, alarm);
+    }
+
+    /// Queues `f` in the place `slot` (`None`: the pool refused as closed;
+    /// the task resolves to [`TaskError::Shutdown`]).
+    pub(crate) fn submit_in<F, T>(
+        self: &Arc<Self>,
+        slot: Option<Slot>,
+        lane: Lane,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> Task<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let hook = self.panic_hook.clone();
+        #[cfg(feature = "tracing")]
+        let f = traced(lane, f);
+        let f = move || match hook {
+            None => f(),
+            Some(hook) => match catch_unwind(AssertUnwindSafe(f)) {
+                Ok(v) => v,
+                Err(payload) => {
+                    let msg = crate::task::state::panic_text(&*payload);
+                    // A panicking handler must not hide the task's own panic.
+                    let _ = catch_unwind(AssertUnwindSafe(|| hook(lane, &msg)));
+                    resume_unwind(payload)
+                }
+            },
+        };
+        let cell = Arc::new(Cell::new(lane, deadline, f));
+        let job: Arc<dyn Job> = cell.clone();
+        match slot {
+            Some(slot) => {
+                if deadline.is_some() {
+                    self.deadlines.watch(&job);
+                }
+                self.scheduler.enqueue(slot, job);
+            }
+            None => {
+                // Refused, not accepted: no counter moves, and there was no
+                // queue slot to give back.
+                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
+                    vacated.account();
+                }
+            }
+        }
+        let output: Arc<dyn Output<T>> = cell;
+        Task::new(output, Arc::clone(self))
+    }
+
     /// Stops accepting work; workers drain and exit. Does not wait.
     fn close(&self) {
         self.scheduler.close();
@@ -340,5 +579,30 @@ impl Inner {
 impl Drop for Inner {
     fn drop(&mut self) {
         self.deadlines.close();
+    }
+}
+
+/// `f` inside a `sluice.task` span (feature `tracing`): made at submission,
+/// so it follows the submitter's current span; entered on the worker, with
+/// the queue wait and the run time recorded in microseconds.
+#[cfg(feature = "tracing")]
+fn traced<F, T>(lane: Lane, f: F) -> impl FnOnce() -> T + Send + 'static
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let span = tracing::debug_span!(
+        "sluice.task",
+        lane = lane.name(),
+        queue_wait_us = tracing::field::Empty,
+        run_time_us = tracing::field::Empty,
+    );
+    let queued = Instant::now();
+    move || {
+        let started = Instant::now();
+        span.record("queue_wait_us", (started - queued).as_micros() as u64);
+        let out = span.in_scope(f);
+        span.record("run_time_us", started.elapsed().as_micros() as u64);
+        out
     }
 }

@@ -201,7 +201,10 @@ fn queue_timeout_applies_to_every_task_of_the_lane() {
         .unwrap();
     let gate = Gate::new();
     let g = gate.clone();
-    let blocker = pool.spawn(Lane::FastIo, move || g.pass());
+    // The blocker's own deadline is far: on a loaded machine its worker may
+    // take longer than the lane's 10 ms to start.
+    let far = std::time::Instant::now() + Duration::from_secs(3600);
+    let blocker = pool.spawn_before(Lane::FastIo, far, move || g.pass());
     gate.wait_inside(1);
     let late: Vec<_> = (0..3).map(|_| pool.spawn(Lane::FastIo, || ())).collect();
     for t in late {

@@ -1,4 +1,5 @@
-//! `--json`: one JSON object per window on stdout (the [`Report`]), for
+//! `--json`: one JSON object per window on stdout (the [`Report`], plus
+//! `timestamp`: the wall-clock time the line was written, RFC 3339 UTC), for
 //! scripts. Messages and the end summary go to stderr, so stdout holds
 //! JSON lines only.
 
@@ -24,7 +25,16 @@ impl Face for Json {
     }
 
     fn show(&mut self, r: &Report, _session: &Session) -> Result<(), ScopeError> {
-        let line = serde_json::to_string(r).expect("a report serialises");
+        let mut v = serde_json::to_value(r).expect("a report serialises");
+        if let Some(o) = v.as_object_mut() {
+            o.insert(
+                "timestamp".into(),
+                humantime::format_rfc3339_millis(std::time::SystemTime::now())
+                    .to_string()
+                    .into(),
+            );
+        }
+        let line = v.to_string();
         let mut out = std::io::stdout().lock();
         writeln!(out, "{line}")
             .and_then(|()| out.flush())

@@ -19,7 +19,12 @@
 //! | `sluice_scope_loop_busy_seconds_total` | counter | time the loop was busy |
 //! | `sluice_scope_verdict` | gauge | 1 for the last window's verdict, 0 for the others (`verdict` label) |
 //! | `sluice_scope_sampler_cpu_ratio` | gauge | scope's own sampling thread, cores |
-//! | `sluice_scope_probe_submitted_total` etc. | counter | probe mode, per `kind` |
+//! | `sluice_scope_probe_submitted_total` etc. | counter | probe mode, per libuv kind as `lane` (`cpu`, `fastio`, `slowio`: sluice's lane names) |
+//!
+//! The page is OpenMetrics text and is served as such
+//! (`application/openmetrics-text; version=1.0.0`). The `verdict` label
+//! takes the tokens of `sluice::health::VERDICTS`, joined by `+` when two
+//! hold; `sluice serve`'s `sluice_verdict` and `sluice doctor` use the same.
 
 use super::Face;
 use super::text;
@@ -106,7 +111,7 @@ fn serve(server: &tiny_http::Server, page: &Mutex<String>) {
         let resp = if path == "/metrics" {
             let body = page.lock().map(|p| p.clone()).unwrap_or_default();
             tiny_http::Response::from_string(body).with_header(
-                "Content-Type: text/plain; version=0.0.4; charset=utf-8"
+                "Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"
                     .parse::<tiny_http::Header>()
                     .expect("a valid header"),
             )
@@ -272,9 +277,10 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
         for (i, (name, help)) in names.iter().enumerate() {
             let f = Family::<Labels, FCounter>::default();
             for (labels, _, t) in entries {
-                for (k, kind) in ["cpu", "fast_io", "slow_io"].iter().enumerate() {
+                // The lane vocabulary of sluice's own series (`lane="fastio"`).
+                for (k, lane) in ["cpu", "fastio", "slowio"].iter().enumerate() {
                     let mut l = labels.clone();
-                    l.push(("kind".into(), (*kind).into()));
+                    l.push(("lane".into(), (*lane).into()));
                     f.get_or_create(&l).inc_by(t.probe[k][i]);
                 }
             }

@@ -49,6 +49,8 @@ pub struct DoctorReport {
     pub diagnosis: Diagnosis,
     /// The exit code `sluice doctor` returns (see [`exit_code`](DoctorReport::exit_code)).
     pub exit_code: u8,
+    /// When the window ended, wall clock, RFC 3339 UTC.
+    pub timestamp: String,
 }
 
 impl DoctorReport {
@@ -56,10 +58,7 @@ impl DoctorReport {
     /// a lane living on compensation). (`sluice doctor` exits 2 when it
     /// could not diagnose at all.)
     pub fn exit_code(verdict: Verdict) -> u8 {
-        match verdict {
-            Verdict::Healthy => 0,
-            Verdict::LoopBlocked | Verdict::LaneSaturated(_) | Verdict::LaneCompensating(_) => 1,
-        }
+        u8::from(verdict.is_finding())
     }
 
     /// The report as pretty JSON (`--json`).
@@ -77,7 +76,7 @@ impl std::fmt::Display for DoctorReport {
             writeln!(
                 f,
                 "  {:<7} started {:>6}  saturated {:>3.0}%  queue wait mean {:>8.2} ms  p99 <= {:>8} ms  queued now {}",
-                l.lane,
+                l.lane.map_or("?", sluice::Lane::name),
                 l.started,
                 l.saturated_share * 100.0,
                 l.queue_wait_mean_ms,
@@ -110,42 +109,59 @@ pub fn run(config: &DoctorConfig) -> anyhow::Result<DoctorReport> {
     let end = sample_from_text(&second).map_err(|e| anyhow::anyhow!("{}: {e}", url.url))?;
     let diagnosis = diagnose(&start, &end, window, &config.thresholds);
     Ok(DoctorReport {
+        timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         url: url.url,
         exit_code: DoctorReport::exit_code(diagnosis.verdict),
         diagnosis,
     })
 }
 
-/// Parses a window such as `10s`, `500ms`, `2m` (100 ms ..= 1 h).
+/// Parses `--window` (100 ms ..= 1 h) with sluice's one duration grammar:
+/// a bare number is seconds.
 ///
 /// ```
 /// use sluice_serve::doctor::parse_window;
 /// use std::time::Duration;
 /// assert_eq!(parse_window("10s"), Ok(Duration::from_secs(10)));
+/// assert_eq!(parse_window("10"), Ok(Duration::from_secs(10)));
 /// assert_eq!(parse_window("1.5s"), Ok(Duration::from_millis(1500)));
 /// assert_eq!(parse_window("250ms"), Ok(Duration::from_millis(250)));
-/// assert_eq!(parse_window("10").unwrap_err(), "--window \"10\": expected a duration such as 10s, 500ms or 1m");
+/// assert!(parse_window("soon").unwrap_err().starts_with("--window \"soon\" is not a duration"));
 /// assert_eq!(parse_window("5ms").unwrap_err(), "--window \"5ms\" is out of range; expected 100ms..=1h");
 /// ```
 pub fn parse_window(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let bad = || format!("--window {text:?}: expected a duration such as 10s, 500ms or 1m");
-    let (num, unit) = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .map(|i| t.split_at(i))
-        .ok_or_else(bad)?;
-    let n: f64 = num.parse().map_err(|_| bad())?;
-    let secs = match unit {
-        "ms" => n / 1e3,
-        "s" => n,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => return Err(bad()),
-    };
-    if !(0.1..=3600.0).contains(&secs) {
+    parse_flag(
+        "--window",
+        text,
+        Duration::from_millis(100),
+        Duration::from_secs(3600),
+    )
+}
+
+/// Parses the duration flag `flag` with sluice's one grammar
+/// ([`sluice::parse_duration`]: a bare number is seconds) and checks it is
+/// in `min..=max`; the error names the flag.
+///
+/// ```
+/// use sluice_serve::doctor::parse_flag;
+/// use std::time::Duration;
+/// let (min, max) = (Duration::ZERO, Duration::from_secs(60));
+/// assert_eq!(parse_flag("--idle-timeout", "5", min, max), Ok(Duration::from_secs(5)));
+/// assert_eq!(parse_flag("--idle-timeout", "2m", min, max).unwrap_err(), "--idle-timeout \"2m\" is out of range; expected 0s..=1m");
+/// ```
+pub fn parse_flag(
+    flag: &str,
+    text: &str,
+    min: Duration,
+    max: Duration,
+) -> Result<Duration, String> {
+    let d = sluice::parse_duration(text).map_err(|e| format!("{flag} {e}"))?;
+    if !(min..=max).contains(&d) {
         return Err(format!(
-            "--window {text:?} is out of range; expected 100ms..=1h"
+            "{flag} {text:?} is out of range; expected {}..={}",
+            sluice_duration::format(min),
+            sluice_duration::format(max)
         ));
     }
-    Ok(Duration::from_secs_f64(secs))
+    Ok(d)
 }

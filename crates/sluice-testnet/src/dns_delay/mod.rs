@@ -703,32 +703,21 @@ pub fn run(config: DelayConfig) -> anyhow::Result<Stats> {
     })
 }
 
-/// Parses a duration like `300ms`, `1.5s` or `0`.
+/// Parses a duration with sluice's one grammar (`sluice_duration`): a bare
+/// number is seconds, `300ms` or `1.5s` say their unit; 0 to 1 h.
 ///
 /// ```
 /// use sluice_testnet::dns_delay::parse_duration;
 /// use std::time::Duration;
 /// assert_eq!(parse_duration("300ms"), Ok(Duration::from_millis(300)));
 /// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-/// assert!(parse_duration("300").unwrap_err().contains("expected a duration like 300ms or 1.5s"));
+/// assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+/// assert!(parse_duration("2h").unwrap_err().contains("expected a duration like 300ms, 1.5s or 2 (seconds), 0 to 1h"));
 /// ```
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let bad = || format!("{s:?}: expected a duration like 300ms or 1.5s (0 to 1h)");
-    if t == "0" {
-        return Ok(Duration::ZERO);
-    }
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        return Err(bad());
-    };
-    let v: f64 = num.trim().parse().map_err(|_| bad())?;
-    let secs = v * scale;
-    if !(0.0..=3600.0).contains(&secs) || !secs.is_finite() {
-        return Err(bad());
-    }
-    Ok(Duration::from_secs_f64(secs))
+    let bad = || format!("{s:?}: expected a duration like 300ms, 1.5s or 2 (seconds), 0 to 1h");
+    sluice_duration::parse_duration(s)
+        .ok()
+        .filter(|d| *d <= Duration::from_secs(3600))
+        .ok_or_else(bad)
 }

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// # }
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct DnsMetrics {
     /// Count: calls to `lookup`.
     pub lookups_total: u64,
@@ -97,5 +98,100 @@ impl Counters {
             errors_total: r(&self.errors),
             in_flight: r(&self.in_flight),
         }
+    }
+}
+
+impl DnsMetrics {
+    /// Encodes these counters as `sluice_dns_*` series (counters as
+    /// `sluice_dns_<name>_total`, `sluice_dns_in_flight` a gauge).
+    pub(crate) fn encode(
+        &self,
+        encoder: &mut prometheus_client::encoding::DescriptorEncoder<'_>,
+    ) -> Result<(), std::fmt::Error> {
+        use prometheus_client::encoding::EncodeMetric;
+        use prometheus_client::metrics::counter::ConstCounter;
+        use prometheus_client::metrics::gauge::ConstGauge;
+        let counters: [(&str, &str, u64); 10] = [
+            ("sluice_dns_lookups", "Calls to lookup", self.lookups_total),
+            (
+                "sluice_dns_literal",
+                "Hosts that were IP literals, answered without a lookup",
+                self.literal_total,
+            ),
+            (
+                "sluice_dns_hosts",
+                "Answers from the hosts file",
+                self.hosts_total,
+            ),
+            (
+                "sluice_dns_cache_hits",
+                "Answers from the TTL cache",
+                self.cache_hits_total,
+            ),
+            (
+                "sluice_dns_coalesced",
+                "Lookups that joined an identical one in flight",
+                self.coalesced_total,
+            ),
+            (
+                "sluice_dns_dns",
+                "Lookups sent to the name servers",
+                self.dns_total,
+            ),
+            (
+                "sluice_dns_fallbacks",
+                "Lookups handed to getaddrinfo on the SlowIo lane",
+                self.fallbacks_total,
+            ),
+            (
+                "sluice_dns_not_found",
+                "Lookups that found no address",
+                self.not_found_total,
+            ),
+            (
+                "sluice_dns_timeouts",
+                "Lookups that timed out",
+                self.timeouts_total,
+            ),
+            (
+                "sluice_dns_errors",
+                "Lookups that failed otherwise",
+                self.errors_total,
+            ),
+        ];
+        for (name, help, v) in counters {
+            let c = ConstCounter::new(v);
+            c.encode(encoder.encode_descriptor(name, help, None, c.metric_type())?)?;
+        }
+        let g = ConstGauge::new(i64::try_from(self.in_flight).unwrap_or(i64::MAX));
+        g.encode(encoder.encode_descriptor(
+            "sluice_dns_in_flight",
+            "Distinct lookups asking a name server or getaddrinfo now",
+            None,
+            g.metric_type(),
+        )?)
+    }
+}
+
+/// A [`Resolver`](super::Resolver)'s counters in a prometheus-client
+/// registry, read at each scrape (see
+/// [`Resolver::register`](super::Resolver::register)).
+#[derive(Clone)]
+pub struct DnsCollector {
+    pub(crate) resolver: super::Resolver,
+}
+
+impl std::fmt::Debug for DnsCollector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DnsCollector").finish_non_exhaustive()
+    }
+}
+
+impl prometheus_client::collector::Collector for DnsCollector {
+    fn encode(
+        &self,
+        mut encoder: prometheus_client::encoding::DescriptorEncoder<'_>,
+    ) -> Result<(), std::fmt::Error> {
+        self.resolver.metrics().encode(&mut encoder)
     }
 }

@@ -372,6 +372,33 @@ impl Resolver {
         self.inner.counters.snapshot()
     }
 
+    /// Registers its counters in a prometheus-client `registry`, read at
+    /// each scrape: `sluice_dns_lookups_total`, `sluice_dns_cache_hits_total`,
+    /// ... and the gauge `sluice_dns_in_flight` (the fields of
+    /// [`DnsMetrics`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use sluice::dns::{Family, Resolver};
+    /// let resolver = Resolver::builder().no_nameservers().build()?;
+    /// let mut registry = prometheus_client::registry::Registry::default();
+    /// resolver.register(&mut registry);
+    /// resolver.lookup("127.0.0.1", Family::V4).await?;
+    /// let mut text = String::new();
+    /// prometheus_client::encoding::text::encode(&mut text, &registry)?;
+    /// assert!(text.contains("sluice_dns_lookups_total 1"));
+    /// assert!(text.contains("sluice_dns_literal_total 1"));
+    /// assert!(text.contains("sluice_dns_in_flight 0"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn register(&self, registry: &mut prometheus_client::registry::Registry) {
+        registry.register_collector(Box::new(super::metrics::DnsCollector {
+            resolver: self.clone(),
+        }));
+    }
+
     /// The addresses of `host` in `family`, like `getaddrinfo(host, NULL,
     /// {ai_family})`: see the [module docs](super). Needs a tokio runtime
     /// when it asks a name server.

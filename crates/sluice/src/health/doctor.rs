@@ -153,8 +153,42 @@ impl Default for Thresholds {
     }
 }
 
-/// What the doctor concluded.
+/// The one verdict vocabulary of sluice: the tokens [`Verdict::as_str`]
+/// returns, the `verdict` label of `sluice_verdict` (`sluice serve`'s
+/// `/metrics`), the `verdict` of `sluice doctor --json`, and of `sluice
+/// scope` (`--json`, `sluice_scope_verdict`), which joins two with `+`
+/// when both hold (`loop-blocked+pool-saturated`). Kebab-case; the prose is
+/// in the evidence.
+///
+/// | token | meaning |
+/// |-------|---------|
+/// | `healthy` | loop on time, no pool or lane saturated |
+/// | `loop-blocked` | the loop's timers fire late / the loop thread is busy: synchronous work on the loop |
+/// | `pool-saturated` | every thread of the pool (or of the lane named by `lane`) busy with work queued |
+/// | `pool-compensating` | the lane keeps up only by starting threads beyond its budget |
+/// | `slow-io-throttled` | libuv's slow I/O queued behind its `(n + 1) / 2` limit (scope) |
+/// | `unknown` | the pool could not be read (scope; the evidence says why) |
+pub const VERDICTS: [&str; 6] = [
+    "healthy",
+    "loop-blocked",
+    "pool-saturated",
+    "pool-compensating",
+    "slow-io-throttled",
+    "unknown",
+];
+
+/// What the doctor concluded. Its [`Display`](fmt::Display) is the token
+/// of [`VERDICTS`]; the lane, where there is one, is [`Verdict::lane`].
+///
+/// ```
+/// use sluice::Lane;
+/// use sluice::health::Verdict;
+/// assert_eq!(Verdict::LaneSaturated(Lane::Cpu).as_str(), "pool-saturated");
+/// assert_eq!(Verdict::LaneSaturated(Lane::Cpu).lane(), Some(Lane::Cpu));
+/// assert_eq!(Verdict::LoopBlocked.to_string(), "loop-blocked");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// Loop on time, no lane saturated.
     Healthy,
@@ -168,22 +202,45 @@ pub enum Verdict {
     LaneCompensating(Lane),
 }
 
+impl Verdict {
+    /// The token (one of [`VERDICTS`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Healthy => "healthy",
+            Verdict::LoopBlocked => "loop-blocked",
+            Verdict::LaneSaturated(_) => "pool-saturated",
+            Verdict::LaneCompensating(_) => "pool-compensating",
+        }
+    }
+
+    /// The lane the verdict is about, if any.
+    pub fn lane(self) -> Option<Lane> {
+        match self {
+            Verdict::LaneSaturated(l) | Verdict::LaneCompensating(l) => Some(l),
+            Verdict::Healthy | Verdict::LoopBlocked => None,
+        }
+    }
+
+    /// True for every verdict but [`Verdict::Healthy`]: a finding (the
+    /// doctor's exit code 1).
+    pub fn is_finding(self) -> bool {
+        self != Verdict::Healthy
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Verdict::Healthy => f.write_str("healthy"),
-            Verdict::LoopBlocked => f.write_str("loop blocked"),
-            Verdict::LaneSaturated(l) => write!(f, "lane {l} saturated"),
-            Verdict::LaneCompensating(l) => write!(f, "lane {l} lives on compensation"),
-        }
+        f.write_str(self.as_str())
     }
 }
 
 /// One lane over the window.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct LaneWindow {
-    /// The lane.
-    pub lane: String,
+    /// The lane (`None`: a series whose lane label sluice does not know).
+    #[serde(serialize_with = "lane_text")]
+    pub lane: Option<Lane>,
     /// Tasks started in the window.
     pub started: u64,
     /// Share of the window the lane was saturated, 0..=1.
@@ -202,10 +259,15 @@ pub struct LaneWindow {
 
 /// The verdict and the numbers behind it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Diagnosis {
-    /// The conclusion.
+    /// The conclusion: a token of [`VERDICTS`] in JSON, with its lane as
+    /// `lane` (`null` when the verdict names none).
     #[serde(serialize_with = "verdict_text")]
     pub verdict: Verdict,
+    /// The verdict's lane, repeated for JSON readers (`verdict.lane()`).
+    #[serde(serialize_with = "lane_text")]
+    pub lane: Option<Lane>,
     /// The window, seconds.
     pub window_seconds: f64,
     /// Loop lag ticks in the window (`None`: the service measures no lag).
@@ -221,7 +283,14 @@ pub struct Diagnosis {
 }
 
 fn verdict_text<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&v.to_string())
+    s.serialize_str(v.as_str())
+}
+
+fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::Error> {
+    match l {
+        Some(l) => s.serialize_str(l.name()),
+        None => s.serialize_none(),
+    }
 }
 
 /// Diagnoses the window between `start` and `end`, `window` apart.
@@ -259,9 +328,7 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
                 .unwrap_or_default();
             let wait = e.queue_wait.since(&s.queue_wait);
             LaneWindow {
-                lane: e
-                    .lane
-                    .map_or_else(|| "?".to_string(), |l| l.name().to_string()),
+                lane: e.lane,
                 started: e.started_total.saturating_sub(s.started_total),
                 saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
                     .clamp(0.0, 1.0),
@@ -310,7 +377,7 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         if wait_bad || share_bad {
             evidence.push(format!(
                 "lane {}: saturated {:.0}% of the window, queue wait p99 <= {} ms (mean {:.2} ms), {} started, {} queued now",
-                l.lane,
+                lane_name(l.lane),
                 l.saturated_share * 100.0,
                 l.queue_wait_p99_ms.map_or("-".into(), fmt_ms),
                 l.queue_wait_mean_ms,
@@ -332,7 +399,7 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         if started > 0 || blocked > 0 {
             evidence.push(format!(
                 "lane {}: lives on compensation: {started} threads started beyond its budget in the window, {blocked} workers blocked now; its tasks wait more than they compute (raise its budget, or take the waits off the pool)",
-                l.lane
+                lane_name(l.lane)
             ));
             if compensating.is_none_or(|c| started > c.compensated.unwrap_or(0)) {
                 compensating = Some(l);
@@ -348,21 +415,16 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
     }
     let verdict = if loop_blocked || lag_stuck {
         Verdict::LoopBlocked
-    } else if let Some((l, _)) = saturated {
-        l.lane
-            .parse()
-            .map(Verdict::LaneSaturated)
-            .unwrap_or(Verdict::Healthy)
-    } else if let Some(l) = compensating {
-        l.lane
-            .parse()
-            .map(Verdict::LaneCompensating)
-            .unwrap_or(Verdict::Healthy)
+    } else if let Some(lane) = saturated.and_then(|(l, _)| l.lane) {
+        Verdict::LaneSaturated(lane)
+    } else if let Some(lane) = compensating.and_then(|l| l.lane) {
+        Verdict::LaneCompensating(lane)
     } else {
         Verdict::Healthy
     };
     Diagnosis {
         verdict,
+        lane: verdict.lane(),
         window_seconds: secs,
         loop_ticks: lag.as_ref().map(|l| l.count),
         loop_lag_p99_ms: lag_p99,
@@ -370,6 +432,10 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         lanes,
         evidence,
     }
+}
+
+fn lane_name(l: Option<Lane>) -> &'static str {
+    l.map_or("?", Lane::name)
 }
 
 fn fmt_ms(v: f64) -> String {
@@ -384,11 +450,18 @@ fn fmt_ms(v: f64) -> String {
 
 impl fmt::Display for Diagnosis {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "verdict: {} (window {:.1} s)",
-            self.verdict, self.window_seconds
-        )?;
+        match self.verdict.lane() {
+            Some(lane) => writeln!(
+                f,
+                "verdict: {} lane={lane} (window {:.1} s)",
+                self.verdict, self.window_seconds
+            )?,
+            None => writeln!(
+                f,
+                "verdict: {} (window {:.1} s)",
+                self.verdict, self.window_seconds
+            )?,
+        }
         for e in &self.evidence {
             writeln!(f, "  - {e}")?;
         }

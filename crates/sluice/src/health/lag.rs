@@ -99,14 +99,16 @@ impl LoopMonitor {
         m.add(&self.shared.hist);
         let count: u64 = m.counts.iter().sum();
         let ms = |ns: u64| ns as f64 / 1e6;
-        let (p50, p99, mean) = if count == 0 {
-            (0.0, 0.0, 0.0)
+        let (p50, p90, p99, mean, stddev) = if count == 0 {
+            (0.0, 0.0, 0.0, 0.0, 0.0)
         } else {
             let hdr = m.to_hdr();
             (
                 ms(hdr.value_at_quantile(0.5)),
+                ms(hdr.value_at_quantile(0.9)),
                 ms(hdr.value_at_quantile(0.99)),
                 ms(m.sum) / count as f64,
+                hdr.stdev() / 1e6,
             )
         };
         let min = self.shared.min.load(Ordering::Relaxed);
@@ -117,7 +119,9 @@ impl LoopMonitor {
             min_ms: if count == 0 { 0.0 } else { ms(min) },
             mean_ms: mean,
             p50_ms: p50,
+            p90_ms: p90,
             p99_ms: p99,
+            stddev_ms: stddev,
             max_ms: ms(self.shared.max.load(Ordering::Relaxed)),
             sample: sample_of(&m),
         }
@@ -144,8 +148,15 @@ fn sample_of(m: &Merged) -> HistogramSample {
 }
 
 /// Loop lag since the monitor started, in milliseconds, like
-/// `monitorEventLoopDelay`'s `min`, `mean`, `percentile(50|99)`, `max`.
+/// `monitorEventLoopDelay`'s `min`, `mean`, `stddev`, `percentile(50|90|99)`,
+/// `max` — with one difference: Node's histogram records the whole delay of
+/// each timer (the resolution included, so an idle loop reads about
+/// 10 ms), sluice's records only how *late* the timer fired past its due
+/// time (an idle loop reads about 0). Subtract the resolution from Node's
+/// numbers to compare. prom-client's `nodejs_eventloop_lag_*_seconds` are
+/// the same numbers as Node's, in seconds.
 #[derive(Debug, Clone, serde::Serialize)]
+#[non_exhaustive]
 pub struct LagSnapshot {
     /// The timer period.
     pub resolution_ms: f64,
@@ -159,10 +170,14 @@ pub struct LagSnapshot {
     pub mean_ms: f64,
     /// Median lag.
     pub p50_ms: f64,
+    /// 90th percentile lag.
+    pub p90_ms: f64,
     /// 99th percentile lag.
     pub p99_ms: f64,
     /// Most lag.
     pub max_ms: f64,
+    /// Standard deviation of the lag.
+    pub stddev_ms: f64,
     /// The histogram, for Prometheus and for [`diagnose`](crate::health::diagnose) windows.
     #[serde(skip)]
     pub sample: HistogramSample,

@@ -18,13 +18,15 @@
 mod doctor;
 #[cfg(feature = "tokio")]
 mod lag;
+mod watch;
 
 pub use doctor::{
-    Diagnosis, HistogramSample, LaneSample, LaneWindow, ParseError, Sample, Thresholds, Verdict,
-    diagnose,
+    Diagnosis, HistogramSample, LaneSample, LaneWindow, ParseError, Sample, Thresholds, VERDICTS,
+    Verdict, diagnose,
 };
 #[cfg(feature = "tokio")]
 pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
+pub use watch::Watch;
 
 /// Prometheus text of a pool's counters and, if given, the loop's lag: what
 /// a service serves at `/metrics`.
@@ -36,17 +38,79 @@ pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
 pub fn to_prometheus(pool: &crate::Snapshot, lag: Option<&HistogramSample>) -> String {
+    exposition(pool, lag, None)
+}
+
+/// [`to_prometheus`] plus, if given, the doctor's verdict as
+/// `sluice_verdict{verdict, lane}`: 1 for the verdict (and its lane), 0 for
+/// every other token of [`VERDICTS`] a pool can get (see [`Watch`]).
+pub fn exposition(
+    pool: &crate::Snapshot,
+    lag: Option<&HistogramSample>,
+    verdict: Option<&Diagnosis>,
+) -> String {
     let mut r = prometheus_client::registry::Registry::default();
-    pool.register(&mut r);
-    if let Some(lag) = lag {
-        r.register(
-            "sluice_loop_lag_seconds",
-            "How late the event loop's timer fired (monitorEventLoopDelay)",
-            crate::metrics::ConstHistogram::new(lag.sum_seconds, lag.count, lag.buckets.clone()),
-        );
-    }
+    r.register_collector(Box::new(PoolAndLag {
+        pool: pool.clone(),
+        lag: lag.cloned(),
+        verdict: verdict.map(|d| d.verdict),
+    }));
     let mut out = String::new();
     // Writing into a String cannot fail.
     let _ = prometheus_client::encoding::text::encode(&mut out, &r);
     out
+}
+
+/// A snapshot and a loop-lag histogram, encoded together.
+#[derive(Debug)]
+struct PoolAndLag {
+    pool: crate::Snapshot,
+    lag: Option<HistogramSample>,
+    verdict: Option<Verdict>,
+}
+
+impl prometheus_client::collector::Collector for PoolAndLag {
+    fn encode(
+        &self,
+        mut encoder: prometheus_client::encoding::DescriptorEncoder<'_>,
+    ) -> Result<(), std::fmt::Error> {
+        let mut sink = crate::metrics::Sink::new(&mut encoder);
+        self.pool.encode(&mut sink)?;
+        if let Some(lag) = &self.lag {
+            sink.family(
+                "sluice_loop_lag_seconds",
+                "How late the event loop's timer fired (monitorEventLoopDelay)",
+                &crate::metrics::ConstHistogram::new(
+                    lag.sum_seconds,
+                    lag.count,
+                    lag.buckets.clone(),
+                ),
+            )?;
+        }
+        if let Some(v) = self.verdict {
+            use prometheus_client::metrics::family::Family;
+            use prometheus_client::metrics::gauge::Gauge;
+            let family = Family::<Vec<(&'static str, &'static str)>, Gauge>::default();
+            let mut every = vec![Verdict::Healthy, Verdict::LoopBlocked];
+            for lane in crate::Lane::ALL {
+                every.push(Verdict::LaneSaturated(lane));
+            }
+            for lane in crate::Lane::ALL {
+                every.push(Verdict::LaneCompensating(lane));
+            }
+            for candidate in every {
+                let mut labels = vec![("verdict", candidate.as_str())];
+                if let Some(lane) = candidate.lane() {
+                    labels.push(("lane", lane.name()));
+                }
+                family.get_or_create(&labels).set(i64::from(candidate == v));
+            }
+            sink.family(
+                "sluice_verdict",
+                "The doctor's verdict on the last window (1: this one, with its lane)",
+                &family,
+            )?;
+        }
+        Ok(())
+    }
 }

@@ -250,6 +250,8 @@ pub(crate) struct Gauges {
     pub(crate) limit: u64,
     pub(crate) queue_bound: Option<u64>,
     pub(crate) queue_depth: u64,
+    /// Reservations awaiting room (`Pool::reserve`).
+    pub(crate) reservations_waiting: u64,
     /// `(alive, idle)` for a lane with threads of its own.
     pub(crate) threads: Option<(u64, u64)>,
     /// Blocking compensation's gauges (lanes policy).
@@ -288,6 +290,7 @@ impl Totals {
             blocked_detected_total: self.detected,
             threads_peak: g.threads.map(|_| self.peak),
             queue_depth: g.queue_depth,
+            reservations_waiting: g.reservations_waiting,
             in_flight: self.started.saturating_sub(self.completed + self.panicked),
             threads_alive: g.threads.map(|t| t.0),
             threads_idle: g.threads.map(|t| t.1),

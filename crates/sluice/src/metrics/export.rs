@@ -2,7 +2,7 @@
 //! [`Snapshot::to_json`] (via serde).
 
 use crate::metrics::{HistogramSnapshot, LaneSnapshot, Snapshot};
-use prometheus_client::encoding::{EncodeLabelSet, EncodeMetric, MetricEncoder};
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric, MetricEncoder};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -84,51 +84,125 @@ fn per_bucket(cumulative: &[(f64, u64)], count: u64) -> Vec<(f64, u64)> {
     out
 }
 
-fn counter_family(
-    registry: &mut Registry,
-    name: &str,
-    help: &str,
-    snap: &Snapshot,
-    value: impl Fn(&LaneSnapshot) -> u64,
-) {
-    let family = Family::<LaneLabel, Counter>::default();
-    for l in &snap.lanes {
-        family
-            .get_or_create(&LaneLabel {
-                lane: l.lane.name(),
-            })
-            .inc_by(value(l));
-    }
-    registry.register(name, help, family);
+/// Where a snapshot's metric families go: one call per family.
+pub(crate) struct Sink<'a, 'b> {
+    encoder: &'a mut DescriptorEncoder<'b>,
 }
 
-fn gauge_family(
-    registry: &mut Registry,
-    name: &str,
-    help: &str,
-    snap: &Snapshot,
-    value: impl Fn(&LaneSnapshot) -> Option<u64>,
-) {
-    let family = Family::<LaneLabel, Gauge>::default();
-    let mut any = false;
-    for l in &snap.lanes {
-        if let Some(v) = value(l) {
-            any = true;
+impl<'a, 'b> Sink<'a, 'b> {
+    pub(crate) fn new(encoder: &'a mut DescriptorEncoder<'b>) -> Self {
+        Sink { encoder }
+    }
+
+    /// Encodes one family.
+    pub(crate) fn family(
+        &mut self,
+        name: &str,
+        help: &str,
+        metric: &dyn EncodeMetric,
+    ) -> Result<(), std::fmt::Error> {
+        let m = self
+            .encoder
+            .encode_descriptor(name, help, None, metric.metric_type())?;
+        metric.encode(m)
+    }
+
+    fn counters(
+        &mut self,
+        name: &str,
+        help: &str,
+        snap: &Snapshot,
+        value: impl Fn(&LaneSnapshot) -> u64,
+    ) -> Result<(), std::fmt::Error> {
+        let family = Family::<LaneLabel, Counter>::default();
+        for l in &snap.lanes {
             family
                 .get_or_create(&LaneLabel {
                     lane: l.lane.name(),
                 })
-                .set(i64::try_from(v).unwrap_or(i64::MAX));
+                .inc_by(value(l));
         }
+        self.family(name, help, &family)
     }
-    if any {
-        registry.register(name, help, family);
+
+    fn gauges(
+        &mut self,
+        name: &str,
+        help: &str,
+        snap: &Snapshot,
+        value: impl Fn(&LaneSnapshot) -> Option<u64>,
+    ) -> Result<(), std::fmt::Error> {
+        let family = Family::<LaneLabel, Gauge>::default();
+        let mut any = false;
+        for l in &snap.lanes {
+            if let Some(v) = value(l) {
+                any = true;
+                family
+                    .get_or_create(&LaneLabel {
+                        lane: l.lane.name(),
+                    })
+                    .set(i64::try_from(v).unwrap_or(i64::MAX));
+            }
+        }
+        if any {
+            self.family(name, help, &family)?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct InfoLabels {
+    policy: &'static str,
+    version: &'static str,
+}
+
+/// A pool's series in a prometheus-client [`Registry`]: a
+/// [`Collector`](prometheus_client::collector::Collector) that reads the
+/// pool at each scrape. Made by [`Pool::collector`](crate::Pool::collector);
+/// [`Pool::register`](crate::Pool::register) registers one.
+///
+/// It holds the pool's shared state, not a [`Pool`](crate::Pool) handle:
+/// registering a pool does not keep it open (dropping every handle still
+/// shuts it down), and its final counts stay readable.
+pub struct PoolCollector {
+    inner: std::sync::Arc<crate::pool::Inner>,
+}
+
+impl PoolCollector {
+    pub(crate) fn new(inner: std::sync::Arc<crate::pool::Inner>) -> Self {
+        PoolCollector { inner }
+    }
+}
+
+impl std::fmt::Debug for PoolCollector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PoolCollector").finish_non_exhaustive()
+    }
+}
+
+impl prometheus_client::collector::Collector for PoolCollector {
+    fn encode(&self, mut encoder: DescriptorEncoder<'_>) -> Result<(), std::fmt::Error> {
+        self.inner.snapshot().encode(&mut Sink::new(&mut encoder))
+    }
+}
+
+/// A fixed snapshot as a collector (what [`Snapshot::to_prometheus`] encodes).
+#[derive(Debug)]
+struct SnapshotCollector(Snapshot);
+
+impl prometheus_client::collector::Collector for SnapshotCollector {
+    fn encode(&self, mut encoder: DescriptorEncoder<'_>) -> Result<(), std::fmt::Error> {
+        self.0.encode(&mut Sink::new(&mut encoder))
     }
 }
 
 impl Snapshot {
     /// The snapshot as Prometheus text (OpenMetrics 1.0 exposition format),
-    /// every series named `sluice_*` with the lane as a label.
+    /// every series named `sluice_*` with the lane as a label. The text is
+    /// finished (it ends in `# EOF`): to serve sluice's series next to your
+    /// own, register the pool in your registry instead
+    /// ([`Pool::register`](crate::Pool::register)).
     ///
     /// ```
     /// let pool = sluice::Pool::builder().build()?;
@@ -137,21 +211,29 @@ impl Snapshot {
     /// assert!(text.contains("# TYPE sluice_submitted counter"));
     /// assert!(text.contains("sluice_submitted_total{lane=\"cpu\"} 1"));
     /// assert!(text.contains("sluice_queue_wait_seconds_count{lane=\"cpu\"} 1"));
+    /// assert!(text.contains(&format!("sluice_info{{policy=\"lanes\",version=\"{}\"}} 1", sluice::VERSION)));
     /// assert!(text.ends_with("# EOF\n"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_prometheus(&self) -> String {
         let mut r = Registry::default();
-        self.register(&mut r);
+        r.register_collector(Box::new(SnapshotCollector(self.clone())));
         let mut out = String::new();
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut out, &r);
         out
     }
 
-    /// Registers every series of this snapshot in `r`.
-    pub(crate) fn register(&self, r: &mut Registry) {
-        let r = &mut *r;
+    /// Encodes every series of this snapshot.
+    pub(crate) fn encode(&self, r: &mut Sink<'_, '_>) -> Result<(), std::fmt::Error> {
+        r.family(
+            "sluice",
+            "The pool's policy and sluice's version",
+            &prometheus_client::metrics::info::Info::new(InfoLabels {
+                policy: self.policy.name(),
+                version: crate::VERSION,
+            }),
+        )?;
         let counters: [CounterDef; 12] = [
             ("sluice_submitted", "Tasks accepted into the lane", |l| {
                 l.submitted_total
@@ -207,7 +289,7 @@ impl Snapshot {
             ),
         ];
         for (name, help, f) in counters {
-            counter_family(r, name, help, self, f);
+            r.counters(name, help, self, f)?;
         }
         let saturated = Family::<LaneLabel, Counter<f64, AtomicU64>>::default();
         for l in &self.lanes {
@@ -217,77 +299,94 @@ impl Snapshot {
                 })
                 .inc_by(l.saturated_seconds_total);
         }
-        r.register(
+        r.family(
             "sluice_saturated_seconds",
             "Seconds the lane's whole budget was busy with work still queued",
-            saturated,
-        );
-        gauge_family(
-            r,
+            &saturated,
+        )?;
+        r.gauges(
             "sluice_limit",
             "How many of the lane's tasks may run at once",
             self,
             |l| Some(l.limit),
-        );
-        gauge_family(
-            r,
+        )?;
+        r.gauges(
             "sluice_queue_depth",
             "Tasks waiting in the lane's queue",
             self,
             |l| Some(l.queue_depth),
-        );
-        gauge_family(r, "sluice_in_flight", "Tasks running now", self, |l| {
+        )?;
+        r.gauges("sluice_in_flight", "Tasks running now", self, |l| {
             Some(l.in_flight)
-        });
-        gauge_family(
-            r,
+        })?;
+        r.gauges(
+            "sluice_concurrency_limit",
+            "How many of the lane's tasks may compute at once (its budget; sluice_limit is the old name)",
+            self,
+            |l| Some(l.limit),
+        )?;
+        r.gauges(
+            "sluice_tasks_running",
+            "Tasks running now (sluice_in_flight is the old name)",
+            self,
+            |l| Some(l.in_flight),
+        )?;
+        r.gauges(
+            "sluice_queue_bound",
+            "The most tasks the lane's queue holds (bounded lanes only)",
+            self,
+            |l| l.queue_bound,
+        )?;
+        r.gauges(
+            "sluice_reservations_waiting",
+            "Pool::reserve calls waiting for room in the lane's full queue",
+            self,
+            |l| l.queue_bound.map(|_| l.reservations_waiting),
+        )?;
+        r.gauges(
             "sluice_threads_alive",
             "The lane's worker threads",
             self,
             |l| l.threads_alive,
-        );
-        gauge_family(
-            r,
+        )?;
+        r.gauges(
             "sluice_blocked_threads",
             "The lane's workers whose task is blocked (declared or detected)",
             self,
             |l| l.blocked_threads,
-        );
-        gauge_family(
-            r,
+        )?;
+        r.gauges(
             "sluice_threads_peak",
             "The most worker threads the lane had at once",
             self,
             |l| l.threads_peak,
-        );
-        gauge_family(
-            r,
+        )?;
+        r.gauges(
             "sluice_max_threads",
             "The most threads the lane may run, compensation included",
             self,
             |l| l.max_threads,
-        );
-        gauge_family(
-            r,
+        )?;
+        r.gauges(
             "sluice_threads_idle",
             "The lane's idle worker threads",
             self,
             |l| l.threads_idle,
-        );
+        )?;
         let pool_alive = Gauge::<i64>::default();
         pool_alive.set(i64::try_from(self.threads_alive).unwrap_or(i64::MAX));
-        r.register(
+        r.family(
             "sluice_pool_threads_alive",
             "Worker threads alive, all lanes",
-            pool_alive,
-        );
+            &pool_alive,
+        )?;
         let pool_idle = Gauge::<i64>::default();
         pool_idle.set(i64::try_from(self.threads_idle).unwrap_or(i64::MAX));
-        r.register(
+        r.family(
             "sluice_pool_threads_idle",
             "Idle worker threads, all lanes",
-            pool_idle,
-        );
+            &pool_idle,
+        )?;
         let hist = |f: fn(&LaneSnapshot) -> &HistogramSnapshot| {
             LaneHistograms(
                 self.lanes
@@ -303,16 +402,17 @@ impl Snapshot {
                     .collect(),
             )
         };
-        r.register(
+        r.family(
             "sluice_queue_wait_seconds",
             "Time from submission to start",
-            hist(|l| &l.queue_wait_seconds),
-        );
-        r.register(
+            &hist(|l| &l.queue_wait_seconds),
+        )?;
+        r.family(
             "sluice_run_time_seconds",
             "Time from start to finish",
-            hist(|l| &l.run_time_seconds),
-        );
+            &hist(|l| &l.run_time_seconds),
+        )?;
+        Ok(())
     }
 
     /// The snapshot as pretty-printed JSON, with the same field names as the

@@ -12,7 +12,8 @@
 
 pub(crate) mod counters;
 mod export;
-pub(crate) use export::ConstHistogram;
+pub use export::PoolCollector;
+pub(crate) use export::{ConstHistogram, Sink};
 pub(crate) mod histogram;
 
 use crate::lane::Lane;
@@ -39,9 +40,12 @@ use serde::{Serialize, Serializer};
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Snapshot {
-    /// `"lanes"` or `"libuv"`.
-    pub policy: &'static str,
+    /// The pool's policy (its [`name`](crate::Policy::name), `"lanes"` or
+    /// `"libuv"`, in JSON and in `sluice_info{policy}`).
+    #[serde(serialize_with = "policy_name")]
+    pub policy: crate::Policy,
     /// Gauge: worker threads alive, all lanes.
     pub threads_alive: u64,
     /// Gauge: worker threads alive and waiting for work, all lanes.
@@ -64,6 +68,7 @@ impl Snapshot {
 /// and `started_total = in_flight + completed_total + panicked_total`.
 /// `rejected_total` counts refusals, which were never submitted.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct LaneSnapshot {
     /// The lane.
     #[serde(serialize_with = "lane_name")]
@@ -115,6 +120,9 @@ pub struct LaneSnapshot {
     pub threads_peak: Option<u64>,
     /// Gauge: tasks waiting in the queue.
     pub queue_depth: u64,
+    /// Gauge: [`Pool::reserve`](crate::Pool::reserve) calls waiting for
+    /// room in the full queue (they are not in `queue_depth` yet).
+    pub reservations_waiting: u64,
     /// Gauge: tasks running now.
     pub in_flight: u64,
     /// Gauge: this lane's worker threads; `None` under the libuv policy,
@@ -135,6 +143,7 @@ pub struct LaneSnapshot {
 ///
 /// Quantiles have at most 6.25 % relative error (16 buckets per power of two).
 #[derive(Debug, Clone, Default, Serialize)]
+#[non_exhaustive]
 pub struct HistogramSnapshot {
     /// Values recorded.
     pub count: u64,
@@ -202,6 +211,10 @@ impl HistogramSnapshot {
             buckets,
         }
     }
+}
+
+fn policy_name<S: Serializer>(p: &crate::Policy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.name())
 }
 
 fn lane_name<S: Serializer>(lane: &Lane, s: S) -> Result<S::Ok, S::Error> {

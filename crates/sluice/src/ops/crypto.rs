@@ -18,7 +18,7 @@ use crate::lane::Lane;
 use crate::pool::Pool;
 use crate::task::Task;
 
-/// The hash behind [`pbkdf2`]'s HMAC, as Node names it (`'sha1'`, ...).
+/// The hash behind [`pbkdf2()`]'s HMAC, as Node names it (`'sha1'`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Digest {
     /// `'sha1'`.
@@ -46,6 +46,7 @@ impl std::str::FromStr for Digest {
 
 /// A refused input or a failing random source.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CryptoError {
     /// An input outside what the algorithm accepts; the message names it.
     #[error("{0}")]
@@ -85,7 +86,7 @@ pub fn pbkdf2(
     })
 }
 
-/// [`pbkdf2`] on the calling thread (`crypto.pbkdf2Sync`): for code that
+/// [`pbkdf2()`] on the calling thread (`crypto.pbkdf2Sync`): for code that
 /// submits the work itself, e.g. with [`Pool::try_spawn`] to refuse rather
 /// than queue. Never call it on an event loop's thread: it is the CPU work.
 ///
@@ -122,7 +123,7 @@ pub fn pbkdf2_sync(
     Ok(out)
 }
 
-/// The cost parameters of [`scrypt`]; the default is Node's
+/// The cost parameters of [`scrypt()`]; the default is Node's
 /// (`N = 16384, r = 8, p = 1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScryptParams {

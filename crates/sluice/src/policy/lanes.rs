@@ -22,6 +22,7 @@
 //! that are neither blocked nor waiting there fit the budget, so threads
 //! computing never exceed the usable cores (`park/README.md`, "blocked").
 
+use crate::admission::Waiters;
 use crate::budget;
 use crate::clock;
 use crate::config::{ConfigError, check_resize};
@@ -35,7 +36,7 @@ use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, WorkerShard};
 use crate::park::{Counters, Park, Wake, spin_until};
 use crate::policy::monitor::{Monitor, Schedstat};
-use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
+use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::sync::Arc;
@@ -70,6 +71,10 @@ pub(crate) struct LaneSettings {
     /// `Cpu` lane with `Builder::cpu_affinity(true)`: the CPUs of the
     /// process's affinity set; each worker pins itself to a free one.
     pub(crate) pin: Option<Arc<CpuSlots>>,
+    /// The workers' thread name (`sluice-cpu`, or the builder's prefix).
+    pub(crate) thread_name: String,
+    /// `on_thread_start` / `on_thread_stop`.
+    pub(crate) hooks: crate::hooks::Hooks,
 }
 
 /// The CPUs a lane's workers pin themselves to, one worker per CPU; a
@@ -155,12 +160,21 @@ impl Lanes {
 }
 
 impl Scheduler for Lanes {
-    fn admit(&self, lane: Lane, wait: bool) -> Result<Slot, Refused> {
-        self.lane(lane).reserve(wait)
+    fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused> {
+        self.lane(lane).reserve(how)
     }
 
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {
         self.lane(slot.lane).push(slot, job);
+    }
+
+    fn release(&self, slot: Slot) {
+        self.lane(slot.lane).release_slot();
+    }
+
+    fn waiters(&self, lane: Lane) -> Option<&Waiters> {
+        let core = self.lane(lane);
+        core.is_bounded().then_some(&core.waiters)
     }
 
     fn limit(&self, lane: Lane) -> usize {
@@ -187,7 +201,7 @@ impl Scheduler for Lanes {
     fn snapshot(&self) -> Snapshot {
         let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
         Snapshot {
-            policy: "lanes",
+            policy: crate::policy::Policy::Lanes,
             threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
             threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
             lanes,
@@ -307,6 +321,9 @@ pub(crate) struct LaneCore {
     room_waiters: AtomicUsize,
     room: Mutex<()>,
     room_cv: Condvar,
+    /// Reservations awaiting room (`Pool::reserve`), woken one at a time
+    /// as places free up (`admission.rs`).
+    pub(crate) waiters: Waiters,
     park: Park,
     pub(crate) metrics: LaneMetrics,
     /// Join handles of started threads, for shutdown.
@@ -341,6 +358,7 @@ impl LaneCore {
             room_waiters: AtomicUsize::new(0),
             room: Mutex::new(()),
             room_cv: Condvar::new(),
+            waiters: Waiters::default(),
             park: Park::new(),
             threads: Mutex::new(Vec::new()),
         }
@@ -371,7 +389,7 @@ impl LaneCore {
         self.park.counters()
     }
 
-    fn is_bounded(&self) -> bool {
+    pub(crate) fn is_bounded(&self) -> bool {
         self.settings.bound != usize::MAX
     }
 
@@ -381,7 +399,7 @@ impl LaneCore {
     /// the caller until there is room; without, it refuses. The slot says
     /// whether the queue was empty before (the only moment a submit can start
     /// a saturated interval, see `push`).
-    pub(crate) fn reserve(&self, wait: bool) -> Result<Slot, Refused> {
+    pub(crate) fn reserve(&self, how: Admit) -> Result<Slot, Refused> {
         let bound = self.settings.bound;
         let prev = if !self.is_bounded() {
             self.depth.fetch_add(1, Ordering::SeqCst)
@@ -389,9 +407,15 @@ impl LaneCore {
             let mut cur = self.depth.load(Ordering::SeqCst);
             loop {
                 if cur >= bound {
-                    if !wait {
-                        self.metrics.rejected();
-                        return Err(Refused::Full { bound });
+                    match how {
+                        Admit::Wait => {}
+                        Admit::Refuse => {
+                            self.metrics.rejected();
+                            return Err(Refused::Full { bound });
+                        }
+                        // A waiter must learn of a close even while full.
+                        Admit::Quiet if self.park.is_closed() => return Err(Refused::Closed),
+                        Admit::Quiet => return Err(Refused::Full { bound }),
                     }
                     self.wait_for_room()?;
                     cur = self.depth.load(Ordering::SeqCst);
@@ -493,11 +517,18 @@ impl LaneCore {
         };
         if before.alive() >= self.limit() {
             self.metrics.compensated();
+            #[cfg(feature = "tracing")]
+            tracing::debug!(
+                lane = self.settings.lane.name(),
+                threads = before.alive() + 1,
+                budget = self.limit(),
+                "sluice: a thread beyond the budget, for blocked workers"
+            );
         }
         self.metrics.peak_threads(before.alive() + 1);
         let core = Arc::clone(self);
         let spawned = thread::spawn_named(
-            self.settings.lane.thread_name().to_string(),
+            self.settings.thread_name.clone(),
             self.settings.stack_size,
             move || core.run_worker(),
         );
@@ -529,11 +560,14 @@ impl LaneCore {
     }
 
     /// Gives one reserved slot back (also for a reservation refused as closed).
-    fn release_slot(&self) {
+    pub(crate) fn release_slot(&self) {
         let prev = self.depth.fetch_sub(1, Ordering::SeqCst);
         if self.is_bounded() && self.room_waiters.load(Ordering::SeqCst) > 0 {
             let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
             self.room_cv.notify_all();
+        }
+        if self.is_bounded() {
+            self.waiters.wake_front();
         }
         if prev == 1 {
             self.check_saturation();
@@ -592,6 +626,7 @@ impl LaneCore {
     }
 
     fn run_worker(self: Arc<Self>) {
+        let _hooks = crate::hooks::ThreadScope::enter(&self.settings.hooks);
         // Under loom every model thread shares one OS thread: leave it alone.
         #[cfg(not(loom))]
         set_sched(self.settings.sched);
@@ -711,6 +746,7 @@ impl LaneCore {
             let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
             self.room_cv.notify_all();
         }
+        self.waiters.wake_all();
         // Retired workers leave nobody to drain: start one.
         if self.depth.load(Ordering::SeqCst) > 0 && self.park.counters().alive() == 0 {
             self.spawn_worker();
@@ -906,6 +942,7 @@ impl LaneCore {
             limit: self.limit() as u64,
             queue_bound: self.is_bounded().then_some(self.settings.bound as u64),
             queue_depth: self.depth.load(Ordering::Relaxed) as u64,
+            reservations_waiting: self.waiters.len() as u64,
             threads: Some((c.alive() as u64, (c.searching() + c.sleeping()) as u64)),
             adaptive: Some(crate::metrics::counters::AdaptiveGauges {
                 on: self.settings.adaptive,
@@ -1106,5 +1143,7 @@ pub(crate) fn default_settings(lane: Lane, cores: usize) -> LaneSettings {
         max_threads: budget::default_max_threads(lane, cores),
         detect: lane != Lane::Cpu,
         pin: None,
+        thread_name: lane.thread_name().to_string(),
+        hooks: crate::hooks::Hooks::default(),
     }
 }

@@ -35,6 +35,7 @@
 //! - Thread names: libuv 1.46 leaves them unnamed; here they are
 //!   `sluice-libuv`, so `/proc` tells them apart from the lanes policy's.
 
+use crate::admission::Waiters;
 use crate::budget;
 use crate::clock;
 use crate::config::ConfigError;
@@ -44,7 +45,8 @@ use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
 use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, ShardLease, WorkerShard};
-use crate::policy::{Aborted, LaneShutdown, Refused, Scheduler, Slot, Vacated};
+use crate::policy::Policy;
+use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
 use std::collections::VecDeque;
@@ -362,6 +364,7 @@ impl Libuv {
             limit: limit as u64,
             queue_bound: None,
             queue_depth: st.queued[lane.index()] as u64,
+            reservations_waiting: 0,
             threads: None,
             adaptive: None,
         })
@@ -375,7 +378,7 @@ impl Libuv {
 }
 
 impl Scheduler for Libuv {
-    fn admit(&self, lane: Lane, _wait: bool) -> Result<Slot, Refused> {
+    fn admit(&self, lane: Lane, _how: Admit) -> Result<Slot, Refused> {
         // libuv's queue is unbounded; a closed pool refuses.
         if self.is_closed() {
             return Err(Refused::Closed);
@@ -389,6 +392,14 @@ impl Scheduler for Libuv {
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {
         debug_assert_eq!(slot.lane, job.header().lane);
         self.post(job);
+    }
+
+    fn release(&self, _slot: Slot) {
+        // libuv's queue is unbounded: admission reserved nothing.
+    }
+
+    fn waiters(&self, _lane: Lane) -> Option<&Waiters> {
+        None
     }
 
     fn limit(&self, lane: Lane) -> usize {
@@ -409,7 +420,9 @@ impl Scheduler for Libuv {
     fn snapshot(&self) -> Snapshot {
         let (alive, idle) = self.threads();
         Snapshot {
-            policy: "libuv",
+            policy: Policy::Libuv {
+                threads: self.shared.configured,
+            },
             threads_alive: alive as u64,
             threads_idle: idle as u64,
             lanes: Lane::ALL
@@ -610,7 +623,9 @@ mod tests {
     #[test]
     fn a_post_that_races_close_keeps_the_counters_balanced() {
         let uv = Libuv::new(Some(1), budget::LIBUV_STACK_SIZE, true);
-        let slot = uv.admit(Lane::FastIo, true).expect("open pool admits");
+        let slot = uv
+            .admit(Lane::FastIo, Admit::Wait)
+            .expect("open pool admits");
         Scheduler::close(&uv);
         let cell = Arc::new(Cell::new(Lane::FastIo, None, || 1));
         uv.enqueue(slot, cell.clone());

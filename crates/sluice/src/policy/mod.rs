@@ -29,6 +29,7 @@ pub(crate) mod lanes;
 pub(crate) mod libuv;
 pub(crate) mod monitor;
 
+use crate::admission::Waiters;
 use crate::config::ConfigError;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
@@ -39,9 +40,14 @@ use std::time::Instant;
 /// What both policies do for [`Pool`](crate::Pool). One call each; the pool
 /// owns a `Box<dyn Scheduler>`.
 pub(crate) trait Scheduler: Send + Sync {
-    /// Reserves a place in `lane`'s queue for one task. With `wait`, a full
-    /// bounded queue blocks the caller until there is room.
-    fn admit(&self, lane: Lane, wait: bool) -> Result<Slot, Refused>;
+    /// Reserves a place in `lane`'s queue for one task; `how` says what a
+    /// full bounded queue does (see [`Admit`]).
+    fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused>;
+    /// Gives back a place reserved by [`Scheduler::admit`] and never used.
+    fn release(&self, slot: Slot);
+    /// The reservations waiting for room in `lane` (`None`: the lane is
+    /// never full, so nobody waits).
+    fn waiters(&self, lane: Lane) -> Option<&Waiters>;
     /// Queues an admitted task and gets a worker to it.
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>);
     /// The current concurrency budget of `lane`.
@@ -65,6 +71,18 @@ pub(crate) enum Aborted {
     Cancelled,
     Expired,
     Abandoned,
+}
+
+/// What [`Scheduler::admit`] does when a bounded queue is full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Admit {
+    /// Blocks the caller until there is room (`Pool::spawn`).
+    Wait,
+    /// Refuses at once, counting a rejection (`Pool::try_spawn`).
+    Refuse,
+    /// Refuses at once without counting: an awaiting reservation that will
+    /// try again when woken (`Pool::reserve`).
+    Quiet,
 }
 
 /// Why a lane would not admit a task.
@@ -150,6 +168,7 @@ impl Drop for Vacated {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Policy {
     /// Independent lanes (`Cpu`, `FastIo`, `SlowIo`), each with its own
     /// budget, queue, threads and counters. Sized from the machine by default.
@@ -165,6 +184,12 @@ pub enum Policy {
         /// `Some(n)` must be in `1..=1024`.
         threads: Option<usize>,
     },
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Policy {

@@ -44,6 +44,7 @@ const WAIT_SPIN_NANOS: u64 = 20_000;
 /// assert!(!bytes.is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[must_use = "a task runs whether or not its handle is kept; drop it explicitly to detach, or await it for the result"]
 pub struct Task<T> {
     cell: Arc<dyn Output<T>>,
     pool: Arc<Inner>,

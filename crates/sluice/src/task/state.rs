@@ -260,6 +260,17 @@ fn lock<S>(m: &Mutex<S>) -> crate::loom::sync::MutexGuard<'_, S> {
 
 /// The text of a panic payload: `&str` and `String` payloads as they are,
 /// anything else as a fixed note.
+/// The message of a panic payload, by reference.
+pub(crate) fn panic_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else if let Some(s) = payload.downcast_ref::<&'static str>() {
+        (*s).to_string()
+    } else {
+        "non-string panic payload".to_string()
+    }
+}
+
 pub(crate) fn panic_message(payload: Box<dyn Any + Send>) -> String {
     match payload.downcast::<String>() {
         Ok(s) => *s,

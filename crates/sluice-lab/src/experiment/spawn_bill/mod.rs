@@ -773,6 +773,10 @@ fn child_set(
             true
         }
         Some(Policy::Libuv { .. }) => false,
+        Some(other) => bail!(
+            "policy {}: setting the pool size inside the process is not written for it",
+            other.name()
+        ),
         None => bail!(
             "{}: setting the pool size inside the process is not applicable",
             exec.subject()

@@ -1,0 +1,361 @@
+//! Awaitable admission: [`Pool::reserve`](crate::Pool::reserve) waits for
+//! room in a bounded lane without blocking its caller's thread, and gives a
+//! [`Permit`] that holds one queue place until it is spent on a task.
+//!
+//! # The waiter queue
+//!
+//! Each bounded lane keeps a FIFO of the reservations that found it full
+//! ([`Waiters`]). Only the reservation at the front tries the lane; the
+//! others wait their turn, so waiters are admitted in arrival order.
+//!
+//! - **No lost wake-up.** A waiter queues itself and stores its waker
+//!   *before* it tries the lane. Whoever frees a place (a task leaving the
+//!   queue, a permit dropped) decrements the depth *then* looks for waiters:
+//!   either the front's try saw the room, or the wake comes after its waker
+//!   was stored. Both sides' accesses to the waiter count are
+//!   read-modify-writes, so the argument holds without sequential
+//!   consistency (loom model `loom_reserve`).
+//! - **Cancel-safe.** Dropping a [`Reserve`] removes its entry; if it was at
+//!   the front it passes its turn on (wakes the next), since the room it may
+//!   have been woken for is still there. A reservation that got its place
+//!   returns it ready: nothing is held between polls but the queue entry.
+//! - **Admitted, then handed on.** The front waiter that gets a place leaves
+//!   the queue and wakes the next: more room may have been freed at once.
+//!
+//! Blocking [`spawn`](crate::Pool::spawn) and
+//! [`try_spawn`](crate::Pool::try_spawn) do not queue here: they take room
+//! whenever they find it, before waiters that have not been polled yet.
+
+use crate::lane::Lane;
+use crate::loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use crate::loom::sync::{Mutex, MutexGuard};
+use crate::policy::{Admit, Refused, Slot};
+use crate::pool::Inner;
+use crate::task::{Task, TaskError};
+use std::collections::VecDeque;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+use std::time::Instant;
+
+/// The reservations waiting for room in one lane, in arrival order.
+#[derive(Default)]
+pub(crate) struct Waiters {
+    /// Mirrors `queue.len()`, so that freeing a place costs one load when
+    /// nobody waits.
+    len: AtomicUsize,
+    queue: Mutex<Queue>,
+}
+
+#[derive(Default)]
+struct Queue {
+    next_id: u64,
+    entries: VecDeque<(u64, Waker)>,
+}
+
+impl Waiters {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Nobody waits (a new reservation may try the lane at once).
+    fn is_empty(&self) -> bool {
+        self.len.load(Ordering::SeqCst) == 0
+    }
+
+    /// Queues a waiter at the back; returns its id.
+    fn push(&self, waker: &Waker) -> u64 {
+        let mut q = self.lock();
+        let id = q.next_id;
+        q.next_id += 1;
+        q.entries.push_back((id, waker.clone()));
+        self.len.swap(q.entries.len(), Ordering::AcqRel);
+        id
+    }
+
+    /// Stores `id`'s current waker; true if it is at the front.
+    fn update(&self, id: u64, waker: &Waker) -> bool {
+        let mut q = self.lock();
+        let front = q.entries.front().map(|e| e.0);
+        if let Some(entry) = q.entries.iter_mut().find(|e| e.0 == id)
+            && !entry.1.will_wake(waker)
+        {
+            entry.1 = waker.clone();
+        }
+        front == Some(id)
+    }
+
+    /// Removes `id`; if it was at the front, wakes the next (its turn came).
+    fn remove(&self, id: u64) {
+        let next = {
+            let mut q = self.lock();
+            let Some(pos) = q.entries.iter().position(|e| e.0 == id) else {
+                return;
+            };
+            q.entries.remove(pos);
+            self.len.swap(q.entries.len(), Ordering::AcqRel);
+            if pos == 0 {
+                q.entries.front().map(|e| e.1.clone())
+            } else {
+                None
+            }
+        };
+        if let Some(w) = next {
+            w.wake();
+        }
+    }
+
+    /// Someone waits, read as a read-modify-write: it reads the latest
+    /// `len` in its modification order, so that a waiter's `push` (a
+    /// read-modify-write too) either comes after this read, and then the
+    /// waiter's own try sees the freed place, or is seen here.
+    fn anyone_waits(&self) -> bool {
+        self.len.fetch_add(0, Ordering::AcqRel) > 0
+    }
+
+    /// A place was freed: the front waiter's turn.
+    pub(crate) fn wake_front(&self) {
+        if !self.anyone_waits() {
+            return;
+        }
+        let front = self.lock().entries.front().map(|e| e.1.clone());
+        if let Some(w) = front {
+            w.wake();
+        }
+    }
+
+    /// The lane closed: every waiter learns it.
+    pub(crate) fn wake_all(&self) {
+        if !self.anyone_waits() {
+            return;
+        }
+        let all: Vec<Waker> = self.lock().entries.iter().map(|e| e.1.clone()).collect();
+        for w in all {
+            w.wake();
+        }
+    }
+
+    /// Waiters queued now.
+    pub(crate) fn len(&self) -> usize {
+        self.len.load(Ordering::SeqCst)
+    }
+}
+
+/// One place in a lane's queue, reserved by [`Pool::reserve`](crate::Pool::reserve).
+///
+/// Spend it on a task with [`spawn`](Permit::spawn); dropping it unspent
+/// gives the place back (and lets the next waiter in).
+///
+/// ```
+/// use sluice::{Lane, Pool};
+///
+/// let pool = Pool::builder().threads(Lane::Cpu, 1).queue_bound(Lane::Cpu, 1).build()?;
+/// let permit = futures_executor::block_on(pool.reserve(Lane::Cpu))?;
+/// assert_eq!(permit.lane(), Lane::Cpu);
+/// assert_eq!(permit.spawn(|| 6 * 7).wait()?, 42);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use = "a permit holds a queue place until it is spent or dropped"]
+pub struct Permit {
+    inner: Arc<Inner>,
+    slot: Option<Slot>,
+    lane: Lane,
+}
+
+impl Permit {
+    /// A place in `lane`; `None`: the pool is shut down, and what is
+    /// spawned resolves to [`TaskError::Shutdown`].
+    pub(crate) fn new(inner: Arc<Inner>, slot: Option<Slot>, lane: Lane) -> Permit {
+        Permit { inner, slot, lane }
+    }
+
+    /// The lane this place is in.
+    pub fn lane(&self) -> Lane {
+        self.lane
+    }
+
+    /// Runs `f` in the reserved place. It cannot be refused as full; it has
+    /// the lane's default queue timeout, if one is set.
+    #[must_use = "the task's result is only seen through its handle"]
+    pub fn spawn<F, T>(mut self, f: F) -> Task<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let slot = self.slot.take();
+        let deadline = self.inner.default_deadline(self.lane);
+        self.inner.submit_in(slot, self.lane, deadline, f)
+    }
+
+    /// Runs `f` in the reserved place, if a worker takes it before
+    /// `deadline` (see [`Pool::spawn_before`](crate::Pool::spawn_before)).
+    #[must_use = "the task's result is only seen through its handle"]
+    pub fn spawn_before<F, T>(mut self, deadline: Instant, f: F) -> Task<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let slot = self.slot.take().expect("a permit is spent once");
+        self.inner
+            .submit_in(Some(slot), self.lane, Some(deadline), f)
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        if let Some(slot) = self.slot.take() {
+            self.inner.release(slot);
+        }
+    }
+}
+
+impl fmt::Debug for Permit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Permit")
+            .field("lane", &self.lane)
+            .field("place", &self.slot.is_some())
+            .finish()
+    }
+}
+
+/// A timer the deadline reaper fires: it wakes a waiting [`Reserve`].
+#[derive(Default)]
+pub(crate) struct Alarm {
+    fired: AtomicBool,
+    waker: Mutex<Option<Waker>>,
+}
+
+impl Alarm {
+    fn set_waker(&self, w: &Waker) {
+        *self.waker.lock().unwrap_or_else(|p| p.into_inner()) = Some(w.clone());
+    }
+
+    fn fired(&self) -> bool {
+        self.fired.load(Ordering::SeqCst)
+    }
+
+    /// The deadline passed.
+    pub(crate) fn fire(&self) {
+        self.fired.store(true, Ordering::SeqCst);
+        let w = self.waker.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(w) = w {
+            w.wake();
+        }
+    }
+}
+
+/// The future of [`Pool::reserve`](crate::Pool::reserve): a [`Permit`]
+/// once the lane has room, in arrival order among waiters.
+///
+/// Cancel-safe: dropping it before it is ready leaves no trace (no place
+/// held, no turn lost for the waiters behind it).
+#[must_use = "futures do nothing unless awaited"]
+pub struct Reserve {
+    inner: Arc<Inner>,
+    lane: Lane,
+    deadline: Option<Instant>,
+    alarm: Option<Arc<Alarm>>,
+    id: Option<u64>,
+    done: bool,
+}
+
+impl Reserve {
+    pub(crate) fn new(inner: Arc<Inner>, lane: Lane, deadline: Option<Instant>) -> Reserve {
+        Reserve {
+            inner,
+            lane,
+            deadline,
+            alarm: None,
+            id: None,
+            done: false,
+        }
+    }
+
+    fn finish(&mut self, r: Result<Permit, TaskError>) -> Poll<Result<Permit, TaskError>> {
+        self.done = true;
+        if let (Some(id), Some(w)) = (self.id.take(), self.inner.waiters(self.lane)) {
+            w.remove(id);
+        }
+        Poll::Ready(r)
+    }
+
+    fn try_admit(&mut self) -> Option<Poll<Result<Permit, TaskError>>> {
+        match self.inner.admit(self.lane, Admit::Quiet) {
+            Ok(slot) => {
+                let permit = Permit::new(Arc::clone(&self.inner), Some(slot), self.lane);
+                Some(self.finish(Ok(permit)))
+            }
+            Err(Refused::Closed) => Some(self.finish(Err(TaskError::Shutdown))),
+            Err(Refused::Full { .. }) => None,
+        }
+    }
+}
+
+impl Future for Reserve {
+    type Output = Result<Permit, TaskError>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        assert!(!this.done, "Reserve polled after it completed");
+        let inner = Arc::clone(&this.inner);
+        let Some(waiters) = inner.waiters(this.lane) else {
+            // An unbounded lane: never full.
+            return this
+                .try_admit()
+                .expect("an unbounded lane admits or is closed");
+        };
+        if let Some(at) = this.deadline
+            && (Instant::now() >= at || this.alarm.as_ref().is_some_and(|a| a.fired()))
+        {
+            return this.finish(Err(TaskError::DeadlineExceeded));
+        }
+        let front = match this.id {
+            None => {
+                if waiters.is_empty()
+                    && let Some(ready) = this.try_admit()
+                {
+                    return ready;
+                }
+                let id = waiters.push(cx.waker());
+                this.id = Some(id);
+                waiters.update(id, cx.waker())
+            }
+            Some(id) => waiters.update(id, cx.waker()),
+        };
+        if front && let Some(ready) = this.try_admit() {
+            return ready;
+        }
+        if let Some(at) = this.deadline {
+            let alarm = this.alarm.get_or_insert_with(|| {
+                let a = Arc::new(Alarm::default());
+                inner.watch_alarm(at, &a);
+                a
+            });
+            alarm.set_waker(cx.waker());
+            if alarm.fired() || Instant::now() >= at {
+                return this.finish(Err(TaskError::DeadlineExceeded));
+            }
+        }
+        Poll::Pending
+    }
+}
+
+impl Drop for Reserve {
+    fn drop(&mut self) {
+        if let (Some(id), Some(w)) = (self.id.take(), self.inner.waiters(self.lane)) {
+            w.remove(id);
+        }
+    }
+}
+
+impl fmt::Debug for Reserve {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reserve")
+            .field("lane", &self.lane)
+            .field("deadline", &self.deadline)
+            .field("waiting", &self.id.is_some())
+            .finish()
+    }
+}
