@@ -84,6 +84,38 @@ pub struct Lab {
     netns_runs: std::sync::atomic::AtomicUsize,
 }
 
+/// The subjects `--subjects` names (each once, in its order), or every
+/// subject that runs by default (in a report, those marked for it).
+fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subject>> {
+    Ok(match &config.subjects {
+        None => subject::SUBJECTS
+            .iter()
+            .copied()
+            .filter(|s| s.by_default(config.report))
+            .collect(),
+        Some(names) if names.is_empty() => bail!(
+            "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
+            subject::names()
+        ),
+        Some(names) => {
+            let mut out = Vec::new();
+            for name in names {
+                match subject::by_name(name) {
+                    Some(s) if !out.iter().any(|o: &&dyn Subject| o.name() == s.name()) => {
+                        out.push(s)
+                    }
+                    Some(_) => {}
+                    None => bail!(
+                        "unknown subject {name:?}; expected one of {}",
+                        subject::names()
+                    ),
+                }
+            }
+            out
+        }
+    })
+}
+
 impl Lab {
     /// Validates the configuration and finds the subjects. A subject that
     /// cannot run (no node) is skipped with its reason, the others run;
@@ -114,33 +146,7 @@ impl Lab {
         }
         let mut machine = Machine::detect(node.as_deref().ok());
         machine.go = go.as_ref().ok().map(|g| g.version.clone());
-        let wanted: Vec<&'static dyn Subject> = match &config.subjects {
-            None => subject::SUBJECTS
-                .iter()
-                .copied()
-                .filter(|s| s.by_default(config.report))
-                .collect(),
-            Some(names) if names.is_empty() => bail!(
-                "--subjects is empty; expected a comma-separated list of {} (or leave it out for every available one)",
-                subject::names()
-            ),
-            Some(names) => {
-                let mut out = Vec::new();
-                for name in names {
-                    match subject::by_name(name) {
-                        Some(s) if !out.iter().any(|o: &&dyn Subject| o.name() == s.name()) => {
-                            out.push(s)
-                        }
-                        Some(_) => {}
-                        None => bail!(
-                            "unknown subject {name:?}; expected one of {}",
-                            subject::names()
-                        ),
-                    }
-                }
-                out
-            }
-        };
+        let wanted = wanted_subjects(&config)?;
         let mut lab = Lab {
             node,
             go,

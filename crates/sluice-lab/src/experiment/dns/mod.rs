@@ -315,13 +315,7 @@ impl Experiment for Dns {
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
-        let mut columns: Vec<(String, String)> = Vec::new();
-        for r in &o.rows {
-            let c = (r.subject.clone(), r.param_text("method"));
-            if !columns.contains(&c) {
-                columns.push(c);
-            }
-        }
+        let columns = columns_of(o);
         let pools = o.distinct("pool");
         let Some(first) = o.rows.first() else {
             return Vec::new();
@@ -393,33 +387,7 @@ impl Experiment for Dns {
             note: String::new(),
         };
         let mut tables = vec![in_flight, totals];
-        let threaded: Vec<&(String, String)> = columns
-            .iter()
-            .filter(|(s, m)| {
-                pools
-                    .iter()
-                    .any(|p| get(s, m, p, "threads_added").is_some())
-            })
-            .collect();
-        if !threaded.is_empty() {
-            let mut header = vec!["pool".to_string()];
-            header.extend(threaded.iter().map(|(s, m)| column(s, m)));
-            tables.push(Table {
-                title: format!("dns, {n} names: threads the process gained during the batch"),
-                header,
-                rows: pools
-                    .iter()
-                    .map(|p| {
-                        let mut row = vec![pool_cell(p)];
-                        row.extend(threaded.iter().map(|(s, m)| {
-                            get(s, m, p, "threads_added").map_or("-".into(), |v| format!("{v:.0}"))
-                        }));
-                        row
-                    })
-                    .collect(),
-                note: "from /proc/self/task, sampled every ms by the child".into(),
-            });
-        }
+        tables.extend(threads_table(o, &columns, &pools, &n));
         tables
     }
 
@@ -455,4 +423,59 @@ impl Experiment for Dns {
             series,
         })
     }
+}
+
+/// Each (subject, method) of the rows, once, in row order: a column each.
+fn columns_of(o: &Outcome) -> Vec<(String, String)> {
+    let mut columns: Vec<(String, String)> = Vec::new();
+    for r in &o.rows {
+        let c = (r.subject.clone(), r.param_text("method"));
+        if !columns.contains(&c) {
+            columns.push(c);
+        }
+    }
+    columns
+}
+
+/// The threads each (subject, method) gained per pool, for those that
+/// counted them; `None` when none did.
+fn threads_table(
+    o: &Outcome,
+    columns: &[(String, String)],
+    pools: &[Value],
+    n: &str,
+) -> Option<Table> {
+    let get = |subject: &str, method: &str, pool: &Value| {
+        o.metric(
+            subject,
+            &[("pool", pool.clone()), ("method", json!(method))],
+            "threads_added",
+        )
+    };
+    let threaded: Vec<&(String, String)> = columns
+        .iter()
+        .filter(|(s, m)| pools.iter().any(|p| get(s, m, p).is_some()))
+        .collect();
+    if threaded.is_empty() {
+        return None;
+    }
+    let mut header = vec!["pool".to_string()];
+    header.extend(threaded.iter().map(|(s, m)| column(s, m)));
+    Some(Table {
+        title: format!("dns, {n} names: threads the process gained during the batch"),
+        header,
+        rows: pools
+            .iter()
+            .map(|p| {
+                let mut row = vec![pool_cell(p)];
+                row.extend(
+                    threaded
+                        .iter()
+                        .map(|(s, m)| get(s, m, p).map_or("-".into(), |v| format!("{v:.0}"))),
+                );
+                row
+            })
+            .collect(),
+        note: "from /proc/self/task, sampled every ms by the child".into(),
+    })
 }

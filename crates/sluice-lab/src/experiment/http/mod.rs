@@ -214,46 +214,10 @@ impl Experiment for Http {
             if p.cells.iter().any(|c| c == "admission")
                 && !matches!(subject.sluice_policy(), Some(Policy::Libuv { .. }))
             {
-                let server = Server::start(lab, subject, pool, &p, &file, Some(p.admission_queue))?;
-                let mut load = Load::new(
-                    format!("http://127.0.0.1:{}/login", server.port),
-                    p.concurrency,
-                    p.duration,
-                );
-                load.honor_retry_after = true;
-                let r = one(load)?;
-                rows.push(metrics(row("admission"), &r).metric("bound", p.admission_queue as f64));
-                server.stop()?;
+                rows.push(p.admission(lab, subject, pool, &file, &row)?);
             }
-            // Seed 004's headline run: a crowd of connections, each asking
-            // for a short CPU hash, against a server of its own.
             if p.cells.iter().any(|c| c == "crowd") {
-                let crowd = Plan {
-                    iterations: p.crowd_iterations,
-                    concurrency: p.crowd,
-                    ..p.clone()
-                };
-                let server = Server::start(lab, subject, pool, &crowd, &file, None)?;
-                let url = format!("http://127.0.0.1:{}/login", server.port);
-                let cpu0 = server.cpu_seconds();
-                let wall0 = Instant::now();
-                let r = one(Load::new(url, p.crowd, p.duration))?;
-                let mut measured = metrics(row("crowd"), &r)
-                    .metric("connections", p.crowd as f64)
-                    .metric("iterations", p.crowd_iterations as f64);
-                if let (Some(a), Some(b)) = (cpu0, server.cpu_seconds()) {
-                    measured =
-                        measured.metric("server_cores", (b - a) / wall0.elapsed().as_secs_f64());
-                }
-                rows.push(measured);
-                // Seed 004 §4: /ping from the same crowd of connections.
-                let r = one(Load::new(
-                    format!("http://127.0.0.1:{}/ping", server.port),
-                    p.crowd,
-                    p.duration,
-                ))?;
-                rows.push(metrics(row("crowd-ping"), &r).metric("connections", p.crowd as f64));
-                server.stop()?;
+                rows.extend(p.crowd(lab, subject, pool, &file, &row)?);
             }
             Ok(rows)
         })?;
@@ -371,6 +335,65 @@ struct Plan {
 }
 
 impl Plan {
+    /// The admission cell: a `/login` flood against a server that admits
+    /// `admission_queue` beyond its pool; clients honour Retry-After.
+    fn admission(
+        &self,
+        lab: &Lab,
+        subject: &dyn Subject,
+        pool: PoolSize,
+        file: &Path,
+        row: &dyn Fn(&str) -> Row,
+    ) -> anyhow::Result<Row> {
+        let server = Server::start(lab, subject, pool, self, file, Some(self.admission_queue))?;
+        let mut load = Load::new(
+            format!("http://127.0.0.1:{}/login", server.port),
+            self.concurrency,
+            self.duration,
+        );
+        load.honor_retry_after = true;
+        let r = one(load)?;
+        server.stop()?;
+        Ok(metrics(row("admission"), &r).metric("bound", self.admission_queue as f64))
+    }
+
+    /// Seed 004's headline run: a crowd of connections, each asking for a
+    /// short CPU hash, against a server of its own; then `/ping` from the
+    /// same crowd (seed 004 §4).
+    fn crowd(
+        &self,
+        lab: &Lab,
+        subject: &dyn Subject,
+        pool: PoolSize,
+        file: &Path,
+        row: &dyn Fn(&str) -> Row,
+    ) -> anyhow::Result<Vec<Row>> {
+        let crowd = Plan {
+            iterations: self.crowd_iterations,
+            concurrency: self.crowd,
+            ..self.clone()
+        };
+        let server = Server::start(lab, subject, pool, &crowd, file, None)?;
+        let url = format!("http://127.0.0.1:{}/login", server.port);
+        let cpu0 = server.cpu_seconds();
+        let wall0 = Instant::now();
+        let r = one(Load::new(url, self.crowd, self.duration))?;
+        let mut measured = metrics(row("crowd"), &r)
+            .metric("connections", self.crowd as f64)
+            .metric("iterations", self.crowd_iterations as f64);
+        if let (Some(a), Some(b)) = (cpu0, server.cpu_seconds()) {
+            measured = measured.metric("server_cores", (b - a) / wall0.elapsed().as_secs_f64());
+        }
+        let r = one(Load::new(
+            format!("http://127.0.0.1:{}/ping", server.port),
+            self.crowd,
+            self.duration,
+        ))?;
+        let ping = metrics(row("crowd-ping"), &r).metric("connections", self.crowd as f64);
+        server.stop()?;
+        Ok(vec![measured, ping])
+    }
+
     /// Every load cell but admission against one server at `base`, with
     /// the CPU the server used in each.
     fn measure(
@@ -806,6 +829,33 @@ fn run_notes(
             p.duration.as_millis()
         ));
     }
+    notes.extend(answer_notes(bodies));
+    match (&p.autocannon, cannon_used) {
+        (Some(path), true) => notes.push(format!(
+            "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
+            path.display(),
+            sweep.pools().first().map_or("-".into(), |p| p.to_string())
+        )),
+        (Some(_), false) => {}
+        (None, _) => notes.push(
+            "autocannon not used (not on PATH, or --autocannon off): only the lab's load generator measured".into(),
+        ),
+    }
+    if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
+        notes.push(format!(
+            "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
+            a[0],
+            b[0],
+            lab.machine().cores
+        ));
+    }
+    notes
+}
+
+/// Every subject's `/login` key and `/gzip` body set against the first
+/// subject's: one note each.
+fn answer_notes(bodies: &[(String, Vec<u8>, Vec<u8>)]) -> Vec<String> {
+    let mut notes = Vec::new();
     if let Some((first, rest)) = bodies.split_first() {
         let input = sluice_serve::payload::text(sluice_serve::config::GZIP_BYTES);
         let unpacks = |gz: &[u8]| {
@@ -829,25 +879,6 @@ fn run_notes(
                 }
             ));
         }
-    }
-    match (&p.autocannon, cannon_used) {
-        (Some(path), true) => notes.push(format!(
-            "autocannon ({}) re-ran the login and file cells of pool {} as a cross-check (rows *:autocannon)",
-            path.display(),
-            sweep.pools().first().map_or("-".into(), |p| p.to_string())
-        )),
-        (Some(_), false) => {}
-        (None, _) => notes.push(
-            "autocannon not used (not on PATH, or --autocannon off): only the lab's load generator measured".into(),
-        ),
-    }
-    if let (Some(a), Ok(b)) = (load_before, crate::procfs::load_average()) {
-        notes.push(format!(
-            "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
-            a[0],
-            b[0],
-            lab.machine().cores
-        ));
     }
     notes
 }
@@ -883,10 +914,7 @@ fn server_command(
                 })
                 .to_string(),
             );
-            match pool {
-                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-            };
+            pool_env(&mut cmd, "UV_THREADPOOL_SIZE", pool);
             cmd
         }
         (Runtime::Go, _) => {
@@ -900,10 +928,7 @@ fn server_command(
                 })
                 .to_string(),
             );
-            match pool {
-                PoolSize::Unset => cmd.env_remove("GOMAXPROCS"),
-                PoolSize::Size(n) => cmd.env("GOMAXPROCS", n.to_string()),
-            };
+            pool_env(&mut cmd, "GOMAXPROCS", pool);
             cmd
         }
         (Runtime::Rust, Some(Policy::Libuv { .. })) => {
@@ -912,10 +937,7 @@ fn server_command(
                 .args(["--login-iterations", &p.iterations.to_string()])
                 .arg("--file")
                 .arg(file);
-            match pool {
-                PoolSize::Unset => cmd.env_remove("UV_THREADPOOL_SIZE"),
-                PoolSize::Size(n) => cmd.env("UV_THREADPOOL_SIZE", n.to_string()),
-            };
+            pool_env(&mut cmd, "UV_THREADPOOL_SIZE", pool);
             cmd
         }
         (Runtime::Rust, Some(Policy::Lanes)) => {
@@ -940,6 +962,14 @@ fn server_command(
         }
         _ => bail!("{} has no HTTP server", subject.name()),
     })
+}
+
+/// Sets `var` to the pool size, or removes it for an unset pool.
+fn pool_env(cmd: &mut Command, var: &str, pool: PoolSize) {
+    match pool {
+        PoolSize::Unset => cmd.env_remove(var),
+        PoolSize::Size(n) => cmd.env(var, n.to_string()),
+    };
 }
 
 /// The goals of the issue, checked on this run's numbers: sluice at its

@@ -196,15 +196,8 @@ impl Experiment for Staircase {
             Ok(rows)
         })?;
         let mut notes = sweep.notes();
-        if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
-            notes.push(format!("go: no pool; pool P is GOMAXPROCS=P. wait: go reads the FIFO with syscall.Read on a blocking fd (its M blocks in read(2), the P is handed to another M: a thread per wait), {GO_NETPOLL} with (*os.File).Read, which Go parks on its netpoller (no thread in read(2); the holder releases each round's n bytes {} ms after the round begins). cpu: pbkdf2-sha512 over crypto/hmac, one goroutine per task", hold.as_millis()));
-        }
-        if kinds.iter().any(|k| k == "wait") {
-            notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall; threads_peak: the most threads the process had during the round", hold.as_millis()));
-        }
-        if kinds.iter().any(|k| k == "cpu") {
-            notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
-        }
+        let has_go = sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go);
+        notes.extend(run_notes(&kinds, has_go, hold, iterations, cpu_ms));
         Ok(sweep.outcome(rows, notes))
     }
 
@@ -247,44 +240,9 @@ impl Experiment for Staircase {
                     note: String::new(),
                 });
                 if kind == "wait" {
-                    let mut header = vec!["n".to_string()];
-                    header.extend(subjects.iter().cloned());
-                    let rows = ns
-                        .iter()
-                        .map(|n| {
-                            let mut row = vec![n.to_string()];
-                            row.extend(subjects.iter().map(|s| {
-                                o.metric(s, &key(n), "max_in_flight")
-                                    .map_or("-".into(), |v| format!("{v:.0}"))
-                            }));
-                            row
-                        })
-                        .collect();
-                    tables.push(Table {
-                        title: format!("staircase, wait tasks, pool {}: most tasks in flight at once, counted by the FIFO holder", crate::report::param_cell(pool)),
-                        header,
-                        rows,
-                        note: String::new(),
-                    });
-                    let mut header = vec!["n".to_string()];
-                    header.extend(subjects.iter().cloned());
-                    let rows = ns
-                        .iter()
-                        .map(|n| {
-                            let mut row = vec![n.to_string()];
-                            row.extend(subjects.iter().map(|s| {
-                                o.metric(s, &key(n), "threads_peak")
-                                    .map_or("-".into(), |v| format!("{v:.0}"))
-                            }));
-                            row
-                        })
-                        .collect();
-                    tables.push(Table {
-                        title: format!("staircase, wait tasks, pool {}: most threads of the process during the round, from /proc", crate::report::param_cell(pool)),
-                        header,
-                        rows,
-                        note: "a pool's threads stay once started; go starts a thread for each read(2) in flight and keeps it; go-netpoll's reads hold none".into(),
-                    });
+                    let pool = crate::report::param_cell(pool);
+                    tables.push(count_table(o, &ns, &key, "max_in_flight", format!("staircase, wait tasks, pool {pool}: most tasks in flight at once, counted by the FIFO holder"), String::new()));
+                    tables.push(count_table(o, &ns, &key, "threads_peak", format!("staircase, wait tasks, pool {pool}: most threads of the process during the round, from /proc"), "a pool's threads stay once started; go starts a thread for each read(2) in flight and keeps it; go-netpoll's reads hold none".into()));
                 }
             }
         }
@@ -333,5 +291,57 @@ impl Experiment for Staircase {
             y_label: "total ms".into(),
             series,
         })
+    }
+}
+
+/// The run's notes: what each kind of task is, per runtime.
+fn run_notes(
+    kinds: &[String],
+    has_go: bool,
+    hold: Duration,
+    iterations: u32,
+    cpu_ms: u64,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if has_go {
+        notes.push(format!("go: no pool; pool P is GOMAXPROCS=P. wait: go reads the FIFO with syscall.Read on a blocking fd (its M blocks in read(2), the P is handed to another M: a thread per wait), {GO_NETPOLL} with (*os.File).Read, which Go parks on its netpoller (no thread in read(2); the holder releases each round's n bytes {} ms after the round begins). cpu: pbkdf2-sha512 over crypto/hmac, one goroutine per task", hold.as_millis()));
+    }
+    if kinds.iter().any(|k| k == "wait") {
+        notes.push(format!("wait: one-byte fs.read of a FIFO (sluice: FastIo lane), released {} ms after the lab sees the pool thread blocked in read(2); max_in_flight counted from /proc/PID/task/*/syscall; threads_peak: the most threads the process had during the round", hold.as_millis()));
+    }
+    if kinds.iter().any(|k| k == "cpu") {
+        notes.push(format!("cpu: pbkdf2-sha512, {iterations} iterations for every subject (calibrated to ~{cpu_ms} ms with sluice's RustCrypto pbkdf2; node uses OpenSSL, see its n=1 row)"));
+    }
+    notes
+}
+
+/// One count per subject and n (`metric`, whole numbers), for one pool.
+fn count_table(
+    o: &Outcome,
+    ns: &[Value],
+    key: &dyn Fn(&Value) -> Vec<(&'static str, Value)>,
+    metric: &str,
+    title: String,
+    note: String,
+) -> Table {
+    let subjects = o.subjects();
+    let mut header = vec!["n".to_string()];
+    header.extend(subjects.iter().cloned());
+    let rows = ns
+        .iter()
+        .map(|n| {
+            let mut row = vec![n.to_string()];
+            row.extend(subjects.iter().map(|s| {
+                o.metric(s, &key(n), metric)
+                    .map_or("-".into(), |v| format!("{v:.0}"))
+            }));
+            row
+        })
+        .collect();
+    Table {
+        title,
+        header,
+        rows,
+        note,
     }
 }
