@@ -159,11 +159,12 @@ fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
         "--crowd-iterations",
         "1000",
         "--duration-ms",
-        "400",
-        // Hashes longer than Go's 10 ms preemption slice: at GOMAXPROCS 1
-        // shorter ones finish one after another and never overlap.
+        "800",
+        // Hashes longer than Go's 10 ms preemption slice (60000 iterations:
+        // about 25 ms here): at GOMAXPROCS 1 shorter ones finish one after
+        // another and never overlap, so nothing is refused.
         "--iterations",
-        "150000",
+        "60000",
         "--autocannon",
         "off",
         "--subjects",
