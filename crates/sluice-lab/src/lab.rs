@@ -84,6 +84,10 @@ pub struct Lab {
     netns_runs: std::sync::atomic::AtomicUsize,
 }
 
+/// The helpers every experiment's Go program shares (pbkdf2-sha512, ms,
+/// fail, monotonicNs), built beside its `main.go`.
+const GO_COMMON: &str = include_str!("experiment/common.go");
+
 /// The subjects `--subjects` names (each once, in its order), or every
 /// subject that runs by default (in a report, those marked for it).
 fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subject>> {
@@ -231,6 +235,7 @@ impl Lab {
             format!("module sluicelab/{experiment}\n\ngo 1.19\n"),
         )?;
         std::fs::write(dir.join("main.go"), program)?;
+        std::fs::write(dir.join("common.go"), GO_COMMON)?;
         let out = dir.join(format!("{experiment}-go"));
         let cache = std::env::var_os("SLUICE_GO_CACHE")
             .map(PathBuf::from)

@@ -7,9 +7,6 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha512"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,7 +16,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unsafe"
 )
 
 type params struct {
@@ -33,15 +29,6 @@ type params struct {
 	Hung       int    `json:"hung"`
 	HangMs     int    `json:"hang_ms"`
 	Reads      int    `json:"reads"`
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
-// monotonicNs is CLOCK_MONOTONIC, the clock the lab stamps rounds with.
-func monotonicNs() int64 {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
 }
 
 // threadsNow is the Threads: line of /proc/self/status.
@@ -59,27 +46,6 @@ func threadsNow() int {
 	return 0
 }
 
-// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
-// subjects compute it ("secret", "salt").
-func pbkdf2SHA512(iterations int) []byte {
-	mac := hmac.New(sha512.New, []byte("secret"))
-	var idx [4]byte
-	binary.BigEndian.PutUint32(idx[:], 1)
-	mac.Write([]byte("salt"))
-	mac.Write(idx[:])
-	u := mac.Sum(nil)
-	out := append([]byte(nil), u...)
-	for i := 1; i < iterations; i++ {
-		mac.Reset()
-		mac.Write(u)
-		u = mac.Sum(u[:0])
-		for j := range out {
-			out[j] ^= u[j]
-		}
-	}
-	return out
-}
-
 // readByte is one raw read(2) of one byte: the goroutine's thread blocks.
 func readByte(fd int) error {
 	var b [1]byte
@@ -89,11 +55,6 @@ func readByte(fd int) error {
 			return err
 		}
 	}
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }
 
 func wait(p params) any {

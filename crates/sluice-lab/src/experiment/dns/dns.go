@@ -48,11 +48,6 @@ func threads() int {
 	return len(entries)
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
-}
-
 func lookup(r *net.Resolver, name string) ([]string, error) {
 	ips, err := r.LookupIP(context.Background(), "ip4", name)
 	if err != nil {

@@ -15,9 +15,6 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha512"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -44,29 +41,6 @@ type fired struct {
 	FiredMs  float64 `json:"fired_ms"`
 	LoadMs   float64 `json:"load_ms"`
 }
-
-// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
-// subjects compute it ("secret", "salt").
-func pbkdf2SHA512(iterations int) []byte {
-	mac := hmac.New(sha512.New, []byte("secret"))
-	var idx [4]byte
-	binary.BigEndian.PutUint32(idx[:], 1)
-	mac.Write([]byte("salt"))
-	mac.Write(idx[:])
-	u := mac.Sum(nil)
-	out := append([]byte(nil), u...)
-	for i := 1; i < iterations; i++ {
-		mac.Reset()
-		mac.Write(u)
-		u = mac.Sum(u[:0])
-		for j := range out {
-			out[j] ^= u[j]
-		}
-	}
-	return out
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
 func run(p params, sc scenario) fired {
 	t0 := time.Now()

@@ -14,10 +14,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha512"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -46,29 +43,6 @@ type probed struct {
 	FirstDoneMs  float64 `json:"first_done_ms"`
 }
 
-// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
-// subjects compute it ("secret", "salt").
-func pbkdf2SHA512(iterations int) []byte {
-	mac := hmac.New(sha512.New, []byte("secret"))
-	var idx [4]byte
-	binary.BigEndian.PutUint32(idx[:], 1)
-	mac.Write([]byte("salt"))
-	mac.Write(idx[:])
-	u := mac.Sum(nil)
-	out := append([]byte(nil), u...)
-	for i := 1; i < iterations; i++ {
-		mac.Reset()
-		mac.Write(u)
-		u = mac.Sum(u[:0])
-		for j := range out {
-			out[j] ^= u[j]
-		}
-	}
-	return out
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
 func median(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
@@ -77,11 +51,6 @@ func median(v []float64) float64 {
 		return s[m]
 	}
 	return (s[m-1] + s[m]) / 2
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }
 
 func main() {

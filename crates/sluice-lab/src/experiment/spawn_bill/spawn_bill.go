@@ -140,11 +140,6 @@ func limited(p params) {
 	fmt.Println(string(out))
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
-}
-
 func main() {
 	var p params
 	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {

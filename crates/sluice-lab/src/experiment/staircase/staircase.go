@@ -14,16 +14,12 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha512"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
 	"sync"
 	"syscall"
 	"time"
-	"unsafe"
 )
 
 type params struct {
@@ -38,39 +34,6 @@ type params struct {
 type round struct {
 	N       uint64  `json:"n"`
 	TotalMs float64 `json:"total_ms"`
-}
-
-// monotonicNs is CLOCK_MONOTONIC, the clock the lab stamps rounds with.
-func monotonicNs() int64 {
-	var ts syscall.Timespec
-	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0)
-	return ts.Nano()
-}
-
-// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
-// subjects compute it ("secret", "salt").
-func pbkdf2SHA512(iterations int) []byte {
-	mac := hmac.New(sha512.New, []byte("secret"))
-	var idx [4]byte
-	binary.BigEndian.PutUint32(idx[:], 1)
-	mac.Write([]byte("salt"))
-	mac.Write(idx[:])
-	u := mac.Sum(nil)
-	out := append([]byte(nil), u...)
-	for i := 1; i < iterations; i++ {
-		mac.Reset()
-		mac.Write(u)
-		u = mac.Sum(u[:0])
-		for j := range out {
-			out[j] ^= u[j]
-		}
-	}
-	return out
-}
-
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }
 
 func main() {
