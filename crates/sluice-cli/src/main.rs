@@ -177,9 +177,9 @@ fn cli() -> Command {
                 .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report")),
         );
     for e in EXPERIMENTS {
-        let mut cmd = Command::new(e.spec().name)
-            .about(e.spec().about)
-            .long_about(e.spec().long_about.trim())
+        let mut cmd = Command::new(e.name)
+            .about(e.about())
+            .long_about(e.long_about())
             .args(common_args())
             .arg(
                 Arg::new("json")
@@ -193,7 +193,7 @@ fn cli() -> Command {
                     .value_name("FILE")
                     .help("also draw the chart as SVG"),
             );
-        for a in e.spec().args {
+        for a in e.args {
             cmd = cmd.arg(
                 Arg::new(a.name)
                     .long(a.name)
@@ -439,8 +439,8 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         Some((name, m)) => {
             let exp =
                 sluice_lab::experiment::by_name(name).expect("subcommands come from the registry");
-            let mut args = Args::defaults(exp.spec().args, false);
-            for a in exp.spec().args {
+            let mut args = Args::defaults(exp.args, false);
+            for a in exp.args {
                 if let Some(v) = m.get_one::<String>(a.name) {
                     args.set(a.name, v.clone());
                 }

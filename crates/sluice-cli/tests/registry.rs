@@ -12,21 +12,18 @@ fn every_experiment_is_listed_and_has_help() {
     let listed = String::from_utf8_lossy(&list.stdout);
     for e in EXPERIMENTS {
         assert!(
-            listed.lines().any(|l| l.starts_with(e.spec().name)),
+            listed.lines().any(|l| l.starts_with(e.name)),
             "{} missing from `sluice lab list`",
-            e.spec().name
+            e.name
         );
-        let help = sluice()
-            .args(["lab", e.spec().name, "--help"])
-            .output()
-            .unwrap();
-        assert!(help.status.success(), "{}", e.spec().name);
+        let help = sluice().args(["lab", e.name, "--help"]).output().unwrap();
+        assert!(help.status.success(), "{}", e.name);
         let text = String::from_utf8_lossy(&help.stdout);
-        for a in e.spec().args {
+        for a in e.args {
             assert!(
                 text.contains(&format!("--{}", a.name)),
                 "{}: --{} not in --help",
-                e.spec().name,
+                e.name,
                 a.name
             );
         }
@@ -38,11 +35,7 @@ fn every_experiment_is_listed_and_has_help() {
             "--svg",
             "--node",
         ] {
-            assert!(
-                text.contains(common),
-                "{}: {common} not in --help",
-                e.spec().name
-            );
+            assert!(text.contains(common), "{}: {common} not in --help", e.name);
         }
     }
 }
@@ -51,27 +44,27 @@ fn every_experiment_is_listed_and_has_help() {
 fn every_experiment_draws_an_empty_outcome() {
     for e in EXPERIMENTS {
         let empty = Outcome {
-            experiment: e.spec().name.to_string(),
+            experiment: e.name.to_string(),
             machine: Machine::detect(None),
             rows: Vec::new(),
             notes: Vec::new(),
             skipped: Vec::new(),
         };
-        let _ = e.tables(&empty);
-        let _ = e.chart(&empty);
-        if let Some(f) = e.figure(&empty) {
+        let _ = e.experiment.tables(&empty);
+        let _ = e.experiment.chart(&empty);
+        if let Some(f) = e.experiment.figure(&empty) {
             sluice_lab::report::svg::render(&f).unwrap();
         }
-        let _ = e.headline(&empty);
+        let _ = e.experiment.headline(&empty);
         assert!(
-            !e.spec().about.is_empty() && !e.spec().long_about.is_empty(),
+            !e.about().is_empty() && !e.long_about().is_empty(),
             "{}",
-            e.spec().name
+            e.name
         );
         assert!(
-            e.spec().workloads.node.is_some_and(|js| !js.is_empty()),
+            e.workloads.node.is_some_and(|js| !js.is_empty()),
             "{}",
-            e.spec().name
+            e.name
         );
     }
 }

@@ -223,7 +223,6 @@ impl Lab {
         let exp = experiment::by_name(experiment)
             .with_context(|| format!("unknown experiment {experiment:?}"))?;
         let program = exp
-            .spec()
             .workloads
             .go
             .with_context(|| format!("{experiment} has no Go program"))?;
@@ -309,11 +308,11 @@ impl Lab {
     }
 
     /// `--pools`, or `exp`'s default (its report default inside a report).
-    pub fn pools_for(&self, exp: &dyn experiment::Experiment) -> Vec<PoolSize> {
+    pub fn pools_for(&self, exp: &experiment::ExperimentSpec) -> Vec<PoolSize> {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| exp.spec().default_pools(self.config.report))
+            .unwrap_or_else(|| exp.default_pools(self.config.report))
     }
 
     /// True inside `sluice lab report`.
@@ -337,7 +336,6 @@ impl Lab {
         let exp = experiment::by_name(experiment)
             .with_context(|| format!("unknown experiment {experiment:?}"))?;
         let script = exp
-            .spec()
             .workloads
             .node
             .with_context(|| format!("{experiment} has no node script"))?;
@@ -516,7 +514,7 @@ impl Lab {
     /// An outcome of this lab's machine; its skipped subjects are those
     /// that cannot run on this machine but would run `experiment`.
     pub fn outcome(&self, experiment: &str, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
-        let spec = experiment::by_name(experiment).map(|e| e.spec());
+        let spec = experiment::by_name(experiment);
         let skipped = self
             .skipped
             .iter()

@@ -29,7 +29,7 @@ pub mod subject;
 pub mod sweep;
 pub mod workload;
 
-pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment};
+pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment, ExperimentSpec};
 pub use lab::{Lab, LabConfig, Watch};
 pub use outcome::{Outcome, Row, Skipped};
 pub use pool_size::PoolSize;
@@ -49,10 +49,7 @@ pub struct Outputs {
 
 /// `(name, about)` of every experiment, for `sluice lab list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    EXPERIMENTS
-        .iter()
-        .map(|e| (e.spec().name, e.spec().about))
-        .collect()
+    EXPERIMENTS.iter().map(|e| (e.name, e.about())).collect()
 }
 
 /// Runs the experiment `name` and prints its tables to stdout; writes the
@@ -68,7 +65,7 @@ pub fn run_experiment(
             "unknown experiment {name:?}; `sluice lab list` shows them: {}",
             EXPERIMENTS
                 .iter()
-                .map(|e| e.spec().name)
+                .map(|e| e.name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )
@@ -79,18 +76,18 @@ pub fn run_experiment(
             check_writable(flag, path)?;
         }
     }
-    refuse_more_nodes(&config, exp.spec().name)?;
+    refuse_more_nodes(&config, exp.name)?;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
     }
-    let outcome = exp.run(&lab, args)?;
+    let outcome = exp.experiment.run(&lab, args)?;
     print!("{}", render_text(exp, &outcome));
     if let Some(path) = &outputs.json {
         report::json::write(&outcome, path)?;
     }
     if let Some(path) = &outputs.svg {
-        match exp.figure(&outcome) {
+        match exp.experiment.figure(&outcome) {
             Some(figure) => report::svg::write(&figure, path)?,
             None => anyhow::bail!("--svg: experiment {name} has no chart"),
         }
@@ -141,14 +138,14 @@ fn refuse_more_nodes(config: &LabConfig, what: &str) -> anyhow::Result<()> {
 }
 
 /// The terminal text of an outcome: machine, tables, notes.
-pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
+pub fn render_text(exp: &ExperimentSpec, outcome: &Outcome) -> String {
     let mut out = format!(
         "\n{} — {}\n{}\n\n",
-        exp.spec().name,
-        exp.spec().about,
+        exp.name,
+        exp.about(),
         outcome.machine.summary()
     );
-    for t in exp.tables(outcome) {
+    for t in exp.experiment.tables(outcome) {
         out.push_str(&report::table::render(&t));
         out.push('\n');
     }
@@ -198,17 +195,12 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let mut body = String::new();
     let mut headlines = String::new();
     let mut outcomes = Vec::new();
-    for e in EXPERIMENTS {
-        let spec = e.spec();
+    for &spec in EXPERIMENTS {
         eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
         let args = Args::defaults(spec.args, true);
-        body.push_str(&format!(
-            "\n## {}\n\n{}\n\n",
-            spec.name,
-            spec.long_about.trim()
-        ));
-        match e.run(&lab, &args) {
+        body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
+        match spec.experiment.run(&lab, &args) {
             Ok(outcome) => {
                 let seconds = t.elapsed().as_secs_f64();
                 let out = Sections {
@@ -216,7 +208,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     headlines: &mut headlines,
                     summary: &mut summary,
                 };
-                report_outcome(*e, &outcome, dir, seconds, out)?;
+                report_outcome(spec, &outcome, dir, seconds, out)?;
                 outcomes.push(outcome);
             }
             Err(err) => {
@@ -262,11 +254,12 @@ fn report_header(lab: &Lab, pools_overridden: bool) -> String {
         }
     ));
     md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
-    for e in EXPERIMENTS {
-        let spec = e.spec();
+    for spec in EXPERIMENTS {
         md.push_str(&format!(
             "- [{}](#{}) — {}\n",
-            spec.name, spec.name, spec.about
+            spec.name,
+            spec.name,
+            spec.about()
         ));
     }
     md
@@ -282,7 +275,7 @@ struct Sections<'a> {
 /// One experiment's part of the report: its text on stdout, its JSON, the
 /// command that reproduces it, its headline, tables, chart and notes.
 fn report_outcome(
-    e: &dyn Experiment,
+    spec: &ExperimentSpec,
     outcome: &Outcome,
     dir: &Path,
     seconds: f64,
@@ -293,8 +286,7 @@ fn report_outcome(
         headlines,
         summary,
     } = out;
-    let spec = e.spec();
-    print!("{}", render_text(e, outcome));
+    print!("{}", render_text(spec, outcome));
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);
@@ -311,8 +303,8 @@ fn report_outcome(
         spec.name,
         spec.name
     ));
-    let tables = e.tables(outcome);
-    if let Some(h) = e.headline(outcome) {
+    let tables = spec.experiment.tables(outcome);
+    if let Some(h) = spec.experiment.headline(outcome) {
         headlines.push_str(&format!(
             "### {}\n\n{}\n",
             spec.name,
@@ -323,7 +315,7 @@ fn report_outcome(
         body.push_str(&report::markdown::table(tb));
         body.push('\n');
     }
-    if let Some(figure) = e.figure(outcome) {
+    if let Some(figure) = spec.experiment.figure(outcome) {
         let svg = dir.join(format!("{}.svg", spec.name));
         report::svg::write(&figure, &svg)?;
         body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
@@ -343,7 +335,7 @@ pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> 
         .with_context(|| format!("unknown experiment {experiment:?}"))?;
     let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
     let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
-    let workloads = &e.spec().workloads;
+    let workloads = &e.workloads;
     let out = match s.runtime() {
         subject::Runtime::Rust => {
             let w = workloads

@@ -5,7 +5,7 @@
 //! which variant) and turns its child's result into rows.
 
 use crate::PoolSize;
-use crate::experiment::{self, Experiment, ExperimentSpec};
+use crate::experiment::{self, ExperimentSpec};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row, Skipped, median_rows};
 use crate::subject::{SUBJECTS, Subject};
@@ -59,8 +59,7 @@ impl<'l> Sweep<'l, ()> {
     /// The experiment's sweep: `--pools` (or its default pools), and every
     /// running subject that can run it; the others are skipped with their
     /// reason.
-    pub fn new(lab: &'l Lab, exp: &dyn Experiment) -> Self {
-        let spec = exp.spec();
+    pub fn new(lab: &'l Lab, spec: &'static ExperimentSpec) -> Self {
         let mut subjects = Vec::new();
         let mut skipped = Vec::new();
         for &s in lab.subjects() {
@@ -72,7 +71,7 @@ impl<'l> Sweep<'l, ()> {
         Sweep {
             lab,
             spec,
-            pools: lab.pools_for(exp),
+            pools: lab.pools_for(spec),
             variants: vec![(String::new(), ())],
             subjects,
             skipped,

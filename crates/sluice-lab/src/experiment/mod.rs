@@ -63,32 +63,6 @@ impl Workloads {
         go: None,
     };
 
-    /// Node's script only (experiments that run no Rust child).
-    pub const fn node(script: &'static str) -> Self {
-        Workloads {
-            node: Some(script),
-            ..Workloads::NONE
-        }
-    }
-
-    /// Node's script and the Rust subjects' workload.
-    pub const fn node_rust(script: &'static str, rust: &'static dyn RustWorkload) -> Self {
-        Workloads {
-            node: Some(script),
-            rust: Some(rust),
-            libuv: None,
-            go: None,
-        }
-    }
-
-    /// The same, with the Go subject's program (`<name>.go`).
-    pub const fn with_go(self, program: &'static str) -> Self {
-        Workloads {
-            go: Some(program),
-            ..self
-        }
-    }
-
     /// Whether a subject of `runtime` has something to run.
     pub fn supports(&self, runtime: Runtime) -> bool {
         match runtime {
@@ -100,14 +74,17 @@ impl Workloads {
     }
 }
 
-/// An experiment's declaration: everything about it that is data.
+/// An experiment's declaration: everything about it that is data, and the
+/// experiment itself. Built in one expression with [`ExperimentSpec::new`]
+/// and the builder methods below, so that it can be a `static`.
 pub struct ExperimentSpec {
     /// The name: `sluice lab NAME`.
     pub name: &'static str,
-    /// One line for `sluice lab list` and `--help`.
-    pub about: &'static str,
-    /// What it reproduces and how (`about.md`), for `--help` and the report.
-    pub long_about: &'static str,
+    /// `about.md`: its first line is the one-line about, the rest the long
+    /// help ([`ExperimentSpec::about`], [`ExperimentSpec::long_about`]).
+    help: &'static str,
+    /// What runs it and draws its results.
+    pub experiment: &'static dyn Experiment,
     /// The seed section it reproduces, e.g. `seed 000 §5`.
     pub seed: &'static str,
     /// Its own flags.
@@ -141,21 +118,150 @@ pub enum Cell {
 }
 
 impl ExperimentSpec {
-    /// The defaults a spec starts from (`..ExperimentSpec::BASE`): no
-    /// flags, no needs, no workloads.
-    pub const BASE: ExperimentSpec = ExperimentSpec {
-        name: "",
-        about: "",
-        long_about: "",
-        seed: "",
-        args: &[],
-        pools: &[PoolSize::Unset],
-        report_pools: &[PoolSize::Unset],
-        needs: &[],
-        workloads: Workloads::NONE,
-        rerouted: false,
-        why_no_go: None,
-    };
+    /// The declaration of experiment `name`, run by `experiment`, with its
+    /// help (`include_str!("about.md")`: the one-line about, a blank line,
+    /// the long help); no flags, needs or workloads yet, and the pool size
+    /// left unset.
+    ///
+    /// ```
+    /// use sluice_lab::report::{Chart, Table};
+    /// use sluice_lab::{ArgSpec, Args, Experiment, ExperimentSpec, Lab, Outcome, PoolSize};
+    ///
+    /// struct Echo;
+    /// impl Experiment for Echo {
+    ///     fn run(&self, lab: &Lab, _args: &Args) -> anyhow::Result<Outcome> {
+    ///         Ok(lab.outcome(SPEC.name, Vec::new(), Vec::new()))
+    ///     }
+    ///     fn tables(&self, _outcome: &Outcome) -> Vec<Table> {
+    ///         Vec::new()
+    ///     }
+    ///     fn chart(&self, _outcome: &Outcome) -> Option<Chart> {
+    ///         None
+    ///     }
+    /// }
+    ///
+    /// const ARGS: &[ArgSpec] = &[ArgSpec {
+    ///     name: "n",
+    ///     value_name: "N",
+    ///     help: "tasks at once",
+    ///     default: "4",
+    ///     report: "2",
+    /// }];
+    ///
+    /// static SPEC: ExperimentSpec = ExperimentSpec::new("echo", "says nothing\n\nAt length.", &Echo)
+    ///     .seed("no seed")
+    ///     .flags(ARGS)
+    ///     .pools(&[PoolSize::Size(1), PoolSize::Size(4)])
+    ///     .report_pools(&[PoolSize::Size(4)])
+    ///     .node("console.log(process.argv[2])");
+    ///
+    /// assert_eq!((SPEC.about(), SPEC.long_about()), ("says nothing", "At length."));
+    /// assert_eq!(SPEC.default_pools(false).len(), 2);
+    /// assert_eq!(SPEC.default_pools(true), [PoolSize::Size(4)]);
+    /// assert_eq!(SPEC.args.len(), 1);
+    /// assert!(SPEC.workloads.node.is_some() && SPEC.workloads.rust.is_none());
+    /// ```
+    pub const fn new(
+        name: &'static str,
+        help: &'static str,
+        experiment: &'static dyn Experiment,
+    ) -> Self {
+        ExperimentSpec {
+            name,
+            help,
+            experiment,
+            seed: "",
+            args: &[],
+            pools: &[PoolSize::Unset],
+            report_pools: &[PoolSize::Unset],
+            needs: &[],
+            workloads: Workloads::NONE,
+            rerouted: false,
+            why_no_go: None,
+        }
+    }
+
+    /// The seed section it reproduces.
+    pub const fn seed(mut self, seed: &'static str) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Its own flags.
+    pub const fn flags(mut self, args: &'static [ArgSpec]) -> Self {
+        self.args = args;
+        self
+    }
+
+    /// Its pool sizes when `--pools` is not given, also inside `sluice lab
+    /// report` unless [`ExperimentSpec::report_pools`] says otherwise.
+    pub const fn pools(mut self, pools: &'static [PoolSize]) -> Self {
+        self.pools = pools;
+        self.report_pools = pools;
+        self
+    }
+
+    /// Its pool sizes inside `sluice lab report`, where they differ.
+    pub const fn report_pools(mut self, pools: &'static [PoolSize]) -> Self {
+        self.report_pools = pools;
+        self
+    }
+
+    /// What a subject must be able to do to run it.
+    pub const fn needs(mut self, needs: &'static [Need]) -> Self {
+        self.needs = needs;
+        self
+    }
+
+    /// Node's script (`include_str!("<name>.js")`).
+    pub const fn node(mut self, script: &'static str) -> Self {
+        self.workloads.node = Some(script);
+        self
+    }
+
+    /// The Rust subjects' workload (`child.rs`).
+    pub const fn rust(mut self, workload: &'static dyn RustWorkload) -> Self {
+        self.workloads.rust = Some(workload);
+        self
+    }
+
+    /// The libuv-ffi subject's workload.
+    pub const fn libuv(mut self, workload: &'static dyn LibuvWorkload) -> Self {
+        self.workloads.libuv = Some(workload);
+        self
+    }
+
+    /// The Go subject's program (`include_str!("<name>.go")`).
+    pub const fn go(mut self, program: &'static str) -> Self {
+        self.workloads.go = Some(program);
+        self
+    }
+
+    /// Why the go subject does not run it (it has no Go program).
+    pub const fn no_go(mut self, why: &'static str) -> Self {
+        self.why_no_go = Some(why);
+        self
+    }
+
+    /// Its node script's pool work is made of the calls the sluice preload
+    /// reroutes (the field `rerouted`).
+    pub const fn rerouted(mut self) -> Self {
+        self.rerouted = true;
+        self
+    }
+
+    /// One line for `sluice lab list` and `--help`: `about.md`'s first line.
+    pub fn about(&self) -> &'static str {
+        self.help.lines().next().unwrap_or("").trim()
+    }
+
+    /// What it reproduces and how: `about.md` after its first line.
+    pub fn long_about(&self) -> &'static str {
+        self.help
+            .split_once('\n')
+            .map_or("", |(_, rest)| rest)
+            .trim()
+    }
 
     /// Whether the subject's own server is its workload here: an
     /// experiment that needs [`Need::HttpServer`] runs `sluice serve` for the
@@ -195,7 +301,6 @@ impl ExperimentSpec {
                 subject.name(),
                 EXPERIMENTS
                     .iter()
-                    .map(|e| e.spec())
                     .filter(|s| s.rerouted)
                     .map(|s| s.name)
                     .collect::<Vec<_>>()
@@ -219,8 +324,6 @@ impl ExperimentSpec {
 
 /// One experiment of the seeds: what varies between experiments.
 pub trait Experiment: Sync {
-    /// Its declaration.
-    fn spec(&self) -> &'static ExperimentSpec;
     /// Runs the experiment: describes its cells to a sweep (or starts its
     /// own processes) and turns what the children print into rows.
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome>;
@@ -251,24 +354,24 @@ pub trait Experiment: Sync {
 }
 
 /// Every experiment, in report order.
-pub static EXPERIMENTS: &[&dyn Experiment] = &[
-    &staircase::Staircase,
-    &probe::Probe,
-    &loop_vs_pool::LoopVsPool,
-    &starve::Starve,
-    &spawn_bill::SpawnBill,
-    &workers::Workers,
-    &small_reads::SmallReads,
-    &http::Http,
-    &dispatch::Dispatch,
-    &dns::Dns,
-    &scope::Scope,
-    &adaptive::Adaptive,
+pub static EXPERIMENTS: &[&ExperimentSpec] = &[
+    &staircase::SPEC,
+    &probe::SPEC,
+    &loop_vs_pool::SPEC,
+    &starve::SPEC,
+    &spawn_bill::SPEC,
+    &workers::SPEC,
+    &small_reads::SPEC,
+    &http::SPEC,
+    &dispatch::SPEC,
+    &dns::SPEC,
+    &scope::SPEC,
+    &adaptive::SPEC,
 ];
 
 /// The experiment called `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn Experiment> {
-    EXPERIMENTS.iter().copied().find(|e| e.spec().name == name)
+pub fn by_name(name: &str) -> Option<&'static ExperimentSpec> {
+    EXPERIMENTS.iter().copied().find(|e| e.name == name)
 }
 
 /// Runs `f` once per repetition and merges the rows by median.
@@ -292,7 +395,7 @@ mod tests {
     fn names_are_unique() {
         for (i, a) in EXPERIMENTS.iter().enumerate() {
             for b in &EXPERIMENTS[i + 1..] {
-                assert_ne!(a.spec().name, b.spec().name);
+                assert_ne!(a.name, b.name);
             }
         }
     }
@@ -300,9 +403,9 @@ mod tests {
     #[test]
     fn every_spec_is_complete() {
         for e in EXPERIMENTS {
-            let s = e.spec();
+            let s = e;
             assert!(
-                !s.about.is_empty() && !s.long_about.trim().is_empty(),
+                !s.about().is_empty() && !s.long_about().is_empty(),
                 "{}",
                 s.name
             );
@@ -332,7 +435,7 @@ mod tests {
         let mut runs = 0;
         let mut skipped = 0;
         for e in EXPERIMENTS {
-            let spec = e.spec();
+            let spec = *e;
             for s in SUBJECTS {
                 match spec.cell(*s) {
                     Cell::Runs => {
@@ -382,14 +485,14 @@ mod tests {
             assert!(
                 SUBJECTS
                     .iter()
-                    .any(|s| s.runtime() == Runtime::Node && e.spec().cell(*s) == Cell::Runs),
+                    .any(|s| s.runtime() == Runtime::Node && e.cell(*s) == Cell::Runs),
                 "{}",
-                e.spec().name
+                e.name
             );
         }
         for s in SUBJECTS {
             assert!(
-                EXPERIMENTS.iter().any(|e| e.spec().cell(*s) == Cell::Runs),
+                EXPERIMENTS.iter().any(|e| e.cell(*s) == Cell::Runs),
                 "{} runs nothing",
                 s.name()
             );
@@ -408,7 +511,7 @@ mod tests {
         assert_eq!(preloaded.len(), 1);
         let mut runs = Vec::new();
         for e in EXPERIMENTS {
-            let spec = e.spec();
+            let spec = *e;
             match spec.cell(*preloaded[0]) {
                 Cell::Runs => runs.push(spec.name),
                 // Skipped for what it cannot do (scope: attach), or for

@@ -32,7 +32,7 @@
 mod child;
 mod tables;
 
-use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, repeat};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
@@ -130,18 +130,13 @@ const ARGS: &[ArgSpec] = &[
 ];
 
 /// The declaration of `adaptive`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "adaptive",
-    about: "lanes that grow while threads wait and give them back: waits, hung reads, CPU, mixed (seed 004)",
-    long_about: include_str!("about.md"),
-    seed: "seed 004 §2.3, §3.3",
-    args: ARGS,
-    pools: &[PoolSize::Unset],
-    report_pools: &[PoolSize::Unset],
-    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive)
-        .with_go(include_str!("adaptive.go")),
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("adaptive", include_str!("about.md"), &Adaptive)
+        .seed("seed 004 §2.3, §3.3")
+        .flags(ARGS)
+        .node(include_str!("adaptive.js"))
+        .rust(&Adaptive)
+        .go(include_str!("adaptive.go"));
 
 impl crate::child::Workload for Adaptive {
     type Params = Value;
@@ -153,12 +148,8 @@ impl crate::child::Workload for Adaptive {
 }
 
 impl Experiment for Adaptive {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        if lab.pools_for(self) != [PoolSize::Unset] {
+        if lab.pools_for(&SPEC) != [PoolSize::Unset] {
             bail!("adaptive measures every subject at its defaults: leave --pools unset");
         }
         let plan = Plan::new(lab, args)?;

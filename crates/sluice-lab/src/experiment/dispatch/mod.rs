@@ -19,7 +19,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
@@ -199,32 +199,22 @@ pub(crate) struct ChildReply {
 }
 
 /// The declaration of `dispatch`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "dispatch",
-    about: "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after",
-    long_about: include_str!("about.md"),
-    seed: "the pool's own cost (no seed section)",
-    args: ARGS,
-    workloads: Workloads {
-        node: Some(include_str!("dispatch.js")),
-        rust: Some(&Dispatch),
-        libuv: Some(&Dispatch),
-        go: Some(include_str!("dispatch.go")),
-    },
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("dispatch", include_str!("about.md"), &Dispatch)
+        .seed("the pool's own cost (no seed section)")
+        .flags(ARGS)
+        .node(include_str!("dispatch.js"))
+        .rust(&Dispatch)
+        .libuv(&Dispatch)
+        .go(include_str!("dispatch.go"))
+        .rerouted();
 
 impl Experiment for Dispatch {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let p = Params::from_args(args)?;
         let request = args.choice("node-request", NODE_REQUESTS)?;
         let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
-        let sweep = Sweep::new(lab, self)
+        let sweep = Sweep::new(lab, &SPEC)
             .adding(|s| ffi && s.runtime() == Runtime::Libuv)
             .only(|s| {
                 if ffi || s.runtime() != Runtime::Libuv {

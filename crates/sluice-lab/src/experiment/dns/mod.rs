@@ -36,8 +36,8 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, ratio};
@@ -219,33 +219,26 @@ pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
 }
 
 /// The declaration of `dns`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "dns",
-    about: "24 names at once against a resolver that holds each 300 ms: lookups in flight, counted by the resolver (seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 001, \"The lab: my own resolver\"",
-    args: ARGS,
-    pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(3),
-        PoolSize::Size(4),
-        PoolSize::Size(6),
-        PoolSize::Size(8),
-        PoolSize::Size(16),
-    ],
-    report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
-    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns).with_go(include_str!("dns.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", include_str!("about.md"), &Dns)
+    .seed("seed 001, \"The lab: my own resolver\"")
+    .flags(ARGS)
+    .pools(&[
+        Unset,
+        Size(1),
+        Size(2),
+        Size(3),
+        Size(4),
+        Size(6),
+        Size(8),
+        Size(16),
+    ])
+    .report_pools(&[Unset, Size(8)])
+    .node(include_str!("dns.js"))
+    .rust(&Dns)
+    .go(include_str!("dns.go"))
+    .rerouted();
 
 impl Experiment for Dns {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("names", 1, 1024)?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
@@ -255,7 +248,7 @@ impl Experiment for Dns {
             .map(|i| format!("n{i:02}.dns.sluice.test"))
             .collect();
         let server = delay_server(Duration::from_millis(hold_ms));
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let mut rows = Vec::new();
             for &method in methods(cell.subject) {

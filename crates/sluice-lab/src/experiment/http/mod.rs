@@ -24,8 +24,9 @@
 //! cross-check of the load generator. `tokio` has no server here and is
 //! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
@@ -130,30 +131,18 @@ const ARGS: &[ArgSpec] = &[
 ];
 
 /// The declaration of `http`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "http",
-    about: "the demo service under load: /login, /gzip, /file, /ping during a /login flood, admission; Node twin vs sluice serve (seed 000 §5, seed 002)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §5, seed 002 §3",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(4),
-        PoolSize::Size(16),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    needs: &[Need::HttpServer],
-    workloads: Workloads::node(include_str!("http.js")).with_go(include_str!("http.go")),
-    why_no_go: None,
-    rerouted: true,
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("http", include_str!("about.md"), &Http)
+        .seed("seed 000 §5, seed 002 §3")
+        .flags(ARGS)
+        .pools(&[Size(1), Size(2), Size(4), Size(16)])
+        .report_pools(&[Size(1), Size(4)])
+        .needs(&[Need::HttpServer])
+        .node(include_str!("http.js"))
+        .go(include_str!("http.go"))
+        .rerouted();
 
 impl Experiment for Http {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let cells: Vec<String> = args
             .choices("cells", CELLS)?
@@ -175,7 +164,7 @@ impl Experiment for Http {
                 _ => None,
             },
         };
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         if sweep.subjects().is_empty() {
             bail!(
                 "http needs subjects with a server: {}",

@@ -21,7 +21,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
 use crate::report::{Chart, Series, Table, ms};
@@ -113,22 +113,15 @@ const ARGS: &[ArgSpec] = &[
 const GAP_MS: u64 = 30;
 
 /// The declaration of `loop-vs-pool`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "loop-vs-pool",
-    about: "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §3",
-    args: ARGS,
-    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool)
-        .with_go(include_str!("loop_vs_pool.go")),
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("loop-vs-pool", include_str!("about.md"), &LoopVsPool)
+        .seed("seed 000 §3")
+        .flags(ARGS)
+        .node(include_str!("loop_vs_pool.js"))
+        .rust(&LoopVsPool)
+        .go(include_str!("loop_vs_pool.go"));
 
 impl Experiment for LoopVsPool {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let timer_ms = args.millis("timer-ms", 1, 60_000)?;
         let loop_ms = args.millis("loop-ms", 1, 60_000)?;
@@ -153,7 +146,7 @@ impl Experiment for LoopVsPool {
             iterations: iterations as u64,
             gap_ms: GAP_MS,
         };
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let reply: Reply = cell.call(&params, None)?;
             Ok(reply

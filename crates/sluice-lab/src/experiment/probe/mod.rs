@@ -41,7 +41,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
 use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
@@ -175,23 +175,16 @@ const ARGS: &[ArgSpec] = &[
 ];
 
 /// The declaration of `probe`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "probe",
-    about: "fill the pool with blockers, then time one fs/zlib/dns/crypto/net/timer operation (seed 000 §2)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §2",
-    args: ARGS,
-    workloads: Workloads::node_rust(include_str!("probe.js"), &Probe)
-        .with_go(include_str!("probe.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("probe", include_str!("about.md"), &Probe)
+        .seed("seed 000 §2")
+        .flags(ARGS)
+        .node(include_str!("probe.js"))
+        .rust(&Probe)
+        .go(include_str!("probe.go"))
+        .rerouted();
 
 impl Experiment for Probe {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let probes = probe_list(args)?;
         let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
@@ -203,7 +196,7 @@ impl Experiment for Probe {
             .max()
             .unwrap_or(1);
         let (small, big) = write_data(lab)?;
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let blockers = cell.pool.size().unwrap_or(UNSET_BLOCKERS);
             let params = Params {

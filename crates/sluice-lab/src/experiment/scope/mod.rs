@@ -50,8 +50,9 @@
 
 mod blockers;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, repeat};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
@@ -275,25 +276,16 @@ pub(super) fn seen<T>(
 }
 
 /// The declaration of `scope`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "scope",
-    about: "sluice scope against Node workloads with known truth: pool found, busy, saturation, loop, verdict",
-    long_about: include_str!("about.md"),
-    seed: "seed 002 (sluice scope)",
-    args: ARGS,
-    pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    needs: &[Need::Attach],
-    workloads: Workloads::node(include_str!("scope.js")),
-    why_no_go: None,
-    rerouted: false,
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("scope", include_str!("about.md"), &Scope)
+        .seed("seed 002 (sluice scope)")
+        .flags(ARGS)
+        .pools(&[Size(1), Size(4), Size(16)])
+        .report_pools(&[Size(1), Size(4)])
+        .needs(&[Need::Attach])
+        .node(include_str!("scope.js"));
 
 impl Experiment for Scope {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let (rows, notes) = run_node_builds(lab, args)?;
         Ok(lab.outcome(SPEC.name, rows, notes))
@@ -444,7 +436,7 @@ impl Plan {
         let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
         let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
         let pools = lab
-            .pools_for(&Scope)
+            .pools_for(&SPEC)
             .iter()
             .map(|p| match p {
                 PoolSize::Size(n) => Ok(*n as u64),
@@ -478,7 +470,7 @@ impl Plan {
 /// The subject with a libuv pool sluice scope can attach to (node), or
 /// why none can run.
 fn watched_subject(lab: &Lab) -> anyhow::Result<&'static dyn Subject> {
-    let sweep = Sweep::new(lab, &Scope);
+    let sweep = Sweep::new(lab, &SPEC);
     if let Some(s) = sweep.subjects().first() {
         return Ok(*s);
     }

@@ -15,8 +15,8 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table, ms, param_cell, ratio};
@@ -88,30 +88,18 @@ const ARGS: &[ArgSpec] = &[
 const GOAL: f64 = 4.0;
 
 /// The declaration of `small-reads`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "small-reads",
-    about: "4000 x 4 KB readFile, 200 in flight: ops/s per pool size; bigger pools were slower in the seed (seed 000 §5)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §5",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(4),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads)
-        .with_go(include_str!("small_reads.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("small-reads", include_str!("about.md"), &SmallReads)
+        .seed("seed 000 §5")
+        .flags(ARGS)
+        .pools(&[Size(1), Size(4), Size(16), Size(64)])
+        .report_pools(&[Size(1), Size(4), Size(16)])
+        .node(include_str!("small_reads.js"))
+        .rust(&SmallReads)
+        .go(include_str!("small_reads.go"))
+        .rerouted();
 
 impl Experiment for SmallReads {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("n", 1, 10_000_000)?;
         let in_flight = args.number("in-flight", 1, 100_000)?;
@@ -128,7 +116,7 @@ impl Experiment for SmallReads {
             bytes: bytes as usize,
         };
         let load_before = crate::procfs::load_average().ok();
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let out: Reply = cell.call(&params, None)?;
             if out.bad_reads > 0 {

@@ -43,8 +43,9 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
@@ -132,44 +133,24 @@ pub(crate) struct BillReply {
 const COMPAT_WORKER: &str = "sluice-libuv";
 
 /// The declaration of `spawn-bill`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "spawn-bill",
-    about: "threads and VmSize the first pool task adds per pool size; a size set inside the process before vs after it (seed 000 §4, seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §4, seed 001",
-    args: ARGS,
-    pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-        PoolSize::Size(2000),
-    ],
-    report_pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-        PoolSize::Size(2000),
-    ],
-    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill)
-        .with_go(include_str!("spawn_bill.go")),
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("spawn-bill", include_str!("about.md"), &SpawnBill)
+        .seed("seed 000 §4, seed 001")
+        .flags(ARGS)
+        .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
+        .node(include_str!("spawn_bill.js"))
+        .rust(&SpawnBill)
+        .go(include_str!("spawn_bill.go"));
 
 impl Experiment for SpawnBill {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let parts = args.choices("part", &["bill", "set"])?;
         let bill = parts.contains(&"bill");
         let set = parts.contains(&"set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
-        let bill_sweep = Sweep::new(lab, self);
-        let set_sweep = Sweep::new(lab, self)
+        let bill_sweep = Sweep::new(lab, &SPEC);
+        let set_sweep = Sweep::new(lab, &SPEC)
             .with_pools(vec![PoolSize::Unset])
             .variants(SETS.to_vec(), |s| format!("set {s}"))
             .only(|s| s.supports(Need::SetSizeInside));

@@ -12,8 +12,8 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
@@ -101,29 +101,17 @@ const ARGS: &[ArgSpec] = &[
 ];
 
 /// The declaration of `staircase`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "staircase",
-    about: "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §1",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(4),
-        PoolSize::Size(8),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase)
-        .with_go(include_str!("staircase.go")),
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("staircase", include_str!("about.md"), &Staircase)
+        .seed("seed 000 §1")
+        .flags(ARGS)
+        .pools(&[Size(1), Size(2), Size(4), Size(8)])
+        .report_pools(&[Size(1), Size(4)])
+        .node(include_str!("staircase.js"))
+        .rust(&Staircase)
+        .go(include_str!("staircase.go"));
 
 impl Experiment for Staircase {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let kinds: Vec<String> = args
             .choices("kind", &["wait", "cpu"])?
@@ -138,7 +126,7 @@ impl Experiment for Staircase {
         } else {
             0
         };
-        let sweep = Sweep::new(lab, self).variants(kinds.clone(), Clone::clone);
+        let sweep = Sweep::new(lab, &SPEC).variants(kinds.clone(), Clone::clone);
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             let kind = cell.variant.as_str();

@@ -52,8 +52,8 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms, ratio};
@@ -393,28 +393,21 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
     }
 }
 
+/// Why the go subject does not run it.
+const WHY_NO_GO: &str = "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)";
+
 /// The declaration of `starve`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "starve",
-    about: "who starves whom: slow I/O cannot block file reads, CPU work blocks everything (seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 001, \"Who starves whom\"",
-    args: ARGS,
-    pools: &[PoolSize::Size(4)],
-    report_pools: &[PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
-    why_no_go: Some(
-        "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)",
-    ),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("starve", include_str!("about.md"), &Starve)
+        .seed("seed 001, \"Who starves whom\"")
+        .flags(ARGS)
+        .pools(&[Size(4)])
+        .node(include_str!("starve.js"))
+        .rust(&Starve)
+        .no_go(WHY_NO_GO)
+        .rerouted();
 
 impl Experiment for Starve {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let scenarios = args.choices("scenario", &["A", "B"])?;
         let queued = args.number("queued", 1, 1024)?;
@@ -433,7 +426,7 @@ impl Experiment for Starve {
             node_dns,
             server: super::dns::delay_server(hold),
         };
-        let sweep = Sweep::new(lab, self).variants(scenarios, |s| s.to_string());
+        let sweep = Sweep::new(lab, &SPEC).variants(scenarios, |s| s.to_string());
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             let scenario = *cell.variant;

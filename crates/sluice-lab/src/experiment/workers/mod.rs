@@ -30,8 +30,9 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Series, Table, ms};
@@ -93,33 +94,27 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
+/// Why the go subject does not run it.
+const WHY_NO_GO: &str = "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler";
+
 /// The declaration of `workers`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "workers",
-    about: "do worker threads (event loops) share the process's one pool? counted (seeds 000 §4, 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §4, seed 001",
-    args: ARGS,
-    pools: &[PoolSize::Size(4), PoolSize::Size(8)],
-    report_pools: &[PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("workers.js"), &Workers),
-    why_no_go: Some(
-        "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler",
-    ),
-    ..ExperimentSpec::BASE
-};
+pub(super) static SPEC: ExperimentSpec =
+    ExperimentSpec::new("workers", include_str!("about.md"), &Workers)
+        .seed("seed 000 §4, seed 001")
+        .flags(ARGS)
+        .pools(&[Size(4), Size(8)])
+        .report_pools(&[Size(4)])
+        .node(include_str!("workers.js"))
+        .rust(&Workers)
+        .no_go(WHY_NO_GO);
 
 impl Experiment for Workers {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let workers = args.number("workers", 1, 64)?;
         let tasks = args.number("tasks", 1, 64)?;
         let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             fifo_no += 1;
