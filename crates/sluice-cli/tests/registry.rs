@@ -52,7 +52,7 @@ fn every_experiment_draws_an_empty_outcome() {
         };
         let _ = e.experiment.tables(&empty);
         let _ = e.experiment.chart(&empty);
-        if let Some(f) = e.experiment.figure(&empty) {
+        if let Some(f) = e.figure(&empty) {
             sluice_lab::report::svg::render(&f).unwrap();
         }
         let _ = e.experiment.headline(&empty);

@@ -87,7 +87,7 @@ pub fn run_experiment(
         report::json::write(&outcome, path)?;
     }
     if let Some(path) = &outputs.svg {
-        match exp.experiment.figure(&outcome) {
+        match exp.figure(&outcome) {
             Some(figure) => report::svg::write(&figure, path)?,
             None => anyhow::bail!("--svg: experiment {name} has no chart"),
         }
@@ -315,7 +315,7 @@ fn report_outcome(
         body.push_str(&report::markdown::table(tb));
         body.push('\n');
     }
-    if let Some(figure) = spec.experiment.figure(outcome) {
+    if let Some(figure) = spec.figure(outcome) {
         let svg = dir.join(format!("{}.svg", spec.name));
         report::svg::write(&figure, &svg)?;
         body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));

@@ -106,6 +106,9 @@ pub struct ExperimentSpec {
     /// Why the go subject does not run it, where it has no Go program
     /// (shown in the notes instead of "no Go workload").
     pub why_no_go: Option<&'static str>,
+    /// Whether its chart's x values are categories (pool sizes, probes,
+    /// scenarios): `--svg` draws grouped bars, never lines between them.
+    pub bars: bool,
 }
 
 /// Whether one (experiment, subject) cell of the grid runs.
@@ -118,10 +121,8 @@ pub enum Cell {
 }
 
 impl ExperimentSpec {
-    /// The declaration of experiment `name`, run by `experiment`, with its
-    /// help (`include_str!("about.md")`: the one-line about, a blank line,
-    /// the long help); no flags, needs or workloads yet, and the pool size
-    /// left unset.
+    /// The declaration of experiment `name`, run by `experiment`: no help,
+    /// flags, needs or workloads yet, and the pool size left unset.
     ///
     /// ```
     /// use sluice_lab::report::{Chart, Table};
@@ -148,7 +149,8 @@ impl ExperimentSpec {
     ///     report: "2",
     /// }];
     ///
-    /// static SPEC: ExperimentSpec = ExperimentSpec::new("echo", "says nothing\n\nAt length.", &Echo)
+    /// static SPEC: ExperimentSpec = ExperimentSpec::new("echo", &Echo)
+    ///     .help("says nothing\n\nAt length.")
     ///     .seed("no seed")
     ///     .flags(ARGS)
     ///     .pools(&[PoolSize::Size(1), PoolSize::Size(4)])
@@ -161,14 +163,10 @@ impl ExperimentSpec {
     /// assert_eq!(SPEC.args.len(), 1);
     /// assert!(SPEC.workloads.node.is_some() && SPEC.workloads.rust.is_none());
     /// ```
-    pub const fn new(
-        name: &'static str,
-        help: &'static str,
-        experiment: &'static dyn Experiment,
-    ) -> Self {
+    pub const fn new(name: &'static str, experiment: &'static dyn Experiment) -> Self {
         ExperimentSpec {
             name,
-            help,
+            help: "",
             experiment,
             seed: "",
             args: &[],
@@ -178,7 +176,15 @@ impl ExperimentSpec {
             workloads: Workloads::NONE,
             rerouted: false,
             why_no_go: None,
+            bars: false,
         }
+    }
+
+    /// Its help: `include_str!("about.md")`, the one-line about, a blank
+    /// line, then the long help.
+    pub const fn help(mut self, text: &'static str) -> Self {
+        self.help = text;
+        self
     }
 
     /// The seed section it reproduces.
@@ -248,6 +254,26 @@ impl ExperimentSpec {
     pub const fn rerouted(mut self) -> Self {
         self.rerouted = true;
         self
+    }
+
+    /// Its chart's x values are categories: drawn as grouped bars.
+    pub const fn bars(mut self) -> Self {
+        self.bars = true;
+        self
+    }
+
+    /// What `--svg` draws: the experiment's own figure if it has one, else
+    /// its chart as one panel, grouped bars where the spec says
+    /// [`ExperimentSpec::bars`], lines otherwise.
+    pub fn figure(&self, outcome: &Outcome) -> Option<crate::report::Figure> {
+        self.experiment.figure(outcome).or_else(|| {
+            let chart = self.experiment.chart(outcome)?;
+            Some(if self.bars {
+                crate::report::Figure::bars(vec![chart])
+            } else {
+                crate::report::Figure::lines(chart)
+            })
+        })
     }
 
     /// One line for `sluice lab list` and `--help`: `about.md`'s first line.
@@ -331,21 +357,12 @@ pub trait Experiment: Sync {
     fn tables(&self, outcome: &Outcome) -> Vec<Table>;
     /// A chart of an outcome, if the experiment has one.
     fn chart(&self, outcome: &Outcome) -> Option<Chart>;
-    /// Whether the chart's x values are categories (pool sizes, probes,
-    /// scenarios): `--svg` draws grouped bars, never lines between them.
-    fn bars(&self) -> bool {
-        false
-    }
-    /// What `--svg` draws: by default [`Experiment::chart`] as one panel,
-    /// grouped bars where [`Experiment::bars`] says so, lines otherwise; an experiment whose series carry more than one unit draws
-    /// one panel per unit instead.
+    /// A figure of its own, where one chart is not enough (one panel per
+    /// unit); `None` (the default) draws [`Experiment::chart`]
+    /// ([`ExperimentSpec::figure`]).
     fn figure(&self, outcome: &Outcome) -> Option<crate::report::Figure> {
-        let chart = self.chart(outcome)?;
-        Some(if self.bars() {
-            crate::report::Figure::bars(vec![chart])
-        } else {
-            crate::report::Figure::lines(chart)
-        })
+        let _ = outcome;
+        None
     }
     /// The one table the report's headlines show (default: the first).
     fn headline(&self, outcome: &Outcome) -> Option<Table> {

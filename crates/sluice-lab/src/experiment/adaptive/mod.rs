@@ -44,6 +44,15 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The declaration of `adaptive`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("adaptive", &Adaptive)
+    .help(include_str!("about.md"))
+    .seed("seed 004 §2.3, §3.3")
+    .flags(ARGS)
+    .node(include_str!("adaptive.js"))
+    .rust(&Adaptive)
+    .go(include_str!("adaptive.go"));
+
 /// The adaptive experiment.
 pub(crate) struct Adaptive;
 
@@ -128,15 +137,6 @@ const ARGS: &[ArgSpec] = &[
         report: "16",
     },
 ];
-
-/// The declaration of `adaptive`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("adaptive", include_str!("about.md"), &Adaptive)
-        .seed("seed 004 §2.3, §3.3")
-        .flags(ARGS)
-        .node(include_str!("adaptive.js"))
-        .rust(&Adaptive)
-        .go(include_str!("adaptive.go"));
 
 impl crate::child::Workload for Adaptive {
     type Params = Value;

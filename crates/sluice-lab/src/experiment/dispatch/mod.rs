@@ -25,13 +25,24 @@ use crate::lab::Lab;
 use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
 use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
-use crate::report::{Chart, Table, ratio};
+use crate::report::{Chart, Point, Table, ratio, series_of};
 use crate::subject::{self, ChildContext, Done, Executor, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
+
+/// The declaration of `dispatch`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
+    .help(include_str!("about.md"))
+    .seed("the pool's own cost (no seed section)")
+    .flags(ARGS)
+    .node(include_str!("dispatch.js"))
+    .rust(&Dispatch)
+    .libuv(&Dispatch)
+    .go(include_str!("dispatch.go"))
+    .rerouted();
 
 /// The dispatch experiment.
 pub(crate) struct Dispatch;
@@ -198,17 +209,6 @@ pub(crate) struct ChildReply {
     request: Option<String>,
 }
 
-/// The declaration of `dispatch`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("dispatch", include_str!("about.md"), &Dispatch)
-        .seed("the pool's own cost (no seed section)")
-        .flags(ARGS)
-        .node(include_str!("dispatch.js"))
-        .rust(&Dispatch)
-        .libuv(&Dispatch)
-        .go(include_str!("dispatch.go"))
-        .rerouted();
-
 impl Experiment for Dispatch {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let p = Params::from_args(args)?;
@@ -321,23 +321,10 @@ impl Experiment for Dispatch {
     }
 
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(n), Some(tps)) = (
-                r.params.get("in_flight").and_then(Value::as_f64),
-                r.metrics.get("tasks_per_s"),
-            ) else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            crate::report::add_point(
-                &mut series,
-                name,
-                &r.subject,
-                o.is_later_pool(r),
-                (n, tps / 1e6),
-            );
-        }
+        let series = series_of(&o.rows, |r| {
+            let n = r.params.get("in_flight").and_then(Value::as_f64)?;
+            Some(Point::pool(o, r, (n, r.metrics.get("tasks_per_s")? / 1e6)))
+        });
         Some(Chart {
             title: "dispatch: trivial tasks per second by tasks in flight".into(),
             x_label: "tasks in flight".into(),

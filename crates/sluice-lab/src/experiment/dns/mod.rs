@@ -40,7 +40,7 @@ use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, ratio};
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
 use crate::subject::{ChildContext, Runtime, Subject, run_on};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
@@ -51,6 +51,28 @@ use sluice_testnet::dns_delay::{DelayConfig, FastPattern};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
+
+/// The declaration of `dns`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", &Dns)
+    .help(include_str!("about.md"))
+    .seed("seed 001, \"The lab: my own resolver\"")
+    .flags(ARGS)
+    .pools(&[
+        Unset,
+        Size(1),
+        Size(2),
+        Size(3),
+        Size(4),
+        Size(6),
+        Size(8),
+        Size(16),
+    ])
+    .report_pools(&[Unset, Size(8)])
+    .node(include_str!("dns.js"))
+    .rust(&Dns)
+    .go(include_str!("dns.go"))
+    .rerouted()
+    .bars();
 
 /// One name's addresses, or why it has none.
 type Answer = Result<Vec<IpAddr>, String>;
@@ -218,26 +240,6 @@ pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
     }
 }
 
-/// The declaration of `dns`.
-pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", include_str!("about.md"), &Dns)
-    .seed("seed 001, \"The lab: my own resolver\"")
-    .flags(ARGS)
-    .pools(&[
-        Unset,
-        Size(1),
-        Size(2),
-        Size(3),
-        Size(4),
-        Size(6),
-        Size(8),
-        Size(16),
-    ])
-    .report_pools(&[Unset, Size(8)])
-    .node(include_str!("dns.js"))
-    .rust(&Dns)
-    .go(include_str!("dns.go"))
-    .rerouted();
-
 impl Experiment for Dns {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("names", 1, 1024)?;
@@ -384,31 +386,15 @@ impl Experiment for Dns {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(&t), x) = (
-                r.metrics.get("total_ms"),
-                r.params["pool"].as_f64().unwrap_or(4.0),
-            ) else {
-                continue;
-            };
-            let name = column(&r.subject, &r.param_text("method"));
-            crate::report::add_point(
-                &mut series,
-                name,
-                &r.subject,
-                r.param_text("method") == "dns.resolve4",
-                (x, t),
-            );
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let x = r.params["pool"].as_f64().unwrap_or(4.0);
+            Some(Point {
+                series: column(&r.subject, &r.param_text("method")),
+                dashed: r.param_text("method") == "dns.resolve4",
+                xy: (x, *r.metrics.get("total_ms")?),
+            })
+        });
         Some(Chart {
             title: "dns: total ms for the batch of names, by pool size".into(),
             x_label: "pool size (unset drawn at 4)".into(),

@@ -30,7 +30,7 @@ use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, ratio};
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
 use crate::subject::{Need, Runtime, Subject};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
@@ -41,6 +41,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `http`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §5, seed 002 §3")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(2), Size(4), Size(16)])
+    .report_pools(&[Size(1), Size(4)])
+    .needs(&[Need::HttpServer])
+    .node(include_str!("http.js"))
+    .go(include_str!("http.go"))
+    .rerouted();
 
 /// The http experiment.
 pub(crate) struct Http;
@@ -129,18 +141,6 @@ const ARGS: &[ArgSpec] = &[
         report: "auto",
     },
 ];
-
-/// The declaration of `http`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("http", include_str!("about.md"), &Http)
-        .seed("seed 000 §5, seed 002 §3")
-        .flags(ARGS)
-        .pools(&[Size(1), Size(2), Size(4), Size(16)])
-        .report_pools(&[Size(1), Size(4)])
-        .needs(&[Need::HttpServer])
-        .node(include_str!("http.js"))
-        .go(include_str!("http.go"))
-        .rerouted();
 
 impl Experiment for Http {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -296,16 +296,14 @@ fn cell_series(
     metric: &str,
     value: impl Fn(&crate::outcome::Row, f64) -> Option<f64>,
 ) -> Vec<crate::report::Series> {
-    let mut series = Vec::new();
-    for r in o.rows.iter().filter(|r| r.param_text("cell") == cell) {
-        let (Some(pool), Some(&v)) = (r.params["pool"].as_f64(), r.metrics.get(metric)) else {
-            continue;
-        };
-        if let Some(y) = value(r, v) {
-            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, (pool, y));
-        }
-    }
-    series
+    let rows = o.rows.iter().filter(|r| r.param_text("cell") == cell);
+    series_of(rows, |r| {
+        let pool = r.params["pool"].as_f64()?;
+        Some(Point::subject(
+            r,
+            (pool, value(r, *r.metrics.get(metric)?)?),
+        ))
+    })
 }
 
 /// What the cells share.

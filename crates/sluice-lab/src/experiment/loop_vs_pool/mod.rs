@@ -24,7 +24,7 @@ mod child;
 use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
-use crate::report::{Chart, Series, Table, ms};
+use crate::report::{Chart, Point, Table, ms, series_of};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
 use crate::workload;
@@ -33,6 +33,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
+
+/// The declaration of `loop-vs-pool`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("loop-vs-pool", &LoopVsPool)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §3")
+    .flags(ARGS)
+    .node(include_str!("loop_vs_pool.js"))
+    .rust(&LoopVsPool)
+    .go(include_str!("loop_vs_pool.go"))
+    .bars();
 
 /// What the parent sends each child (`loop_vs_pool.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -111,15 +121,6 @@ const ARGS: &[ArgSpec] = &[
 
 /// Pause between scenarios, so each starts on a quiet loop and pool.
 const GAP_MS: u64 = 30;
-
-/// The declaration of `loop-vs-pool`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("loop-vs-pool", include_str!("about.md"), &LoopVsPool)
-        .seed("seed 000 §3")
-        .flags(ARGS)
-        .node(include_str!("loop_vs_pool.js"))
-        .rust(&LoopVsPool)
-        .go(include_str!("loop_vs_pool.go"));
 
 impl Experiment for LoopVsPool {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -249,10 +250,6 @@ impl Experiment for LoopVsPool {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut order: Vec<String> = Vec::new();
         for r in &o.rows {
@@ -261,19 +258,15 @@ impl Experiment for LoopVsPool {
                 order.push(s);
             }
         }
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
+        let series = series_of(&o.rows, |r| {
             let s = r.param_text("scenario");
-            let Some(x) = order.iter().position(|o| *o == s) else {
-                continue;
-            };
-            let Some(&y) = r.metrics.get("fired_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, y);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
+            let x = order.iter().position(|o| *o == s)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("fired_ms")?),
+            ))
+        });
         let legend: Vec<String> = order
             .iter()
             .enumerate()

@@ -44,7 +44,7 @@ mod child;
 use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
-use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
 use crate::subject::{self, ChildContext, Executor, run_on, short};
 use crate::sweep::Sweep;
 use crate::workload;
@@ -58,6 +58,17 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// The declaration of `probe`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("probe", &Probe)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §2")
+    .flags(ARGS)
+    .node(include_str!("probe.js"))
+    .rust(&Probe)
+    .go(include_str!("probe.go"))
+    .rerouted()
+    .bars();
 
 /// What the parent sends each child (`probe.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -173,16 +184,6 @@ const ARGS: &[ArgSpec] = &[
         report: "5",
     },
 ];
-
-/// The declaration of `probe`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("probe", include_str!("about.md"), &Probe)
-        .seed("seed 000 §2")
-        .flags(ARGS)
-        .node(include_str!("probe.js"))
-        .rust(&Probe)
-        .go(include_str!("probe.go"))
-        .rerouted();
 
 impl Experiment for Probe {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -327,24 +328,16 @@ impl Experiment for Probe {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
+        let series = series_of(&o.rows, |r| {
             let probe = r.param_text("probe");
-            let Some(x) = KINDS.iter().position(|k| k.id == probe) else {
-                continue;
-            };
-            let Some(&y) = r.metrics.get("probe_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, y);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
+            let x = KINDS.iter().position(|k| k.id == probe)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("probe_ms")?),
+            ))
+        });
         let legend: Vec<String> = KINDS
             .iter()
             .enumerate()

@@ -66,6 +66,16 @@ use sluice_scope::{Options, Report, Session, Verdict};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// The declaration of `scope`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("scope", &Scope)
+    .help(include_str!("about.md"))
+    .seed("seed 002 (sluice scope)")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(4), Size(16)])
+    .report_pools(&[Size(1), Size(4)])
+    .needs(&[Need::Attach])
+    .node(include_str!("scope.js"));
+
 /// The scope experiment.
 pub(crate) struct Scope;
 
@@ -274,16 +284,6 @@ pub(super) fn seen<T>(
         None => Err(anyhow::anyhow!("{missing}")),
     }
 }
-
-/// The declaration of `scope`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("scope", include_str!("about.md"), &Scope)
-        .seed("seed 002 (sluice scope)")
-        .flags(ARGS)
-        .pools(&[Size(1), Size(4), Size(16)])
-        .report_pools(&[Size(1), Size(4)])
-        .needs(&[Need::Attach])
-        .node(include_str!("scope.js"));
 
 impl Experiment for Scope {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {

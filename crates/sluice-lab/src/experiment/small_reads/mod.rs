@@ -19,7 +19,7 @@ use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
 use crate::subject::{self, Compared};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
@@ -30,6 +30,19 @@ use serde_json::Value;
 use sluice::Lane;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The declaration of `small-reads`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("small-reads", &SmallReads)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §5")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(4), Size(16), Size(64)])
+    .report_pools(&[Size(1), Size(4), Size(16)])
+    .node(include_str!("small_reads.js"))
+    .rust(&SmallReads)
+    .go(include_str!("small_reads.go"))
+    .rerouted()
+    .bars();
 
 /// What the parent sends each child (`small_reads.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -86,18 +99,6 @@ const ARGS: &[ArgSpec] = &[
 
 /// The goal of the issue: sluice at least this many times Node's best.
 const GOAL: f64 = 4.0;
-
-/// The declaration of `small-reads`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("small-reads", include_str!("about.md"), &SmallReads)
-        .seed("seed 000 §5")
-        .flags(ARGS)
-        .pools(&[Size(1), Size(4), Size(16), Size(64)])
-        .report_pools(&[Size(1), Size(4), Size(16)])
-        .node(include_str!("small_reads.js"))
-        .rust(&SmallReads)
-        .go(include_str!("small_reads.go"))
-        .rerouted();
 
 impl Experiment for SmallReads {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -216,24 +217,13 @@ impl Experiment for SmallReads {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(pool), Some(v)) = (r.params["pool"].as_f64(), r.metrics.get("ops_s")) else {
-                continue;
-            };
-            crate::report::add_point(
-                &mut series,
-                r.subject.clone(),
-                &r.subject,
-                false,
-                (pool, *v),
-            );
-        }
+        let series = series_of(&o.rows, |r| {
+            Some(Point::subject(
+                r,
+                (r.params["pool"].as_f64()?, *r.metrics.get("ops_s")?),
+            ))
+        });
         (!series.is_empty()).then(|| Chart {
             title: "small-reads: 4 KB reads per second, 200 in flight, per pool size".into(),
             x_label: "pool size".into(),

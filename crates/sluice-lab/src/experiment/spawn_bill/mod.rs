@@ -49,7 +49,7 @@ use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
-use crate::report::{Chart, Series, Table, ratio};
+use crate::report::{Chart, Point, Table, ratio, series_of};
 use crate::subject::{self, ChildContext, Executor, Need, Runtime, Subject, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -59,6 +59,17 @@ use sluice::{Lane, Policy, Pool};
 use std::io::Read;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The declaration of `spawn-bill`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("spawn-bill", &SpawnBill)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §4, seed 001")
+    .flags(ARGS)
+    .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
+    .node(include_str!("spawn_bill.js"))
+    .rust(&SpawnBill)
+    .go(include_str!("spawn_bill.go"))
+    .bars();
 
 /// The spawn-bill experiment.
 pub(crate) struct SpawnBill;
@@ -131,16 +142,6 @@ pub(crate) struct BillReply {
 /// The compat policy's worker thread name (`THREAD_NAME` in sluice's
 /// `policy/libuv.rs`).
 const COMPAT_WORKER: &str = "sluice-libuv";
-
-/// The declaration of `spawn-bill`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("spawn-bill", include_str!("about.md"), &SpawnBill)
-        .seed("seed 000 §4, seed 001")
-        .flags(ARGS)
-        .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
-        .node(include_str!("spawn_bill.js"))
-        .rust(&SpawnBill)
-        .go(include_str!("spawn_bill.go"));
 
 impl Experiment for SpawnBill {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -240,28 +241,15 @@ impl Experiment for SpawnBill {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            if r.param_text("phase") != "startup" {
-                continue;
-            }
-            let (Some(pool), Some(kb)) = (
-                r.params.get("pool").and_then(Value::as_f64),
-                r.metrics.get("vm_size_added_kb"),
-            ) else {
-                continue;
-            };
-            let point = (pool, kb / 1024.0);
-            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, point);
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let startup = o.rows.iter().filter(|r| r.param_text("phase") == "startup");
+        let series = series_of(startup, |r| {
+            let pool = r.params.get("pool").and_then(Value::as_f64)?;
+            Some(Point::subject(
+                r,
+                (pool, r.metrics.get("vm_size_added_kb")? / 1024.0),
+            ))
+        });
         Some(Chart {
             title: "spawn-bill: VmSize added by the first pool task".into(),
             x_label: "pool size asked for".into(),

@@ -16,7 +16,7 @@ use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
 use crate::subject::{self, ChildContext, Runtime, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -28,6 +28,17 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `staircase`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("staircase", &Staircase)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §1")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(2), Size(4), Size(8)])
+    .report_pools(&[Size(1), Size(4)])
+    .node(include_str!("staircase.js"))
+    .rust(&Staircase)
+    .go(include_str!("staircase.go"));
 
 /// What the parent sends each child (`staircase.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -99,17 +110,6 @@ const ARGS: &[ArgSpec] = &[
         report: "40",
     },
 ];
-
-/// The declaration of `staircase`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("staircase", include_str!("about.md"), &Staircase)
-        .seed("seed 000 §1")
-        .flags(ARGS)
-        .pools(&[Size(1), Size(2), Size(4), Size(8)])
-        .report_pools(&[Size(1), Size(4)])
-        .node(include_str!("staircase.js"))
-        .rust(&Staircase)
-        .go(include_str!("staircase.go"));
 
 impl Experiment for Staircase {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -256,19 +256,15 @@ impl Experiment for Staircase {
         } else {
             "cpu"
         };
-        let mut series: Vec<Series> = Vec::new();
-        for r in o.rows.iter().filter(|r| r.param_text("kind") == kind) {
-            let name = format!(
-                "{} {} pool {}",
-                r.subject,
-                r.param_text("kind"),
-                r.param_text("pool")
-            );
-            let (Some(n), Some(t)) = (r.params["n"].as_f64(), r.metrics.get("total_ms")) else {
-                continue;
-            };
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), (n, *t));
-        }
+        let rows = o.rows.iter().filter(|r| r.param_text("kind") == kind);
+        let mut series = series_of(rows, |r| {
+            let xy = (r.params["n"].as_f64()?, *r.metrics.get("total_ms")?);
+            let line = Point::pool(o, r, xy);
+            Some(Point {
+                series: format!("{} {kind} pool {}", r.subject, r.param_text("pool")),
+                ..line
+            })
+        });
         // The wall time changes only in whole batches of the pool size.
         for s in &mut series {
             s.steps = true;

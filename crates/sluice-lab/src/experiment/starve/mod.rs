@@ -56,7 +56,7 @@ use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms, ratio};
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
 use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
 use crate::sweep::{Cell, Sweep};
 use crate::workload::{self, FifoHolder};
@@ -70,6 +70,21 @@ use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `starve`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("starve", &Starve)
+    .help(include_str!("about.md"))
+    .seed("seed 001, \"Who starves whom\"")
+    .flags(ARGS)
+    .pools(&[Size(4)])
+    .node(include_str!("starve.js"))
+    .rust(&Starve)
+    .no_go(WHY_NO_GO)
+    .rerouted()
+    .bars();
+
+/// Why the go subject does not run it.
+const WHY_NO_GO: &str = "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)";
 
 /// What the parent sends each child (`starve.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -393,20 +408,6 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
     }
 }
 
-/// Why the go subject does not run it.
-const WHY_NO_GO: &str = "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)";
-
-/// The declaration of `starve`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("starve", include_str!("about.md"), &Starve)
-        .seed("seed 001, \"Who starves whom\"")
-        .flags(ARGS)
-        .pools(&[Size(4)])
-        .node(include_str!("starve.js"))
-        .rust(&Starve)
-        .no_go(WHY_NO_GO)
-        .rerouted();
-
 impl Experiment for Starve {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let scenarios = args.choices("scenario", &["A", "B"])?;
@@ -560,10 +561,6 @@ impl Experiment for Starve {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // x: the probes in table order (A file read, A CPU task, B file read,
         // B slow wait), one line per subject and pool.
@@ -573,23 +570,15 @@ impl Experiment for Starve {
             ("B", "file_read"),
             ("B", "slow_wait"),
         ];
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            let sc = r.param_text("scenario");
-            let probe = r.param_text("probe");
-            let Some(x) = order.iter().position(|&(s, p)| s == sc && p == probe) else {
-                continue;
-            };
-            let Some(&w) = r.metrics.get("wait_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, w);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let (sc, probe) = (r.param_text("scenario"), r.param_text("probe"));
+            let x = order.iter().position(|&(s, p)| s == sc && p == probe)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("wait_ms")?),
+            ))
+        });
         Some(Chart {
             title: "starve: how long each probe waited in the queue".into(),
             x_label: "probe: 1 A file read, 2 A CPU task, 3 B file read, 4 B slow wait".into(),

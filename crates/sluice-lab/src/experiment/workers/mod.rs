@@ -35,7 +35,7 @@ use crate::PoolSize;
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms};
+use crate::report::{Chart, Point, Table, ms, series_of};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -48,6 +48,21 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
+
+/// The declaration of `workers`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("workers", &Workers)
+    .help(include_str!("about.md"))
+    .seed("seed 000 §4, seed 001")
+    .flags(ARGS)
+    .pools(&[Size(4), Size(8)])
+    .report_pools(&[Size(4)])
+    .node(include_str!("workers.js"))
+    .rust(&Workers)
+    .no_go(WHY_NO_GO)
+    .bars();
+
+/// Why the go subject does not run it.
+const WHY_NO_GO: &str = "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler";
 
 /// What the parent sends each child (`workers.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -93,20 +108,6 @@ const ARGS: &[ArgSpec] = &[
         report: "100",
     },
 ];
-
-/// Why the go subject does not run it.
-const WHY_NO_GO: &str = "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler";
-
-/// The declaration of `workers`.
-pub(super) static SPEC: ExperimentSpec =
-    ExperimentSpec::new("workers", include_str!("about.md"), &Workers)
-        .seed("seed 000 §4, seed 001")
-        .flags(ARGS)
-        .pools(&[Size(4), Size(8)])
-        .report_pools(&[Size(4)])
-        .node(include_str!("workers.js"))
-        .rust(&Workers)
-        .no_go(WHY_NO_GO);
 
 impl Experiment for Workers {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
@@ -224,29 +225,20 @@ impl Experiment for Workers {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // max_in_flight over pool size, one line per subject.
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            let (Some(p), Some(m)) = (r.params["pool"].as_f64(), r.metrics.get("max_in_flight"))
-            else {
-                continue;
-            };
-            let name = format!(
-                "{} ({} loops x {} waits)",
-                r.subject,
-                r.param_text("workers"),
-                r.param_text("tasks")
-            );
-            crate::report::add_point(&mut series, name, &r.subject, false, (p, *m));
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let xy = (r.params["pool"].as_f64()?, *r.metrics.get("max_in_flight")?);
+            Some(Point {
+                series: format!(
+                    "{} ({} loops x {} waits)",
+                    r.subject,
+                    r.param_text("workers"),
+                    r.param_text("tasks")
+                ),
+                ..Point::subject(r, xy)
+            })
+        });
         Some(Chart {
             title: "workers: waits in flight at once, all loops together".into(),
             x_label: "pool size".into(),
