@@ -3,7 +3,7 @@
 
 use crate::machine::Machine;
 use crate::outcome::{Outcome, Row, Skipped};
-use crate::subject::{self, Subject};
+use crate::subject::{self, SubjectSpec};
 use crate::{PoolSize, experiment};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -77,7 +77,7 @@ pub struct Lab {
     /// a failed build is kept too, so it is reported once).
     go_programs: std::sync::Mutex<std::collections::HashMap<String, Result<PathBuf, String>>>,
     machine: Machine,
-    subjects: Vec<&'static dyn Subject>,
+    subjects: Vec<&'static SubjectSpec>,
     skipped: Vec<Skipped>,
     scripts: tempfile::TempDir,
     /// Numbers the stats files of namespaced runs.
@@ -90,7 +90,7 @@ const GO_COMMON: &str = include_str!("experiment/common.go");
 
 /// The subjects `--subjects` names (each once, in its order), or every
 /// subject that runs by default (in a report, those marked for it).
-fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subject>> {
+fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static SubjectSpec>> {
     Ok(match &config.subjects {
         None => subject::SUBJECTS
             .iter()
@@ -105,7 +105,7 @@ fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subjec
             let mut out = Vec::new();
             for name in names {
                 match subject::by_name(name) {
-                    Some(s) if !out.iter().any(|o: &&dyn Subject| o.name() == s.name()) => {
+                    Some(s) if !out.iter().any(|o: &&SubjectSpec| o.name() == s.name()) => {
                         out.push(s)
                     }
                     Some(_) => {}
@@ -298,7 +298,7 @@ impl Lab {
     }
 
     /// The subjects that run, in table order.
-    pub fn subjects(&self) -> &[&'static dyn Subject] {
+    pub fn subjects(&self) -> &[&'static SubjectSpec] {
         &self.subjects
     }
 
@@ -367,7 +367,7 @@ impl Lab {
     /// given, is ticked while the child runs.
     pub fn run_child(
         &self,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         experiment: &str,
         pool: PoolSize,
         params: &Value,
@@ -382,7 +382,7 @@ impl Lab {
     /// child's result as `R` (see [`crate::child`]).
     pub fn call<P: serde::Serialize, R: serde::de::DeserializeOwned>(
         &self,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         experiment: &str,
         pool: PoolSize,
         params: &P,
@@ -413,7 +413,7 @@ impl Lab {
     /// prints of itself is valid outside too).
     pub fn run_child_in_netns(
         &self,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         experiment: &str,
         pool: PoolSize,
         params: &Value,

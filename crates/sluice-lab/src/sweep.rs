@@ -8,7 +8,7 @@ use crate::PoolSize;
 use crate::experiment::{self, ExperimentSpec};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row, Skipped, median_rows};
-use crate::subject::{SUBJECTS, Subject};
+use crate::subject::{SUBJECTS, SubjectSpec};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -21,7 +21,7 @@ pub struct Cell<'a, V> {
     /// The pool size.
     pub pool: PoolSize,
     /// The subject.
-    pub subject: &'static dyn Subject,
+    pub subject: &'static SubjectSpec,
     lab: &'a Lab,
     spec: &'static ExperimentSpec,
 }
@@ -50,7 +50,7 @@ pub struct Sweep<'l, V = ()> {
     spec: &'static ExperimentSpec,
     pools: Vec<PoolSize>,
     variants: Vec<(String, V)>,
-    subjects: Vec<&'static dyn Subject>,
+    subjects: Vec<&'static SubjectSpec>,
     skipped: Vec<String>,
     unavailable: Vec<Skipped>,
 }
@@ -97,9 +97,9 @@ impl<'l, V> Sweep<'l, V> {
 
     /// Keeps only the subjects `keep` accepts; the others are skipped with
     /// the reason it gives.
-    pub fn only(mut self, keep: impl Fn(&dyn Subject) -> Result<(), String>) -> Self {
+    pub fn only(mut self, keep: impl Fn(&SubjectSpec) -> Result<(), String>) -> Self {
         let mut skipped = Vec::new();
-        self.subjects.retain(|s| match keep(*s) {
+        self.subjects.retain(|s| match keep(s) {
             Ok(()) => true,
             Err(why) => {
                 skipped.push(format!("{} skipped: {why}", s.name()));
@@ -114,7 +114,7 @@ impl<'l, V> Sweep<'l, V> {
     /// experiment, even if `--subjects` did not name them (a subject that
     /// exists for one experiment, added by its flag). One that cannot run
     /// on this machine is skipped with its reason.
-    pub fn adding(mut self, add: impl Fn(&dyn Subject) -> bool) -> Self {
+    pub fn adding(mut self, add: impl Fn(&SubjectSpec) -> bool) -> Self {
         for &s in SUBJECTS {
             let known = self.subjects.iter().any(|o| o.name() == s.name());
             if known || !add(s) || self.spec.cell(s) != experiment::Cell::Runs {
@@ -159,7 +159,7 @@ impl<'l, V> Sweep<'l, V> {
     }
 
     /// The subjects that run.
-    pub fn subjects(&self) -> &[&'static dyn Subject] {
+    pub fn subjects(&self) -> &[&'static SubjectSpec] {
         &self.subjects
     }
 

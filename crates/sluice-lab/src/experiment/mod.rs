@@ -34,7 +34,7 @@ use crate::child::{LibuvWorkload, RustWorkload};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
 use crate::report::{Chart, Table};
-use crate::subject::{Need, Runtime, Subject};
+use crate::subject::{Need, Runtime, SubjectSpec};
 
 /// What a subject's child runs for one experiment, per runtime.
 #[derive(Clone, Copy)]
@@ -292,7 +292,7 @@ impl ExperimentSpec {
     /// Whether the subject's own server is its workload here: an
     /// experiment that needs [`Need::HttpServer`] runs `sluice serve` for the
     /// Rust subjects (node runs the experiment's script).
-    pub fn serves(&self, subject: &dyn Subject) -> bool {
+    pub fn serves(&self, subject: &SubjectSpec) -> bool {
         self.needs.contains(&Need::HttpServer) && subject.runtime() == Runtime::Rust
     }
 
@@ -309,7 +309,7 @@ impl ExperimentSpec {
     /// Whether `subject` can run this experiment: it has every capability
     /// the experiment needs, and the experiment has a workload for its
     /// runtime.
-    pub fn cell(&self, subject: &dyn Subject) -> Cell {
+    pub fn cell(&self, subject: &SubjectSpec) -> Cell {
         for need in self.needs {
             if let Err(why) = subject.supports(*need) {
                 return Cell::Skipped(format!(
@@ -454,7 +454,7 @@ mod tests {
         for e in EXPERIMENTS {
             let spec = *e;
             for s in SUBJECTS {
-                match spec.cell(*s) {
+                match spec.cell(s) {
                     Cell::Runs => {
                         runs += 1;
                         match s.runtime() {
@@ -467,7 +467,7 @@ mod tests {
                                 s.name()
                             ),
                             Runtime::Rust => {
-                                assert!(spec.workloads.rust.is_some() || spec.serves(*s))
+                                assert!(spec.workloads.rust.is_some() || spec.serves(s))
                             }
                             Runtime::Libuv => assert!(spec.workloads.libuv.is_some()),
                             Runtime::Go => assert!(
@@ -502,14 +502,14 @@ mod tests {
             assert!(
                 SUBJECTS
                     .iter()
-                    .any(|s| s.runtime() == Runtime::Node && e.cell(*s) == Cell::Runs),
+                    .any(|s| s.runtime() == Runtime::Node && e.cell(s) == Cell::Runs),
                 "{}",
                 e.name
             );
         }
         for s in SUBJECTS {
             assert!(
-                EXPERIMENTS.iter().any(|e| e.cell(*s) == Cell::Runs),
+                EXPERIMENTS.iter().any(|e| e.cell(s) == Cell::Runs),
                 "{} runs nothing",
                 s.name()
             );
@@ -529,7 +529,7 @@ mod tests {
         let mut runs = Vec::new();
         for e in EXPERIMENTS {
             let spec = *e;
-            match spec.cell(*preloaded[0]) {
+            match spec.cell(preloaded[0]) {
                 Cell::Runs => runs.push(spec.name),
                 // Skipped for what it cannot do (scope: attach), or for
                 // what the experiment measures.

@@ -37,7 +37,7 @@ use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, Subject, Tuning};
+use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, SubjectSpec, Tuning};
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -188,7 +188,7 @@ impl Experiment for Adaptive {
 
 /// One run of a subject: as it is, or under one of its settings.
 struct Run {
-    subject: &'static dyn Subject,
+    subject: &'static SubjectSpec,
     setting: Option<&'static Setting>,
 }
 
@@ -213,7 +213,7 @@ impl Run {
 /// The runs of `subjects` that can run adaptive: one subject per
 /// threadpool rules, each as it is and under each of its settings; and a
 /// note for each subject left out.
-fn runs(subjects: &[&'static dyn Subject]) -> (Vec<Run>, Vec<String>) {
+fn runs(subjects: &[&'static SubjectSpec]) -> (Vec<Run>, Vec<String>) {
     let mut runs = Vec::new();
     let mut skipped = Vec::new();
     let mut shown: Vec<(Rules, &str)> = Vec::new();

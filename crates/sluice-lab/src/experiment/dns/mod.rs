@@ -41,7 +41,7 @@ use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Point, Table, ms, ratio, series_of};
-use crate::subject::{ChildContext, Runtime, Subject, run_on};
+use crate::subject::{ChildContext, Runtime, SubjectSpec, run_on};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -196,7 +196,7 @@ const WARMUP: &str = "warmup.fast.sluice.test";
 
 /// What a subject resolves with (the `method` param): node's two ways, a
 /// lanes pool's sluice::dns (no pool thread), else getaddrinfo on the pool.
-fn methods(subject: &dyn Subject) -> &'static [&'static str] {
+fn methods(subject: &SubjectSpec) -> &'static [&'static str] {
     if subject.runtime() == Runtime::Node {
         &["dns.lookup", "dns.resolve4"]
     } else if subject.runtime() == Runtime::Go {

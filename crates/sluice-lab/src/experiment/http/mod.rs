@@ -31,7 +31,7 @@ use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Point, Table, ms, ratio, series_of};
-use crate::subject::{Need, Runtime, Subject};
+use crate::subject::{Need, Runtime, SubjectSpec};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -327,7 +327,7 @@ impl Plan {
     fn admission(
         &self,
         lab: &Lab,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         pool: PoolSize,
         file: &Path,
         row: &dyn Fn(&str) -> Row,
@@ -350,7 +350,7 @@ impl Plan {
     fn crowd(
         &self,
         lab: &Lab,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         pool: PoolSize,
         file: &Path,
         row: &dyn Fn(&str) -> Row,
@@ -874,7 +874,7 @@ fn answer_notes(bodies: &[(String, Vec<u8>, Vec<u8>)]) -> Vec<String> {
 /// or `sluice serve` with lanes sized from `pool`.
 fn server_command(
     lab: &Lab,
-    subject: &dyn Subject,
+    subject: &SubjectSpec,
     pool: PoolSize,
     p: &Plan,
     file: &Path,
@@ -1094,7 +1094,7 @@ struct Server {
 impl Server {
     fn start(
         lab: &Lab,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         pool: PoolSize,
         p: &Plan,
         file: &Path,

@@ -25,7 +25,7 @@ use super::{drive, next_phase, seen};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::Table;
-use crate::subject::Subject;
+use crate::subject::SubjectSpec;
 use anyhow::Context;
 use serde_json::{Value, json};
 use sluice_scope::profile::{Consent, ProfileConfig, ProfileReport};
@@ -158,7 +158,7 @@ pub(super) struct Settings {
 /// Runs each blocker in `workloads` once; one row each.
 pub(super) fn run(
     lab: &Lab,
-    node: &dyn Subject,
+    node: &SubjectSpec,
     script: &str,
     workloads: &[&str],
     s: &Settings,
@@ -184,7 +184,7 @@ pub(super) fn run(
 
 /// Runs blocker `w` on node and profiles it: what the lab saw, and what
 /// the script printed.
-fn profile(lab: &Lab, node: &dyn Subject, w: &str, s: &Settings) -> anyhow::Result<(Seen, Value)> {
+fn profile(lab: &Lab, node: &SubjectSpec, w: &str, s: &Settings) -> anyhow::Result<(Seen, Value)> {
     let params = json!({
         "workload": w,
         "pool": s.pool,
@@ -223,7 +223,7 @@ struct Truth {
 /// One blocker's row: the truth, what scope named, the phases' lag and
 /// calls.
 fn row(
-    node: &dyn Subject,
+    node: &SubjectSpec,
     w: &str,
     s: &Settings,
     truth: &Truth,

@@ -56,7 +56,7 @@ use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{Need, SUBJECTS, Subject};
+use crate::subject::{Need, SUBJECTS, SubjectSpec};
 use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
@@ -469,7 +469,7 @@ impl Plan {
 
 /// The subject with a libuv pool sluice scope can attach to (node), or
 /// why none can run.
-fn watched_subject(lab: &Lab) -> anyhow::Result<&'static dyn Subject> {
+fn watched_subject(lab: &Lab) -> anyhow::Result<&'static SubjectSpec> {
     let sweep = Sweep::new(lab, &SPEC);
     if let Some(s) = sweep.subjects().first() {
         return Ok(*s);
@@ -511,7 +511,7 @@ struct Watched {
 /// it; `fifo_no` numbers the scratch directory's FIFOs.
 fn watch_one(
     lab: &Lab,
-    node: &dyn Subject,
+    node: &SubjectSpec,
     plan: &Plan,
     w: &str,
     pool: u64,
@@ -561,7 +561,7 @@ fn watch_one(
 
 /// The row of one watched window: the truth beside what scope reported.
 fn judge(
-    node: &dyn Subject,
+    node: &SubjectSpec,
     node_label: &str,
     w: &str,
     pool: u64,
@@ -688,7 +688,7 @@ fn run_one_build(
 /// rows, and the note that says how.
 fn run_blockers(
     lab: &Lab,
-    node: &dyn Subject,
+    node: &SubjectSpec,
     plan: &Plan,
     args: &Args,
 ) -> anyhow::Result<(Vec<Row>, String)> {
@@ -716,7 +716,7 @@ fn run_blockers(
 
 /// One build's notes: who runs, how each row was watched, the truth, then
 /// what the windows showed and scope's own cost.
-fn notes(plan: &Plan, node: &dyn Subject, seen: Seen, rows: &[Row]) -> Vec<String> {
+fn notes(plan: &Plan, node: &SubjectSpec, seen: Seen, rows: &[Row]) -> Vec<String> {
     let others: Vec<&str> = SUBJECTS
         .iter()
         .filter(|s| s.by_default(false) && s.supports(Need::Attach).is_err())

@@ -50,7 +50,7 @@ use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
 use crate::report::{Chart, Point, Table, ratio, series_of};
-use crate::subject::{self, ChildContext, Executor, Need, Runtime, Subject, run_on};
+use crate::subject::{self, ChildContext, Executor, Need, Runtime, SubjectSpec, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
@@ -346,7 +346,7 @@ fn bill_row(row: Row, out: &BillReply) -> anyhow::Result<Row> {
 
 /// The refusal in a Rust child's failure, if its pool builder refused the
 /// size (the child prints `sluice: <error>` and exits before any work).
-fn refusal(subject: &dyn Subject, err: &anyhow::Error) -> Option<String> {
+fn refusal(subject: &SubjectSpec, err: &anyhow::Error) -> Option<String> {
     if subject.runtime() != Runtime::Rust {
         return None;
     }

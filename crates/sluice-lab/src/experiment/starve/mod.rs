@@ -57,7 +57,7 @@ use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Point, Table, ms, ratio, series_of};
-use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
+use crate::subject::{ChildContext, Done, Executor, Runtime, SubjectSpec, run_on};
 use crate::sweep::{Cell, Sweep};
 use crate::workload::{self, FifoHolder};
 use anyhow::Context;
@@ -176,7 +176,7 @@ impl Plan {
 
 /// What stands in for `probe` on `subject` (the seed's operations on node,
 /// their equivalents in the Rust subjects' lanes).
-fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> String {
+fn stand_in(subject: &SubjectSpec, plan: &Plan, scenario: &str, probe: &str) -> String {
     let (queued, hold_ms) = (plan.queued, plan.hold.as_millis());
     let lane = |l: Lane| subject.lane_label(l);
     match (subject.runtime() == Runtime::Node, probe) {
