@@ -220,12 +220,7 @@ impl Lab {
 
     fn build_go(&self, experiment: &str) -> anyhow::Result<PathBuf> {
         let go = self.go().map_err(anyhow::Error::msg)?;
-        let exp = experiment::by_name(experiment)
-            .with_context(|| format!("unknown experiment {experiment:?}"))?;
-        let program = exp
-            .workloads
-            .go
-            .with_context(|| format!("{experiment} has no Go program"))?;
+        let program = workload_source(experiment, "Go program", |w| w.go)?;
         let root = self.scripts.path().join("go");
         let dir = root.join(experiment);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -333,12 +328,7 @@ impl Lab {
     /// Writes `experiment`'s node script into the scratch directory (once)
     /// and returns its path.
     pub fn node_script(&self, experiment: &str) -> anyhow::Result<PathBuf> {
-        let exp = experiment::by_name(experiment)
-            .with_context(|| format!("unknown experiment {experiment:?}"))?;
-        let script = exp
-            .workloads
-            .node
-            .with_context(|| format!("{experiment} has no node script"))?;
+        let script = workload_source(experiment, "node script", |w| w.node)?;
         let path = self.scripts.path().join(format!("{experiment}.js"));
         if !path.exists() {
             std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
@@ -363,23 +353,9 @@ impl Lab {
     }
 
     /// Runs one child: `subject` running `experiment`'s workload with `pool`
-    /// and `params`. Returns the JSON document it printed last. `watch`, if
-    /// given, is ticked while the child runs.
-    pub fn run_child(
-        &self,
-        subject: &SubjectSpec,
-        experiment: &str,
-        pool: PoolSize,
-        params: &Value,
-        watch: Option<&mut dyn Watch>,
-    ) -> anyhow::Result<Value> {
-        let what = format!("{} running {experiment} (pool {pool})", subject.name());
-        let cmd = subject.command(self, experiment, pool, params)?;
-        self.run_command(cmd, &what, watch)
-    }
-
-    /// [`Lab::run_child`] on the typed protocol: sends `params`, reads the
-    /// child's result as `R` (see [`crate::child`]).
+    /// and `params` (see [`crate::child`]), and reads the JSON document it
+    /// printed last as `R`. `watch`, if given, is ticked while the child
+    /// runs.
     pub fn call<P: serde::Serialize, R: serde::de::DeserializeOwned>(
         &self,
         subject: &SubjectSpec,
@@ -388,13 +364,9 @@ impl Lab {
         params: &P,
         watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<R> {
-        let got = self.run_child(
-            subject,
-            experiment,
-            pool,
-            &serde_json::to_value(params)?,
-            watch,
-        )?;
+        let what = format!("{} running {experiment} (pool {pool})", subject.name());
+        let cmd = subject.command(self, experiment, pool, &serde_json::to_value(params)?)?;
+        let got = self.run_command(cmd, &what, watch)?;
         serde_json::from_value(got).with_context(|| {
             format!(
                 "reading {}'s result for {experiment} (pool {pool})",
@@ -403,7 +375,7 @@ impl Lab {
         })
     }
 
-    /// Like [`Lab::run_child`], with the child inside a private network
+    /// Like [`Lab::call`] (untyped), with the child inside a private network
     /// and mount namespace whose only name server is a DNS delay server
     /// configured as `server` (see [`sluice_testnet::netns`]). Returns the child's
     /// JSON and the server's counts; fails if the machine's
@@ -555,6 +527,18 @@ fn tail(s: &str, max: usize) -> &str {
         i += 1;
     }
     &s[i..]
+}
+
+/// The source `pick` takes from `experiment`'s workloads (its node script,
+/// its Go program), or an error saying it has no `what`.
+fn workload_source(
+    experiment: &str,
+    what: &str,
+    pick: impl Fn(&experiment::Workloads) -> Option<&'static str>,
+) -> anyhow::Result<&'static str> {
+    let exp = experiment::by_name(experiment)
+        .with_context(|| format!("unknown experiment {experiment:?}"))?;
+    pick(&exp.workloads).with_context(|| format!("{experiment} has no {what}"))
 }
 
 #[cfg(test)]

@@ -128,12 +128,7 @@ impl Experiment for LoopVsPool {
         let loop_ms = args.millis("loop-ms", 1, 60_000)?;
         let tasks = args.numbers("pool-tasks", 1, 1024)?;
         let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
-        // The most iterations of three calibrations: the one least slowed by
-        // whatever else the machine was doing.
-        let iterations = (0..3)
-            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
-            .max()
-            .unwrap_or(1);
+        let iterations = workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(cpu_ms));
         let mut scenarios = vec![Scenario::new("idle", 0), Scenario::new("loop", 0)];
         scenarios.extend(
             tasks

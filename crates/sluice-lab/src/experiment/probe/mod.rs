@@ -190,12 +190,8 @@ impl Experiment for Probe {
         let probes = probe_list(args)?;
         let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
-        // The most iterations of three calibrations: the one least slowed by
-        // whatever else the machine was doing.
-        let iterations = (0..3)
-            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms)))
-            .max()
-            .unwrap_or(1);
+        let iterations =
+            workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(blocker_ms));
         let (small, big) = write_data(lab)?;
         let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {

@@ -547,7 +547,7 @@ fn watch_one(
                 r
             })
     } else {
-        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
+        lab.call(node, SPEC.name, size, &params, Some(&mut watch))
     };
     let (report, found) = seen(watch.thread.take(), "node never printed ready")
         .with_context(|| format!("scope watching {w} at pool {pool}"))?;
