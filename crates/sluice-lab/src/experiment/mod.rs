@@ -474,7 +474,8 @@ mod tests {
                                 spec.workloads
                                     .go
                                     .is_some_and(|go| go.contains("package main")
-                                        && go.contains("os.Args[1]")),
+                                        && (go.contains("readParams(")
+                                            || go.contains("os.Args[1]"))),
                                 "{} on {}: no Go program reading its params",
                                 spec.name,
                                 s.name()

@@ -424,6 +424,14 @@ pub struct Compared {
     pub lanes: bool,
 }
 
+impl Compared {
+    /// The column's cell: the subject's figure over the reference's, each
+    /// read with `get` (`-` where either is missing).
+    pub fn ratio(&self, get: impl Fn(&str) -> Option<f64>) -> String {
+        crate::report::ratio(get(self.subject), get(self.reference))
+    }
+}
+
 /// The ratio columns for the subjects `names` of an outcome: every subject
 /// with a ratio label over the reference, in table order; none without the
 /// reference.

@@ -274,12 +274,7 @@ impl Experiment for Probe {
                         .iter()
                         .map(|s| get(s, p, "probe_ms").map_or("-".into(), ms)),
                 );
-                row.extend(compared.iter().map(|c| {
-                    ratio(
-                        get(c.subject, p, "probe_ms"),
-                        get(c.reference, p, "probe_ms"),
-                    )
-                }));
+                row.extend(compared.iter().map(|c| c.ratio(|s| get(s, p, "probe_ms"))));
                 rows.push(row);
             }
             tables.push(Table {

@@ -180,12 +180,7 @@ impl Experiment for SmallReads {
                         .iter()
                         .map(|s| get(s, pool, "total_ms").map_or("-".into(), ms)),
                 );
-                row.extend(compared.iter().map(|c| {
-                    ratio(
-                        get(c.subject, pool, "ops_s"),
-                        get(c.reference, pool, "ops_s"),
-                    )
-                }));
+                row.extend(compared.iter().map(|c| c.ratio(|s| get(s, pool, "ops_s"))));
                 row
             })
             .collect();

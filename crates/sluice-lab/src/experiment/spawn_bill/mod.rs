@@ -49,7 +49,7 @@ use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
-use crate::report::{Chart, Point, Table, ratio, series_of};
+use crate::report::{Chart, Point, Table, series_of};
 use crate::subject::{self, ChildContext, Executor, Need, Runtime, SubjectSpec, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -483,7 +483,7 @@ impl Bill<'_> {
                     },
                 }));
                 let v = |s: &str| self.find(s, p).and_then(|r| value.and_then(|f| f(&r)));
-                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
+                row.extend(ratios.iter().map(|c| c.ratio(v)));
                 row
             })
             .collect();

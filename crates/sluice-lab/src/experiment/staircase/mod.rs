@@ -16,7 +16,7 @@ use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
+use crate::report::{Chart, Point, Table, ms, param_cell, series_of};
 use crate::subject::{self, ChildContext, Runtime, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -211,11 +211,7 @@ impl Experiment for Staircase {
                     let get = |s: &str| o.metric(s, &key(n), "total_ms");
                     let mut row = vec![n.to_string()];
                     row.extend(subjects.iter().map(|s| get(s).map_or("-".into(), ms)));
-                    row.extend(
-                        compared
-                            .iter()
-                            .map(|c| ratio(get(c.subject), get(c.reference))),
-                    );
+                    row.extend(compared.iter().map(|c| c.ratio(get)));
                     rows.push(row);
                 }
                 tables.push(Table {
