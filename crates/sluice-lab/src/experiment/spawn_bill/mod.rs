@@ -222,19 +222,17 @@ impl Experiment for SpawnBill {
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let mut tables = Vec::new();
-        let bill: Vec<&Row> = o
-            .rows
-            .iter()
-            .filter(|r| r.param_text("phase") == "startup")
-            .collect();
+        let phase = |p: &str| -> Vec<&Row> {
+            o.rows
+                .iter()
+                .filter(|r| r.param_text("phase") == p)
+                .collect()
+        };
+        let bill = phase("startup");
         if !bill.is_empty() {
             tables.extend(bill_tables(o, &bill));
         }
-        let set: Vec<&Row> = o
-            .rows
-            .iter()
-            .filter(|r| r.param_text("phase") == "set-inside")
-            .collect();
+        let set = phase("set-inside");
         if !set.is_empty() {
             tables.push(set_table(&set));
         }
