@@ -419,29 +419,13 @@ impl Lab {
         what: &str,
         mut watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<Value> {
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("starting {what}: {cmd:?}"))?;
+        let Captured {
+            mut child,
+            lines: line_rx,
+            stdout: out_reader,
+            stderr: err_reader,
+        } = spawn_captured(&mut cmd, what)?;
         let pid = child.id();
-        let (line_tx, line_rx) = mpsc::channel::<String>();
-        let stdout = child.stdout.take().expect("piped");
-        let out_reader = std::thread::spawn(move || {
-            let mut all = Vec::new();
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = line_tx.send(line.clone());
-                all.push(line);
-            }
-            all
-        });
-        let mut stderr = child.stderr.take().expect("piped");
-        let err_reader = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
         let start = Instant::now();
         let mut pending = Vec::new();
         let status = loop {
@@ -527,6 +511,55 @@ fn tail(s: &str, max: usize) -> &str {
         i += 1;
     }
     &s[i..]
+}
+
+/// A child whose stdin is closed and whose output is read on threads of
+/// its own: stdout line by line (each line sent on `lines` as it comes, and
+/// all of them returned by `stdout`), stderr whole.
+pub(crate) struct Captured {
+    /// The child.
+    pub(crate) child: std::process::Child,
+    /// Its stdout, a line at a time, as it prints them.
+    pub(crate) lines: mpsc::Receiver<String>,
+    /// Every line of its stdout, once it has closed it.
+    pub(crate) stdout: std::thread::JoinHandle<Vec<String>>,
+    /// Its stderr, once it has closed it.
+    pub(crate) stderr: std::thread::JoinHandle<String>,
+}
+
+/// Starts `cmd` as a [`Captured`] child; `what` names it in the error.
+pub(crate) fn spawn_captured(
+    cmd: &mut std::process::Command,
+    what: &str,
+) -> anyhow::Result<Captured> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("starting {what}: {cmd:?}"))?;
+    let out = child.stdout.take().expect("stdout is piped");
+    let (tx, lines) = mpsc::channel();
+    let stdout = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line.clone());
+            all.push(line);
+        }
+        all
+    });
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    Ok(Captured {
+        child,
+        lines,
+        stdout,
+        stderr,
+    })
 }
 
 /// The source `pick` takes from `experiment`'s workloads (its node script,

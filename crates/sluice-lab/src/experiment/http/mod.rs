@@ -36,7 +36,6 @@ use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Policy;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -1102,25 +1101,12 @@ impl Server {
     ) -> anyhow::Result<Server> {
         let what = format!("{} server (pool {pool})", subject.name());
         let mut cmd = server_command(lab, subject, pool, p, file, admission)?;
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("starting the {what}: {cmd:?}"))?;
-        let mut stderr = child.stderr.take().expect("piped");
-        let stderr = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
+        let crate::lab::Captured {
+            mut child,
+            lines: rx,
+            stderr,
+            ..
+        } = crate::lab::spawn_captured(&mut cmd, &format!("the {what}"))?;
         let started = Instant::now();
         let port = loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
