@@ -74,6 +74,42 @@ impl Workloads {
     }
 }
 
+/// An experiment folder's own files, embedded by `build.rs` by their
+/// names: `about.md`, `<folder>.js`, `<folder>.go`, each where it exists.
+struct Folder {
+    /// The folder's name (`loop_vs_pool`).
+    name: &'static str,
+    /// `about.md`: the one-line about, a blank line, the long help.
+    about: Option<&'static str>,
+    /// `<folder>.js`: node's script.
+    node: Option<&'static str>,
+    /// `<folder>.go`: the go subject's program.
+    go: Option<&'static str>,
+}
+
+/// Every folder under `src/experiment/`, in name order.
+const FOLDERS: &[Folder] = include!(concat!(env!("OUT_DIR"), "/experiment_files.rs"));
+
+/// The folder of the experiment `name`: its name with `_` for `-`
+/// (`loop-vs-pool` lives in `loop_vs_pool/`), if there is one.
+const fn folder(name: &str) -> Option<&'static Folder> {
+    let mut i = 0;
+    while i < FOLDERS.len() {
+        let (a, b) = (FOLDERS[i].name.as_bytes(), name.as_bytes());
+        let mut same = a.len() == b.len();
+        let mut j = 0;
+        while same && j < a.len() {
+            same = a[j] == b[j] || (a[j] == b'_' && b[j] == b'-');
+            j += 1;
+        }
+        if same {
+            return Some(&FOLDERS[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// An experiment's declaration: everything about it that is data, and the
 /// experiment itself. Built in one expression with [`ExperimentSpec::new`]
 /// and the builder methods below, so that it can be a `static`.
@@ -121,8 +157,10 @@ pub enum Cell {
 }
 
 impl ExperimentSpec {
-    /// The declaration of experiment `name`, run by `experiment`: no help,
-    /// flags, needs or workloads yet, and the pool size left unset.
+    /// The declaration of experiment `name`, run by `experiment`. Its help,
+    /// node script and Go program are its folder's files (`about.md`,
+    /// `<folder>.js`, `<folder>.go`, where they exist: see `build.rs`); no
+    /// flags, needs or Rust workload yet, and the pool size left unset.
     ///
     /// ```
     /// use sluice_lab::report::{Chart, Table};
@@ -150,41 +188,50 @@ impl ExperimentSpec {
     /// }];
     ///
     /// static SPEC: ExperimentSpec = ExperimentSpec::new("echo", &Echo)
-    ///     .help("says nothing\n\nAt length.")
     ///     .seed("no seed")
     ///     .flags(ARGS)
     ///     .pools(&[PoolSize::Size(1), PoolSize::Size(4)])
-    ///     .report_pools(&[PoolSize::Size(4)])
-    ///     .node("console.log(process.argv[2])");
+    ///     .report_pools(&[PoolSize::Size(4)]);
     ///
-    /// assert_eq!((SPEC.about(), SPEC.long_about()), ("says nothing", "At length."));
     /// assert_eq!(SPEC.default_pools(false).len(), 2);
     /// assert_eq!(SPEC.default_pools(true), [PoolSize::Size(4)]);
     /// assert_eq!(SPEC.args.len(), 1);
-    /// assert!(SPEC.workloads.node.is_some() && SPEC.workloads.rust.is_none());
+    /// // No folder `echo/` in the lab: no help, no node script or Go program.
+    /// assert_eq!(SPEC.about(), "");
+    /// assert!(SPEC.workloads.node.is_none() && SPEC.workloads.go.is_none());
+    ///
+    /// // `staircase/` holds about.md, staircase.js and staircase.go.
+    /// let staircase = sluice_lab::experiment::by_name("staircase").unwrap();
+    /// assert!(staircase.about().starts_with("n concurrent pool tasks"));
+    /// assert!(staircase.workloads.node.unwrap().contains("process.argv[2]"));
+    /// assert!(staircase.workloads.go.unwrap().contains("package main"));
     /// ```
     pub const fn new(name: &'static str, experiment: &'static dyn Experiment) -> Self {
+        let (help, node, go) = match folder(name) {
+            Some(f) => (f.about, f.node, f.go),
+            None => (None, None, None),
+        };
         ExperimentSpec {
             name,
-            help: "",
+            help: match help {
+                Some(text) => text,
+                None => "",
+            },
             experiment,
             seed: "",
             args: &[],
             pools: &[PoolSize::Unset],
             report_pools: &[PoolSize::Unset],
             needs: &[],
-            workloads: Workloads::NONE,
+            workloads: Workloads {
+                node,
+                go,
+                ..Workloads::NONE
+            },
             rerouted: false,
             why_no_go: None,
             bars: false,
         }
-    }
-
-    /// Its help: `include_str!("about.md")`, the one-line about, a blank
-    /// line, then the long help.
-    pub const fn help(mut self, text: &'static str) -> Self {
-        self.help = text;
-        self
     }
 
     /// The seed section it reproduces.
@@ -219,12 +266,6 @@ impl ExperimentSpec {
         self
     }
 
-    /// Node's script (`include_str!("<name>.js")`).
-    pub const fn node(mut self, script: &'static str) -> Self {
-        self.workloads.node = Some(script);
-        self
-    }
-
     /// The Rust subjects' workload (`child.rs`).
     pub const fn rust(mut self, workload: &'static dyn RustWorkload) -> Self {
         self.workloads.rust = Some(workload);
@@ -234,12 +275,6 @@ impl ExperimentSpec {
     /// The libuv-ffi subject's workload.
     pub const fn libuv(mut self, workload: &'static dyn LibuvWorkload) -> Self {
         self.workloads.libuv = Some(workload);
-        self
-    }
-
-    /// The Go subject's program (`include_str!("<name>.go")`).
-    pub const fn go(mut self, program: &'static str) -> Self {
-        self.workloads.go = Some(program);
         self
     }
 
@@ -415,6 +450,23 @@ mod tests {
                 assert_ne!(a.name, b.name);
             }
         }
+    }
+
+    /// Each folder under `src/experiment/` is one registered experiment's,
+    /// with its help; each experiment has its folder.
+    #[test]
+    fn every_folder_is_an_experiment() {
+        for f in FOLDERS {
+            assert!(f.about.is_some(), "{}/ has no about.md", f.name);
+            assert!(
+                EXPERIMENTS
+                    .iter()
+                    .any(|e| folder(e.name).is_some_and(|g| g.name == f.name)),
+                "{}/ belongs to no experiment of EXPERIMENTS",
+                f.name
+            );
+        }
+        assert_eq!(FOLDERS.len(), EXPERIMENTS.len());
     }
 
     #[test]

@@ -46,12 +46,9 @@ use std::time::Duration;
 
 /// The declaration of `adaptive`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("adaptive", &Adaptive)
-    .help(include_str!("about.md"))
     .seed("seed 004 §2.3, §3.3")
     .flags(ARGS)
-    .node(include_str!("adaptive.js"))
-    .rust(&Adaptive)
-    .go(include_str!("adaptive.go"));
+    .rust(&Adaptive);
 
 /// The adaptive experiment.
 pub(crate) struct Adaptive;

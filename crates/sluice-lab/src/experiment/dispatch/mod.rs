@@ -35,13 +35,10 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `dispatch`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
-    .help(include_str!("about.md"))
     .seed("the pool's own cost (no seed section)")
     .flags(ARGS)
-    .node(include_str!("dispatch.js"))
     .rust(&Dispatch)
     .libuv(&Dispatch)
-    .go(include_str!("dispatch.go"))
     .rerouted();
 
 /// The dispatch experiment.

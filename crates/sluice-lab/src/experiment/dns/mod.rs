@@ -54,7 +54,6 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `dns`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", &Dns)
-    .help(include_str!("about.md"))
     .seed("seed 001, \"The lab: my own resolver\"")
     .flags(ARGS)
     .pools(&[
@@ -68,9 +67,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", &Dns)
         Size(16),
     ])
     .report_pools(&[Unset, Size(8)])
-    .node(include_str!("dns.js"))
     .rust(&Dns)
-    .go(include_str!("dns.go"))
     .rerouted()
     .bars();
 

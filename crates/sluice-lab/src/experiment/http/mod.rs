@@ -43,14 +43,11 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `http`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
-    .help(include_str!("about.md"))
     .seed("seed 000 §5, seed 002 §3")
     .flags(ARGS)
     .pools(&[Size(1), Size(2), Size(4), Size(16)])
     .report_pools(&[Size(1), Size(4)])
     .needs(&[Need::HttpServer])
-    .node(include_str!("http.js"))
-    .go(include_str!("http.go"))
     .rerouted();
 
 /// The http experiment.

@@ -36,12 +36,9 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `loop-vs-pool`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("loop-vs-pool", &LoopVsPool)
-    .help(include_str!("about.md"))
     .seed("seed 000 §3")
     .flags(ARGS)
-    .node(include_str!("loop_vs_pool.js"))
     .rust(&LoopVsPool)
-    .go(include_str!("loop_vs_pool.go"))
     .bars();
 
 /// What the parent sends each child (`loop_vs_pool.js` reads the same).

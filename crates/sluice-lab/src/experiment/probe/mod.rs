@@ -61,12 +61,9 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `probe`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("probe", &Probe)
-    .help(include_str!("about.md"))
     .seed("seed 000 §2")
     .flags(ARGS)
-    .node(include_str!("probe.js"))
     .rust(&Probe)
-    .go(include_str!("probe.go"))
     .rerouted()
     .bars();
 

@@ -68,13 +68,11 @@ use std::time::Duration;
 
 /// The declaration of `scope`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("scope", &Scope)
-    .help(include_str!("about.md"))
     .seed("seed 002 (sluice scope)")
     .flags(ARGS)
     .pools(&[Size(1), Size(4), Size(16)])
     .report_pools(&[Size(1), Size(4)])
-    .needs(&[Need::Attach])
-    .node(include_str!("scope.js"));
+    .needs(&[Need::Attach]);
 
 /// The scope experiment.
 pub(crate) struct Scope;

@@ -33,14 +33,11 @@ use std::time::Instant;
 
 /// The declaration of `small-reads`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("small-reads", &SmallReads)
-    .help(include_str!("about.md"))
     .seed("seed 000 §5")
     .flags(ARGS)
     .pools(&[Size(1), Size(4), Size(16), Size(64)])
     .report_pools(&[Size(1), Size(4), Size(16)])
-    .node(include_str!("small_reads.js"))
     .rust(&SmallReads)
-    .go(include_str!("small_reads.go"))
     .rerouted()
     .bars();
 

@@ -62,13 +62,10 @@ use std::time::Duration;
 
 /// The declaration of `spawn-bill`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("spawn-bill", &SpawnBill)
-    .help(include_str!("about.md"))
     .seed("seed 000 §4, seed 001")
     .flags(ARGS)
     .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
-    .node(include_str!("spawn_bill.js"))
     .rust(&SpawnBill)
-    .go(include_str!("spawn_bill.go"))
     .bars();
 
 /// The spawn-bill experiment.

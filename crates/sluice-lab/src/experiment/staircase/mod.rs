@@ -31,14 +31,11 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `staircase`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("staircase", &Staircase)
-    .help(include_str!("about.md"))
     .seed("seed 000 §1")
     .flags(ARGS)
     .pools(&[Size(1), Size(2), Size(4), Size(8)])
     .report_pools(&[Size(1), Size(4)])
-    .node(include_str!("staircase.js"))
-    .rust(&Staircase)
-    .go(include_str!("staircase.go"));
+    .rust(&Staircase);
 
 /// What the parent sends each child (`staircase.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]

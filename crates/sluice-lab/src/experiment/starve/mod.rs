@@ -73,11 +73,9 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `starve`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("starve", &Starve)
-    .help(include_str!("about.md"))
     .seed("seed 001, \"Who starves whom\"")
     .flags(ARGS)
     .pools(&[Size(4)])
-    .node(include_str!("starve.js"))
     .rust(&Starve)
     .no_go(WHY_NO_GO)
     .rerouted()

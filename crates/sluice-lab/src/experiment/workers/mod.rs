@@ -51,12 +51,10 @@ use std::time::{Duration, Instant};
 
 /// The declaration of `workers`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("workers", &Workers)
-    .help(include_str!("about.md"))
     .seed("seed 000 §4, seed 001")
     .flags(ARGS)
     .pools(&[Size(4), Size(8)])
     .report_pools(&[Size(4)])
-    .node(include_str!("workers.js"))
     .rust(&Workers)
     .no_go(WHY_NO_GO)
     .bars();
