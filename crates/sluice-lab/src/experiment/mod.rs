@@ -39,7 +39,7 @@ use crate::subject::{Need, Runtime, SubjectSpec};
 /// What a subject's child runs for one experiment, per runtime.
 #[derive(Clone, Copy)]
 pub struct Workloads {
-    /// Node's script (`<name>.js`): reads its JSON params from argv[2],
+    /// Node's script (`<name>.js`): reads its JSON params from `argv[2]`,
     /// prints one JSON document (the experiment's result) as its last line.
     pub node: Option<&'static str>,
     /// The Rust subjects' workload (`child.rs`), on the subject's executor.
@@ -49,7 +49,7 @@ pub struct Workloads {
     pub libuv: Option<&'static dyn LibuvWorkload>,
     /// The Go subject's program (`<name>.go`, package main, standard
     /// library only): built once per lab run, run with its JSON params as
-    /// argv[1], prints one JSON document as its last line.
+    /// `argv[1]`, prints one JSON document as its last line.
     pub go: Option<&'static str>,
 }
 
