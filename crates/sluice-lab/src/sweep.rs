@@ -38,6 +38,11 @@ impl<V> Cell<'_, V> {
             .call(self.subject, self.spec.name, self.pool, params, watch)
     }
 
+    /// The lab the cell runs in.
+    pub fn lab(&self) -> &Lab {
+        self.lab
+    }
+
     /// A row for this cell's subject with its `pool` parameter set.
     pub fn row(&self) -> Row {
         Row::new(self.subject.name()).param("pool", self.pool.to_value())

@@ -32,7 +32,7 @@ use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Point, Table, ms, ratio, series_of};
 use crate::subject::{Need, Runtime, SubjectSpec};
-use crate::sweep::Sweep;
+use crate::sweep::{Cell, Sweep};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Policy;
@@ -178,7 +178,7 @@ impl Experiment for Http {
             let (subject, pool) = (c.subject, c.pool);
             let pi = usize::from(Some(pool) != first_pool);
             let mut rows = Vec::new();
-            let server = Server::start(lab, subject, pool, &p, &file, None)?;
+            let server = Server::start(c, &p, &file, None)?;
             let base = format!("http://127.0.0.1:{}", server.port);
             if pi == 0 && bodies.iter().all(|b| b.0 != subject.name()) {
                 bodies.push((
@@ -199,10 +199,10 @@ impl Experiment for Http {
             if p.cells.iter().any(|c| c == "admission")
                 && !matches!(subject.sluice_policy(), Some(Policy::Libuv { .. }))
             {
-                rows.push(p.admission(lab, subject, pool, &file, &row)?);
+                rows.push(p.admission(c, &file)?);
             }
             if p.cells.iter().any(|c| c == "crowd") {
-                rows.extend(p.crowd(lab, subject, pool, &file, &row)?);
+                rows.extend(p.crowd(c, &file)?);
             }
             Ok(rows)
         })?;
@@ -320,15 +320,8 @@ struct Plan {
 impl Plan {
     /// The admission cell: a `/login` flood against a server that admits
     /// `admission_queue` beyond its pool; clients honour Retry-After.
-    fn admission(
-        &self,
-        lab: &Lab,
-        subject: &SubjectSpec,
-        pool: PoolSize,
-        file: &Path,
-        row: &dyn Fn(&str) -> Row,
-    ) -> anyhow::Result<Row> {
-        let server = Server::start(lab, subject, pool, self, file, Some(self.admission_queue))?;
+    fn admission(&self, c: &Cell<'_, ()>, file: &Path) -> anyhow::Result<Row> {
+        let server = Server::start(c, self, file, Some(self.admission_queue))?;
         let mut load = Load::new(
             format!("http://127.0.0.1:{}/login", server.port),
             self.concurrency,
@@ -337,26 +330,21 @@ impl Plan {
         load.honor_retry_after = true;
         let r = one(load)?;
         server.stop()?;
-        Ok(metrics(row("admission"), &r).metric("bound", self.admission_queue as f64))
+        let row = c.row().param("cell", "admission");
+        Ok(metrics(row, &r).metric("bound", self.admission_queue as f64))
     }
 
     /// Seed 004's headline run: a crowd of connections, each asking for a
     /// short CPU hash, against a server of its own; then `/ping` from the
     /// same crowd (seed 004 §4).
-    fn crowd(
-        &self,
-        lab: &Lab,
-        subject: &SubjectSpec,
-        pool: PoolSize,
-        file: &Path,
-        row: &dyn Fn(&str) -> Row,
-    ) -> anyhow::Result<Vec<Row>> {
+    fn crowd(&self, c: &Cell<'_, ()>, file: &Path) -> anyhow::Result<Vec<Row>> {
+        let row = |cell: &str| c.row().param("cell", cell);
         let crowd = Plan {
             iterations: self.crowd_iterations,
             concurrency: self.crowd,
             ..self.clone()
         };
-        let server = Server::start(lab, subject, pool, &crowd, file, None)?;
+        let server = Server::start(c, &crowd, file, None)?;
         let url = format!("http://127.0.0.1:{}/login", server.port);
         let cpu0 = server.cpu_seconds();
         let wall0 = Instant::now();
@@ -1088,14 +1076,14 @@ struct Server {
 }
 
 impl Server {
+    /// Starts `c`'s subject's server at `c`'s pool size.
     fn start(
-        lab: &Lab,
-        subject: &SubjectSpec,
-        pool: PoolSize,
+        c: &Cell<'_, ()>,
         p: &Plan,
         file: &Path,
         admission: Option<usize>,
     ) -> anyhow::Result<Server> {
+        let (lab, subject, pool) = (c.lab(), c.subject, c.pool);
         let what = format!("{} server (pool {pool})", subject.name());
         let mut cmd = server_command(lab, subject, pool, p, file, admission)?;
         let crate::lab::Captured {
