@@ -5,8 +5,9 @@
 //! (`node`), sluice's libuv policy (`sluice-compat`), sluice's lanes
 //! (`sluice`) and tokio's `spawn_blocking` (`tokio`).
 //!
-//! - `experiment/`: one file per experiment, plus its node script; the
-//!   registry [`experiment::EXPERIMENTS`].
+//! - `experiment/`: one folder per experiment (its declaration and code,
+//!   help, node script, Go program); the registry
+//!   [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
 //! - `lab.rs`: a run's context: subjects, node, children, watching.
 //! - The DNS delay server and namespaced runs are the `sluice-testnet` crate.

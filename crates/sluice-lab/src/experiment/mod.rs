@@ -4,14 +4,15 @@
 //! every experiment all iterate that slice.
 //!
 //! An experiment **declares** itself in one [`ExperimentSpec`] value (name,
-//! help, flags, pools, the seed it reproduces, what it needs of a subject,
-//! its workloads) and implements [`Experiment`] for what varies: how it
+//! flags, pools, the seed it reproduces, what it needs of a subject, its
+//! Rust workload) and implements [`Experiment`] for what varies: how it
 //! runs its cells ([`Experiment::run`], usually one [`Sweep`](crate::sweep::Sweep)),
 //! and how its results are drawn ([`Experiment::tables`],
-//! [`Experiment::chart`]). Its folder holds `mod.rs` (plan and tables),
-//! `child.rs` (the Rust subjects' workload, with the typed params and
-//! result the node script shares), `<name>.js` (node's workload) and
-//! `about.md` (the long help).
+//! [`Experiment::chart`]). Its folder holds `mod.rs` (the declaration, plan
+//! and tables), `child.rs` (the Rust subjects' workload, with the typed
+//! params and result the node script shares), and the files `build.rs`
+//! embeds by their names: `about.md` (its help), `<name>.js` (node's
+//! workload) and `<name>.go` (the go subject's, where Go can run it).
 
 mod adaptive;
 pub mod args;
