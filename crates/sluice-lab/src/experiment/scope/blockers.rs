@@ -264,6 +264,8 @@ fn row(
         .metric("idle_pct", a.shares.idle_pct)
         .metric("top_pct", top.map_or(0.0, |t| t.time.pct))
         .metric("loop_utilization_pct", r.window.loop_utilization_pct)
+        .metric("loop_stalled_pct", r.window.loop_stalled_pct)
+        .metric("loop_longest_ms", r.window.loop_longest_ms)
         .metric("served_after", f64::from(u8::from(seen.served_after)))
         .metric(
             "inspector_closed",
