@@ -384,6 +384,15 @@ fn an_inlined_callee_is_named_on_node_22_and_24() {
         names(&v, "tightLoop", 3);
         assert_eq!(v["top_self"][0]["function"], "tightLoop", "{build}");
         assert_eq!(v["inspector"]["port_closed"], true, "{build}");
+        // Asked to keep the code, scope leaves V8's code alone (what V8
+        // then charges where is its own affair: the fixtures).
+        let v = json_of(&profile(
+            node.pid(),
+            dir.path(),
+            &["--yes", "--profile-keep-code"],
+        ));
+        assert_eq!(v["fresh_code"], false, "{build}");
+        assert!(v["samples"].as_u64().unwrap() > 0, "{build}");
     }
 }
 
