@@ -611,7 +611,8 @@ mod tests {
         }
         config.report = false;
         config.subjects = Some(vec!["node+sluice".into(), "sluice".into()]);
-        // Running or skipped (no addon built): asked for either way.
+        // Run or skipped (an addon not built is skipped, listed after the
+        // subjects that run): both asked, nothing else.
         let mut named = asked(&Lab::new(config).unwrap());
         named.sort();
         assert_eq!(named, ["node+sluice", "sluice"]);
