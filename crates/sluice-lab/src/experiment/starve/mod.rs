@@ -141,6 +141,25 @@ struct Plan {
 }
 
 impl Plan {
+    /// `row` with what the child measured of `probe`, or why it has
+    /// nothing.
+    fn probe_row(&self, reply: &Reply, probe: &str, row: Row) -> Row {
+        let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
+            let why = match &self.node_dns {
+                Err(e) if probe == "slow_wait" => node_dns_skip(e),
+                _ => "the child did not report this probe".into(),
+            };
+            return row.param("skipped", why);
+        };
+        let row = row
+            .metric("wait_ms", r.wait_ms)
+            .metric("probe_ms", r.probe_ms);
+        match r.idle_ms {
+            Some(idle) => row.metric("idle_ms", idle),
+            None => row,
+        }
+    }
+
     /// Runs one cell's child: node in the DNS namespace when it can (its
     /// slow waits are lookups), the Rust subjects with the lab holding
     /// their FIFO. Returns the reply and the most slow waits seen at once.
@@ -477,25 +496,16 @@ impl Experiment for Starve {
             }
             fifo_no += 1;
             let (reply, in_flight) = plan.call(lab, cell, fifo_no)?;
-            let mut rows = Vec::new();
-            for probe in probes(scenario) {
-                let row = base(probe).param("stand_in", stand_in(probe));
-                let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
-                    let why = match &plan.node_dns {
-                        Err(e) if probe == "slow_wait" => node_dns_skip(e),
-                        _ => "the child did not report this probe".into(),
-                    };
-                    rows.push(row.param("skipped", why));
-                    continue;
-                };
-                let row = row
-                    .metric("wait_ms", r.wait_ms)
-                    .metric("probe_ms", r.probe_ms);
-                rows.push(match r.idle_ms {
-                    Some(idle) => row.metric("idle_ms", idle),
-                    None => row,
-                });
-            }
+            let mut rows: Vec<Row> = probes(scenario)
+                .into_iter()
+                .map(|probe| {
+                    plan.probe_row(
+                        &reply,
+                        probe,
+                        base(probe).param("stand_in", stand_in(probe)),
+                    )
+                })
+                .collect();
             let total = base("total")
                 .param("stand_in", stand_in("total"))
                 .metric("total_ms", reply.total_ms)
