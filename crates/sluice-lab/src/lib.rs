@@ -38,10 +38,14 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where an experiment's files go, besides the table on stdout.
+/// Where an experiment's results go: the table on stdout, or (with
+/// `json_stdout`) the JSON there and the table on stderr; and files.
 #[derive(Debug, Clone, Default)]
 pub struct Outputs {
-    /// `--json FILE`.
+    /// `--json`: the outcome as JSON on stdout (the table then goes to
+    /// stderr, so stdout is one JSON document).
+    pub json_stdout: bool,
+    /// `--json-out FILE`: the outcome as JSON in FILE.
     pub json: Option<PathBuf>,
     /// `--svg FILE`.
     pub svg: Option<PathBuf>,
@@ -74,7 +78,7 @@ pub fn run_experiment(
         )
     })?;
     // Before minutes of running: the outputs must be writable.
-    for (flag, path) in [("--json", &outputs.json), ("--svg", &outputs.svg)] {
+    for (flag, path) in [("--json-out", &outputs.json), ("--svg", &outputs.svg)] {
         if let Some(path) = path {
             check_writable(flag, path)?;
         }
@@ -85,7 +89,12 @@ pub fn run_experiment(
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
     }
     let outcome = exp.run(&lab, args)?;
-    print!("{}", render_text(exp, &outcome));
+    if outputs.json_stdout {
+        eprint!("{}", render_text(exp, &outcome));
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    } else {
+        print!("{}", render_text(exp, &outcome));
+    }
     if let Some(path) = &outputs.json {
         report::json::write(&outcome, path)?;
     }
