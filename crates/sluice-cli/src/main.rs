@@ -374,16 +374,26 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     if !outcome.left_behind.is_empty() {
         anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
     }
-    let s = &outcome.summary;
-    if s.findings() > 0 {
+    // A window cut short by the process exiting is not judged: its
+    // threads were going away, not busy.
+    let mut verdicts: Vec<_> = outcome.summary.verdicts().collect();
+    if outcome.end == sluice_scope::End::Exited
+        && verdicts
+            .last()
+            .is_some_and(|(_, s)| *s < 0.9 * c.window.as_secs_f64())
+    {
+        verdicts.pop();
+    }
+    let verdicts: Vec<_> = verdicts.into_iter().map(|(v, _)| v).collect();
+    if verdicts.iter().any(|v| v.is_finding()) {
         return Ok(ExitCode::from(1));
     }
     // A profile is a result of its own; a watch with no verdict at all
     // (the pool never found, or no window completed) diagnosed nothing.
-    if !profiled && s.diagnosed() == 0 {
+    if !profiled && !verdicts.contains(&sluice_scope::Verdict::Healthy) {
         eprintln!(
             "sluice scope: no verdict: {}",
-            if s.windows() == 0 {
+            if verdicts.is_empty() {
                 "no window completed"
             } else {
                 "the pool was not found in any window (see the evidence)"

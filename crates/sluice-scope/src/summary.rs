@@ -35,6 +35,11 @@ impl Summary {
         self.reports.iter().filter(|r| r.verdict == v).count()
     }
 
+    /// Each window's verdict and length in seconds, in order.
+    pub fn verdicts(&self) -> impl Iterator<Item = (Verdict, f64)> + '_ {
+        self.reports.iter().map(|r| (r.verdict, r.window_s))
+    }
+
     /// Windows whose verdict is a finding ([`Verdict::is_finding`]).
     pub fn findings(&self) -> usize {
         self.reports

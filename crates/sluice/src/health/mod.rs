@@ -14,10 +14,13 @@
 //!   runtimes, like Node's `monitorEventLoopDelay` (feature `tokio`).
 //! - `doctor.rs`: [`Sample`], [`diagnose`], [`Diagnosis`], read from a pool
 //!   in-process or from its Prometheus text.
+//! - `scrape.rs`: [`scrape::parse`], a strict reader of the
+//!   OpenMetrics text sluice writes (what the doctor reads).
 
 mod doctor;
 #[cfg(feature = "tokio")]
 mod lag;
+pub mod scrape;
 mod watch;
 
 pub use doctor::{
