@@ -50,153 +50,111 @@ function like(orig, replacement) {
 
 const patched = [];
 
-if (enabled.pbkdf2) {
-  nodeCrypto.pbkdf2 = like(original.pbkdf2, function pbkdf2(password, salt, iterations, keylen, digest, callback) {
-    const shape = typeof callback === 'function' && shapes.pbkdf2Shape(password, salt, iterations, keylen, digest);
-    if (!shape) {
-      fallback('pbkdf2');
-      return Reflect.apply(original.pbkdf2, this, arguments);
+// A replacement for the callback form `orig(...leading, [options], callback)`
+// (`options` only where `hasOptions`). `plan(...leading, options)` returns how
+// sluice runs the call, `{ run, spread }` (`run()` starts it and returns its
+// promise; `spread`, if any, hands the value to the callback as Node does), or
+// null for a shape sluice leaves to Node: then Node's original runs with the
+// caller's very arguments.
+function callbackForm(op, orig, leading, hasOptions, plan) {
+  return like(orig, function (...args) {
+    let opts = hasOptions ? args[leading] : undefined;
+    let cb = args[leading + (hasOptions ? 1 : 0)];
+    if (hasOptions && typeof opts === 'function') {
+      cb = opts;
+      opts = undefined;
     }
-    toCallback(run.runPbkdf2(shape), callback);
+    const how = typeof cb === 'function' ? plan(...args.slice(0, leading), opts) : null;
+    if (!how) {
+      fallback(op);
+      return Reflect.apply(orig, this, args);
+    }
+    toCallback(how.run(), cb, how.spread);
+    return how.returns;
+  });
+}
+
+// A replacement for the promise form `orig(...args)`, with the same `plan`.
+function promiseForm(op, orig, plan) {
+  return like(orig, function (...args) {
+    const how = plan(...args);
+    if (!how) {
+      fallback(op);
+      return Reflect.apply(orig, this, args);
+    }
+    return how.run();
+  });
+}
+
+if (enabled.pbkdf2) {
+  nodeCrypto.pbkdf2 = callbackForm('pbkdf2', original.pbkdf2, 5, false, (password, salt, iterations, keylen, digest) => {
+    const shape = shapes.pbkdf2Shape(password, salt, iterations, keylen, digest);
+    return shape && { run: () => run.runPbkdf2(shape) };
   });
   patched.push('crypto.pbkdf2');
 }
 
 if (enabled.scrypt) {
-  nodeCrypto.scrypt = like(original.scrypt, function scrypt(password, salt, keylen, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
-    const shape = typeof cb === 'function' && shapes.scryptShape(password, salt, keylen, opts);
-    if (!shape) {
-      fallback('scrypt');
-      return Reflect.apply(original.scrypt, this, arguments);
-    }
-    toCallback(run.runScrypt(shape), cb);
+  nodeCrypto.scrypt = callbackForm('scrypt', original.scrypt, 3, true, (password, salt, keylen, options) => {
+    const shape = shapes.scryptShape(password, salt, keylen, options);
+    return shape && { run: () => run.runScrypt(shape) };
   });
   patched.push('crypto.scrypt');
 }
 
 if (enabled.gzip) {
-  nodeZlib.gzip = like(original.gzip, function gzip(buffer, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
+  nodeZlib.gzip = callbackForm('gzip', original.gzip, 1, true, (buffer, options) => {
     const input = shapes.zlibInput(buffer);
-    const level = typeof cb === 'function' && input !== null ? shapes.gzipLevel(opts) : null;
-    if (level === null) {
-      fallback('gzip');
-      return Reflect.apply(original.gzip, this, arguments);
-    }
-    toCallback(run.runGzip(input, level), cb);
+    const level = input === null ? null : shapes.gzipLevel(options);
+    return level === null ? null : { run: () => run.runGzip(input, level) };
   });
   patched.push('zlib.gzip');
 }
 
 if (enabled.gunzip) {
-  nodeZlib.gunzip = like(original.gunzip, function gunzip(buffer, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
+  nodeZlib.gunzip = callbackForm('gunzip', original.gunzip, 1, true, (buffer, options) => {
     const input = shapes.zlibInput(buffer);
-    if (typeof cb !== 'function' || input === null || !shapes.gunzipOptionsOk(opts)) {
-      fallback('gunzip');
-      return Reflect.apply(original.gunzip, this, arguments);
-    }
-    toCallback(run.runGunzip(input), cb);
+    return input === null || !shapes.gunzipOptionsOk(options) ? null : { run: () => run.runGunzip(input) };
   });
   patched.push('zlib.gunzip');
 }
 
 if (enabled.readFile) {
-  nodeFs.readFile = like(original.readFile, function readFile(path, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
-    const p = typeof cb === 'function' ? shapes.pathShape(path) : null;
-    const o = p === null ? null : shapes.readFileOptions(opts);
-    if (!o) {
-      fallback('readFile');
-      return Reflect.apply(original.readFile, this, arguments);
-    }
-    toCallback(run.runReadFile(p, o.encoding), cb);
-  });
-  nodeFs.promises.readFile = like(original.readFilePromise, function readFile(path, options) {
+  const plan = (path, options) => {
     const p = shapes.pathShape(path);
     const o = p === null ? null : shapes.readFileOptions(options);
-    if (!o) {
-      fallback('readFile');
-      return Reflect.apply(original.readFilePromise, this, arguments);
-    }
-    return run.runReadFile(p, o.encoding);
-  });
+    return o ? { run: () => run.runReadFile(p, o.encoding) } : null;
+  };
+  nodeFs.readFile = callbackForm('readFile', original.readFile, 1, true, plan);
+  nodeFs.promises.readFile = promiseForm('readFile', original.readFilePromise, plan);
   patched.push('fs.readFile', 'fs.promises.readFile');
 }
 
 if (enabled.stat) {
-  nodeFs.stat = like(original.stat, function stat(path, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
-    const p = typeof cb === 'function' ? shapes.pathShape(path) : null;
-    if (p === null || !shapes.statOptionsOk(opts)) {
-      fallback('stat');
-      return Reflect.apply(original.stat, this, arguments);
-    }
-    toCallback(run.runStat(p), cb);
-  });
-  nodeFs.promises.stat = like(original.statPromise, function stat(path, options) {
+  const plan = (path, options) => {
     const p = shapes.pathShape(path);
-    if (p === null || !shapes.statOptionsOk(options)) {
-      fallback('stat');
-      return Reflect.apply(original.statPromise, this, arguments);
-    }
-    return run.runStat(p);
-  });
+    return p === null || !shapes.statOptionsOk(options) ? null : { run: () => run.runStat(p) };
+  };
+  nodeFs.stat = callbackForm('stat', original.stat, 1, true, plan);
+  nodeFs.promises.stat = promiseForm('stat', original.statPromise, plan);
   patched.push('fs.stat', 'fs.promises.stat');
 }
 
 if (enabled.lookup) {
-  nodeDns.lookup = like(original.lookup, function lookup(hostname, options, callback) {
-    let opts = options;
-    let cb = callback;
-    if (typeof opts === 'function') {
-      cb = opts;
-      opts = undefined;
-    }
-    const shape = typeof cb === 'function' ? shapes.lookupShape(hostname, opts, true) : null;
-    if (!shape) {
-      fallback('lookup');
-      return Reflect.apply(original.lookup, this, arguments);
-    }
-    toCallback(run.runLookup(hostname, shape), cb, shape.all
-      ? (fn, list) => fn(null, list)
-      : (fn, first) => fn(null, first.address, first.family));
-    return {};
-  });
-  nodeDns.promises.lookup = like(original.lookupPromise, function lookup(hostname, options) {
-    const shape = shapes.lookupShape(hostname, options, false);
-    if (!shape) {
-      fallback('lookup');
-      return Reflect.apply(original.lookupPromise, this, arguments);
-    }
-    return run.runLookup(hostname, shape);
-  });
+  // The callback form answers `(err, address, family)`, or `(err, list)` with
+  // `all`, and returns an object as Node's does; the promise form resolves to
+  // `{ address, family }` or the list.
+  const plan = (viaCallback) => (hostname, options) => {
+    const shape = shapes.lookupShape(hostname, options, viaCallback);
+    if (!shape) return null;
+    return {
+      run: () => run.runLookup(hostname, shape),
+      spread: shape.all ? (fn, list) => fn(null, list) : (fn, first) => fn(null, first.address, first.family),
+      returns: {},
+    };
+  };
+  nodeDns.lookup = callbackForm('lookup', original.lookup, 1, true, plan(true));
+  nodeDns.promises.lookup = promiseForm('lookup', original.lookupPromise, plan(false));
   patched.push('dns.lookup', 'dns.promises.lookup');
 }
 

@@ -314,10 +314,11 @@ fn scope_command() -> Command {
         .arg(Arg::new("yes").long("yes").action(ArgAction::SetTrue).help("with --profile: open a closed inspector without asking (needed when no terminal can be asked)"))
         .arg(Arg::new("profile-out").long("profile-out").value_name("DIR").default_value(".").help("where --profile writes sluice-profile-PID-TIME.cpuprofile and .svg"))
         .arg(Arg::new("profile-interval").long("profile-interval").value_name("US").default_value("1000").help("V8's sampling interval for --profile, in µs"))
+        .arg(Arg::new("profile-keep-code").long("profile-keep-code").action(ArgAction::SetTrue).help("with --profile: keep V8's optimized code (by default it is discarded as the profile starts, so that functions V8 inlined are named; kept, their time is charged to their callers)"))
         .after_long_help(SCOPE_PROFILE_HELP)
 }
 
-const SCOPE_PROFILE_HELP: &str = "Profiling (--profile TIME, or p in the terminal view): scope opens the process's own V8 inspector without a restart: SIGUSR1 makes Node listen on 127.0.0.1:9229, or on the address its --inspect-port / --inspect flag names (read from /proc/PID/cmdline and NODE_OPTIONS), inside the process's network namespace (a container's loopback: scope joins it to connect, which needs root when it is not its own). Over the DevTools protocol it runs V8's CPU profiler for TIME while it samples the pool and the loop as usual, then closes the inspector again (process._debugEnd()). Node cannot undo everything: its `Debugger listening on ws://...` and `Debugger attached.` lines stay on the process's stderr, process.debugPort keeps the port, and V8 keeps the memory it allocated. An inspector that was open before is left open. Without a terminal to ask, a closed inspector is only opened with --yes.\n\nThe report: the share of the window that was JavaScript, native (program), garbage collector and idle; the functions of your code that held the loop, Node's and V8's frames folded in, with the synchronous APIs under them (crypto.pbkdf2Sync, RegExp exec, JSON.parse from the hot line); V8's top self and total time with file:line:column; the .cpuprofile (Chrome DevTools: Performance, Load profile) and a flame graph SVG. --json prints all of it as one object.";
+const SCOPE_PROFILE_HELP: &str = "Profiling (--profile TIME, or p in the terminal view): scope opens the process's own V8 inspector without a restart: SIGUSR1 makes Node listen on 127.0.0.1:9229, or on the address its --inspect-port / --inspect flag names (read from /proc/PID/cmdline and NODE_OPTIONS), inside the process's network namespace (a container's loopback: scope joins it to connect, which needs root when it is not its own). Over the DevTools protocol it runs V8's CPU profiler for TIME while it samples the pool and the loop as usual, then closes the inspector again (process._debugEnd()). As the profile starts, V8's optimized code is discarded (precise coverage, turned off after), so that functions V8 had inlined into their callers are named: the process runs unoptimized code until V8 optimizes it again (--profile-keep-code keeps it). Node cannot undo everything: its `Debugger listening on ws://...` and `Debugger attached.` lines stay on the process's stderr, process.debugPort keeps the port, and V8 keeps the memory it allocated. An inspector that was open before is left open. Without a terminal to ask, a closed inspector is only opened with --yes.\n\nThe report: the share of the window that was JavaScript, native (program), garbage collector and idle; the functions of your code that held the loop, Node's and V8's frames folded in, with the synchronous APIs under them (crypto.pbkdf2Sync, RegExp exec, JSON.parse from the hot line); V8's top self and total time with file:line:column; the .cpuprofile (Chrome DevTools: Performance, Load profile) and a flame graph SVG. --json prints all of it as one object.";
 
 fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     use sluice_scope::config::{self, Face};
@@ -347,6 +348,7 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     p.progress = true;
     p.out_dir = get("profile-out").unwrap_or(".").into();
     p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
+    p.fresh_code = !m.get_flag("profile-keep-code");
     c.profile = Some(p);
     c.interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     c.face = match get("prometheus") {
@@ -359,9 +361,14 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     if profile_time.is_none() && c.face != Face::Tui {
         // The profile flags serve --profile and the terminal view's `p`;
         // other faces only watch.
-        let given = ["yes", "profile-out", "profile-interval"]
-            .into_iter()
-            .find(|k| m.value_source(k) == Some(clap::parser::ValueSource::CommandLine));
+        let given = [
+            "yes",
+            "profile-out",
+            "profile-interval",
+            "profile-keep-code",
+        ]
+        .into_iter()
+        .find(|k| m.value_source(k) == Some(clap::parser::ValueSource::CommandLine));
         if let Some(flag) = given {
             anyhow::bail!(
                 "--{flag} applies to --profile TIME or the terminal view's p; add --profile TIME"

@@ -1,6 +1,7 @@
 //! The reduced Go cell CI runs, so the go subject's driver cannot rot:
-//! Go's wait staircase (a thread per raw `read(2)`, none on the netpoller)
-//! and Go's DNS lookups (24 names in flight with Go's own resolver, and a
+//! Go's wait staircase (a thread per raw `read(2)`, none on the netpoller),
+//! starve (nothing queued: every slow wait in flight at once) and Go's DNS
+//! lookups (24 names in flight with Go's own resolver, and a
 //! thread per lookup with the C library's). Counts only. Skips, saying why,
 //! where no Go is installed (CI installs one: `.ci/run`).
 
@@ -118,6 +119,93 @@ fn go_resolves_every_name_at_once_with_its_own_resolver() {
         assert_eq!(metric(&v, "go", &at(method), "resolved"), 24.0, "{method}");
     }
     assert!(metric(&v, "go", &at("cgo"), "threads_peak") >= 24.0);
+}
+
+#[test]
+fn go_queues_nothing_in_starve_every_slow_wait_holds_a_thread() {
+    let _serial = serial();
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's starve: {why}");
+        return;
+    }
+    let (v, out) = lab_json(&[
+        "lab",
+        "starve",
+        "--pools",
+        "4",
+        "--queued",
+        "8",
+        // Every raw read must be blocked before the first is released: Go
+        // hands a P on from a blocked thread when its sysmon looks.
+        "--hold-ms",
+        "400",
+        "--cpu-ms",
+        "20",
+        "--subjects",
+        "go",
+    ]);
+    common::assert_schema(&v, "starve");
+    let at = |scenario: &str, probe: &str| {
+        vec![
+            ("scenario", json!(scenario)),
+            ("pool", json!(4)),
+            ("queued", json!(8)),
+            ("probe", json!(probe)),
+        ]
+    };
+    // A: no pool, no slow-I/O rule: all 8 raw reads blocked in read(2) at
+    // once, each on a thread of its own (libuv's rule would allow 2).
+    assert_eq!(metric(&v, "go", &at("A", "total"), "max_in_flight"), 8.0);
+    // B: the one slow wait is the only FIFO read.
+    assert_eq!(metric(&v, "go", &at("B", "total"), "max_in_flight"), 1.0);
+    for scenario in ["A", "B"] {
+        let total = at(scenario, "total");
+        assert_eq!(metric(&v, "go", &total, "completed"), 8.0, "{scenario}");
+        assert!(metric(&v, "go", &total, "iterations") >= 1.0);
+        assert!(metric(&v, "go", &total, "task_ms") > 0.0);
+    }
+    for (scenario, probe) in [
+        ("A", "file_read"),
+        ("A", "cpu_task"),
+        ("B", "file_read"),
+        ("B", "slow_wait"),
+    ] {
+        let wait = metric(&v, "go", &at(scenario, probe), "wait_ms");
+        let probe_ms = metric(&v, "go", &at(scenario, probe), "probe_ms");
+        assert!(wait >= 0.0 && probe_ms >= wait, "go {scenario} {probe}");
+    }
+    let slow = common::rows(&v, "go", &at("B", "slow_wait"));
+    assert!(
+        slow[0]["params"]["stand_in"]
+            .as_str()
+            .unwrap()
+            .contains("FIFO syscall.Read held 400 ms"),
+        "{}",
+        slow[0]
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("starve, pool 4: how long each probe waited") && text.contains("go"),
+        "the report's starve table has a go column: {text}"
+    );
+}
+
+#[test]
+fn go_says_why_workers_does_not_apply() {
+    if let Some(why) = no_go() {
+        eprintln!("skipping Go's workers note: {why}");
+        return;
+    }
+    let out = sluice()
+        .args(["lab", "workers", "--subjects", "go", "--no-progress"])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("go skipped") && text.contains("W x P") && text.contains("staircase"),
+        "{text}"
+    );
 }
 
 #[test]

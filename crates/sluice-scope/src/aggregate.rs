@@ -7,6 +7,10 @@
 //! - `saturation_pct`: share of samples in which every pool thread was busy.
 //! - `loop_utilization_pct`: share of samples in which the loop thread was
 //!   outside its epoll wait.
+//! - `loop_stalled_pct`: share of samples in stretches outside the epoll
+//!   wait (consecutive busy samples) of at least `doctor::LOOP_STALL_MS`,
+//!   a stretch of k samples lasting `(k - 1)` mean sampling intervals;
+//!   `loop_longest_ms`: the longest stretch (cut at the window's edges).
 //! - `slow_io_throttled_pct`: share of queue readings in which slow I/O
 //!   waited while libuv's `slow_io_work_running` stood at its limit of
 //!   `(pool_size + 1) / 2` (see `doctor.rs`).
@@ -66,6 +70,12 @@ pub struct Report {
     pub saturation_pct: f64,
     /// Share of samples with the loop thread outside its epoll wait, in %.
     pub loop_utilization_pct: f64,
+    /// Share of samples in stretches outside the epoll wait of at least
+    /// 20 ms (`doctor::LOOP_STALL_MS`), in %.
+    pub loop_stalled_pct: f64,
+    /// The longest stretch outside the epoll wait in the window, in ms
+    /// (first busy sample to last; cut at the window's edges).
+    pub loop_longest_ms: f64,
     /// Busy pool states and their mean thread counts (`cpu`, `read`,
     /// `connect`, `futex`, ...).
     pub pool_states: BTreeMap<String, f64>,
@@ -124,6 +134,10 @@ pub struct Window {
     busy_max: usize,
     all_busy: u32,
     loop_busy: u32,
+    /// Consecutive busy loop samples up to now.
+    loop_run: u32,
+    /// Lengths (in samples) of the loop's finished busy runs.
+    loop_runs: Vec<u32>,
     per_thread_busy: Vec<u32>,
     last: Option<Tick>,
     pool_states: BTreeMap<&'static str, u64>,
@@ -201,7 +215,11 @@ impl Window {
         }
         if tick.loop_state.is_busy() {
             self.loop_busy += 1;
+            self.loop_run += 1;
             *self.loop_states.entry(tick.loop_state.label()).or_default() += 1;
+        } else if self.loop_run > 0 {
+            self.loop_runs.push(self.loop_run);
+            self.loop_run = 0;
         }
         if let Some(q) = queue {
             self.queue_sum += q.depth as u64;
@@ -221,6 +239,34 @@ impl Window {
         self.last = Some(tick.clone());
     }
 
+    /// The loop's stretches outside its epoll wait over a window of
+    /// `window_s`: the share of samples in stretches of at least
+    /// [`doctor::LOOP_STALL_MS`] (%), and the longest stretch (ms). A run of
+    /// k busy samples lasts `k - 1` mean sampling intervals.
+    fn stretches(&self, window_s: f64) -> (f64, f64) {
+        if self.samples == 0 {
+            return (0.0, 0.0);
+        }
+        let interval_ms = 1e3 * window_s / f64::from(self.samples);
+        let runs = self
+            .loop_runs
+            .iter()
+            .copied()
+            .chain((self.loop_run > 0).then_some(self.loop_run));
+        let (mut stalled, mut longest) = (0u32, 0.0f64);
+        for k in runs {
+            let ms = f64::from(k - 1) * interval_ms;
+            longest = longest.max(ms);
+            if ms >= doctor::LOOP_STALL_MS {
+                stalled += k;
+            }
+        }
+        (
+            100.0 * f64::from(stalled) / f64::from(self.samples),
+            longest,
+        )
+    }
+
     /// The report of this window.
     pub fn finish(self, cx: Context<'_>) -> Report {
         let n = f64::from(self.samples.max(1));
@@ -238,6 +284,7 @@ impl Window {
             pct(f64::from(self.all_busy))
         };
         let loop_utilization_pct = pct(f64::from(self.loop_busy));
+        let (loop_stalled_pct, loop_longest_ms) = self.stretches(cx.window_s);
         let cpu_pct = |ns: u64| 100.0 * ns as f64 / 1e9 / cx.window_s.max(1e-9);
         let pool_states: BTreeMap<String, f64> = self
             .pool_states
@@ -277,6 +324,8 @@ impl Window {
             busy_threads,
             saturation_pct,
             loop_utilization_pct,
+            loop_stalled_pct,
+            loop_longest_ms,
             loop_states: sorted(&loop_states),
             pool_states: sorted(&pool_states),
             queue_depth,
@@ -322,6 +371,8 @@ impl Window {
             utilization_pct,
             saturation_pct,
             loop_utilization_pct,
+            loop_stalled_pct,
+            loop_longest_ms,
             pool_states,
             loop_states,
             queue_depth,
@@ -373,6 +424,57 @@ mod tests {
             probe: None,
             order: None,
         }
+    }
+
+    /// A window of 200 samples over 1 s (5 ms apart) whose loop runs
+    /// `busy` samples, then idles `idle`, over and over.
+    fn loop_pattern(busy: usize, idle: usize) -> Report {
+        use ThreadState::*;
+        let status = started(1);
+        let mut w = Window::new(vec![1]);
+        for i in 0..200 {
+            let loop_state = if i % (busy + idle) < busy {
+                OnCpu
+            } else {
+                Idle
+            };
+            w.add(
+                &Tick {
+                    pool: vec![Idle],
+                    loop_state,
+                },
+                None,
+            );
+        }
+        w.finish(cx(&status))
+    }
+
+    #[test]
+    fn long_stretches_are_counted_and_block_the_loop() {
+        // 9 busy samples (40 ms from first to last), 1 idle: a 40 ms
+        // synchronous call every 50 ms.
+        let r = loop_pattern(9, 1);
+        assert_eq!(r.loop_utilization_pct, 90.0 * 200.0 / 200.0);
+        assert_eq!(r.loop_longest_ms, 40.0);
+        assert_eq!(r.loop_stalled_pct, 90.0);
+        assert_eq!(r.verdict, Verdict::LoopBlocked);
+        // 8 busy, 2 idle: 80 % busy in 35 ms stretches: still blocked
+        // (by utilisation alone it would be healthy).
+        let r = loop_pattern(8, 2);
+        assert_eq!(r.loop_utilization_pct, 80.0);
+        assert_eq!(r.loop_longest_ms, 35.0);
+        assert_eq!(r.loop_stalled_pct, 80.0);
+        assert_eq!(r.verdict, Verdict::LoopBlocked);
+        // 4 busy, 1 idle: 80 % busy in 15 ms stretches: busy, not blocked.
+        let r = loop_pattern(4, 1);
+        assert_eq!(r.loop_utilization_pct, 80.0);
+        assert_eq!(r.loop_longest_ms, 15.0);
+        assert_eq!(r.loop_stalled_pct, 0.0);
+        assert_eq!(r.verdict, Verdict::Healthy);
+        // A run still going at the window's end counts too.
+        let r = loop_pattern(200, 0);
+        assert_eq!(r.loop_longest_ms, 199.0 * 5.0);
+        assert_eq!(r.loop_stalled_pct, 100.0);
     }
 
     #[test]

@@ -5,7 +5,13 @@
 //! - **loop blocked**: the main thread spent at least
 //!   [`LOOP_BLOCKED_PCT`] % of the window outside its epoll wait (running
 //!   JavaScript, or stuck in a synchronous call): every timer, callback and
-//!   request on this process waits.
+//!   request on this process waits. Or it spent at least
+//!   [`LOOP_STALLED_PCT`] % of the window in stretches of at least
+//!   [`LOOP_STALL_MS`] outside it: synchronous calls that hold every
+//!   timer and request for their length, with the loop idle only in the
+//!   short gaps between them (a 40 ms `JSON.parse` every 50 ms keeps the
+//!   loop 80 % busy in 40 ms stretches; by utilisation alone it would be
+//!   healthy).
 //! - **pool saturated**: every pool thread was busy at once during at least
 //!   [`POOL_SATURATED_PCT`] % of the window: new `fs`, `dns.lookup`, async
 //!   crypto and `zlib` work queues behind what runs.
@@ -43,6 +49,14 @@ use serde::Serialize;
 
 /// Loop utilisation from which the loop counts as blocked.
 pub const LOOP_BLOCKED_PCT: f64 = 90.0;
+/// A stretch outside the epoll wait at least this long (ms) is a stall:
+/// four samples at scope's default 200 Hz. A stretch is measured from its
+/// first busy sample to its last, so a lone busy sample counts 0 ms
+/// (below the sampling interval nothing is known of its length).
+pub const LOOP_STALL_MS: f64 = 20.0;
+/// Share of the window (%) in stalls from which the loop counts as blocked
+/// whatever its utilisation.
+pub const LOOP_STALLED_PCT: f64 = 60.0;
 /// Saturation from which the pool counts as saturated.
 pub const POOL_SATURATED_PCT: f64 = 80.0;
 /// Share of queue readings with slow I/O throttled from which the verdict
@@ -143,6 +157,12 @@ pub struct Vitals {
     pub saturation_pct: f64,
     /// Percentage of samples with the loop thread outside its epoll wait.
     pub loop_utilization_pct: f64,
+    /// Percentage of samples in stretches outside the epoll wait of at
+    /// least [`LOOP_STALL_MS`].
+    pub loop_stalled_pct: f64,
+    /// The longest such stretch in the window, in ms (first busy sample to
+    /// last).
+    pub loop_longest_ms: f64,
     /// The loop's busy states and their share of samples (%), largest first.
     pub loop_states: Vec<(String, f64)>,
     /// The pool's busy states and their mean thread counts, largest first.
@@ -276,7 +296,8 @@ pub fn pool_doing(states: &[(String, f64)]) -> String {
 /// assert_eq!(diagnose(&throttled).0, Verdict::SlowIoThrottled);
 /// ```
 pub fn diagnose(v: &Vitals) -> (Verdict, String) {
-    let loop_blocked = v.loop_utilization_pct >= LOOP_BLOCKED_PCT;
+    let stalled = v.loop_stalled_pct >= LOOP_STALLED_PCT;
+    let loop_blocked = v.loop_utilization_pct >= LOOP_BLOCKED_PCT || stalled;
     let saturated = v.pool_size > 0 && v.saturation_pct >= POOL_SATURATED_PCT;
     let throttled = v.pool_size > 0
         && !saturated
@@ -302,14 +323,22 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let stretches = if v.loop_longest_ms >= LOOP_STALL_MS {
+        format!(
+            ", {:.0}% in stretches of {LOOP_STALL_MS:.0} ms or more, the longest {:.0} ms",
+            v.loop_stalled_pct, v.loop_longest_ms
+        )
+    } else {
+        String::new()
+    };
     let loop_text = if loop_blocked {
         format!(
-            "loop blocked: the main thread was outside epoll_pwait {:.0}% of the window ({}); timers, I/O callbacks and requests wait",
+            "loop blocked: the main thread was outside epoll_pwait {:.0}% of the window{stretches} ({}); timers, I/O callbacks and requests wait",
             v.loop_utilization_pct,
             states(&v.loop_states, "%")
         )
     } else {
-        format!("loop {:.0}% busy", v.loop_utilization_pct)
+        format!("loop {:.0}% busy{stretches}", v.loop_utilization_pct)
     };
     let queue = v
         .queue_depth
@@ -458,6 +487,49 @@ mod tests {
             ..v
         };
         assert_eq!(diagnose(&v).0, Verdict::Healthy);
+    }
+
+    #[test]
+    fn long_stretches_block_the_loop_below_the_utilisation_threshold() {
+        // A 40 ms synchronous call every 50 ms: 80 % busy, all of it in
+        // 40 ms stretches.
+        let v = Vitals {
+            loop_utilization_pct: 80.0,
+            loop_stalled_pct: 80.0,
+            loop_longest_ms: 40.0,
+            loop_states: vec![("cpu".into(), 80.0)],
+            ..Vitals::default()
+        };
+        let (verdict, text) = diagnose(&v);
+        assert_eq!(verdict, Verdict::LoopBlocked);
+        assert!(
+            text.starts_with("loop blocked: the main thread was outside epoll_pwait 80% of the window, 80% in stretches of 20 ms or more, the longest 40 ms (cpu 80.0%)"),
+            "{text}"
+        );
+        // The same utilisation in short stretches (many small callbacks):
+        // busy, not blocked.
+        let busy = Vitals {
+            loop_stalled_pct: 10.0,
+            loop_longest_ms: 25.0,
+            ..v.clone()
+        };
+        let (verdict, text) = diagnose(&busy);
+        assert_eq!(verdict, Verdict::Healthy);
+        assert!(
+            text.ends_with("loop 80% busy, 10% in stretches of 20 ms or more, the longest 25 ms"),
+            "{text}"
+        );
+        // The threshold is inclusive.
+        let edge = Vitals {
+            loop_stalled_pct: LOOP_STALLED_PCT,
+            ..v
+        };
+        assert_eq!(diagnose(&edge).0, Verdict::LoopBlocked);
+        let below = Vitals {
+            loop_stalled_pct: LOOP_STALLED_PCT - 0.1,
+            ..edge
+        };
+        assert_eq!(diagnose(&below).0, Verdict::Healthy);
     }
 
     #[test]

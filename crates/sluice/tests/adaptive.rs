@@ -11,18 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-/// The counters of a quiet lane balance.
+/// The counters of a quiet lane balance, and none of its workers is
+/// counted blocked.
 fn assert_balanced(l: &sluice::LaneSnapshot) {
-    assert_eq!(
-        l.submitted_total,
-        l.queue_depth + l.started_total + l.cancelled_total + l.expired_total + l.abandoned_total,
-        "{l:?}"
-    );
-    assert_eq!(
-        l.started_total,
-        l.in_flight + l.completed_total + l.panicked_total,
-        "{l:?}"
-    );
+    common::assert_balanced(l);
     assert_eq!(l.blocked_threads, Some(0), "{l:?}");
 }
 

@@ -5,26 +5,12 @@
 
 mod common;
 
-use common::{Gate, wait_for};
-use sluice::{Lane, LaneSnapshot, Pool, TaskError};
+use common::{Gate, assert_balanced, wait_for};
+use sluice::{Lane, Pool, TaskError};
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-/// The counters' two identities (see `LaneSnapshot`), once the lane is idle.
-fn assert_balanced(l: &LaneSnapshot) {
-    assert_eq!(
-        l.submitted_total,
-        l.queue_depth + l.started_total + l.cancelled_total + l.expired_total + l.abandoned_total,
-        "{l:#?}"
-    );
-    assert_eq!(
-        l.started_total,
-        l.in_flight + l.completed_total + l.panicked_total,
-        "{l:#?}"
-    );
-}
 
 /// Set in the child that runs a test under a lowered address-space limit.
 const CHILD: &str = "SLUICE_FAULTS_CHILD";

@@ -323,6 +323,7 @@ mod tests {
             pid: 7,
             duration_s: 4.0,
             interval_us: 1000,
+            fresh_code: true,
             inspector: InspectorReport {
                 addr: "127.0.0.1:9229".into(),
                 title: "app".into(),

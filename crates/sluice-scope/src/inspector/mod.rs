@@ -178,6 +178,9 @@ pub struct Inspector {
     title: String,
     cdp: Cdp,
     profiling: bool,
+    /// Precise coverage is on (scope turned it on to discard optimized
+    /// code): turned off again at stop or close.
+    coverage: bool,
 }
 
 /// How the inspector was left.
@@ -219,6 +222,7 @@ impl Inspector {
             title: listing.title,
             cdp,
             profiling: false,
+            coverage: false,
         })
     }
 
@@ -238,7 +242,21 @@ impl Inspector {
     }
 
     /// `Profiler.enable`, `Profiler.setSamplingInterval`, `Profiler.start`.
-    pub fn start_profile(&mut self, interval: Duration) -> Result<(), InspectorError> {
+    ///
+    /// With `fresh_code`, `Profiler.startPreciseCoverage` (call counts,
+    /// no block counts) first: V8 then throws away every function's
+    /// optimized code (`Deoptimizer::DeoptimizeAll`, as precise coverage
+    /// needs). Code that V8 optimized before the profiler started carries
+    /// no record of the functions it inlined, so its samples are charged
+    /// to the caller (node 22 and 24 inline a timer's callee into the
+    /// callback); code optimized while the profiler runs is mapped. The
+    /// target runs unoptimized code until V8 optimizes it again, the cost
+    /// of a correct name. [`Inspector::stop_profile`] turns coverage off.
+    pub fn start_profile(
+        &mut self,
+        interval: Duration,
+        fresh_code: bool,
+    ) -> Result<(), InspectorError> {
         let us = interval.as_micros().max(1) as u64;
         self.cdp
             .call("Profiler.enable", json!({}), COMMAND_TIMEOUT)?;
@@ -247,16 +265,31 @@ impl Inspector {
             json!({"interval": us}),
             COMMAND_TIMEOUT,
         )?;
+        if fresh_code {
+            self.cdp.call(
+                "Profiler.startPreciseCoverage",
+                json!({"callCount": true, "detailed": false}),
+                COMMAND_TIMEOUT,
+            )?;
+            self.coverage = true;
+        }
         self.cdp
             .call("Profiler.start", json!({}), COMMAND_TIMEOUT)?;
         self.profiling = true;
         Ok(())
     }
 
-    /// `Profiler.stop`: the profile, as V8 wrote it (a `.cpuprofile`).
+    /// `Profiler.stop`: the profile, as V8 wrote it (a `.cpuprofile`);
+    /// precise coverage, if [`Inspector::start_profile`] turned it on, is
+    /// turned off again (V8 back to its best-effort coverage).
     pub fn stop_profile(&mut self, timeout: Duration) -> Result<Value, InspectorError> {
         let mut result = self.cdp.call("Profiler.stop", json!({}), timeout)?;
         self.profiling = false;
+        if self.coverage {
+            self.cdp
+                .call("Profiler.stopPreciseCoverage", json!({}), COMMAND_TIMEOUT)?;
+            self.coverage = false;
+        }
         match result.get_mut("profile").map(Value::take) {
             Some(p) if p.is_object() => Ok(p),
             _ => Err(InspectorError::Protocol {
@@ -271,6 +304,11 @@ impl Inspector {
     pub fn close(mut self) -> Closed {
         if self.profiling {
             let _ = self.cdp.call("Profiler.stop", json!({}), COMMAND_TIMEOUT);
+        }
+        if self.coverage {
+            let _ = self
+                .cdp
+                .call("Profiler.stopPreciseCoverage", json!({}), COMMAND_TIMEOUT);
         }
         let _ = self
             .cdp

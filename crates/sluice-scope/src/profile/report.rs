@@ -37,6 +37,9 @@ pub struct ProfileReport {
     pub duration_s: f64,
     /// V8's sampling interval, in µs.
     pub interval_us: u64,
+    /// Whether V8's optimized code was discarded as the profile began
+    /// (precise coverage), so that functions inlined before it are named.
+    pub fresh_code: bool,
     /// The inspector.
     pub inspector: InspectorReport,
     /// scope's own window over the same time: pool, loop, verdict.
@@ -173,6 +176,12 @@ impl ProfileReport {
             let _ = writeln!(out, "flame graph: {svg}");
         }
         let _ = writeln!(out, "inspector: {}", self.inspector.closed.note);
+        if self.fresh_code {
+            let _ = writeln!(
+                out,
+                "V8's optimized code was discarded as the profile began (precise coverage, turned off after), so that functions V8 had inlined into their callers are named; the process runs unoptimized code until V8 optimizes it again"
+            );
+        }
         out
     }
 }

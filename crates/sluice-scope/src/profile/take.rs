@@ -4,8 +4,11 @@
 //!    `--yes`, or a yes at the prompt).
 //! 2. Open ([`Inspector::open`]: SIGUSR1 if closed) and connect, in the
 //!    target's network namespace.
-//! 3. `Profiler.enable`, `setSamplingInterval`, `start`; scope samples the
-//!    pool and the loop for the same window; `Profiler.stop`.
+//! 3. `Profiler.enable`, `setSamplingInterval`, `startPreciseCoverage`
+//!    (V8 discards its optimized code, so that inlined functions are
+//!    named: [`ProfileConfig::fresh_code`]), `start`; scope samples the
+//!    pool and the loop for the same window; `Profiler.stop`,
+//!    `stopPreciseCoverage`.
 //! 4. Close what scope opened, even after an error.
 //! 5. Write the `.cpuprofile` as V8 sent it and the flame graph; analyse.
 
@@ -40,6 +43,11 @@ pub struct ProfileConfig {
     pub stop_timeout: Duration,
     /// Say on stderr when the profile starts.
     pub progress: bool,
+    /// Discard V8's optimized code as the profile starts (precise
+    /// coverage, [`Inspector::start_profile`]), so that functions V8
+    /// inlined before the profiler ran are named, not charged to their
+    /// caller. On by default; off keeps the target's code as it is.
+    pub fresh_code: bool,
 }
 
 impl ProfileConfig {
@@ -53,6 +61,7 @@ impl ProfileConfig {
             yes: false,
             stop_timeout: DEFAULT_STOP_TIMEOUT,
             progress: false,
+            fresh_code: true,
         }
     }
 }
@@ -153,6 +162,7 @@ pub fn take(
         pid,
         duration_s: config.duration.as_secs_f64(),
         interval_us: config.interval.as_micros() as u64,
+        fresh_code: config.fresh_code,
         inspector: InspectorReport {
             addr: addr.to_string(),
             title,
@@ -174,7 +184,7 @@ fn run_profiler(
     config: &ProfileConfig,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<(serde_json::Value, crate::Report), ScopeError> {
-    ins.start_profile(config.interval)?;
+    ins.start_profile(config.interval, config.fresh_code)?;
     let window = match session.window(config.duration, stop) {
         Ok(r) => r,
         Err(ScopeError::Exited { pid }) => {

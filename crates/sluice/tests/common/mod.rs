@@ -92,3 +92,19 @@ pub fn fixed() -> sluice::Builder {
         .adaptive(sluice::Lane::FastIo, false)
         .adaptive(sluice::Lane::SlowIo, false)
 }
+
+/// The counters' two identities (see `sluice::LaneSnapshot`), once the lane
+/// is quiet: every submitted task is queued, started or gone without
+/// starting, and every started one is running or ended.
+pub fn assert_balanced(l: &sluice::LaneSnapshot) {
+    assert_eq!(
+        l.submitted_total,
+        l.queue_depth + l.started_total + l.cancelled_total + l.expired_total + l.abandoned_total,
+        "{l:#?}"
+    );
+    assert_eq!(
+        l.started_total,
+        l.in_flight + l.completed_total + l.panicked_total,
+        "{l:#?}"
+    );
+}

@@ -155,10 +155,11 @@ pub(super) struct Settings {
     pub options: Options,
 }
 
-/// Runs each blocker in `workloads` once; one row each.
+/// Runs each blocker in `workloads` once on `node` (the build's label
+/// beside it); one row each.
 pub(super) fn run(
     lab: &Lab,
-    node: &dyn Subject,
+    (node, label): (&dyn Subject, &str),
     script: &str,
     workloads: &[&str],
     s: &Settings,
@@ -177,7 +178,7 @@ pub(super) fn run(
             line,
             api,
         };
-        rows.push(row(node, w, s, &truth, &seen, &result));
+        rows.push(row(node, w, s, &truth, &seen, &result).param("node", label));
     }
     Ok(rows)
 }
@@ -264,6 +265,8 @@ fn row(
         .metric("idle_pct", a.shares.idle_pct)
         .metric("top_pct", top.map_or(0.0, |t| t.time.pct))
         .metric("loop_utilization_pct", r.window.loop_utilization_pct)
+        .metric("loop_stalled_pct", r.window.loop_stalled_pct)
+        .metric("loop_longest_ms", r.window.loop_longest_ms)
         .metric("served_after", f64::from(u8::from(seen.served_after)))
         .metric(
             "inspector_closed",
@@ -322,6 +325,7 @@ fn phases(r: &Row, k: &str, digits: usize) -> String {
 fn cells(r: &Row) -> Vec<String> {
     let named_file = r.param_text("named_location");
     vec![
+        r.param_text("node"),
         r.param_text("workload"),
         format!(
             "{} ({}) via {}",
@@ -358,9 +362,10 @@ pub(super) fn table(o: &Outcome) -> Option<Table> {
         .map(cells)
         .collect();
     (!rows.is_empty()).then(|| Table {
-        title: "scope --profile: the function scope named against the blocking function (node)"
+        title: "scope --profile: the function scope named against the blocking function, per node build"
             .into(),
         header: [
+            "node",
             "workload",
             "truth",
             "scope named (top of your code)",

@@ -684,7 +684,7 @@ fn run_one_build(
     })?;
     bar.finish_and_clear();
     if !plan.blockers.is_empty() {
-        let (blocker_rows, note) = run_blockers(lab, node, &plan, args)?;
+        let (blocker_rows, note) = run_blockers(lab, node, node_label, &plan, args)?;
         rows.extend(blocker_rows);
         plan.skip_notes.push(note);
     }
@@ -697,6 +697,7 @@ fn run_one_build(
 fn run_blockers(
     lab: &Lab,
     node: &dyn Subject,
+    node_label: &str,
     plan: &Plan,
     args: &Args,
 ) -> anyhow::Result<(Vec<Row>, String)> {
@@ -709,10 +710,10 @@ fn run_blockers(
     };
     let script = include_str!("scope.js");
     let rows = repeat(lab, |_| {
-        blockers::run(lab, node, script, &plan.blockers, &settings)
+        blockers::run(lab, (node, node_label), script, &plan.blockers, &settings)
     })?;
     let note = format!(
-        "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take, after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
+        "loop blockers (pool {}): each call sized to ~{} ms, every {} ms; scope profiled {} ms through the process's inspector (opened with SIGUSR1 on a port of the kernel's choice, closed after) with sluice_scope::profile::take (V8's optimized code discarded as it starts, so that functions V8 inlined are named), after a phase of {} ms and before another; `scope named` is the top of `held by your code`, right when its function and line are the truth's and the verdict over the profiled window is loop-blocked; loop lag is node's monitorEventLoopDelay per phase, blocker calls/s the calls completed per second of each phase (the profiler's cost: during against before and after); `serves after`: node answered GET /ping right after the profile",
         settings.pool,
         settings.block_ms,
         settings.every_ms,

@@ -62,8 +62,10 @@ impl crate::child::Workload for Starve {
             )
         });
         let total = t0.elapsed();
+        let mut completed = 0;
         for r in queue {
             r.map_err(anyhow::Error::msg)?;
+            completed += 1;
         }
         let first = first.map_err(anyhow::Error::msg)?;
         let second = second.map_err(anyhow::Error::msg)?;
@@ -76,6 +78,7 @@ impl crate::child::Workload for Starve {
             total_ms: total.as_secs_f64() * 1e3,
             task_ms: alone.run.as_secs_f64() * 1e3,
             iterations: iterations as f64,
+            completed: Some(f64::from(completed)),
         })
     }
 }

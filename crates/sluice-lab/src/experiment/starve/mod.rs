@@ -31,9 +31,18 @@
 //!   ([`sluice_testnet::netns`]); the server counts the names in flight
 //!   (`max_in_flight`). Where namespaces cannot be made (no root, no user
 //!   namespaces), node skips A and B's slow wait, saying why.
+//! - go (`starve.go`): there is no pool and so no queue; every task is a
+//!   goroutine of its own, started at once, and `GOMAXPROCS` (the pool
+//!   size) Ps share the computing ones by preemption. Its slow wait is
+//!   `syscall.Read` of one byte on a blocking fd of the lab's FIFO (the
+//!   goroutine's thread blocks in `read(2)`, its P is handed to another
+//!   thread: a thread per wait, counted from `/proc` like the Rust
+//!   subjects'); its file read `File.ReadAt` (`pread`), its CPU task
+//!   pbkdf2-sha512 over `crypto/hmac`, calibrated in the child.
 //!
 //! How `wait_ms` is measured: Rust subjects time it inside the job, from the
-//! submission to the moment a pool thread starts the job. Node cannot see
+//! submission to the moment a pool thread starts the job (go: from the `go`
+//! statement to the goroutine's first instruction). Node cannot see
 //! that moment, so its `wait_ms` is `probe_ms - idle_ms`: submission to
 //! callback, minus the median of the same operation on the idle pool
 //! measured in the same process just before (floored at 0).
@@ -48,7 +57,8 @@
 //! (one CPU task alone on the idle pool), `iterations` (pbkdf2 iterations
 //! that subject used) and `max_in_flight` (the most slow waits in flight at
 //! once: Rust subjects', seen blocked by the FIFO holder; node's, the names
-//! the DNS delay server held at once).
+//! the DNS delay server held at once), and `completed` (Rust subjects and
+//! go: the queued tasks that finished).
 
 mod child;
 
@@ -94,6 +104,10 @@ pub(crate) struct Reply {
     total_ms: f64,
     task_ms: f64,
     iterations: f64,
+    /// Queued tasks that finished (Rust subjects and go; node's
+    /// `Promise.all` fails the run instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    completed: Option<f64>,
 }
 
 /// One probe's timing.
@@ -164,6 +178,17 @@ impl Plan {
 fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> String {
     let (queued, hold_ms) = (plan.queued, plan.hold.as_millis());
     let lane = |l: Lane| subject.lane_label(l);
+    if subject.runtime() == Runtime::Go {
+        return match probe {
+            "file_read" => "File.ReadAt 1 KiB, a goroutine".into(),
+            "cpu_task" => "pbkdf2 (crypto/hmac), a goroutine".into(),
+            "slow_wait" => format!("FIFO syscall.Read held {hold_ms} ms, a goroutine"),
+            _ if scenario == "A" => {
+                format!("{queued} x FIFO syscall.Read held {hold_ms} ms, a goroutine each")
+            }
+            _ => format!("{queued} x pbkdf2, a goroutine each"),
+        };
+    }
     match (subject.runtime() == Runtime::Node, probe) {
         (true, "file_read") => "fs.read 1 KiB".into(),
         (true, "cpu_task") => "crypto.pbkdf2".into(),
@@ -205,6 +230,9 @@ fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     }
     if !rust_subjects.is_empty() {
         notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
+    }
+    if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+        notes.push(format!("go: no pool, so nothing is queued: every task is a goroutine of its own, started at once; wait_ms is the go statement until the goroutine runs (it waits for one of the GOMAXPROCS Ps, which computing goroutines share by preemption every 10 ms), probe_ms the go statement until it finished. slow wait: syscall.Read of one byte on a blocking fd of the FIFO the lab holds {hold_ms} ms (the goroutine's thread blocks in read(2) and its P is handed to another thread: a thread per wait, max_in_flight counted from /proc as for the Rust subjects); file read: File.ReadAt of 1 KiB (pread(2)); CPU task: pbkdf2-sha512 over Go's crypto/hmac, calibrated in the child like the others; completed: queued goroutines that finished"));
     }
     if sweep
         .subjects()
@@ -402,10 +430,8 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     args: ARGS,
     pools: &[PoolSize::Size(4)],
     report_pools: &[PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve),
-    why_no_go: Some(
-        "Go has no pool to starve: each blocking system call of a goroutine gets a thread of its own and computing goroutines share the GOMAXPROCS Ps by preemption (staircase, probe and loop-vs-pool measure Go's side)",
-    ),
+    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve)
+        .with_go(include_str!("starve.go")),
     rerouted: true,
     ..ExperimentSpec::BASE
 };
@@ -485,6 +511,10 @@ impl Experiment for Starve {
                 .metric("total_ms", reply.total_ms)
                 .metric("task_ms", reply.task_ms)
                 .metric("iterations", reply.iterations);
+            let total = match reply.completed {
+                Some(n) => total.metric("completed", n),
+                None => total,
+            };
             rows.push(match in_flight {
                 Some(n) => total.metric("max_in_flight", n as f64),
                 None => total,
@@ -550,7 +580,7 @@ impl Experiment for Starve {
             let mut note = String::from(
                 "wait_ms: submission until a pool thread started the probe (node: callback latency minus the idle latency of the same operation). ",
             );
-            note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node's are dns.lookup calls held by the DNS delay server.");
+            note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node's are dns.lookup calls held by the DNS delay server; go has no queue (a goroutine per task): its wait_ms is the go statement until the goroutine got a P, its slow waits raw FIFO reads held by the lab.");
             tables.push(Table {
                 title: format!(
                     "starve, pool {}: how long each probe waited in the queue (wait_ms)",

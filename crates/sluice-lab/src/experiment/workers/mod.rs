@@ -104,7 +104,7 @@ static SPEC: ExperimentSpec = ExperimentSpec {
     report_pools: &[PoolSize::Size(4)],
     workloads: Workloads::node_rust(include_str!("workers.js"), &Workers),
     why_no_go: Some(
-        "Go has no worker threads with event loops of their own to share a pool: every goroutine runs on the one scheduler",
+        "the question is whether W event loops share one pool of P threads (P waits in flight) or get a pool each (W x P); Go has neither event loops on other threads nor a pool: however its goroutines are grouped, each blocking read(2) gets a thread of its own and each netpoller read none, so a Go program here would only repeat staircase's wait rows (go: n in flight at any GOMAXPROCS, go-netpoll: 0) with n = W x T",
     ),
     ..ExperimentSpec::BASE
 };
