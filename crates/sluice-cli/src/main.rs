@@ -503,7 +503,8 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         }
         Some(("report", m)) => {
             let json_file = json_out(m)?;
-            let config = lab_config(m)?;
+            let mut config = lab_config(m)?;
+            config.tables_on_stderr = m.get_flag("json");
             let out = PathBuf::from(m.get_one::<String>("out").expect("has default"));
             let summary = sluice_lab::run_report(config, &out)?;
             let line = format!(

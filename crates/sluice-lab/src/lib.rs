@@ -193,6 +193,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let pools_override = config.pools.clone();
+    let tables_on_stderr = config.tables_on_stderr;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
@@ -224,6 +225,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     body: &mut body,
                     headlines: &mut headlines,
                     summary: &mut summary,
+                    tables_on_stderr,
                 };
                 report_outcome(*e, &outcome, dir, seconds, out)?;
                 outcomes.push(outcome);
@@ -286,6 +288,8 @@ struct Sections<'a> {
     body: &'a mut String,
     headlines: &'a mut String,
     summary: &'a mut ReportSummary,
+    /// The text table on stderr instead of stdout.
+    tables_on_stderr: bool,
 }
 
 /// One experiment's part of the report: its text on stdout, its JSON, the
@@ -301,9 +305,14 @@ fn report_outcome(
         body,
         headlines,
         summary,
+        tables_on_stderr,
     } = out;
     let spec = e.spec();
-    print!("{}", render_text(e, outcome));
+    if tables_on_stderr {
+        eprint!("{}", render_text(e, outcome));
+    } else {
+        print!("{}", render_text(e, outcome));
+    }
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);
