@@ -40,6 +40,9 @@ pub struct LabConfig {
     pub report: bool,
     /// The longest one child may run before it is killed.
     pub child_timeout: Duration,
+    /// Print the experiments' tables on stderr, not stdout (`lab report
+    /// --json` keeps stdout for its JSON).
+    pub tables_on_stderr: bool,
 }
 
 impl LabConfig {
@@ -56,6 +59,7 @@ impl LabConfig {
             progress: true,
             report: false,
             child_timeout: Duration::from_secs(180),
+            tables_on_stderr: false,
         }
     }
 }

@@ -39,10 +39,14 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where an experiment's files go, besides the table on stdout.
+/// Where an experiment's results go: the table on stdout, or (with
+/// `json_stdout`) the JSON there and the table on stderr; and files.
 #[derive(Debug, Clone, Default)]
 pub struct Outputs {
-    /// `--json FILE`.
+    /// `--json`: the outcome as JSON on stdout (the table then goes to
+    /// stderr, so stdout is one JSON document).
+    pub json_stdout: bool,
+    /// `--json-out FILE`: the outcome as JSON in FILE.
     pub json: Option<PathBuf>,
     /// `--svg FILE`.
     pub svg: Option<PathBuf>,
@@ -72,7 +76,7 @@ pub fn run_experiment(
         )
     })?;
     // Before minutes of running: the outputs must be writable.
-    for (flag, path) in [("--json", &outputs.json), ("--svg", &outputs.svg)] {
+    for (flag, path) in [("--json-out", &outputs.json), ("--svg", &outputs.svg)] {
         if let Some(path) = path {
             check_writable(flag, path)?;
         }
@@ -83,7 +87,12 @@ pub fn run_experiment(
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
     }
     let outcome = exp.experiment.run(&lab, args)?;
-    print!("{}", render_text(exp, &outcome));
+    if outputs.json_stdout {
+        eprint!("{}", render_text(exp, &outcome));
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    } else {
+        print!("{}", render_text(exp, &outcome));
+    }
     if let Some(path) = &outputs.json {
         report::json::write(&outcome, path)?;
     }
@@ -182,6 +191,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let pools_override = config.pools.clone();
+    let tables_on_stderr = config.tables_on_stderr;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
@@ -208,6 +218,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     body: &mut body,
                     headlines: &mut headlines,
                     summary: &mut summary,
+                    tables_on_stderr,
                 };
                 report_outcome(spec, &outcome, dir, seconds, out)?;
                 outcomes.push(outcome);
@@ -271,6 +282,8 @@ struct Sections<'a> {
     body: &'a mut String,
     headlines: &'a mut String,
     summary: &'a mut ReportSummary,
+    /// The text table on stderr instead of stdout.
+    tables_on_stderr: bool,
 }
 
 /// One experiment's part of the report: its text on stdout, its JSON, the
@@ -286,8 +299,13 @@ fn report_outcome(
         body,
         headlines,
         summary,
+        tables_on_stderr,
     } = out;
-    print!("{}", render_text(spec, outcome));
+    if tables_on_stderr {
+        eprint!("{}", render_text(spec, outcome));
+    } else {
+        print!("{}", render_text(spec, outcome));
+    }
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);

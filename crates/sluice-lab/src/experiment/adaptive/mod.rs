@@ -6,18 +6,18 @@
 //!
 //! Scenarios (`--scenarios`):
 //! - `wait`: the wait staircase at defaults: n one-byte FIFO reads on
-//!   `FastIo` (node: `fs.read`), each held `--hold-ms` after the lab sees
+//!   `FastIo` (node: `fs.read`), each held `--hold` after the lab sees
 //!   its thread blocked (`workload::FifoHolder`). Wall time, the process's
 //!   threads at peak (sampled by the child every 2 ms from
-//!   `/proc/self/status`) and `--settle-ms` after the round, and the most
+//!   `/proc/self/status`) and `--settle` after the round, and the most
 //!   reads in flight counted from outside.
 //! - `cpu`: n pbkdf2-sha512 tasks on `Cpu` at defaults: compensation must
 //!   not oversubscribe (sluice reports its `Cpu` lane's peak threads).
-//! - `hung`: `--hung` FIFO reads on `FastIo` that hang `--hang-ms` (the
+//! - `hung`: `--hung` FIFO reads on `FastIo` that hang `--hang` (the
 //!   child writes the bytes then), and meanwhile an open-loop stream of
 //!   ordinary 4 KiB file reads, one every 2 ms: their latency p50/p99.
 //! - `mixed` (seed 004 §3.3, sluice subjects): a closed loop of
-//!   `--mixed-in-flight` operations for `--mixed-ms`, half pbkdf2 on `Cpu`
+//!   `--mixed-in-flight` operations for `--mixed`, half pbkdf2 on `Cpu`
 //!   (~2 ms), half a 5 ms wait on `FastIo` (a sleep, undeclared):
 //!   throughput in ops/ms and p99 latency, fixed vs adaptive.
 //!
@@ -353,7 +353,7 @@ impl Plan {
             .collect();
         let mut notes = vec![
             format!("every subject at its defaults on {cores} usable cores; {}", setups.join("; ")),
-            "threads: the whole process's (/proc/self/status), sampled by the child every 2 ms; threads_after is counted --settle-ms after the round (sluice's budget threads stay for their 60 s keep-alive, threads above the budget retire when their task ends)".to_string(),
+            "threads: the whole process's (/proc/self/status), sampled by the child every 2 ms; threads_after is counted --settle after the round (sluice's budget threads stay for their 60 s keep-alive, threads above the budget retire when their task ends)".to_string(),
         ];
         let has = |s: &str| self.scenarios.contains(&s);
         if has("wait") {

@@ -1,6 +1,6 @@
 //! `dns` (seed 001, "The lab: my own resolver"): `--names` distinct names
 //! looked up at once, family 4, against the DNS delay server holding every
-//! query `--hold-ms`; the server counts the most names in flight, the
+//! query `--hold`; the server counts the most names in flight, the
 //! child times the batch.
 //!
 //! Every child runs inside a private network and mount namespace

@@ -7,7 +7,7 @@
 //! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.exe()
 //! serve`, lanes sized from the pool size like the `sluice` subject). The
 //! lab's load generator (`loadgen.rs`) drives it cell by cell,
-//! each cell `--duration-ms` long with `--concurrency` connections:
+//! each cell `--duration` long with `--concurrency` connections:
 //!
 //! - `ping`: `/ping` alone (`--ping-concurrency` connections);
 //! - `login-1`: `/login` one at a time: one hash's time through the server;

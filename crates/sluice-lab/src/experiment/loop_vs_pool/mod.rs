@@ -1,15 +1,15 @@
 //! `loop-vs-pool` (seed 000 §3): a blocked event loop and a busy pool are
-//! two different illnesses. Set a `--timer-ms` timer (50 ms) on the event
+//! two different illnesses. Set a `--timer` timer (50 ms) on the event
 //! loop, then load the system one of four ways, and measure how late the
 //! timer fires:
 //!
 //! - `idle`: nothing else runs.
-//! - `loop`: the loop thread itself runs `--loop-ms` (200 ms) of synchronous
+//! - `loop`: the loop thread itself runs `--loop` (200 ms) of synchronous
 //!   CPU right after setting the timer (node: a busy loop on the main thread;
 //!   Rust subjects: a spin inside an async task of the child's current-thread
 //!   runtime, which is their event loop).
 //! - `pool-N`: the pool runs N pbkdf2-sha512 tasks (`--pool-tasks`, 4 and 16;
-//!   iterations calibrated once to `--cpu-ms` with sluice's implementation
+//!   iterations calibrated once to `--cpu` with sluice's implementation
 //!   and reused by every subject; sluice submits them to `Cpu`).
 //!
 //! Metrics per (subject, pool, scenario): `fired_ms` (when the timer's

@@ -3,7 +3,7 @@
 //! idle pool. An operation that waits the blockers' length out is queued in
 //! the same pool; one that does not is served elsewhere.
 //!
-//! Blockers: pbkdf2-sha512, iterations calibrated once to `--blocker-ms`
+//! Blockers: pbkdf2-sha512, iterations calibrated once to `--blocker`
 //! with sluice's implementation and reused by every subject; as many as the
 //! pool size P (unset: 4, libuv's default, for every subject). Sluice
 //! submits them to `Cpu`, whose budget is min(P, cores), so on a machine

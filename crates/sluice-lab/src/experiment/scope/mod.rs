@@ -35,7 +35,7 @@
 //! Protocol: the script starts the pool and prints `ready` with its PID;
 //! the lab attaches scope to that PID (discovery happens on an idle pool),
 //! sends SIGUSR2 to start the load, waits `RAMP`, watches one
-//! `--window-ms` window, and sends SIGUSR2 again to stop; the script prints
+//! `--window` window, and sends SIGUSR2 again to stop; the script prints
 //! what it ran and exits.
 //!
 //! Only the node subject has a libuv pool to watch: the experiment runs

@@ -38,7 +38,7 @@
 //!
 //! sluice's lanes start a burst's threads one after another (each new
 //! worker starts the next while work is queued), so its `max_in_flight`
-//! reaches the budget only if the ramp beats `--hold-ms`; `fastio_limit`
+//! reaches the budget only if the ramp beats `--hold`; `fastio_limit`
 //! is the count that says whether the resize applied.
 
 mod child;

@@ -4,7 +4,7 @@
 //!
 //! - `--kind wait`: each task holds a pool thread an exact time without CPU:
 //!   a one-byte read of a FIFO the lab holds (`workload::FifoHolder`), released
-//!   `--hold-ms` after the lab sees the thread blocked in `read(2)`. Sluice
+//!   `--hold` after the lab sees the thread blocked in `read(2)`. Sluice
 //!   subjects run it in `FastIo`. The holder also counts the most tasks it
 //!   saw in flight at once: the pool's real concurrency, counted from outside.
 //! - `--kind cpu`: pbkdf2-sha512 with iterations calibrated once (~40 ms with

@@ -4,7 +4,7 @@
 //! - **A**: `--queued` slow waits are queued, then one file read and one CPU
 //!   task. libuv lets slow I/O hold at most `(n + 1) / 2` threads, so the two
 //!   probes find a free thread and do not wait.
-//! - **B**: `--queued` CPU tasks (pbkdf2-sha512, ~`--cpu-ms` each) are
+//! - **B**: `--queued` CPU tasks (pbkdf2-sha512, ~`--cpu` each) are
 //!   queued, then one file read and one slow wait. Nothing limits CPU work,
 //!   so both probes wait for the whole queue: about
 //!   `queued × task / min(pool, cores)`.
@@ -15,18 +15,18 @@
 //!   request (node: `fs.read` on an open fd; Rust subjects: `pread` in
 //!   `FastIo`).
 //! - CPU task: pbkdf2-sha512 in `Cpu` (node: `crypto.pbkdf2`). Every
-//!   child calibrates its own iteration count to `--cpu-ms` on its event
+//!   child calibrates its own iteration count to `--cpu` on its event
 //!   loop thread just before the run (node with OpenSSL, the Rust subjects
 //!   with RustCrypto), so each subject's tasks take about the same time
 //!   whatever else the machine was doing when the lab started.
 //! - slow wait, Rust subjects: a one-byte read of a FIFO in `SlowIo`, held
-//!   `--hold-ms` by the lab's `workload::FifoHolder` after it sees the thread
+//!   `--hold` by the lab's `workload::FifoHolder` after it sees the thread
 //!   blocked in `read(2)`; sluice-compat maps `SlowIo` to libuv's slow-I/O
 //!   rule, so it reproduces the threshold.
 //! - slow wait, node: the only way to submit slow I/O in Node is
 //!   `getaddrinfo` (`dns.lookup`), so node's slow waits are the seed's own:
 //!   `dns.lookup(name, {family: 4})` of distinct names, each held
-//!   `--hold-ms` by the DNS delay server. Node's children run inside a
+//!   `--hold` by the DNS delay server. Node's children run inside a
 //!   private network namespace whose only name server is that server
 //!   ([`sluice_testnet::netns`]); the server counts the names in flight
 //!   (`max_in_flight`). Where namespaces cannot be made (no root, no user

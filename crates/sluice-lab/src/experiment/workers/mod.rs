@@ -5,7 +5,7 @@
 //!
 //! `--workers` event loops each start `--tasks` wait tasks at once; a wait
 //! task is a one-byte read of a FIFO that the lab (`workload::FifoHolder`)
-//! releases `--hold-ms` after it sees the pool thread blocked in `read(2)`.
+//! releases `--hold` after it sees the pool thread blocked in `read(2)`.
 //! The holder counts the most reads blocked at once: with one shared pool
 //! of P it is P, with a pool per loop it is up to workers × P.
 //!
