@@ -11,7 +11,7 @@
 //!
 //! | state | where | shared by |
 //! |-------|-------|-----------|
-//! | the pool | [`POOL`], built by [`configure`] or at the first call | every `worker_thread` of the process |
+//! | the pool | `POOL`, built by [`configure`] or at the first call | every `worker_thread` of the process |
 //! | the DNS runtime | a tokio runtime of one thread (`sluice-dns`) | every thread |
 //! | the resolver | `sluice::dns`'s system resolver, `getaddrinfo` fallback on this pool's `SlowIo` | every thread |
 //!
@@ -20,7 +20,7 @@
 //! `Failure` of kind `"panic"` (and is then re-raised for the pool to count),
 //! and a task dropped without running (which only a shut-down pool does)
 //! still settles its promise (kind `"dropped"`).
-//! Settling goes through one guard type, [`Settle`], whose `Drop` makes
+//! Settling goes through one guard type, `Settle`, whose `Drop` makes
 //! "never settled" impossible.
 
 use napi::bindgen_prelude::{Buffer, Either5, Float64Array, Object};
