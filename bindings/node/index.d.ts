@@ -58,6 +58,13 @@ export interface PoolOptions {
   stackSize?: number;
   /** Nice value of the Cpu workers (0..=19, default 10). */
   cpuNice?: number;
+  /**
+   * Scheduling policy of the Cpu workers. Default: `SLUICE_CPU_SCHED` when
+   * set, else `'idle'` (SCHED_IDLE: the event loop preempts a hashing worker
+   * the moment it wakes up). `'normal'` is SCHED_OTHER at `cpuNice`, the
+   * Rust library's default; `'batch'` is SCHED_BATCH.
+   */
+  cpuSched?: 'normal' | 'batch' | 'idle';
 }
 
 /**

@@ -28,7 +28,7 @@ use napi::{Env, JsDeferred};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::dns::{DnsError, Family, Resolver};
-use sluice::{ConfigError, Lane, Pool};
+use sluice::{ConfigError, CpuSched, Lane, Pool};
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
@@ -182,10 +182,49 @@ fn pool() -> napi::Result<&'static Pool> {
     if let Some(pool) = POOL.get() {
         return Ok(pool);
     }
-    let pool = sluice::Builder::from_env()
+    let pool = hosted_builder()
         .and_then(sluice::Builder::build)
         .map_err(|e| napi::Error::from_reason(format!("sluice: {e}")))?;
     Ok(POOL.get_or_init(|| pool))
+}
+
+/// The `Cpu` workers' policy when neither `SLUICE_CPU_SCHED` nor
+/// `configure({ cpuSched })` names one: `SCHED_IDLE`.
+///
+/// In Node the pool computes beside an event loop that must answer within a
+/// millisecond. With every core hashing, a thread that wakes up (the event
+/// loop on a new connection, the load's own client) waits for the kernel to
+/// take a core from a `Cpu` worker. At nice 10 under `SCHED_OTHER` the
+/// kernel (EEVDF, Linux 6.6 on) may first let the worker finish its slice,
+/// about a millisecond, once for the server's wake-up and again for its
+/// client's; a `SCHED_IDLE` worker is preempted at the wake-up itself. The
+/// workers still take every core nobody else wants, so `/login` throughput
+/// is unchanged on a machine the service has to itself (or a container: the
+/// policy only yields to threads of the same cgroup). A Rust program keeps
+/// the library's default (`Normal` at nice 10).
+const HOSTED_CPU_SCHED: CpuSched = CpuSched::Idle;
+
+/// `Builder::from_env`, with the `Cpu` workers at [`HOSTED_CPU_SCHED`]
+/// unless `SLUICE_CPU_SCHED` sets their policy.
+fn hosted_builder() -> Result<sluice::Builder, ConfigError> {
+    let b = sluice::Builder::from_env()?;
+    Ok(if std::env::var_os("SLUICE_CPU_SCHED").is_some() {
+        b
+    } else {
+        b.cpu_sched(HOSTED_CPU_SCHED)
+    })
+}
+
+/// A `cpuSched` option: `normal`, `batch` or `idle`.
+fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
+    match raw {
+        "normal" => Ok(CpuSched::Normal),
+        "batch" => Ok(CpuSched::Batch),
+        "idle" => Ok(CpuSched::Idle),
+        other => Err(napi::Error::from_reason(format!(
+            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch' or 'idle'"
+        ))),
+    }
 }
 
 /// Submits `work` to `lane` and returns its promise. A bounded lane that is
@@ -234,6 +273,8 @@ pub struct PoolOptions {
     pub stack_size: Option<u32>,
     /// Nice value of the `Cpu` workers.
     pub cpu_nice: Option<u32>,
+    /// Scheduling policy of the `Cpu` workers: `normal`, `batch` or `idle`.
+    pub cpu_sched: Option<String>,
 }
 
 /// The JavaScript option a builder setting came from.
@@ -247,6 +288,7 @@ fn option_name(setting: &str) -> &str {
         "queue_bound(Lane::SlowIo)" => "slowIoQueueBound",
         "stack_size" => "stackSize",
         "cpu_nice" => "cpuNice",
+        "cpu_sched" => "cpuSched",
         other => other,
     }
 }
@@ -286,8 +328,8 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
             "ERR_SLUICE_CONFIGURED: sluice.configure() must run before the first sluice call and only once; the pool of this process is already built",
         ));
     }
-    let mut b = sluice::Builder::from_env()
-        .map_err(|e| napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {e}")))?;
+    let mut b =
+        hosted_builder().map_err(|e| napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {e}")))?;
     let lanes = [Lane::Cpu, Lane::FastIo, Lane::SlowIo];
     let threads = [options.cpu, options.fast_io, options.slow_io];
     let bounds = [
@@ -313,6 +355,9 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
             ))
         })?;
         b = b.cpu_nice(nice);
+    }
+    if let Some(sched) = &options.cpu_sched {
+        b = b.cpu_sched(parse_cpu_sched(sched)?);
     }
     let pool = b.build().map_err(|e| {
         napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {}", config_message(&e)))
