@@ -36,28 +36,24 @@ impl crate::child::Workload for Probe {
         });
         let mut rows = Vec::new();
         for (kind, idle_ms) in probes.iter().zip(idle) {
-            let (issued, probe_ms, spans) = behind_blockers(cx, &p, can_run, kind, &files, port)?;
-            let left = spans.iter().filter(|(_, end, _)| *end > issued).count();
-            let running = spans
-                .iter()
-                .filter(|(start, end, _)| *start <= issued && *end > issued)
-                .count();
-            let blocker_ms = median(spans.iter().map(|s| s.2.as_secs_f64() * 1e3).collect());
-            let first_done_ms = spans
-                .iter()
-                .map(|(_, end, _)| signed_ms_between(issued, *end))
-                .reduce(f64::min)
-                .unwrap_or(f64::NAN);
+            let mut rounds = Vec::new();
+            for _ in 0..p.rounds.max(1) {
+                let (issued, probe_ms, spans) =
+                    behind_blockers(cx, &p, can_run, kind, &files, port)?;
+                rounds.push(Round::new(issued, probe_ms, &spans));
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let fewest = |f: fn(&Round) -> f64| rounds.iter().map(f).reduce(f64::min);
+            let mid = |f: fn(&Round) -> f64| median(rounds.iter().map(f).collect());
             rows.push(Probed {
                 probe: kind.clone(),
                 idle_ms,
-                probe_ms,
-                blockers_left: left as f64,
-                blockers_running: Some(running as f64),
-                blocker_ms,
-                first_done_ms,
+                probe_ms: mid(|r| r.probe_ms),
+                blockers_left: fewest(|r| r.left).unwrap_or(f64::NAN),
+                blockers_running: fewest(|r| r.running),
+                blocker_ms: mid(|r| r.blocker_ms),
+                first_done_ms: mid(|r| r.first_done_ms),
             });
-            std::thread::sleep(Duration::from_millis(20));
         }
         Ok(Reply { rows })
     }
@@ -65,6 +61,38 @@ impl crate::child::Workload for Probe {
 
 /// A blocker's start and end, and its end since the blockers were submitted.
 type Span = (Instant, Instant, Duration);
+
+/// One round behind the blockers, as the row reports it.
+struct Round {
+    probe_ms: f64,
+    /// Blockers not finished when the probe was issued.
+    left: f64,
+    /// Blockers started and not finished when the probe was issued.
+    running: f64,
+    blocker_ms: f64,
+    first_done_ms: f64,
+}
+
+impl Round {
+    fn new(issued: Instant, probe_ms: f64, spans: &[Span]) -> Self {
+        let left = spans.iter().filter(|(_, end, _)| *end > issued).count();
+        let running = spans
+            .iter()
+            .filter(|(start, end, _)| *start <= issued && *end > issued)
+            .count();
+        Round {
+            probe_ms,
+            left: left as f64,
+            running: running as f64,
+            blocker_ms: median(spans.iter().map(|s| s.2.as_secs_f64() * 1e3).collect()),
+            first_done_ms: spans
+                .iter()
+                .map(|(_, end, _)| signed_ms_between(issued, *end))
+                .reduce(f64::min)
+                .unwrap_or(f64::NAN),
+        }
+    }
+}
 
 /// Starts `p.blockers` blockers on Cpu, waits until the `can_run` the pool
 /// runs at once have started (after `settle_ms`), then times one `kind`

@@ -25,13 +25,15 @@
 //! Each probe runs behind a fresh set of blockers: the child submits them,
 //! waits 20 ms so they are picked up (Rust subjects also wait, if need be,
 //! until as many have started as the pool runs at once), issues the probe,
-//! and waits for all of it to finish before the next kind.
+//! and waits for all of it to finish before the next round. `--rounds` such
+//! rounds per probe and child (3 by default): one round is one draw of the
+//! scheduler, so the busy time is the rounds' median.
 //!
 //! Metrics per (subject, pool, probe): `idle_ms` (median of `--idle-runs`
 //! runs on the idle pool, after one warm-up), `probe_ms` (behind the
-//! blockers), `delta_ms` (`probe_ms - idle_ms`, may be negative),
+//! blockers, median of the rounds), `delta_ms` (`probe_ms - idle_ms`, may be negative),
 //! `blockers` (how many were submitted), `blockers_left` (blockers not yet
-//! finished when the probe was issued: every one of them, or the probe did
+//! finished when the probe was issued, the fewest of the rounds: every one of them, or the probe did
 //! not run behind a full pool), `blockers_running` (Rust subjects only:
 //! blockers started and not finished when the probe was issued),
 //! `blocker_ms` (median wall time of a blocker, submission to completion),
@@ -67,6 +69,8 @@ pub(crate) struct Params {
     iterations: u64,
     settle_ms: u64,
     idle_runs: usize,
+    /// Rounds behind fresh blockers per probe; the busy time is their median.
+    rounds: usize,
     small_file: PathBuf,
     big_file: PathBuf,
 }
@@ -172,6 +176,13 @@ const ARGS: &[ArgSpec] = &[
         default: "5",
         report: "5",
     },
+    ArgSpec {
+        name: "rounds",
+        value_name: "N",
+        help: "rounds of each probe behind a fresh set of blockers, per child (median reported): one round is one sample of the scheduler",
+        default: "3",
+        report: "3",
+    },
 ];
 
 /// The declaration of `probe`.
@@ -196,6 +207,7 @@ impl Experiment for Probe {
         let probes = probe_list(args)?;
         let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
+        let rounds = args.number("rounds", 1, 50)?;
         // The most iterations of three calibrations: the one least slowed by
         // whatever else the machine was doing.
         let iterations = (0..3)
@@ -212,6 +224,7 @@ impl Experiment for Probe {
                 iterations: iterations as u64,
                 settle_ms: SETTLE_MS,
                 idle_runs: idle_runs as usize,
+                rounds: rounds as usize,
                 small_file: small.clone(),
                 big_file: big.clone(),
             };
@@ -239,7 +252,7 @@ impl Experiment for Probe {
         })?;
         let mut notes = sweep.notes();
         notes.push(format!(
-            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of three, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them"
+            "blockers: pbkdf2-sha512, {iterations} iterations for every subject (calibrated, best of three, to ~{blocker_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), as many as the pool size, {UNSET_BLOCKERS} when it is unset (libuv's default) for every subject; the probe is issued {SETTLE_MS} ms after them, in {rounds} rounds of fresh blockers per child: busy ms, blocker ms and first-done ms are the rounds' medians, the blockers left the fewest of any round"
         ));
         notes.push(format!(
             "this machine has {} usable cores: with more blockers than cores each blocker's wall time (blocker_ms) stretches, and so does the wait of a probe queued behind them",

@@ -1,7 +1,7 @@
 // sluice lab: probe (seed 000 §2). Fill the pool with pbkdf2 blockers, then
 // time one operation of each kind while they run, and on an idle pool.
 // argv[2]: {"probes": [ids], "blockers": n, "iterations": n, "settle_ms": ms,
-//           "idle_runs": n, "small_file": path, "big_file": path}
+//           "idle_runs": n, "rounds": n, "small_file": path, "big_file": path}
 // Prints {"rows":[{"probe","idle_ms","probe_ms","blockers_left","blocker_ms","first_done_ms"}]}.
 'use strict';
 const fs = require('node:fs');
@@ -85,8 +85,8 @@ async function main() {
     idle[kind] = median(times);
   }
 
-  const rows = [];
-  for (const kind of p.probes) {
+  // One round: fresh blockers, the probe issued settle_ms after them.
+  async function round(kind) {
     const t0 = now();
     const ends = [];
     for (let i = 0; i < p.blockers; i++) ends.push(blocker());
@@ -94,15 +94,27 @@ async function main() {
     const issued = now();
     const probeMs = await timed(kind);
     const done = await Promise.all(ends);
+    await sleep(20);
+    return {
+      probeMs,
+      left: done.filter((e) => e > issued).length,
+      blockerMs: median(done.map((e) => e - t0)),
+      firstMs: Math.min(...done) - issued,
+    };
+  }
+
+  const rows = [];
+  for (const kind of p.probes) {
+    const rounds = [];
+    for (let r = 0; r < Math.max(p.rounds || 1, 1); r++) rounds.push(await round(kind));
     rows.push({
       probe: kind,
       idle_ms: idle[kind],
-      probe_ms: probeMs,
-      blockers_left: done.filter((e) => e > issued).length,
-      blocker_ms: median(done.map((e) => e - t0)),
-      first_done_ms: Math.min(...done) - issued,
+      probe_ms: median(rounds.map((r) => r.probeMs)),
+      blockers_left: Math.min(...rounds.map((r) => r.left)),
+      blocker_ms: median(rounds.map((r) => r.blockerMs)),
+      first_done_ms: median(rounds.map((r) => r.firstMs)),
     });
-    await sleep(20);
   }
   for (const s of servers) s.close();
   console.log(JSON.stringify({ rows }));
