@@ -121,8 +121,14 @@ impl Subject for NodeSluice {
             ),
             _ => String::new(),
         };
+        // The children inherit the lab's environment, so the addon reads
+        // the same variable; unset, it starts its Cpu workers at SCHED_IDLE.
+        let sched = match std::env::var("SLUICE_CPU_SCHED") {
+            Ok(v) => format!("SLUICE_CPU_SCHED={v}"),
+            Err(_) => "SCHED_IDLE, the addon's default beside Node's event loop".to_string(),
+        };
         format!(
-            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
+            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}, its workers under {sched}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
         )
     }
 }
