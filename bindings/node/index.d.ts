@@ -60,9 +60,9 @@ export interface PoolOptions {
   cpuNice?: number;
   /**
    * Scheduling policy of the Cpu workers. Default: `SLUICE_CPU_SCHED` when
-   * set, else `'idle'` (SCHED_IDLE: the event loop preempts a hashing worker
-   * the moment it wakes up). `'normal'` is SCHED_OTHER at `cpuNice`, the
-   * Rust library's default; `'batch'` is SCHED_BATCH.
+   * set, else `'normal'` (SCHED_OTHER at `cpuNice`). `'idle'` (SCHED_IDLE)
+   * lets any other thread of the machine preempt a hashing worker at once;
+   * `'batch'` is SCHED_BATCH. `node bench/cpu-sched.js` compares them.
    */
   cpuSched?: 'normal' | 'batch' | 'idle';
 }

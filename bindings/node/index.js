@@ -507,7 +507,7 @@ const dns = {
 const OPTIONS = ['cpu', 'fastIo', 'slowIo', 'cpuQueueBound', 'fastIoQueueBound',
   'slowIoQueueBound', 'stackSize', 'cpuNice', 'cpuSched'];
 // The Cpu workers' scheduling policies (`cpuSched`); unset: SLUICE_CPU_SCHED,
-// else 'idle' (the addon's default beside an event loop).
+// else 'normal' (SCHED_OTHER at cpuNice).
 const CPU_SCHEDS = ['normal', 'batch', 'idle'];
 
 function configure(options) {

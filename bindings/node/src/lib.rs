@@ -182,37 +182,10 @@ fn pool() -> napi::Result<&'static Pool> {
     if let Some(pool) = POOL.get() {
         return Ok(pool);
     }
-    let pool = hosted_builder()
+    let pool = sluice::Builder::from_env()
         .and_then(sluice::Builder::build)
         .map_err(|e| napi::Error::from_reason(format!("sluice: {e}")))?;
     Ok(POOL.get_or_init(|| pool))
-}
-
-/// The `Cpu` workers' policy when neither `SLUICE_CPU_SCHED` nor
-/// `configure({ cpuSched })` names one: `SCHED_IDLE`.
-///
-/// In Node the pool computes beside an event loop that must answer within a
-/// millisecond. With every core hashing, a thread that wakes up (the event
-/// loop on a new connection, the load's own client) waits for the kernel to
-/// take a core from a `Cpu` worker. At nice 10 under `SCHED_OTHER` the
-/// kernel (EEVDF, Linux 6.6 on) may first let the worker finish its slice,
-/// about a millisecond, once for the server's wake-up and again for its
-/// client's; a `SCHED_IDLE` worker is preempted at the wake-up itself. The
-/// workers still take every core nobody else wants, so `/login` throughput
-/// is unchanged on a machine the service has to itself (or a container: the
-/// policy only yields to threads of the same cgroup). A Rust program keeps
-/// the library's default (`Normal` at nice 10).
-const HOSTED_CPU_SCHED: CpuSched = CpuSched::Idle;
-
-/// `Builder::from_env`, with the `Cpu` workers at [`HOSTED_CPU_SCHED`]
-/// unless `SLUICE_CPU_SCHED` sets their policy.
-fn hosted_builder() -> Result<sluice::Builder, ConfigError> {
-    let b = sluice::Builder::from_env()?;
-    Ok(if std::env::var_os("SLUICE_CPU_SCHED").is_some() {
-        b
-    } else {
-        b.cpu_sched(HOSTED_CPU_SCHED)
-    })
 }
 
 /// A `cpuSched` option: `normal`, `batch` or `idle`.
@@ -273,7 +246,8 @@ pub struct PoolOptions {
     pub stack_size: Option<u32>,
     /// Nice value of the `Cpu` workers.
     pub cpu_nice: Option<u32>,
-    /// Scheduling policy of the `Cpu` workers: `normal`, `batch` or `idle`.
+    /// Scheduling policy of the `Cpu` workers: `normal`, `batch` or `idle`
+    /// (unset: `SLUICE_CPU_SCHED`, else the library's `normal` at nice 10).
     pub cpu_sched: Option<String>,
 }
 
@@ -328,8 +302,8 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
             "ERR_SLUICE_CONFIGURED: sluice.configure() must run before the first sluice call and only once; the pool of this process is already built",
         ));
     }
-    let mut b =
-        hosted_builder().map_err(|e| napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {e}")))?;
+    let mut b = sluice::Builder::from_env()
+        .map_err(|e| napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {e}")))?;
     let lanes = [Lane::Cpu, Lane::FastIo, Lane::SlowIo];
     let threads = [options.cpu, options.fast_io, options.slow_io];
     let bounds = [

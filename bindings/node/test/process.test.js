@@ -188,12 +188,12 @@ const cpuThreadsScript = (configure) => `
     process.exit(0);
   });`;
 
-test('Cpu workers run at SCHED_IDLE by default; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
+test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
   const cases = [
-    { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: 5 },
-    { name: 'env normal', env: { SLUICE_CPU_SCHED: 'normal', SLUICE_CPU_NICE: undefined }, configure: '', policy: 0, nice: 10 },
+    { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: 0, nice: 10 },
+    { name: 'env idle', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: '', policy: 5 },
     { name: 'env batch', env: { SLUICE_CPU_SCHED: 'batch', SLUICE_CPU_NICE: '19' }, configure: '', policy: 3, nice: 19 },
-    { name: 'option batch', env: { SLUICE_CPU_SCHED: undefined }, configure: "s.configure({ cpuSched: 'batch' });", policy: 3 },
+    { name: 'option idle', env: { SLUICE_CPU_SCHED: undefined }, configure: "s.configure({ cpuSched: 'idle' });", policy: 5 },
     { name: 'option over env', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'normal', cpuNice: 7 });", policy: 0, nice: 7 },
   ];
   for (const c of cases) {
