@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let n = sluice::budget::libuv_nthreads(Some(&text));
+    let n = sluice::compat::libuv_nthreads(Some(&text));
     assert!((1..=1024).contains(&n), "{n}");
     for var in sluice::ENV_VARS {
         let value = text.to_string();

@@ -406,9 +406,13 @@ pub fn scrypt<'e>(
             ));
         }
         let log_n = n.trailing_zeros() as u8;
-        // The last argument is the length of a PHC string's hash only (it
-        // must be 10..=64); `scrypt::scrypt` derives `out.len()` bytes.
-        let params = match scrypt::Params::new(log_n, r, p, scrypt::Params::RECOMMENDED_LEN) {
+        // OpenSSL's (and so Node's) bound N < 2^(16 r), which scrypt 0.12
+        // no longer checks.
+        if u64::from(log_n) >= 16 * u64::from(r) {
+            let message = format!("scrypt N = {n}, r = {r}: expected N below 2^(16 r)");
+            return Done::Fail(Failure::message("invalid", None, message));
+        }
+        let params = match scrypt::Params::new(log_n, r, p) {
             Ok(params) => params,
             Err(e) => {
                 let message = format!("scrypt N = {n}, r = {r}, p = {p}: {e}");

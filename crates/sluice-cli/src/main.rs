@@ -51,6 +51,13 @@ fn common_args() -> Vec<Arg> {
     ]
 }
 
+/// The exit codes, the same for every command.
+const EXIT_CODES: &str = "\
+Exit codes, the same for every command:
+  0  healthy, or done
+  1  a finding: sluice doctor's or sluice scope's verdict is a problem (loop-blocked, pool-saturated, ...), or sluice load got no 2xx answer
+  2  bad usage, or an error (sluice doctor and sluice scope: also no verdict could be reached)";
+
 const DNS_DELAY_ABOUT: &str =
     "A DNS server that holds every query a fixed time and counts the names in flight";
 
@@ -169,38 +176,65 @@ fn cli() -> Command {
         .about("Run the experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio, go")
         .subcommand_required(true)
         .arg_required_else_help(true)
-        .subcommand(Command::new("list").about("List the experiments"))
+        .subcommand(
+            Command::new("list")
+                .about("List the experiments")
+                .arg(json_arg("the experiments as JSON on stdout: [{name, about}]"))
+                .arg(json_out_arg()),
+        )
         .subcommand(
             Command::new("report")
-                .about("Run every experiment with small defaults; write lab-report/REPORT.md and one SVG per experiment")
+                .about("Run every experiment with small defaults; write lab-report/REPORT.md, one SVG and one JSON file per experiment")
                 .args(common_args())
-                .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report")),
+                .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report"))
+                .arg(json_arg("what was written, as JSON on stdout: the report, each experiment's JSON and SVG files, the experiments that failed"))
+                .arg(json_out_arg()),
         );
     for e in EXPERIMENTS {
-        let mut cmd = Command::new(e.spec().name)
-            .about(e.spec().about)
-            .long_about(e.spec().long_about.trim())
+        let mut cmd = Command::new(e.name)
+            .about(e.about())
+            .long_about(e.long_about())
             .args(common_args())
-            .arg(
-                Arg::new("json")
-                    .long("json")
-                    .value_name("FILE")
-                    .help("also write the rows as JSON"),
-            )
+            .arg(json_arg(
+                "the outcome (rows, notes, settings) as JSON on stdout; the table goes to stderr",
+            ))
+            .arg(json_out_arg())
             .arg(
                 Arg::new("svg")
                     .long("svg")
                     .value_name("FILE")
                     .help("also draw the chart as SVG"),
             );
-        for a in e.spec().args {
-            cmd = cmd.arg(
-                Arg::new(a.name)
-                    .long(a.name)
-                    .value_name(a.value_name)
-                    .default_value(a.default)
-                    .help(a.help),
-            );
+        for a in e.args {
+            cmd = match a.name.strip_suffix("-ms") {
+                // A duration: sluice's one grammar under the name without
+                // `-ms`; the old whole-milliseconds spelling still read.
+                Some(base) => cmd
+                    .arg(
+                        Arg::new(base)
+                            .long(base)
+                            .value_name("DURATION")
+                            .help(format!(
+                                "{}, e.g. 300ms, 1.5s, 2 (seconds) [default: {}]",
+                                a.help,
+                                ms_text(a.default)
+                            )),
+                    )
+                    .arg(
+                        Arg::new(a.name)
+                            .long(a.name)
+                            .value_name("MS")
+                            .conflicts_with(base)
+                            .hide(true),
+                    ),
+                None => cmd.arg(
+                    Arg::new(a.name)
+                        .long(a.name)
+                        .value_name(a.value_name)
+                        .default_value(a.default)
+                        .help(a.help),
+                ),
+            };
         }
         lab = lab.subcommand(cmd);
     }
@@ -212,6 +246,7 @@ fn cli() -> Command {
         )
         .subcommand_required(true)
         .arg_required_else_help(true)
+        .after_help(EXIT_CODES)
         .subcommand(lab)
         .subcommand(scope_command())
         .subcommand(
@@ -266,7 +301,7 @@ fn negative_values(cmd: Command) -> Command {
 fn scope_command() -> Command {
     Command::new("scope")
         .about("Watch a running Node process's libuv pool from outside: threads, saturation, the loop, a verdict")
-        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop-blocked, pool-saturated, slow-io-throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind.")
+        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop-blocked, pool-saturated, slow-io-throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind. Exit code: 0 every window diagnosed was healthy, 1 a window's verdict was a problem (with --all: any process's), 2 an error or no verdict at all (the pool never found, no window completed; a --profile still exits 0 then).")
         .arg(Arg::new("pid").value_name("PID").required_unless_present("all").help("the Node process (`pgrep -a node` lists them)"))
         .arg(Arg::new("all").long("all").action(ArgAction::SetTrue).conflicts_with_all(["pid", "probe"]).help("watch every Node process on this host, containers included, and the ones that start later: one line each, sorted by saturation (Enter opens one); with --prometheus one exposition labelled pid, comm, container, pod"))
         .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
@@ -285,7 +320,7 @@ fn scope_command() -> Command {
 
 const SCOPE_PROFILE_HELP: &str = "Profiling (--profile TIME, or p in the terminal view): scope opens the process's own V8 inspector without a restart: SIGUSR1 makes Node listen on 127.0.0.1:9229, or on the address its --inspect-port / --inspect flag names (read from /proc/PID/cmdline and NODE_OPTIONS), inside the process's network namespace (a container's loopback: scope joins it to connect, which needs root when it is not its own). Over the DevTools protocol it runs V8's CPU profiler for TIME while it samples the pool and the loop as usual, then closes the inspector again (process._debugEnd()). As the profile starts, V8's optimized code is discarded (precise coverage, turned off after), so that functions V8 had inlined into their callers are named: the process runs unoptimized code until V8 optimizes it again (--profile-keep-code keeps it). Node cannot undo everything: its `Debugger listening on ws://...` and `Debugger attached.` lines stay on the process's stderr, process.debugPort keeps the port, and V8 keeps the memory it allocated. An inspector that was open before is left open. Without a terminal to ask, a closed inspector is only opened with --yes.\n\nThe report: the share of the window that was JavaScript, native (program), garbage collector and idle; the functions of your code that held the loop, Node's and V8's frames folded in, with the synchronous APIs under them (crypto.pbkdf2Sync, RegExp exec, JSON.parse from the hot line); V8's top self and total time with file:line:column; the .cpuprofile (Chrome DevTools: Performance, Load profile) and a flame graph SVG. --json prints all of it as one object.";
 
-fn scope(m: &ArgMatches) -> anyhow::Result<()> {
+fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     use sluice_scope::config::{self, Face};
     use std::io::IsTerminal;
     if m.get_flag("all") {
@@ -341,15 +376,43 @@ fn scope(m: &ArgMatches) -> anyhow::Result<()> {
         }
         c.profile = None;
     }
+    let profiled = profile_time.is_some();
     let outcome = sluice_scope::run(&c)?;
     if !outcome.left_behind.is_empty() {
         anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
     }
-    Ok(())
+    // A window cut short by the process exiting is not judged: its
+    // threads were going away, not busy.
+    let mut verdicts: Vec<_> = outcome.summary.verdicts().collect();
+    if outcome.end == sluice_scope::End::Exited
+        && verdicts
+            .last()
+            .is_some_and(|(_, s)| *s < 0.9 * c.window.as_secs_f64())
+    {
+        verdicts.pop();
+    }
+    let verdicts: Vec<_> = verdicts.into_iter().map(|(v, _)| v).collect();
+    if verdicts.iter().any(|v| v.is_finding()) {
+        return Ok(ExitCode::from(1));
+    }
+    // A profile is a result of its own; a watch with no verdict at all
+    // (the pool never found, or no window completed) diagnosed nothing.
+    if !profiled && !verdicts.contains(&sluice_scope::Verdict::Healthy) {
+        eprintln!(
+            "sluice scope: no verdict: {}",
+            if verdicts.is_empty() {
+                "no window completed"
+            } else {
+                "the pool was not found in any window (see the evidence)"
+            }
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `sluice scope --all`: every Node process on the host.
-fn scope_all(m: &ArgMatches) -> anyhow::Result<()> {
+fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     use sluice_scope::config::{self, Face};
     use std::io::IsTerminal;
     let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
@@ -363,8 +426,13 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<()> {
         None if std::io::stdout().is_terminal() => Face::Tui,
         None => Face::Text,
     };
-    sluice_scope::host::run(&c)?;
-    Ok(())
+    let outcome = sluice_scope::host::run(&c)?;
+    let finding = outcome.processes.values().any(|w| {
+        sluice_scope::Verdict::ALL
+            .iter()
+            .any(|v| v.is_finding() && w.verdicts.get(v.as_str()).is_some_and(|n| *n > 0))
+    });
+    Ok(ExitCode::from(u8::from(finding)))
 }
 
 fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
@@ -373,7 +441,7 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("serve", m)) => serve(m).map(|()| ExitCode::SUCCESS),
         Some(("doctor", m)) => doctor(m),
         Some(("load", m)) => load(m),
-        Some(("scope", m)) => scope(m).map(|()| ExitCode::SUCCESS),
+        Some(("scope", m)) => scope(m),
         Some(("dns-delay", m)) => {
             sluice_testnet::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
         }
@@ -414,21 +482,53 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
 
 fn lab(m: &ArgMatches) -> anyhow::Result<()> {
     match m.subcommand() {
-        Some(("list", _)) => {
-            for (name, about) in sluice_lab::list() {
-                println!("{name:<14} {about}");
+        Some(("list", m)) => {
+            let out = json_out(m)?;
+            let list: Vec<serde_json::Value> = sluice_lab::list()
+                .into_iter()
+                .map(|(name, about)| serde_json::json!({ "name": name, "about": about }))
+                .collect();
+            let text = serde_json::to_string_pretty(&list)?;
+            if m.get_flag("json") {
+                println!("{text}");
+            } else {
+                for (name, about) in sluice_lab::list() {
+                    println!("{name:<14} {about}");
+                }
+            }
+            if let Some(path) = out {
+                write_json_out(&path, &text)?;
             }
             Ok(())
         }
         Some(("report", m)) => {
-            let config = lab_config(m)?;
+            let json_file = json_out(m)?;
+            let mut config = lab_config(m)?;
+            config.tables_on_stderr = m.get_flag("json");
             let out = PathBuf::from(m.get_one::<String>("out").expect("has default"));
             let summary = sluice_lab::run_report(config, &out)?;
-            println!(
+            let line = format!(
                 "\nwrote {} and {} charts",
                 summary.markdown.display(),
                 summary.svgs.len()
             );
+            let doc = serde_json::to_string_pretty(&serde_json::json!({
+                "report": summary.markdown,
+                "json": summary.json,
+                "svg": summary.svgs,
+                "failed": summary.failed.iter()
+                    .map(|(n, e)| serde_json::json!({ "experiment": n, "error": e }))
+                    .collect::<Vec<_>>(),
+            }))?;
+            if m.get_flag("json") {
+                eprintln!("{line}");
+                println!("{doc}");
+            } else {
+                println!("{line}");
+            }
+            if let Some(path) = json_file {
+                write_json_out(&path, &doc)?;
+            }
             if !summary.failed.is_empty() {
                 anyhow::bail!(
                     "{} experiment(s) failed: {}",
@@ -446,19 +546,39 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         Some((name, m)) => {
             let exp =
                 sluice_lab::experiment::by_name(name).expect("subcommands come from the registry");
-            let mut args = Args::defaults(exp.spec().args, false);
-            for a in exp.spec().args {
-                if let Some(v) = m.get_one::<String>(a.name) {
+            let mut args = Args::defaults(exp.args, false);
+            for a in exp.args {
+                if let Some(base) = a.name.strip_suffix("-ms")
+                    && let Some(v) = m.get_one::<String>(base)
+                {
+                    let d = sluice_duration::parse_duration(v)
+                        .map_err(|e| anyhow::anyhow!("--{base} {e}"))?;
+                    if d.subsec_nanos() % 1_000_000 != 0 {
+                        anyhow::bail!("--{base} {v:?}: expected whole milliseconds");
+                    }
+                    args.set_given_as(a.name, format!("{}ms", d.as_millis()), base);
+                } else if let Some(v) = m.get_one::<String>(a.name) {
                     args.set(a.name, v.clone());
                 }
             }
             let outputs = Outputs {
-                json: m.get_one::<String>("json").map(PathBuf::from),
+                json_stdout: m.get_flag("json"),
+                json: m.get_one::<String>("json-out").map(PathBuf::from),
                 svg: m.get_one::<String>("svg").map(PathBuf::from),
             };
             sluice_lab::run_experiment(name, lab_config(m)?, &args, &outputs).map(drop)
         }
         None => unreachable!("clap requires a subcommand"),
+    }
+}
+
+/// An experiment's default in milliseconds as a duration's text: `2000`
+/// is `2s`, `300` is `300ms`.
+fn ms_text(ms: &str) -> String {
+    match ms.parse::<u64>() {
+        Ok(n) if n >= 1000 && n % 1000 == 0 => format!("{}s", n / 1000),
+        Ok(n) => format!("{n}ms"),
+        Err(_) => ms.to_string(),
     }
 }
 
@@ -546,6 +666,39 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
     sluice_serve::server::run(&config).map(drop)
 }
 
+/// `--json`: the command's result as JSON on stdout (the same switch on
+/// every command).
+fn json_arg(help: &'static str) -> Arg {
+    Arg::new("json")
+        .long("json")
+        .action(ArgAction::SetTrue)
+        .help(help)
+}
+
+/// `--json-out FILE`: the same JSON written to FILE (the same flag on every
+/// command that has `--json`; stdout keeps the text unless `--json`).
+fn json_out_arg() -> Arg {
+    Arg::new("json-out")
+        .long("json-out")
+        .value_name("FILE")
+        .help("also write the JSON to FILE (checked before anything runs)")
+}
+
+/// `--json-out`'s path, checked writable before the command runs.
+fn json_out(m: &ArgMatches) -> anyhow::Result<Option<PathBuf>> {
+    let path = m.get_one::<String>("json-out").map(PathBuf::from);
+    if let Some(p) = &path {
+        sluice_lab::check_writable("--json-out", p)?;
+    }
+    Ok(path)
+}
+
+/// Writes `text` (one JSON document) to `path`.
+fn write_json_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, format!("{text}\n"))
+        .with_context(|| format!("writing --json-out {}", path.display()))
+}
+
 /// A duration flag: sluice's one grammar (a bare number is seconds).
 fn duration_arg(name: &'static str, default: &'static str, help: &'static str) -> Arg {
     Arg::new(name)
@@ -593,7 +746,8 @@ fn doctor_cli() -> Command {
         .long_about("Fetch the service's Prometheus metrics at the start and the end of the window and diagnose the window: loop-blocked (synchronous work on the loop: its timers fire late), pool-saturated with the lane named (its queue waits while the loop is on time), pool-compensating (a lane keeps up only with threads beyond its budget), or healthy, with the numbers that prove it. The verdict tokens are those of sluice scope and of the sluice_verdict series of sluice serve's /metrics. Exit code: 0 healthy, 1 a problem found, 2 the doctor could not diagnose (unreachable URL, not a sluice service's metrics, bad flags). Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").long("url").value_name("URL").default_value("http://127.0.0.1:8080/metrics").help("the service's metrics"))
         .arg(Arg::new("window").long("window").value_name("DURATION").default_value("10s").help("time between the two samples, e.g. 10s, 500ms, 1m"))
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the diagnosis as JSON"))
+        .arg(json_arg("print the diagnosis as JSON on stdout"))
+        .arg(json_out_arg())
         .arg(duration_arg("lag-p99", "20ms", "loop lag p99 at or above this is a blocked loop"))
         .arg(ms_alias("lag-p99-ms", "lag-p99"))
         .arg(duration_arg("queue-wait-p99", "10ms", "a lane whose queue wait p99 is at or above this is saturated"))
@@ -610,12 +764,16 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     );
     config.thresholds.loop_lag_p99 = positive(m, "lag-p99")?;
     config.thresholds.queue_wait_p99 = positive(m, "queue-wait-p99")?;
+    let json_file = json_out(m)?;
     let report = sluice_serve::doctor::run(&config)?;
     let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
         writeln!(out, "{}", report.to_json())?;
     } else {
         write!(out, "{report}")?;
+    }
+    if let Some(path) = json_file {
+        write_json_out(&path, &report.to_json())?;
     }
     Ok(ExitCode::from(report.exit_code))
 }
@@ -628,7 +786,8 @@ fn load_cli() -> Command {
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
         .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms, 10 (seconds)"))
         .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the report as JSON"))
+        .arg(json_arg("print the report as JSON on stdout"))
+        .arg(json_out_arg())
 }
 
 fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
@@ -645,12 +804,17 @@ fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         duration,
     );
     load.max_requests = *m.get_one::<u64>("requests").expect("has default");
+    let json_file = json_out(m)?;
     let report = sluice_lab::loadgen::run(&[load])?.remove(0);
+    let doc = serde_json::to_string_pretty(&report)?;
     let mut out = std::io::stdout().lock();
     if m.get_flag("json") {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{doc}")?;
     } else {
         write!(out, "{report}")?;
+    }
+    if let Some(path) = json_file {
+        write_json_out(&path, &doc)?;
     }
     if report.ok == 0 {
         eprintln!(

@@ -274,9 +274,14 @@ fn empty_subjects_and_unwritable_outputs_are_refused_before_running() {
         "--subjects is empty; expected a comma-separated list of node, sluice-compat, sluice, tokio",
     );
     fails_with(
-        &["lab", "staircase", "--json", "/nonexistent/x.json"],
+        &["lab", "staircase", "--json-out", "/nonexistent/x.json"],
         &[],
-        "--json /nonexistent/x.json: the directory /nonexistent does not exist",
+        "--json-out /nonexistent/x.json: the directory /nonexistent does not exist",
+    );
+    fails_with(
+        &["lab", "staircase", "--json", "x.json"],
+        &[],
+        "unexpected argument 'x.json'",
     );
     fails_with(
         &["lab", "staircase", "--svg", "/proc/x.svg"],
@@ -304,6 +309,38 @@ fn scope_run_as_root_does_not_say_to_run_it_as_root() {
             "{stderr}"
         );
     }
+}
+
+/// The lab's duration flags: a bare number is seconds (`--hold 61` is
+/// 61 s, past the range, where the old `--hold-ms 61` is 61 ms); the
+/// errors name the flag given.
+#[test]
+fn lab_durations_read_one_grammar_and_name_the_flag() {
+    fails_with(
+        &["lab", "staircase", "--hold", "61"],
+        &[],
+        "--hold \"61000ms\" is out of range; expected 1..=60000 ms",
+    );
+    fails_with(
+        &["lab", "staircase", "--hold", "1.5ms"],
+        &[],
+        "--hold \"1.5ms\": expected whole milliseconds",
+    );
+    fails_with(
+        &["lab", "staircase", "--hold", "soon"],
+        &[],
+        "--hold \"soon\" is not a duration",
+    );
+    fails_with(
+        &["lab", "staircase", "--hold", "1s", "--hold-ms", "100"],
+        &[],
+        "cannot be used with",
+    );
+    fails_with(
+        &["lab", "staircase", "--hold-ms", "61001"],
+        &[],
+        "--hold-ms \"61001\" is out of range",
+    );
 }
 
 #[test]

@@ -139,7 +139,7 @@ fn a_libuv_that_cannot_load_is_skipped_with_a_note() {
             "--idle-ms",
             "10",
             "--no-progress",
-            "--json",
+            "--json-out",
         ])
         .arg(&json)
         .env("SLUICE_LIBUV", &missing)

@@ -8,7 +8,7 @@ fn run(args: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("out.json");
     let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(["lab", "spawn-bill", "--no-progress", "--json"])
+        .args(["lab", "spawn-bill", "--no-progress", "--json-out"])
         .arg(&json)
         .args(args)
         .output()

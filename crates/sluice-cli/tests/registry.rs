@@ -12,66 +12,89 @@ fn every_experiment_is_listed_and_has_help() {
     let listed = String::from_utf8_lossy(&list.stdout);
     for e in EXPERIMENTS {
         assert!(
-            listed.lines().any(|l| l.starts_with(e.spec().name)),
+            listed.lines().any(|l| l.starts_with(e.name)),
             "{} missing from `sluice lab list`",
-            e.spec().name
+            e.name
         );
-        let help = sluice()
-            .args(["lab", e.spec().name, "--help"])
-            .output()
-            .unwrap();
-        assert!(help.status.success(), "{}", e.spec().name);
+        let help = sluice().args(["lab", e.name, "--help"]).output().unwrap();
+        assert!(help.status.success(), "{}", e.name);
         let text = String::from_utf8_lossy(&help.stdout);
-        for a in e.spec().args {
-            assert!(
-                text.contains(&format!("--{}", a.name)),
-                "{}: --{} not in --help",
-                e.spec().name,
-                a.name
-            );
+        for a in e.args {
+            // A `-ms` flag is shown as a duration without the suffix (the
+            // old spelling is hidden, still read).
+            let shown = match a.name.strip_suffix("-ms") {
+                Some(base) => {
+                    assert!(!text.contains(&format!("--{} ", a.name)), "{}", a.name);
+                    format!("--{base} <DURATION>")
+                }
+                None => format!("--{}", a.name),
+            };
+            assert!(text.contains(&shown), "{}: {shown} not in --help", e.name,);
         }
         for common in [
             "--subjects",
             "--pools",
             "--reps",
             "--json",
+            "--json-out",
             "--svg",
             "--node",
         ] {
-            assert!(
-                text.contains(common),
-                "{}: {common} not in --help",
-                e.spec().name
-            );
+            assert!(text.contains(common), "{}: {common} not in --help", e.name);
         }
     }
+}
+
+#[test]
+fn lab_list_json_names_every_experiment() {
+    let out = sluice().args(["lab", "list", "--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), EXPERIMENTS.len());
+    for (item, e) in list.iter().zip(EXPERIMENTS) {
+        assert_eq!(item["name"], e.name);
+        assert_eq!(item["about"], e.about());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("list.json");
+    let out = sluice()
+        .args(["lab", "list", "--json-out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written, v);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("staircase"));
 }
 
 #[test]
 fn every_experiment_draws_an_empty_outcome() {
     for e in EXPERIMENTS {
         let empty = Outcome {
-            experiment: e.spec().name.to_string(),
+            experiment: e.name.to_string(),
             machine: Machine::detect(None),
             rows: Vec::new(),
             notes: Vec::new(),
             skipped: Vec::new(),
         };
-        let _ = e.tables(&empty);
-        let _ = e.chart(&empty);
+        let _ = e.experiment.tables(&empty);
+        let _ = e.experiment.chart(&empty);
         if let Some(f) = e.figure(&empty) {
             sluice_lab::report::svg::render(&f).unwrap();
         }
-        let _ = e.headline(&empty);
+        let _ = e.experiment.headline(&empty);
         assert!(
-            !e.spec().about.is_empty() && !e.spec().long_about.is_empty(),
+            !e.about().is_empty() && !e.long_about().is_empty(),
             "{}",
-            e.spec().name
+            e.name
         );
         assert!(
-            e.spec().workloads.node.is_some_and(|js| !js.is_empty()),
+            e.workloads.node.is_some_and(|js| !js.is_empty()),
             "{}",
-            e.spec().name
+            e.name
         );
     }
 }

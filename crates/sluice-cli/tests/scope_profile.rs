@@ -97,13 +97,22 @@ fn profile(pid: u32, out: &Path, extra: &[&str]) -> Output {
         .unwrap()
 }
 
+/// The profile's JSON; its exit code follows its window's verdict: 0
+/// healthy or unknown, 1 a problem (a held loop usually is one).
 fn json_of(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "sluice scope --profile failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("sluice scope --profile: {e}; stderr:\n{stderr}"));
+    let verdict = v["window"]["verdict"]
+        .as_str()
+        .expect("the window's verdict");
+    let finding = !matches!(verdict, "healthy" | "unknown");
+    assert_eq!(
+        out.status.code(),
+        Some(i32::from(finding)),
+        "verdict {verdict}: {stderr}"
     );
-    serde_json::from_slice(&out.stdout).expect("one JSON object on stdout")
+    v
 }
 
 fn fails(out: &Output, want: &str) {

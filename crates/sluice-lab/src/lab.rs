@@ -3,7 +3,7 @@
 
 use crate::machine::Machine;
 use crate::outcome::{Outcome, Row, Skipped};
-use crate::subject::{self, Subject};
+use crate::subject::{self, SubjectSpec};
 use crate::{PoolSize, experiment};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -40,6 +40,9 @@ pub struct LabConfig {
     pub report: bool,
     /// The longest one child may run before it is killed.
     pub child_timeout: Duration,
+    /// Print the experiments' tables on stderr, not stdout (`lab report
+    /// --json` keeps stdout for its JSON).
+    pub tables_on_stderr: bool,
 }
 
 impl LabConfig {
@@ -56,6 +59,7 @@ impl LabConfig {
             progress: true,
             report: false,
             child_timeout: Duration::from_secs(180),
+            tables_on_stderr: false,
         }
     }
 }
@@ -77,7 +81,7 @@ pub struct Lab {
     /// a failed build is kept too, so it is reported once).
     go_programs: std::sync::Mutex<std::collections::HashMap<String, Result<PathBuf, String>>>,
     machine: Machine,
-    subjects: Vec<&'static dyn Subject>,
+    subjects: Vec<&'static SubjectSpec>,
     skipped: Vec<Skipped>,
     scripts: tempfile::TempDir,
     /// Numbers the stats files of namespaced runs.
@@ -90,7 +94,7 @@ const GO_COMMON: &str = include_str!("experiment/common.go");
 
 /// The subjects `--subjects` names (each once, in its order), or every
 /// subject that runs by default (in a report, those marked for it).
-fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subject>> {
+fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static SubjectSpec>> {
     Ok(match &config.subjects {
         None => subject::SUBJECTS
             .iter()
@@ -105,7 +109,7 @@ fn wanted_subjects(config: &LabConfig) -> anyhow::Result<Vec<&'static dyn Subjec
             let mut out = Vec::new();
             for name in names {
                 match subject::by_name(name) {
-                    Some(s) if !out.iter().any(|o: &&dyn Subject| o.name() == s.name()) => {
+                    Some(s) if !out.iter().any(|o: &&SubjectSpec| o.name() == s.name()) => {
                         out.push(s)
                     }
                     Some(_) => {}
@@ -220,13 +224,7 @@ impl Lab {
 
     fn build_go(&self, experiment: &str) -> anyhow::Result<PathBuf> {
         let go = self.go().map_err(anyhow::Error::msg)?;
-        let exp = experiment::by_name(experiment)
-            .with_context(|| format!("unknown experiment {experiment:?}"))?;
-        let program = exp
-            .spec()
-            .workloads
-            .go
-            .with_context(|| format!("{experiment} has no Go program"))?;
+        let program = workload_source(experiment, "Go program", |w| w.go)?;
         let root = self.scripts.path().join("go");
         let dir = root.join(experiment);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -299,7 +297,7 @@ impl Lab {
     }
 
     /// The subjects that run, in table order.
-    pub fn subjects(&self) -> &[&'static dyn Subject] {
+    pub fn subjects(&self) -> &[&'static SubjectSpec] {
         &self.subjects
     }
 
@@ -309,11 +307,11 @@ impl Lab {
     }
 
     /// `--pools`, or `exp`'s default (its report default inside a report).
-    pub fn pools_for(&self, exp: &dyn experiment::Experiment) -> Vec<PoolSize> {
+    pub fn pools_for(&self, exp: &experiment::ExperimentSpec) -> Vec<PoolSize> {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| exp.spec().default_pools(self.config.report))
+            .unwrap_or_else(|| exp.default_pools(self.config.report))
     }
 
     /// True inside `sluice lab report`.
@@ -334,13 +332,7 @@ impl Lab {
     /// Writes `experiment`'s node script into the scratch directory (once)
     /// and returns its path.
     pub fn node_script(&self, experiment: &str) -> anyhow::Result<PathBuf> {
-        let exp = experiment::by_name(experiment)
-            .with_context(|| format!("unknown experiment {experiment:?}"))?;
-        let script = exp
-            .spec()
-            .workloads
-            .node
-            .with_context(|| format!("{experiment} has no node script"))?;
+        let script = workload_source(experiment, "node script", |w| w.node)?;
         let path = self.scripts.path().join(format!("{experiment}.js"));
         if !path.exists() {
             std::fs::write(&path, script).with_context(|| format!("writing {}", path.display()))?;
@@ -365,38 +357,20 @@ impl Lab {
     }
 
     /// Runs one child: `subject` running `experiment`'s workload with `pool`
-    /// and `params`. Returns the JSON document it printed last. `watch`, if
-    /// given, is ticked while the child runs.
-    pub fn run_child(
-        &self,
-        subject: &dyn Subject,
-        experiment: &str,
-        pool: PoolSize,
-        params: &Value,
-        watch: Option<&mut dyn Watch>,
-    ) -> anyhow::Result<Value> {
-        let what = format!("{} running {experiment} (pool {pool})", subject.name());
-        let cmd = subject.command(self, experiment, pool, params)?;
-        self.run_command(cmd, &what, watch)
-    }
-
-    /// [`Lab::run_child`] on the typed protocol: sends `params`, reads the
-    /// child's result as `R` (see [`crate::child`]).
+    /// and `params` (see [`crate::child`]), and reads the JSON document it
+    /// printed last as `R`. `watch`, if given, is ticked while the child
+    /// runs.
     pub fn call<P: serde::Serialize, R: serde::de::DeserializeOwned>(
         &self,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         experiment: &str,
         pool: PoolSize,
         params: &P,
         watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<R> {
-        let got = self.run_child(
-            subject,
-            experiment,
-            pool,
-            &serde_json::to_value(params)?,
-            watch,
-        )?;
+        let what = format!("{} running {experiment} (pool {pool})", subject.name());
+        let cmd = subject.command(self, experiment, pool, &serde_json::to_value(params)?)?;
+        let got = self.run_command(cmd, &what, watch)?;
         serde_json::from_value(got).with_context(|| {
             format!(
                 "reading {}'s result for {experiment} (pool {pool})",
@@ -405,7 +379,7 @@ impl Lab {
         })
     }
 
-    /// Like [`Lab::run_child`], with the child inside a private network
+    /// Like [`Lab::call`] (untyped), with the child inside a private network
     /// and mount namespace whose only name server is a DNS delay server
     /// configured as `server` (see [`sluice_testnet::netns`]). Returns the child's
     /// JSON and the server's counts; fails if the machine's
@@ -415,7 +389,7 @@ impl Lab {
     /// prints of itself is valid outside too).
     pub fn run_child_in_netns(
         &self,
-        subject: &dyn Subject,
+        subject: &SubjectSpec,
         experiment: &str,
         pool: PoolSize,
         params: &Value,
@@ -449,29 +423,13 @@ impl Lab {
         what: &str,
         mut watch: Option<&mut dyn Watch>,
     ) -> anyhow::Result<Value> {
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("starting {what}: {cmd:?}"))?;
+        let Captured {
+            mut child,
+            lines: line_rx,
+            stdout: out_reader,
+            stderr: err_reader,
+        } = spawn_captured(&mut cmd, what)?;
         let pid = child.id();
-        let (line_tx, line_rx) = mpsc::channel::<String>();
-        let stdout = child.stdout.take().expect("piped");
-        let out_reader = std::thread::spawn(move || {
-            let mut all = Vec::new();
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = line_tx.send(line.clone());
-                all.push(line);
-            }
-            all
-        });
-        let mut stderr = child.stderr.take().expect("piped");
-        let err_reader = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
         let start = Instant::now();
         let mut pending = Vec::new();
         let status = loop {
@@ -516,7 +474,7 @@ impl Lab {
     /// An outcome of this lab's machine; its skipped subjects are those
     /// that cannot run on this machine but would run `experiment`.
     pub fn outcome(&self, experiment: &str, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
-        let spec = experiment::by_name(experiment).map(|e| e.spec());
+        let spec = experiment::by_name(experiment);
         let skipped = self
             .skipped
             .iter()
@@ -557,6 +515,67 @@ fn tail(s: &str, max: usize) -> &str {
         i += 1;
     }
     &s[i..]
+}
+
+/// A child whose stdin is closed and whose output is read on threads of
+/// its own: stdout line by line (each line sent on `lines` as it comes, and
+/// all of them returned by `stdout`), stderr whole.
+pub(crate) struct Captured {
+    /// The child.
+    pub(crate) child: std::process::Child,
+    /// Its stdout, a line at a time, as it prints them.
+    pub(crate) lines: mpsc::Receiver<String>,
+    /// Every line of its stdout, once it has closed it.
+    pub(crate) stdout: std::thread::JoinHandle<Vec<String>>,
+    /// Its stderr, once it has closed it.
+    pub(crate) stderr: std::thread::JoinHandle<String>,
+}
+
+/// Starts `cmd` as a [`Captured`] child; `what` names it in the error.
+pub(crate) fn spawn_captured(
+    cmd: &mut std::process::Command,
+    what: &str,
+) -> anyhow::Result<Captured> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("starting {what}: {cmd:?}"))?;
+    let out = child.stdout.take().expect("stdout is piped");
+    let (tx, lines) = mpsc::channel();
+    let stdout = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line.clone());
+            all.push(line);
+        }
+        all
+    });
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    Ok(Captured {
+        child,
+        lines,
+        stdout,
+        stderr,
+    })
+}
+
+/// The source `pick` takes from `experiment`'s workloads (its node script,
+/// its Go program), or an error saying it has no `what`.
+fn workload_source(
+    experiment: &str,
+    what: &str,
+    pick: impl Fn(&experiment::Workloads) -> Option<&'static str>,
+) -> anyhow::Result<&'static str> {
+    let exp = experiment::by_name(experiment)
+        .with_context(|| format!("unknown experiment {experiment:?}"))?;
+    pick(&exp.workloads).with_context(|| format!("{experiment} has no {what}"))
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! (`node`), sluice's libuv policy (`sluice-compat`), sluice's lanes
 //! (`sluice`) and tokio's `spawn_blocking` (`tokio`).
 //!
-//! - `experiment/`: one file per experiment, plus its node script; the
-//!   registry [`experiment::EXPERIMENTS`].
+//! - `experiment/`: one folder per experiment (its declaration and code,
+//!   help, node script, Go program); the registry
+//!   [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
 //! - `lab.rs`: a run's context: subjects, node, children, watching.
 //! - The DNS delay server and namespaced runs are the `sluice-testnet` crate.
@@ -29,7 +30,7 @@ pub mod subject;
 pub mod sweep;
 pub mod workload;
 
-pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment};
+pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment, ExperimentSpec};
 pub use lab::{Lab, LabConfig, Watch};
 pub use outcome::{Outcome, Row, Skipped};
 pub use pool_size::PoolSize;
@@ -38,10 +39,14 @@ use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where an experiment's files go, besides the table on stdout.
+/// Where an experiment's results go: the table on stdout, or (with
+/// `json_stdout`) the JSON there and the table on stderr; and files.
 #[derive(Debug, Clone, Default)]
 pub struct Outputs {
-    /// `--json FILE`.
+    /// `--json`: the outcome as JSON on stdout (the table then goes to
+    /// stderr, so stdout is one JSON document).
+    pub json_stdout: bool,
+    /// `--json-out FILE`: the outcome as JSON in FILE.
     pub json: Option<PathBuf>,
     /// `--svg FILE`.
     pub svg: Option<PathBuf>,
@@ -49,10 +54,7 @@ pub struct Outputs {
 
 /// `(name, about)` of every experiment, for `sluice lab list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    EXPERIMENTS
-        .iter()
-        .map(|e| (e.spec().name, e.spec().about))
-        .collect()
+    EXPERIMENTS.iter().map(|e| (e.name, e.about())).collect()
 }
 
 /// Runs the experiment `name` and prints its tables to stdout; writes the
@@ -68,24 +70,29 @@ pub fn run_experiment(
             "unknown experiment {name:?}; `sluice lab list` shows them: {}",
             EXPERIMENTS
                 .iter()
-                .map(|e| e.spec().name)
+                .map(|e| e.name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )
     })?;
     // Before minutes of running: the outputs must be writable.
-    for (flag, path) in [("--json", &outputs.json), ("--svg", &outputs.svg)] {
+    for (flag, path) in [("--json-out", &outputs.json), ("--svg", &outputs.svg)] {
         if let Some(path) = path {
             check_writable(flag, path)?;
         }
     }
-    refuse_more_nodes(&config, exp.spec().name)?;
+    refuse_more_nodes(&config, exp.name)?;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
     }
-    let outcome = exp.run(&lab, args)?;
-    print!("{}", render_text(exp, &outcome));
+    let outcome = exp.experiment.run(&lab, args)?;
+    if outputs.json_stdout {
+        eprint!("{}", render_text(exp, &outcome));
+        println!("{}", serde_json::to_string_pretty(&outcome)?);
+    } else {
+        print!("{}", render_text(exp, &outcome));
+    }
     if let Some(path) = &outputs.json {
         report::json::write(&outcome, path)?;
     }
@@ -141,14 +148,14 @@ fn refuse_more_nodes(config: &LabConfig, what: &str) -> anyhow::Result<()> {
 }
 
 /// The terminal text of an outcome: machine, tables, notes.
-pub fn render_text(exp: &dyn Experiment, outcome: &Outcome) -> String {
+pub fn render_text(exp: &ExperimentSpec, outcome: &Outcome) -> String {
     let mut out = format!(
         "\n{} — {}\n{}\n\n",
-        exp.spec().name,
-        exp.spec().about,
+        exp.name,
+        exp.about(),
         outcome.machine.summary()
     );
-    for t in exp.tables(outcome) {
+    for t in exp.experiment.tables(outcome) {
         out.push_str(&report::table::render(&t));
         out.push('\n');
     }
@@ -184,6 +191,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();
     let pools_override = config.pools.clone();
+    let tables_on_stderr = config.tables_on_stderr;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
@@ -198,25 +206,21 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let mut body = String::new();
     let mut headlines = String::new();
     let mut outcomes = Vec::new();
-    for e in EXPERIMENTS {
-        let spec = e.spec();
+    for &spec in EXPERIMENTS {
         eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
         let args = Args::defaults(spec.args, true);
-        body.push_str(&format!(
-            "\n## {}\n\n{}\n\n",
-            spec.name,
-            spec.long_about.trim()
-        ));
-        match e.run(&lab, &args) {
+        body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
+        match spec.experiment.run(&lab, &args) {
             Ok(outcome) => {
                 let seconds = t.elapsed().as_secs_f64();
                 let out = Sections {
                     body: &mut body,
                     headlines: &mut headlines,
                     summary: &mut summary,
+                    tables_on_stderr,
                 };
-                report_outcome(*e, &outcome, dir, seconds, out)?;
+                report_outcome(spec, &outcome, dir, seconds, out)?;
                 outcomes.push(outcome);
             }
             Err(err) => {
@@ -262,11 +266,12 @@ fn report_header(lab: &Lab, pools_overridden: bool) -> String {
         }
     ));
     md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
-    for e in EXPERIMENTS {
-        let spec = e.spec();
+    for spec in EXPERIMENTS {
         md.push_str(&format!(
             "- [{}](#{}) — {}\n",
-            spec.name, spec.name, spec.about
+            spec.name,
+            spec.name,
+            spec.about()
         ));
     }
     md
@@ -277,12 +282,14 @@ struct Sections<'a> {
     body: &'a mut String,
     headlines: &'a mut String,
     summary: &'a mut ReportSummary,
+    /// The text table on stderr instead of stdout.
+    tables_on_stderr: bool,
 }
 
 /// One experiment's part of the report: its text on stdout, its JSON, the
 /// command that reproduces it, its headline, tables, chart and notes.
 fn report_outcome(
-    e: &dyn Experiment,
+    spec: &ExperimentSpec,
     outcome: &Outcome,
     dir: &Path,
     seconds: f64,
@@ -292,9 +299,13 @@ fn report_outcome(
         body,
         headlines,
         summary,
+        tables_on_stderr,
     } = out;
-    let spec = e.spec();
-    print!("{}", render_text(e, outcome));
+    if tables_on_stderr {
+        eprint!("{}", render_text(spec, outcome));
+    } else {
+        print!("{}", render_text(spec, outcome));
+    }
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);
@@ -311,8 +322,8 @@ fn report_outcome(
         spec.name,
         spec.name
     ));
-    let tables = e.tables(outcome);
-    if let Some(h) = e.headline(outcome) {
+    let tables = spec.experiment.tables(outcome);
+    if let Some(h) = spec.experiment.headline(outcome) {
         headlines.push_str(&format!(
             "### {}\n\n{}\n",
             spec.name,
@@ -323,7 +334,7 @@ fn report_outcome(
         body.push_str(&report::markdown::table(tb));
         body.push('\n');
     }
-    if let Some(figure) = e.figure(outcome) {
+    if let Some(figure) = spec.figure(outcome) {
         let svg = dir.join(format!("{}.svg", spec.name));
         report::svg::write(&figure, &svg)?;
         body.push_str(&format!("![{}]({}.svg)\n\n", spec.name, spec.name));
@@ -343,7 +354,7 @@ pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> 
         .with_context(|| format!("unknown experiment {experiment:?}"))?;
     let s = subject::by_name(subject).with_context(|| format!("unknown subject {subject:?}"))?;
     let pool: PoolSize = pool.parse().map_err(anyhow::Error::msg)?;
-    let workloads = &e.spec().workloads;
+    let workloads = &e.workloads;
     let out = match s.runtime() {
         subject::Runtime::Rust => {
             let w = workloads

@@ -1,6 +1,6 @@
 //! What an experiment produces: rows of measured metrics per subject and
 //! parameters, the machine they were measured on, and notes. This is exactly
-//! what `--json FILE` writes.
+//! what `--json` prints and `--json-out FILE` writes.
 
 use crate::machine::Machine;
 use serde::{Deserialize, Serialize};

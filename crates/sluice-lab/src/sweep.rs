@@ -5,10 +5,10 @@
 //! which variant) and turns its child's result into rows.
 
 use crate::PoolSize;
-use crate::experiment::{self, Experiment, ExperimentSpec};
+use crate::experiment::{self, ExperimentSpec};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row, Skipped, median_rows};
-use crate::subject::{SUBJECTS, Subject};
+use crate::subject::{SUBJECTS, SubjectSpec};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -21,7 +21,7 @@ pub struct Cell<'a, V> {
     /// The pool size.
     pub pool: PoolSize,
     /// The subject.
-    pub subject: &'static dyn Subject,
+    pub subject: &'static SubjectSpec,
     lab: &'a Lab,
     spec: &'static ExperimentSpec,
 }
@@ -38,6 +38,11 @@ impl<V> Cell<'_, V> {
             .call(self.subject, self.spec.name, self.pool, params, watch)
     }
 
+    /// The lab the cell runs in.
+    pub fn lab(&self) -> &Lab {
+        self.lab
+    }
+
     /// A row for this cell's subject with its `pool` parameter set.
     pub fn row(&self) -> Row {
         Row::new(self.subject.name()).param("pool", self.pool.to_value())
@@ -50,7 +55,7 @@ pub struct Sweep<'l, V = ()> {
     spec: &'static ExperimentSpec,
     pools: Vec<PoolSize>,
     variants: Vec<(String, V)>,
-    subjects: Vec<&'static dyn Subject>,
+    subjects: Vec<&'static SubjectSpec>,
     skipped: Vec<String>,
     unavailable: Vec<Skipped>,
 }
@@ -59,8 +64,7 @@ impl<'l> Sweep<'l, ()> {
     /// The experiment's sweep: `--pools` (or its default pools), and every
     /// running subject that can run it; the others are skipped with their
     /// reason.
-    pub fn new(lab: &'l Lab, exp: &dyn Experiment) -> Self {
-        let spec = exp.spec();
+    pub fn new(lab: &'l Lab, spec: &'static ExperimentSpec) -> Self {
         let mut subjects = Vec::new();
         let mut skipped = Vec::new();
         for &s in lab.subjects() {
@@ -72,7 +76,7 @@ impl<'l> Sweep<'l, ()> {
         Sweep {
             lab,
             spec,
-            pools: lab.pools_for(exp),
+            pools: lab.pools_for(spec),
             variants: vec![(String::new(), ())],
             subjects,
             skipped,
@@ -98,9 +102,9 @@ impl<'l, V> Sweep<'l, V> {
 
     /// Keeps only the subjects `keep` accepts; the others are skipped with
     /// the reason it gives.
-    pub fn only(mut self, keep: impl Fn(&dyn Subject) -> Result<(), String>) -> Self {
+    pub fn only(mut self, keep: impl Fn(&SubjectSpec) -> Result<(), String>) -> Self {
         let mut skipped = Vec::new();
-        self.subjects.retain(|s| match keep(*s) {
+        self.subjects.retain(|s| match keep(s) {
             Ok(()) => true,
             Err(why) => {
                 skipped.push(format!("{} skipped: {why}", s.name()));
@@ -115,7 +119,7 @@ impl<'l, V> Sweep<'l, V> {
     /// experiment, even if `--subjects` did not name them (a subject that
     /// exists for one experiment, added by its flag). One that cannot run
     /// on this machine is skipped with its reason.
-    pub fn adding(mut self, add: impl Fn(&dyn Subject) -> bool) -> Self {
+    pub fn adding(mut self, add: impl Fn(&SubjectSpec) -> bool) -> Self {
         for &s in SUBJECTS {
             let known = self.subjects.iter().any(|o| o.name() == s.name());
             if known || !add(s) || self.spec.cell(s) != experiment::Cell::Runs {
@@ -160,7 +164,7 @@ impl<'l, V> Sweep<'l, V> {
     }
 
     /// The subjects that run.
-    pub fn subjects(&self) -> &[&'static dyn Subject] {
+    pub fn subjects(&self) -> &[&'static SubjectSpec] {
         &self.subjects
     }
 

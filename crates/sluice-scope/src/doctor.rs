@@ -118,6 +118,19 @@ impl Verdict {
         }
     }
 
+    /// Whether this verdict is a finding: the loop blocked, the pool
+    /// saturated or slow I/O throttled (not `healthy`, not `unknown`).
+    ///
+    /// ```
+    /// use sluice_scope::Verdict;
+    /// let findings = Verdict::ALL.iter().filter(|v| v.is_finding()).count();
+    /// assert_eq!(findings, 5);
+    /// assert!(!Verdict::Healthy.is_finding() && !Verdict::Unknown.is_finding());
+    /// ```
+    pub fn is_finding(self) -> bool {
+        !matches!(self, Verdict::Healthy | Verdict::Unknown)
+    }
+
     /// Every verdict, in severity order (`unknown` first: nothing is known).
     pub const ALL: [Verdict; 7] = [
         Verdict::Unknown,

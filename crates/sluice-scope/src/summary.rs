@@ -35,6 +35,27 @@ impl Summary {
         self.reports.iter().filter(|r| r.verdict == v).count()
     }
 
+    /// Each window's verdict and length in seconds, in order.
+    pub fn verdicts(&self) -> impl Iterator<Item = (Verdict, f64)> + '_ {
+        self.reports.iter().map(|r| (r.verdict, r.window_s))
+    }
+
+    /// Windows whose verdict is a finding ([`Verdict::is_finding`]).
+    pub fn findings(&self) -> usize {
+        self.reports
+            .iter()
+            .filter(|r| r.verdict.is_finding())
+            .count()
+    }
+
+    /// Windows with a verdict other than `unknown`: healthy or a finding.
+    pub fn diagnosed(&self) -> usize {
+        self.reports
+            .iter()
+            .filter(|r| r.verdict != Verdict::Unknown)
+            .count()
+    }
+
     /// The table, as text.
     ///
     /// ```
@@ -179,6 +200,8 @@ mod tests {
         s.add(&report(2, 3.0));
         assert_eq!(s.windows(), 3);
         assert_eq!(s.verdict_count(Verdict::PoolSaturated), 2);
+        assert_eq!(s.findings(), 2);
+        assert_eq!(s.diagnosed(), 3);
         let text = s.render();
         assert!(
             text.starts_with(

@@ -285,7 +285,7 @@ impl AsyncWrite for Watched {
     }
 }
 
-/// Admits `stream` (see [`Registry::admit`]) and returns the future that
+/// Admits `stream` (see `Registry::admit`) and returns the future that
 /// serves it, or `None` if it was refused at the cap (it is closed).
 pub fn admit(
     stream: TcpStream,

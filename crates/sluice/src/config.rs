@@ -5,6 +5,7 @@
 //! above-maximum values are errors that name the setting and its value.
 
 use crate::budget;
+use crate::compat;
 use crate::lane::Lane;
 use crate::loom;
 use crate::policy::Policy;
@@ -659,7 +660,7 @@ impl Builder {
             )?,
             None => match self.policy {
                 Policy::Lanes => budget::DEFAULT_STACK_SIZE,
-                Policy::Libuv { .. } => budget::LIBUV_STACK_SIZE,
+                Policy::Libuv { .. } => compat::LIBUV_STACK_SIZE,
             },
         };
         let timeouts = self.queue_timeout;
@@ -780,7 +781,7 @@ impl Builder {
                         raw: n.to_string(),
                         source: "Policy::Libuv { threads }".to_string(),
                     };
-                    check_range(&s, 1, budget::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
+                    check_range(&s, 1, compat::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
                 }
                 if self.thread_name_prefix.is_some() {
                     return Err(unsupported(

@@ -48,6 +48,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Features
+//!
+//! The pool itself needs none; each export or helper is a feature, all but
+//! the last four on by default:
+//!
+//! | feature | gives | adds |
+//! |---|---|---|
+//! | `prometheus` | [`Pool::register`], [`PoolCollector`], `Snapshot::to_prometheus`, `health::to_prometheus` | prometheus-client |
+//! | `serde` | `Serialize` on the snapshots and reports, `Snapshot::to_json` | serde, serde_json |
+//! | `health` | [`health`]: the doctor, [`health::Watch`], [`health::scrape`]; with `tokio` the loop-lag monitor | — |
+//! | `tokio` | `health::LoopMonitor` | tokio |
+//! | `dns` | [`dns`] | hickory-resolver, tokio |
+//! | `ops` | `sluice::crypto`, `sluice::zlib`, `sluice::fs` | RustCrypto, flate2 |
+//! | `tower` | `sluice::tower::LaneLayer` | tower-layer, http |
+//! | `metrics` | `sluice::report::MetricsReporter` | metrics |
+//! | `tracing` | a span per task, events | tracing |
+//! | `hyper` | `sluice::dns::HyperResolver` | hyper-util |
+//!
+//! `default-features = false` builds the pool alone (25 crates with sluice
+//! itself, 126 with the defaults).
+//!
 //! See `ARCHITECTURE.md` in the repository for the map of the modules and
 //! `src/park/README.md` for the sleep/wake protocol and its proof sketch.
 
@@ -58,10 +79,12 @@ mod admission;
 mod blocking;
 pub mod budget;
 mod clock;
+pub mod compat;
 mod config;
 mod deadline;
 #[cfg(feature = "dns")]
 pub mod dns;
+#[cfg(feature = "health")]
 pub mod health;
 mod hooks;
 mod lane;
@@ -85,7 +108,9 @@ pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
 pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
-pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, PoolCollector, Snapshot};
+#[cfg(feature = "prometheus")]
+pub use metrics::PoolCollector;
+pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
 pub use sluice_duration::{DurationError, parse_duration};
 
 /// This crate's version, as `sluice_info{version}` exports it.

@@ -439,12 +439,14 @@ impl Pool {
     /// assert!(text.ends_with("# EOF\n"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg(feature = "prometheus")]
     pub fn register(&self, registry: &mut prometheus_client::registry::Registry) {
         registry.register_collector(Box::new(self.collector()));
     }
 
     /// This pool as a prometheus-client collector (see [`Pool::register`]).
     #[must_use = "a collector exports nothing until it is registered"]
+    #[cfg(feature = "prometheus")]
     pub fn collector(&self) -> crate::PoolCollector {
         crate::PoolCollector::new(Arc::clone(self.inner()))
     }

@@ -141,7 +141,7 @@ fn child_libuv_lazy() {
 #[test]
 fn libuv_policy_reads_uv_threadpool_size_once_at_first_submit() {
     // Node 20 (libuv 1.46) on this machine: unset → 4, "0"/"abc" → 1,
-    // "3abc" → 3, "-1"/"2000" → 1024 (budget::libuv_nthreads has the table).
+    // "3abc" → 3, "-1"/"2000" → 1024 (compat::libuv_nthreads has the table).
     for (value, want) in [
         (None, 4),
         (Some("1"), 1),

@@ -9,14 +9,14 @@ pub fn sluice() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sluice"))
 }
 
-/// Runs `sluice ARGS --json FILE --no-progress` and returns the parsed JSON
+/// Runs `sluice ARGS --json-out FILE --no-progress` and returns the parsed JSON
 /// and the process output; fails the test with stderr if it fails.
 pub fn lab_json(args: &[&str]) -> (Value, Output) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("out.json");
     let out = sluice()
         .args(args)
-        .arg("--json")
+        .arg("--json-out")
         .arg(&json)
         .arg("--no-progress")
         .output()

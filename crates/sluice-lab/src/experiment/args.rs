@@ -25,6 +25,9 @@ pub struct ArgSpec {
 #[derive(Debug, Clone, Default)]
 pub struct Args {
     values: BTreeMap<String, String>,
+    /// The flag a value came from when it is not `--NAME` itself (a
+    /// duration flag `--hold` feeding `hold-ms`): errors name it.
+    given_as: BTreeMap<String, String>,
 }
 
 impl Args {
@@ -40,12 +43,26 @@ impl Args {
                     )
                 })
                 .collect(),
+            given_as: BTreeMap::new(),
         }
     }
 
     /// Sets `name` to `value`.
     pub fn set(&mut self, name: &str, value: impl Into<String>) {
         self.values.insert(name.to_string(), value.into());
+    }
+
+    /// Sets `name` to `value`, given on the command line as `--FLAG`
+    /// (errors about the value name `--FLAG`).
+    pub fn set_given_as(&mut self, name: &str, value: impl Into<String>, flag: &str) {
+        self.set(name, value);
+        self.given_as.insert(name.to_string(), flag.to_string());
+    }
+
+    /// The flag `name`'s value was given as (`name` itself unless
+    /// [`Args::set_given_as`] said otherwise).
+    fn flag<'a>(&'a self, name: &'a str) -> &'a str {
+        self.given_as.get(name).map_or(name, String::as_str)
     }
 
     /// The raw text of `name`.
@@ -106,6 +123,7 @@ impl Args {
     /// `sluice scope --duration`.
     pub fn millis(&self, name: &str, min: u64, max: u64) -> anyhow::Result<u64> {
         let v = self.text(name)?.trim();
+        let name = self.flag(name);
         if v.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
             return parse_number(name, v, min, max);
         }
@@ -206,5 +224,10 @@ mod tests {
         );
         a.set("hold-ms", "1.5ms");
         assert!(a.millis("hold-ms", 1, 60_000).is_err());
+        a.set_given_as("hold-ms", "120000ms", "hold");
+        assert_eq!(
+            a.millis("hold-ms", 1, 60_000).unwrap_err().to_string(),
+            "--hold \"120000ms\" is out of range; expected 1..=60000 ms"
+        );
     }
 }

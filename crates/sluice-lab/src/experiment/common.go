@@ -6,33 +6,52 @@ import (
 	"crypto/hmac"
 	"crypto/sha512"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"hash"
 	"os"
 	"syscall"
 	"time"
 	"unsafe"
 )
 
-// pbkdf2SHA512 is PBKDF2-HMAC-SHA512 with one 64-byte block, as the other
-// subjects compute it ("secret", "salt").
-func pbkdf2SHA512(iterations int) []byte {
-	mac := hmac.New(sha512.New, []byte("secret"))
-	var idx [4]byte
-	binary.BigEndian.PutUint32(idx[:], 1)
-	mac.Write([]byte("salt"))
-	mac.Write(idx[:])
-	u := mac.Sum(nil)
-	out := append([]byte(nil), u...)
-	for i := 1; i < iterations; i++ {
-		mac.Reset()
-		mac.Write(u)
-		u = mac.Sum(u[:0])
-		for j := range out {
-			out[j] ^= u[j]
-		}
+// readParams decodes the params the lab passes (JSON in os.Args[1]) into
+// p, or ends the program.
+func readParams(p any) {
+	if err := json.Unmarshal([]byte(os.Args[1]), p); err != nil {
+		fail(fmt.Errorf("params: %w", err))
 	}
-	return out
 }
+
+// pbkdf2 is PBKDF2-HMAC over hash h, keyLen bytes, as the other subjects
+// compute it (password "secret", salt "salt").
+func pbkdf2(h func() hash.Hash, iterations, keyLen int) []byte {
+	mac := hmac.New(h, []byte("secret"))
+	out := make([]byte, 0, keyLen)
+	for block := uint32(1); len(out) < keyLen; block++ {
+		var idx [4]byte
+		binary.BigEndian.PutUint32(idx[:], block)
+		mac.Reset()
+		mac.Write([]byte("salt"))
+		mac.Write(idx[:])
+		u := mac.Sum(nil)
+		t := append([]byte(nil), u...)
+		for i := 1; i < iterations; i++ {
+			mac.Reset()
+			mac.Write(u)
+			u = mac.Sum(u[:0])
+			for j := range t {
+				t[j] ^= u[j]
+			}
+		}
+		out = append(out, t...)
+	}
+	return out[:keyLen]
+}
+
+// pbkdf2SHA512 is PBKDF2-HMAC-SHA512, one 64-byte block: the pool tasks'
+// hash.
+func pbkdf2SHA512(iterations int) []byte { return pbkdf2(sha512.New, iterations, 64) }
 
 // ms is a duration in milliseconds.
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }

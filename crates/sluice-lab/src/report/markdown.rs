@@ -48,12 +48,8 @@ mod tests {
 
     #[test]
     fn renders_github_tables() {
-        let t = Table {
-            title: "pool 4".into(),
-            header: vec!["n".into(), "a|b".into()],
-            rows: vec![vec!["1".into(), "2".into()]],
-            note: String::new(),
-        };
+        let mut t = Table::new("pool 4", &["n", "a|b"]);
+        t.rows.push(vec!["1".into(), "2".into()]);
         assert_eq!(
             table(&t),
             "**pool 4**\n\n| n | a\\|b |\n|---|---:|\n| 1 | 2 |\n"

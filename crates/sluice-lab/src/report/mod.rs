@@ -75,6 +75,8 @@ impl Figure {
     }
 }
 
+use crate::outcome::{Outcome, Row};
+
 /// One line of a [`Chart`].
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
@@ -103,25 +105,80 @@ impl Series {
     }
 }
 
-/// Adds `point` to the series called `name`, creating it (colored by
-/// `color_key`, dashed or not) the first time.
-pub fn add_point(
-    series: &mut Vec<Series>,
-    name: String,
-    color_key: &str,
-    dashed: bool,
-    point: (f64, f64),
-) {
-    match series.iter_mut().find(|s| s.name == name) {
-        Some(s) => s.points.push(point),
-        None => series.push(Series {
-            name,
-            points: vec![point],
-            color_key: color_key.to_string(),
-            dashed,
-            steps: false,
-        }),
+/// Where one row stands on a chart: the series it joins and its point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    /// The series' legend entry; the series takes its first row's
+    /// subject's colour.
+    pub series: String,
+    /// Whether the series is dashed (a subject's later pool sizes).
+    pub dashed: bool,
+    /// Where the row stands.
+    pub xy: (f64, f64),
+}
+
+impl Point {
+    /// `xy` on the solid line of the row's subject.
+    pub fn subject(row: &Row, xy: (f64, f64)) -> Point {
+        Point {
+            series: row.subject.clone(),
+            dashed: false,
+            xy,
+        }
     }
+
+    /// `xy` on the line of the row's subject at its pool size (`node pool
+    /// 4`), dashed from the outcome's second pool size on.
+    pub fn pool(o: &Outcome, row: &Row, xy: (f64, f64)) -> Point {
+        Point {
+            series: format!("{} pool {}", row.subject, row.param_text("pool")),
+            dashed: o.is_later_pool(row),
+            xy,
+        }
+    }
+}
+
+/// The series of a chart of `rows`: each row placed by `place` (rows it
+/// places nowhere are left out), one series per name, coloured by its
+/// first row's subject, its points in x order.
+///
+/// ```
+/// use sluice_lab::report::{Point, series_of};
+/// use sluice_lab::Row;
+///
+/// let row = |subject: &str, n: u64, ms: f64| Row::new(subject).param("n", n).metric("ms", ms);
+/// let rows = [row("node", 2, 20.0), row("node", 1, 10.0), row("sluice", 1, 5.0)];
+/// let series = series_of(&rows, |r| {
+///     Some(Point::subject(r, (r.params["n"].as_f64()?, r.metrics["ms"])))
+/// });
+/// assert_eq!(series.len(), 2);
+/// assert_eq!(series[0].points, [(1.0, 10.0), (2.0, 20.0)]);
+/// assert_eq!(series[1].color_key, "sluice");
+/// ```
+pub fn series_of<'a>(
+    rows: impl IntoIterator<Item = &'a Row>,
+    place: impl Fn(&'a Row) -> Option<Point>,
+) -> Vec<Series> {
+    let mut series: Vec<Series> = Vec::new();
+    for r in rows {
+        let Some(p) = place(r) else {
+            continue;
+        };
+        match series.iter_mut().find(|s| s.name == p.series) {
+            Some(s) => s.points.push(p.xy),
+            None => series.push(Series {
+                name: p.series,
+                points: vec![p.xy],
+                color_key: r.subject.clone(),
+                dashed: p.dashed,
+                steps: false,
+            }),
+        }
+    }
+    for s in &mut series {
+        s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    series
 }
 
 /// Milliseconds for a table cell: `0.07`, `12.3`, `1460`.

@@ -30,8 +30,23 @@ fn shared_pool(o: &Outcome, a: &str, b: &str) -> Option<Value> {
         .cloned()
 }
 
-fn find<'a>(outcomes: &'a [Outcome], name: &str) -> Option<&'a Outcome> {
-    outcomes.iter().find(|o| o.experiment == name)
+/// The outcome of `experiment` and the pool at which go and node both ran
+/// it (its text, for the measured column), or the line that says it was not
+/// measured.
+fn go_and_node<'a>(
+    outcomes: &'a [Outcome],
+    claim: &str,
+    experiment: &str,
+) -> Result<(&'a Outcome, Value, String), Line> {
+    outcomes
+        .iter()
+        .find(|o| o.experiment == experiment)
+        .and_then(|o| {
+            let pool = shared_pool(o, "go", "node")?;
+            let text = crate::report::param_cell(&pool);
+            Some((o, pool, text))
+        })
+        .ok_or_else(|| missing(claim, experiment))
 }
 
 /// One line of the table: claim, measured, verdict.
@@ -48,13 +63,10 @@ fn missing(claim: &str, what: &str) -> Line {
 /// Blocking system calls: a thread per call, no queue.
 fn blocking(outcomes: &[Outcome]) -> Line {
     let claim = "a goroutine blocked in a system call hands its P on and a new M (thread) runs the others: blocking calls do not queue (§2.3), where libuv's pool queues them (§1)";
-    let Some(o) = find(outcomes, "staircase") else {
-        return missing(claim, "staircase");
+    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "staircase") {
+        Ok(found) => found,
+        Err(line) => return line,
     };
-    let Some(pool) = shared_pool(o, "go", "node") else {
-        return missing(claim, "staircase");
-    };
-    let pool_s = crate::report::param_cell(&pool);
     let wait = |n: &Value| {
         vec![
             ("kind", json!("wait")),
@@ -98,13 +110,10 @@ fn blocking(outcomes: &[Outcome]) -> Line {
 /// Preemption: a spinning goroutine does not hold a timer back.
 fn preemption(outcomes: &[Outcome]) -> Line {
     let claim = "the scheduler preempts quickly: a goroutine that computes without yielding does not delay the others (§2.4), where a blocked loop delays every timer";
-    let Some(o) = find(outcomes, "loop-vs-pool") else {
-        return missing(claim, "loop-vs-pool");
+    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "loop-vs-pool") {
+        Ok(found) => found,
+        Err(line) => return line,
     };
-    let Some(pool) = shared_pool(o, "go", "node") else {
-        return missing(claim, "loop-vs-pool");
-    };
-    let pool_s = crate::report::param_cell(&pool);
     let at = |s: &str| vec![("scenario", json!(s)), ("pool", pool.clone())];
     let (Some(go), Some(node)) = (
         o.metric("go", &at("loop"), "lateness_ms"),
@@ -132,13 +141,10 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
     } else {
         "§4 /ping: goroutines 42,850 QPS (p99 38.7 ms) against a worker-thread pool's 31,620 QPS (p99 62.4 ms)"
     };
-    let Some(o) = find(outcomes, "http") else {
-        return missing(claim, "http");
+    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "http") {
+        Ok(found) => found,
+        Err(line) => return line,
     };
-    let Some(pool) = shared_pool(o, "go", "node") else {
-        return missing(claim, "http");
-    };
-    let pool_s = crate::report::param_cell(&pool);
     let get = |s: &str, m: &str| o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m);
     let (Some(go_mean), Some(node_mean)) = (get("go", "mean_ms"), get("node", "mean_ms")) else {
         return missing(claim, &format!("http's {cell} cell"));

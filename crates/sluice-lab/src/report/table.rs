@@ -53,15 +53,10 @@ mod tests {
 
     #[test]
     fn aligns_columns() {
-        let t = Table {
-            title: "T".into(),
-            header: vec!["n".into(), "node".into()],
-            rows: vec![
-                vec!["1".into(), "45.9".into()],
-                vec!["16".into(), "191.8".into()],
-            ],
-            note: "ms".into(),
-        };
+        let mut t = Table::new("T", &["n", "node"]);
+        t.rows.push(vec!["1".into(), "45.9".into()]);
+        t.rows.push(vec!["16".into(), "191.8".into()]);
+        t.note = "ms".into();
         assert_eq!(
             render(&t),
             "T\nn    node\n---------\n1    45.9\n16  191.8\nms\n"

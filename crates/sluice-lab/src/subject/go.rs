@@ -105,29 +105,22 @@ pub fn find_go(explicit: Option<&Path>) -> Result<GoToolchain, String> {
 }
 
 /// What `go` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "go",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "a Go program per experiment (goroutines; blocking system calls get new threads, the netpoller none): seed 004's runtime",
-    runtime: Runtime::Go,
-    ..SubjectSpec::BASE
+    cannot: &[
+        (
+            Need::Attach,
+            "Go has no libuv pool for sluice scope to watch",
+        ),
+        (
+            Need::SetSizeInside,
+            "Go has no pool to size; runtime.GOMAXPROCS and debug.SetMaxThreads are other things",
+        ),
+    ],
+    ..SubjectSpec::new("go", Runtime::Go, &Go)
 };
 
 impl Subject for Go {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer => Ok(()),
-            Need::Attach => Err("Go has no libuv pool for sluice scope to watch".into()),
-            Need::SetSizeInside => Err(
-                "Go has no pool to size; runtime.GOMAXPROCS and debug.SetMaxThreads are other things"
-                    .into(),
-            ),
-        }
-    }
-
     fn unavailable(&self, lab: &Lab) -> Option<String> {
         lab.go().err()
     }
@@ -146,23 +139,25 @@ impl Subject for Go {
             ),
         }
     }
+}
 
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        let program = lab.go_program(experiment)?;
-        let mut cmd = Command::new(program);
-        cmd.arg(params.to_string()).env_remove("GODEBUG");
-        match pool {
-            PoolSize::Unset => cmd.env_remove("GOMAXPROCS"),
-            PoolSize::Size(n) => cmd.env("GOMAXPROCS", n.to_string()),
-        };
-        Ok(cmd)
-    }
+/// The go subject's child command: the program [`Lab::go_program`] built
+/// for `experiment`, its params as the first argument, `GOMAXPROCS` the
+/// pool size.
+pub(super) fn go_command(
+    lab: &Lab,
+    experiment: &str,
+    pool: PoolSize,
+    params: &serde_json::Value,
+) -> anyhow::Result<Command> {
+    let program = lab.go_program(experiment)?;
+    let mut cmd = Command::new(program);
+    cmd.arg(params.to_string()).env_remove("GODEBUG");
+    match pool {
+        PoolSize::Unset => cmd.env_remove("GOMAXPROCS"),
+        PoolSize::Size(n) => cmd.env("GOMAXPROCS", n.to_string()),
+    };
+    Ok(cmd)
 }
 
 #[cfg(test)]

@@ -12,37 +12,30 @@ use crate::libuv_ffi::SystemLibuv;
 pub(crate) struct LibuvFfi;
 
 /// What `libuv-ffi` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "libuv-ffi",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "the system libuv's uv_queue_work (libuv.so.1) through FFI, no JS",
-    runtime: Runtime::Libuv,
     // The system libuv reads it at the first uv_queue_work, like node's.
     size_in_env: true,
     // It exists for one experiment (dispatch adds it with --libuv-ffi on).
     by_default: false,
     rules: Rules::Libuv,
-    ..SubjectSpec::BASE
+    cannot: &[
+        (Need::HttpServer, "it is a bare uv loop with no HTTP server"),
+        (Need::Attach, "it runs no workload sluice scope watches"),
+        (
+            Need::SetSizeInside,
+            "its workload never sets the size inside the process",
+        ),
+    ],
+    ..SubjectSpec::new("libuv-ffi", Runtime::Libuv, &LibuvFfi)
 };
 
 impl Subject for LibuvFfi {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        Err(match need {
-            Need::HttpServer => "it is a bare uv loop with no HTTP server",
-            Need::Attach => "it runs no workload sluice scope watches",
-            Need::SetSizeInside => "its workload never sets the size inside the process",
-        }
-        .into())
-    }
-
     fn unavailable(&self, _lab: &Lab) -> Option<String> {
         SystemLibuv::load().err()
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
-        uv_pool_note(self.name(), pool, "")
+        uv_pool_note(SPEC.name, pool, "")
     }
 }

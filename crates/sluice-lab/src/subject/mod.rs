@@ -133,8 +133,10 @@ pub struct Setting {
     pub about: &'static str,
 }
 
-/// What a subject is, as data.
-#[derive(Debug, Clone)]
+/// A system under test: what it is, as data, and what it does
+/// ([`SubjectSpec::subject`]). Declared as a struct literal that starts
+/// from [`SubjectSpec::new`] (`..SubjectSpec::new(name, runtime, &Name)`),
+/// so that it can be a `static`.
 pub struct SubjectSpec {
     /// The name used in `--subjects`, tables and JSON rows.
     pub name: &'static str,
@@ -165,83 +167,157 @@ pub struct SubjectSpec {
     pub rules: Rules,
     /// The settings it also runs under where an experiment measures them.
     pub settings: &'static [Setting],
+    /// The [`Need`]s it does not meet, each with why (shown in the notes
+    /// of the experiments that need it); it meets every other.
+    pub cannot: &'static [(Need, &'static str)],
+    /// What it does.
+    pub subject: &'static dyn Subject,
 }
 
 impl SubjectSpec {
-    /// The defaults a subject's spec starts from (`..SubjectSpec::BASE`).
-    pub const BASE: SubjectSpec = SubjectSpec {
-        name: "",
-        about: "",
-        runtime: Runtime::Rust,
-        lanes: false,
-        reference: false,
-        ratio_label: None,
-        policy: None,
-        size_in_env: false,
-        by_default: true,
-        in_report: false,
-        rules: Rules::Own,
-        settings: &[],
-    };
-}
+    /// The subject `name`, running `runtime`'s workloads, done by
+    /// `subject`: no lanes, not the reference, no ratio column, its own
+    /// rules, the size in its arguments, run by default, able to do what
+    /// any experiment needs.
+    pub const fn new(name: &'static str, runtime: Runtime, subject: &'static dyn Subject) -> Self {
+        SubjectSpec {
+            name,
+            about: "",
+            runtime,
+            lanes: false,
+            reference: false,
+            ratio_label: None,
+            policy: None,
+            size_in_env: false,
+            by_default: true,
+            in_report: false,
+            rules: Rules::Own,
+            settings: &[],
+            cannot: &[],
+            subject,
+        }
+    }
 
-/// A system under test: its spec (data) and what it does.
-pub trait Subject: Sync {
-    /// What it is.
-    fn spec(&self) -> &'static SubjectSpec;
     /// The name used in `--subjects`, tables and JSON rows.
-    fn name(&self) -> &'static str {
-        self.spec().name
+    pub fn name(&self) -> &'static str {
+        self.name
     }
     /// One line saying what it is.
-    fn about(&self) -> &'static str {
-        self.spec().about
+    pub fn about(&self) -> &'static str {
+        self.about
     }
     /// Which of an experiment's workloads it runs.
-    fn runtime(&self) -> Runtime {
-        self.spec().runtime
+    pub fn runtime(&self) -> Runtime {
+        self.runtime
     }
     /// Whether its pool has lanes.
-    fn has_lanes(&self) -> bool {
-        self.spec().lanes
+    pub fn has_lanes(&self) -> bool {
+        self.lanes
     }
     /// Whether it is the reference of ratio columns.
-    fn is_reference(&self) -> bool {
-        self.spec().reference
+    pub fn is_reference(&self) -> bool {
+        self.reference
     }
     /// Its label in ratio columns, if it has one.
-    fn ratio_label(&self) -> Option<&'static str> {
-        self.spec().ratio_label
+    pub fn ratio_label(&self) -> Option<&'static str> {
+        self.ratio_label
     }
     /// The sluice policy its pool runs, if it is a sluice pool.
-    fn sluice_policy(&self) -> Option<::sluice::Policy> {
-        self.spec().policy.clone()
+    pub fn sluice_policy(&self) -> Option<::sluice::Policy> {
+        self.policy.clone()
     }
     /// Whether the pool size travels as `UV_THREADPOOL_SIZE`.
-    fn size_in_env(&self) -> bool {
-        self.spec().size_in_env
+    pub fn size_in_env(&self) -> bool {
+        self.size_in_env
     }
     /// Whether it runs when `--subjects` is left out (`report`: inside
     /// `sluice lab report`).
-    fn by_default(&self, report: bool) -> bool {
-        let spec = self.spec();
-        spec.by_default || (report && spec.in_report)
+    pub fn by_default(&self, report: bool) -> bool {
+        self.by_default || (report && self.in_report)
     }
     /// Whose threadpool rules its pool follows.
-    fn rules(&self) -> Rules {
-        self.spec().rules
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
     /// The settings it also runs under where an experiment measures them.
-    fn settings(&self) -> &'static [Setting] {
-        self.spec().settings
+    pub fn settings(&self) -> &'static [Setting] {
+        self.settings
     }
+    /// Whether it meets `need`; if not, why (shown in the notes).
+    pub fn supports(&self, need: Need) -> Result<(), String> {
+        match self.cannot.iter().find(|(n, _)| *n == need) {
+            Some((_, why)) => Err((*why).to_string()),
+            None => Ok(()),
+        }
+    }
+    /// Where it runs work meant for `lane` ([`Subject::lane_label`]).
+    pub fn lane_label(&self, lane: ::sluice::Lane) -> String {
+        self.subject.lane_label(lane)
+    }
+    /// Why it cannot run on this machine ([`Subject::unavailable`]).
+    pub fn unavailable(&self, lab: &Lab) -> Option<String> {
+        self.subject.unavailable(lab)
+    }
+    /// Threads that run I/O waits at `pool` ([`Subject::wait_threads`]).
+    pub fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
+        self.subject.wait_threads(pool, cores)
+    }
+    /// How a pool size maps onto it ([`Subject::pool_note`]).
+    pub fn pool_note(&self, pool: PoolSize, cores: usize) -> String {
+        self.subject.pool_note(pool, cores)
+    }
+    /// The script node preloads for it ([`Subject::node_preload`]).
+    pub fn node_preload(&self) -> Option<std::path::PathBuf> {
+        self.subject.node_preload()
+    }
+    /// Builds its executor inside the child process (Rust subjects only).
+    pub fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
+        anyhow::ensure!(
+            self.runtime == Runtime::Rust,
+            "{} has no Rust executor",
+            self.name
+        );
+        self.subject.executor(pool)
+    }
+    /// The child command for one run (program, args, environment), by its
+    /// runtime: node runs the experiment's script (after
+    /// [`Subject::node_preload`]), go the experiment's program
+    /// [`Lab::go_program`] built, the others this binary's hidden
+    /// `lab-child`. The lab adds stdout/stderr capture and the timeout.
+    pub fn command(
+        &self,
+        lab: &Lab,
+        experiment: &str,
+        pool: PoolSize,
+        params: &serde_json::Value,
+    ) -> anyhow::Result<Command> {
+        match self.runtime {
+            Runtime::Node => node::node_command(self.node_preload(), lab, experiment, pool, params),
+            Runtime::Go => go::go_command(lab, experiment, pool, params),
+            Runtime::Rust | Runtime::Libuv => {
+                let mut cmd = Command::new(lab.exe());
+                cmd.arg("lab-child")
+                    .arg(self.name)
+                    .arg(experiment)
+                    .arg(pool.to_string())
+                    .arg(params.to_string());
+                if self.size_in_env {
+                    uv_threadpool_size(&mut cmd, pool);
+                }
+                Ok(cmd)
+            }
+        }
+    }
+}
+
+/// What a subject does that differs from one subject to the next; what it
+/// is lives in its [`SubjectSpec`].
+pub trait Subject: Sync {
     /// Where it runs work meant for `lane`: the lane's name, or its one
     /// queue's (`spawn_blocking`) when it has no lanes to honour.
     fn lane_label(&self, lane: ::sluice::Lane) -> String {
         format!("{lane:?}")
     }
-    /// Whether it meets `need`; if not, why (shown in the notes).
-    fn supports(&self, need: Need) -> Result<(), String>;
     /// Why it cannot run on this machine, if it cannot (what was looked
     /// for, how to fix it, how to skip it).
     fn unavailable(&self, lab: &Lab) -> Option<String> {
@@ -255,32 +331,6 @@ pub trait Subject: Sync {
     }
     /// How a pool size maps onto this subject, for the report's notes.
     fn pool_note(&self, pool: PoolSize, cores: usize) -> String;
-    /// The child command for one run (program, args, environment); by
-    /// default, for a node subject the lab's node running the experiment's
-    /// script (after [`Subject::node_preload`]), for the others this
-    /// binary's hidden `lab-child`. The lab adds stdout/stderr capture and
-    /// the timeout.
-    fn command(
-        &self,
-        lab: &Lab,
-        experiment: &str,
-        pool: PoolSize,
-        params: &serde_json::Value,
-    ) -> anyhow::Result<Command> {
-        if self.runtime() == Runtime::Node {
-            return node::node_command(self.node_preload(), lab, experiment, pool, params);
-        }
-        let mut cmd = Command::new(lab.exe());
-        cmd.arg("lab-child")
-            .arg(self.name())
-            .arg(experiment)
-            .arg(pool.to_string())
-            .arg(params.to_string());
-        if self.size_in_env() {
-            uv_threadpool_size(&mut cmd, pool);
-        }
-        Ok(cmd)
-    }
     /// The script node preloads with `-r` for this subject (node+sluice:
     /// the npm package's `patch.js`); `None` runs the script as it is.
     fn node_preload(&self) -> Option<std::path::PathBuf> {
@@ -289,19 +339,19 @@ pub trait Subject: Sync {
     /// Builds the executor inside the child process (Rust subjects only).
     fn executor(&self, pool: PoolSize) -> anyhow::Result<Box<dyn Executor>> {
         let _ = pool;
-        anyhow::bail!("{} has no Rust executor", self.name())
+        anyhow::bail!("no Rust executor")
     }
 }
 
 /// Every subject, in the order tables show them.
-pub static SUBJECTS: &[&dyn Subject] = &[
-    &node::Node,
-    &sluice_compat::SluiceCompat,
-    &sluice::Sluice,
-    &tokio::Tokio,
-    &libuv_ffi::LibuvFfi,
-    &node_sluice::NodeSluice,
-    &go::Go,
+pub static SUBJECTS: &[&SubjectSpec] = &[
+    &node::SPEC,
+    &sluice_compat::SPEC,
+    &sluice::SPEC,
+    &tokio::SPEC,
+    &libuv_ffi::SPEC,
+    &node_sluice::SPEC,
+    &go::SPEC,
 ];
 
 /// Every subject's name, comma-separated, for errors and help.
@@ -314,7 +364,7 @@ pub fn names() -> String {
 }
 
 /// The subject called `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn Subject> {
+pub fn by_name(name: &str) -> Option<&'static SubjectSpec> {
     SUBJECTS.iter().copied().find(|s| s.name() == name)
 }
 
@@ -372,6 +422,14 @@ pub struct Compared {
     pub header: String,
     /// Whether the subject has lanes.
     pub lanes: bool,
+}
+
+impl Compared {
+    /// The column's cell: the subject's figure over the reference's, each
+    /// read with `get` (`-` where either is missing).
+    pub fn ratio(&self, get: impl Fn(&str) -> Option<f64>) -> String {
+        crate::report::ratio(get(self.subject), get(self.reference))
+    }
 }
 
 /// The ratio columns for the subjects `names` of an outcome: every subject

@@ -1,6 +1,6 @@
 //! The `node` subject: the real Node, running the experiment's script.
 
-use super::{Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
+use super::{Rules, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
 use std::path::{Path, PathBuf};
@@ -33,27 +33,15 @@ pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
 }
 
 /// What `node` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "node",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "the real Node.js on this machine (libuv's pool), driven by a generated script",
-    runtime: Runtime::Node,
     reference: true,
     size_in_env: true,
     rules: Rules::Libuv,
-    ..SubjectSpec::BASE
+    ..SubjectSpec::new("node", Runtime::Node, &Node)
 };
 
 impl Subject for Node {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer | Need::Attach | Need::SetSizeInside => Ok(()),
-        }
-    }
-
     fn unavailable(&self, lab: &Lab) -> Option<String> {
         lab.node().err()
     }

@@ -19,17 +19,26 @@ use std::sync::OnceLock;
 /// Node with the sluice package preloaded.
 pub(crate) struct NodeSluice;
 
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "node+sluice",
+/// What `node+sluice` is.
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "the real Node with the sluice npm package preloaded (node -r sluice/patch): its pool work on sluice's lanes",
-    runtime: Runtime::Node,
     lanes: true,
     ratio_label: Some("node+sluice"),
     size_in_env: true,
     by_default: false,
     in_report: true,
     rules: Rules::Lanes,
-    ..SubjectSpec::BASE
+    cannot: &[
+        (
+            Need::Attach,
+            "its pool work runs on sluice's lanes, not on the libuv pool sluice scope watches",
+        ),
+        (
+            Need::SetSizeInside,
+            "sluice's lanes are sized once per process (sluice.configure), not changed while it runs",
+        ),
+    ],
+    ..SubjectSpec::new("node+sluice", Runtime::Node, &NodeSluice)
 };
 
 /// How the addon was compiled (`release` or `debug`), asked once.
@@ -63,24 +72,6 @@ fn package_dir() -> PathBuf {
 }
 
 impl Subject for NodeSluice {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        match need {
-            Need::HttpServer => Ok(()),
-            Need::Attach => Err(
-                "its pool work runs on sluice's lanes, not on the libuv pool sluice scope watches"
-                    .into(),
-            ),
-            Need::SetSizeInside => Err(
-                "sluice's lanes are sized once per process (sluice.configure), not changed while it runs"
-                    .into(),
-            ),
-        }
-    }
-
     fn unavailable(&self, lab: &Lab) -> Option<String> {
         let node = match lab.node() {
             Ok(node) => node,

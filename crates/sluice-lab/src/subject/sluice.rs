@@ -36,10 +36,8 @@ impl Executor for SluicePool {
 }
 
 /// What `sluice` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "sluice",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "sluice, lanes policy: Cpu, FastIo and SlowIo each with a budget of their own",
-    runtime: Runtime::Rust,
     lanes: true,
     ratio_label: Some("sluice"),
     policy: Some(sluice::Policy::Lanes),
@@ -58,27 +56,16 @@ static SPEC: SubjectSpec = SubjectSpec {
             about: "sluice-bound: sluice with SLUICE_CPU_AFFINITY=on (Builder::cpu_affinity)",
         },
     ],
-    ..SubjectSpec::BASE
+    cannot: SLUICE_CANNOT,
+    ..SubjectSpec::new("sluice", Runtime::Rust, &Sluice)
 };
 
-/// What a sluice pool (either policy) can do: serve (`sluice serve`) and
-/// be resized inside the process; sluice scope watches libuv pools only.
-pub(crate) fn sluice_supports(need: Need) -> Result<(), String> {
-    match need {
-        Need::HttpServer | Need::SetSizeInside => Ok(()),
-        Need::Attach => Err(NOT_LIBUV.into()),
-    }
-}
+/// What a sluice pool (either policy) cannot do: it serves (`sluice
+/// serve`) and is resized inside the process, but sluice scope watches
+/// libuv pools only.
+pub(crate) const SLUICE_CANNOT: &[(Need, &str)] = &[(Need::Attach, NOT_LIBUV)];
 
 impl Subject for Sluice {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        sluice_supports(need)
-    }
-
     fn wait_threads(&self, pool: PoolSize, cores: usize) -> usize {
         pool.size()
             .unwrap_or_else(|| sluice::budget::default_threads(Lane::FastIo, cores))

@@ -1,7 +1,7 @@
 //! The `sluice-compat` subject: sluice's libuv policy, libuv's rules.
 
-use super::sluice::SluicePool;
-use super::{Executor, Need, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
+use super::sluice::{SLUICE_CANNOT, SluicePool};
+use super::{Executor, Rules, Runtime, Subject, SubjectSpec, uv_pool_note};
 use crate::PoolSize;
 use sluice::{Policy, Pool};
 
@@ -9,27 +9,18 @@ use sluice::{Policy, Pool};
 pub(crate) struct SluiceCompat;
 
 /// What `sluice-compat` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "sluice-compat",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "sluice, libuv policy: libuv 1.46's one FIFO and slow-I/O rule, reproduced",
-    runtime: Runtime::Rust,
     ratio_label: Some("compat"),
     policy: Some(Policy::Libuv { threads: None }),
     // Like node: the size travels in the environment, read lazily.
     size_in_env: true,
     rules: Rules::Libuv,
-    ..SubjectSpec::BASE
+    cannot: SLUICE_CANNOT,
+    ..SubjectSpec::new("sluice-compat", Runtime::Rust, &SluiceCompat)
 };
 
 impl Subject for SluiceCompat {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        super::sluice::sluice_supports(need)
-    }
-
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
         uv_pool_note(
             "sluice-compat",

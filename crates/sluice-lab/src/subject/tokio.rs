@@ -23,32 +23,29 @@ impl Executor for TokioPool {
 }
 
 /// What `tokio` is.
-static SPEC: SubjectSpec = SubjectSpec {
-    name: "tokio",
+pub(super) static SPEC: SubjectSpec = SubjectSpec {
     about: "tokio's spawn_blocking: one elastic pool, no lanes",
-    runtime: Runtime::Rust,
-    ..SubjectSpec::BASE
+    cannot: &[
+        (
+            Need::HttpServer,
+            "sluice serve has no tokio spawn_blocking mode",
+        ),
+        (
+            Need::Attach,
+            "sluice scope reads libuv's threadpool, and tokio's blocking pool is not one",
+        ),
+        (
+            Need::SetSizeInside,
+            "max_blocking_threads is fixed when the runtime is built",
+        ),
+    ],
+    ..SubjectSpec::new("tokio", Runtime::Rust, &Tokio)
 };
 
 impl Subject for Tokio {
-    fn spec(&self) -> &'static SubjectSpec {
-        &SPEC
-    }
-
     // No lanes: everything is spawn_blocking.
     fn lane_label(&self, _lane: Lane) -> String {
         "spawn_blocking".into()
-    }
-
-    fn supports(&self, need: Need) -> Result<(), String> {
-        Err(match need {
-            Need::HttpServer => "sluice serve has no tokio spawn_blocking mode",
-            Need::Attach => {
-                "sluice scope reads libuv's threadpool, and tokio's blocking pool is not one"
-            }
-            Need::SetSizeInside => "max_blocking_threads is fixed when the runtime is built",
-        }
-        .into())
     }
 
     // tokio's default max_blocking_threads.

@@ -17,9 +17,20 @@
 //! | `sluice_scope_pool_saturated_seconds_total` | counter | time every pool thread was busy |
 //! | `sluice_scope_pool_busy_thread_seconds_total` | counter | thread-seconds busy |
 //! | `sluice_scope_loop_busy_seconds_total` | counter | time the loop was busy |
+//! | `sluice_scope_pool_cpu_seconds_total` | counter | CPU time of the pool threads (when readable) |
+//! | `sluice_scope_loop_cpu_seconds_total` | counter | CPU time of the loop thread (when readable) |
+//! | `sluice_scope_sampler_cpu_seconds_total` | counter | CPU time of scope's own sampling thread |
 //! | `sluice_scope_verdict` | gauge | 1 for the last window's verdict, 0 for the others (`verdict` label) |
 //! | `sluice_scope_sampler_cpu_ratio` | gauge | scope's own sampling thread, cores |
 //! | `sluice_scope_probe_submitted_total` etc. | counter | probe mode, per libuv kind as `lane` (`cpu`, `fastio`, `slowio`: sluice's lane names) |
+//! | `sluice_scope_queue_wait_seconds` | histogram | probe mode: each request's queue wait (submit to start), per `lane`; buckets 100 µs to 10 s |
+//! | `sluice_scope_run_time_seconds` | histogram | probe mode: each request's run time on its pool thread, per `lane` |
+//!
+//! The ratios and means of the last window stay beside the counters and
+//! histograms (the lab reads them); rates over any range come from the
+//! counters (`rate(sluice_scope_pool_cpu_seconds_total[1m])` is cores) and
+//! quantiles from the histograms, as for `sluice serve`'s
+//! `sluice_queue_wait_seconds`.
 //!
 //! The page is OpenMetrics text and is served as such
 //! (`application/openmetrics-text; version=1.0.0`). The `verdict` label
@@ -32,7 +43,10 @@ use crate::aggregate::Report;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::probe::KindReport;
+use crate::probe::stats::TimeBuckets;
 use crate::session::Session;
+use prometheus_client::encoding::{EncodeMetric, MetricEncoder};
+use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -51,8 +65,39 @@ pub(crate) struct Totals {
     saturated_s: f64,
     busy_thread_s: f64,
     loop_busy_s: f64,
+    /// CPU seconds of the pool threads (`None` while never readable).
+    pool_cpu_s: Option<f64>,
+    /// CPU seconds of the loop thread (`None` while never readable).
+    loop_cpu_s: Option<f64>,
+    /// CPU seconds of scope's sampling thread.
+    sampler_cpu_s: f64,
     /// Per kind: submitted, started, completed, wait seconds, run seconds.
     probe: [[f64; 5]; 3],
+    /// Per kind: queue waits and run times, bucketed.
+    probe_wait: [TimeBuckets; 3],
+    probe_run: [TimeBuckets; 3],
+}
+
+/// One histogram family from bucketed durations, one series per label set.
+#[derive(Debug)]
+struct Histograms(Vec<(Labels, TimeBuckets)>);
+
+impl EncodeMetric for Histograms {
+    fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
+        for (labels, b) in &self.0 {
+            encoder.encode_family(labels)?.encode_histogram::<Labels>(
+                b.sum_s,
+                b.count(),
+                &b.per_bucket(),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
 }
 
 /// The exporter: an HTTP thread serving the latest encoding.
@@ -248,6 +293,38 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
         "Time the loop thread was outside its epoll wait",
         |t| t.loop_busy_s,
     );
+    let cpu_counter =
+        |reg: &mut Registry, name: &str, help: &str, v: fn(&Totals) -> Option<f64>| {
+            let f = Family::<Labels, FCounter>::default();
+            let mut any = false;
+            for (labels, _, t) in entries {
+                if let Some(x) = v(t) {
+                    f.get_or_create(labels).inc_by(x);
+                    any = true;
+                }
+            }
+            if any {
+                reg.register(name, help, f);
+            }
+        };
+    cpu_counter(
+        &mut reg,
+        "pool_cpu_seconds",
+        "CPU time of the pool threads",
+        |t| t.pool_cpu_s,
+    );
+    cpu_counter(
+        &mut reg,
+        "loop_cpu_seconds",
+        "CPU time of the loop thread",
+        |t| t.loop_cpu_s,
+    );
+    cpu_counter(
+        &mut reg,
+        "sampler_cpu_seconds",
+        "CPU time of scope's own sampling thread",
+        |t| Some(t.sampler_cpu_s),
+    );
     let verdicts = Family::<Labels, FGauge>::default();
     for (labels, r, _) in entries {
         for v in Verdict::ALL {
@@ -286,6 +363,27 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
             }
             reg.register(*name, *help, f);
         }
+        let histograms = |of: fn(&Totals) -> &[TimeBuckets; 3]| {
+            let mut series = Vec::new();
+            for (labels, _, t) in entries {
+                for (k, lane) in ["cpu", "fastio", "slowio"].iter().enumerate() {
+                    let mut l = labels.clone();
+                    l.push(("lane".into(), (*lane).into()));
+                    series.push((l, of(t)[k].clone()));
+                }
+            }
+            Histograms(series)
+        };
+        reg.register(
+            "queue_wait_seconds",
+            "Queue wait of each pool request, submit to start (probe mode)",
+            histograms(|t| &t.probe_wait),
+        );
+        reg.register(
+            "run_time_seconds",
+            "Run time of each pool request on its thread (probe mode)",
+            histograms(|t| &t.probe_run),
+        );
     }
     let mut out = String::new();
     prometheus_client::encoding::text::encode(&mut out, &reg).expect("writing to a String");
@@ -298,10 +396,20 @@ impl Totals {
         self.saturated_s += r.saturation_pct / 100.0 * r.window_s;
         self.busy_thread_s += r.busy_threads * r.window_s;
         self.loop_busy_s += r.loop_utilization_pct / 100.0 * r.window_s;
+        let cpu_s = |pct: f64| pct / 100.0 * r.window_s;
+        if let Some(p) = r.pool_cpu_pct {
+            *self.pool_cpu_s.get_or_insert(0.0) += cpu_s(p);
+        }
+        if let Some(p) = r.loop_cpu_pct {
+            *self.loop_cpu_s.get_or_insert(0.0) += cpu_s(p);
+        }
+        self.sampler_cpu_s += cpu_s(r.sampler_cpu_pct);
         if let Some(p) = &r.probe {
-            add_kind(&mut self.probe[0], &p.cpu);
-            add_kind(&mut self.probe[1], &p.fast_io);
-            add_kind(&mut self.probe[2], &p.slow_io);
+            for (k, kind) in [&p.cpu, &p.fast_io, &p.slow_io].into_iter().enumerate() {
+                add_kind(&mut self.probe[k], kind);
+                self.probe_wait[k].add(&kind.wait_buckets);
+                self.probe_run[k].add(&kind.run_buckets);
+            }
         }
     }
 }
@@ -310,8 +418,8 @@ fn add_kind(acc: &mut [f64; 5], k: &KindReport) {
     acc[0] += k.submitted as f64;
     acc[1] += k.started as f64;
     acc[2] += k.completed as f64;
-    acc[3] += k.wait_ms_mean.unwrap_or(0.0) * k.started as f64 / 1e3;
-    acc[4] += k.run_ms_mean.unwrap_or(0.0) * k.completed as f64 / 1e3;
+    acc[3] += k.wait_buckets.sum_s;
+    acc[4] += k.run_buckets.sum_s;
 }
 
 impl Face for Exporter {
@@ -342,8 +450,8 @@ mod tests {
     use crate::discovery::{Method, Pool, PoolStatus};
     use crate::sampler::Tick;
 
-    #[test]
-    fn the_page_has_every_gauge_and_one_verdict() {
+    /// One 1-second window of process 42: both pool threads on CPU.
+    fn window_report() -> Report {
         let status = PoolStatus::Started(Pool {
             method: Method::Memory,
             tids: vec![1, 2],
@@ -358,7 +466,7 @@ mod tests {
             },
             None,
         );
-        let r = w.finish(Context {
+        w.finish(Context {
             t_s: 1.0,
             pid: 42,
             window_s: 1.0,
@@ -368,7 +476,12 @@ mod tests {
             sampler_cpu_ns: 0,
             probe: None,
             order: None,
-        });
+        })
+    }
+
+    #[test]
+    fn the_page_has_every_gauge_and_one_verdict() {
+        let r = window_report();
         let page = encode(
             &r,
             &Totals {
@@ -390,5 +503,91 @@ mod tests {
             "no queue reading, no gauge"
         );
         assert!(!page.contains("probe_"), "no probe mode, no probe series");
+    }
+
+    /// CPU as `_seconds_total` counters and probe waits as histograms,
+    /// summed over windows; the page read by a strict parser.
+    #[test]
+    fn cpu_counters_and_wait_histograms_parse_strictly() {
+        use crate::probe::stats::ProbeReport;
+        use sluice::health::scrape::{Kind, parse};
+        let mut r = window_report();
+        r.window_s = 2.0;
+        r.pool_cpu_pct = Some(50.0);
+        r.loop_cpu_pct = Some(25.0);
+        r.sampler_cpu_pct = 1.0;
+        let mut cpu = KindReport {
+            started: 3,
+            completed: 2,
+            ..KindReport::default()
+        };
+        for ns in [500_000, 2_000_000, 20_000_000_000] {
+            cpu.wait_buckets.observe_ns(ns);
+        }
+        for ns in [30_000_000, 40_000_000] {
+            cpu.run_buckets.observe_ns(ns);
+        }
+        r.probe = Some(ProbeReport {
+            cpu,
+            ..ProbeReport::default()
+        });
+        let mut t = Totals::default();
+        t.add(&r);
+        t.add(&r);
+        let text = encode(&r, &t);
+        let page = parse(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+        let pid = [("pid", "42")];
+        assert_eq!(
+            page.value("sluice_scope_pool_cpu_seconds_total", &pid),
+            Some(2.0)
+        );
+        assert_eq!(
+            page.value("sluice_scope_loop_cpu_seconds_total", &pid),
+            Some(1.0)
+        );
+        assert_eq!(
+            page.value("sluice_scope_sampler_cpu_seconds_total", &pid),
+            Some(0.04)
+        );
+        let wait = page.family("sluice_scope_queue_wait_seconds").unwrap();
+        assert_eq!(wait.kind, Kind::Histogram);
+        let cpu = [("pid", "42"), ("lane", "cpu")];
+        assert_eq!(
+            page.value("sluice_scope_queue_wait_seconds_count", &cpu),
+            Some(6.0)
+        );
+        let le = |le: &str| {
+            page.value(
+                "sluice_scope_queue_wait_seconds_bucket",
+                &[("pid", "42"), ("lane", "cpu"), ("le", le)],
+            )
+        };
+        // Cumulative: 0.5 ms twice by 0.0005, 2 ms twice more by 0.0025,
+        // the 20 s ones only in +Inf.
+        assert_eq!(le("0.0005"), Some(2.0));
+        assert_eq!(le("0.0025"), Some(4.0));
+        assert_eq!(le("10.0"), Some(4.0));
+        assert_eq!(le("+Inf"), Some(6.0));
+        assert_eq!(
+            page.value("sluice_scope_run_time_seconds_count", &cpu),
+            Some(4.0)
+        );
+        assert_eq!(
+            page.value("sluice_scope_run_time_seconds_sum", &cpu),
+            Some(0.14)
+        );
+        // The summed-seconds counters and the ratios stay.
+        assert_eq!(
+            page.value("sluice_scope_probe_run_seconds_total", &cpu),
+            Some(0.14)
+        );
+        assert_eq!(
+            page.value("sluice_scope_pool_saturation_ratio", &pid),
+            Some(1.0)
+        );
+        assert_eq!(
+            page.family("sluice_scope_verdict").unwrap().kind,
+            Kind::Gauge
+        );
     }
 }

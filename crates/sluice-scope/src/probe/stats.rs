@@ -41,6 +41,69 @@ impl Kind {
     const ALL: [Kind; 4] = [Kind::Cpu, Kind::FastIo, Kind::SlowIo, Kind::Unknown];
 }
 
+/// The upper bounds, in seconds, of [`TimeBuckets`]: 100 µs to 10 s in
+/// 1-2.5-5 steps, then `+Inf`.
+pub const BUCKET_BOUNDS_S: [f64; 16] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+    5.0, 10.0,
+];
+
+/// Durations counted into [`BUCKET_BOUNDS_S`]: a Prometheus histogram's
+/// buckets (per bucket, not cumulative; the last is `+Inf`) and exact sum.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TimeBuckets {
+    /// Durations per bucket: `counts[i]` at most `BUCKET_BOUNDS_S[i]` and
+    /// above the bound before; the last above every bound.
+    pub counts: [u64; BUCKET_BOUNDS_S.len() + 1],
+    /// Their sum, in seconds.
+    pub sum_s: f64,
+}
+
+impl TimeBuckets {
+    /// Counts one duration of `ns` nanoseconds.
+    ///
+    /// ```
+    /// let mut b = sluice_scope::probe::stats::TimeBuckets::default();
+    /// b.observe_ns(1_000_000); // 1 ms: the 0.001 bucket (inclusive)
+    /// b.observe_ns(20_000_000_000); // 20 s: +Inf
+    /// assert_eq!((b.counts[3], b.counts[16], b.count()), (1, 1, 2));
+    /// assert_eq!(b.sum_s, 20.001);
+    /// ```
+    pub fn observe_ns(&mut self, ns: u64) {
+        let s = ns as f64 / 1e9;
+        let i = BUCKET_BOUNDS_S
+            .iter()
+            .position(|&le| s <= le)
+            .unwrap_or(BUCKET_BOUNDS_S.len());
+        self.counts[i] += 1;
+        self.sum_s += s;
+    }
+
+    /// Durations counted.
+    pub fn count(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Adds `other`'s counts and sum.
+    pub fn add(&mut self, other: &TimeBuckets) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts) {
+            *a += b;
+        }
+        self.sum_s += other.sum_s;
+    }
+
+    /// `(upper bound, count)` per bucket, `+Inf` last: what a Prometheus
+    /// histogram encoder takes.
+    pub fn per_bucket(&self) -> Vec<(f64, u64)> {
+        BUCKET_BOUNDS_S
+            .iter()
+            .copied()
+            .chain([f64::INFINITY])
+            .zip(self.counts)
+            .collect()
+    }
+}
+
 /// One kind over one window.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct KindReport {
@@ -69,6 +132,12 @@ pub struct KindReport {
     pub run_ms_p50: Option<f64>,
     /// Longest run time in ms.
     pub run_ms_max: Option<f64>,
+    /// The queue waits, bucketed (the exporter's histogram; not in JSON).
+    #[serde(skip)]
+    pub wait_buckets: TimeBuckets,
+    /// The run times, bucketed (the exporter's histogram; not in JSON).
+    #[serde(skip)]
+    pub run_buckets: TimeBuckets,
 }
 
 /// Probe mode's figures for one window.
@@ -197,6 +266,15 @@ fn kind_report(mut a: Acc, depth: u64) -> KindReport {
             Some(ms(*v.last().expect("not empty"))),
         )
     };
+    let buckets = |v: &[u64]| {
+        let mut b = TimeBuckets::default();
+        for &ns in v {
+            b.observe_ns(ns);
+        }
+        b
+    };
+    let wait_buckets = buckets(&a.waits_ns);
+    let run_buckets = buckets(&a.runs_ns);
     let (wait_ms_mean, wait_ms_p50, wait_ms_max) = summary(&mut a.waits_ns);
     let (run_ms_mean, run_ms_p50, run_ms_max) = summary(&mut a.runs_ns);
     KindReport {
@@ -212,6 +290,8 @@ fn kind_report(mut a: Acc, depth: u64) -> KindReport {
         run_ms_mean,
         run_ms_p50,
         run_ms_max,
+        wait_buckets,
+        run_buckets,
     }
 }
 
@@ -255,6 +335,11 @@ mod tests {
         assert_eq!((r.cpu.queue_depth, r.cpu.queue_depth_max), (1, 2));
         assert_eq!(r.cpu.wait_ms_max, Some(2.0));
         assert_eq!(r.cpu.run_ms_p50, Some(10.0));
+        // One CPU wait of 2 ms (the 0.0025 s bucket), one run of 10 ms.
+        assert_eq!(r.cpu.wait_buckets.count(), 1);
+        assert_eq!(r.cpu.wait_buckets.counts[4], 1);
+        assert_eq!(r.cpu.run_buckets.counts[6], 1);
+        assert_eq!(r.cpu.run_buckets.sum_s, 0.01);
         assert_eq!((r.fast_io.submitted, r.fast_io.queue_depth), (1, 0));
         assert_eq!(r.fast_io.wait_ms_p50, Some(11.0));
         // The next window starts from the depth left over.

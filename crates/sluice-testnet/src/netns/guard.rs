@@ -26,9 +26,12 @@ impl HostGuard {
     /// ```
     pub fn snapshot() -> HostGuard {
         HostGuard {
-            sha256: std::fs::read(HOST_RESOLV_CONF)
-                .ok()
-                .map(|b| format!("{:x}", Sha256::digest(&b))),
+            sha256: std::fs::read(HOST_RESOLV_CONF).ok().map(|b| {
+                Sha256::digest(&b)
+                    .iter()
+                    .map(|x| format!("{x:02x}"))
+                    .collect()
+            }),
             mounts: mounts_on(HOST_RESOLV_CONF),
         }
     }

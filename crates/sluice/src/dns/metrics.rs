@@ -5,7 +5,6 @@
 //! each is an independent tally, read only for reporting, and no other
 //! memory is published through them.
 
-use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A snapshot of a [`Resolver`](super::Resolver)'s counters. Names follow
@@ -23,7 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// # Ok(())
 /// # }
 /// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct DnsMetrics {
     /// Count: calls to `lookup`.
@@ -101,6 +101,7 @@ impl Counters {
     }
 }
 
+#[cfg(feature = "prometheus")]
 impl DnsMetrics {
     /// Encodes these counters as `sluice_dns_*` series (counters as
     /// `sluice_dns_<name>_total`, `sluice_dns_in_flight` a gauge).
@@ -173,6 +174,7 @@ impl DnsMetrics {
     }
 }
 
+#[cfg(feature = "prometheus")]
 /// A [`Resolver`](super::Resolver)'s counters in a prometheus-client
 /// registry, read at each scrape (see
 /// [`Resolver::register`](super::Resolver::register)).
@@ -181,12 +183,14 @@ pub struct DnsCollector {
     pub(crate) resolver: super::Resolver,
 }
 
+#[cfg(feature = "prometheus")]
 impl std::fmt::Debug for DnsCollector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DnsCollector").finish_non_exhaustive()
     }
 }
 
+#[cfg(feature = "prometheus")]
 impl prometheus_client::collector::Collector for DnsCollector {
     fn encode(
         &self,

@@ -86,7 +86,9 @@ pub fn parse_hosts(text: &str) -> std::collections::HashMap<String, Vec<std::net
 pub use gai::getaddrinfo;
 #[cfg(feature = "hyper")]
 pub use hyper::HyperResolver;
-pub use metrics::{DnsCollector, DnsMetrics};
+#[cfg(feature = "prometheus")]
+pub use metrics::DnsCollector;
+pub use metrics::DnsMetrics;
 pub use resolver::{Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver};
 pub use system::{HOSTS, Mode, NSSWITCH_CONF, RESOLV_CONF, Source, SystemConfig};
 

@@ -393,6 +393,7 @@ impl Resolver {
     /// # Ok(())
     /// # }
     /// ```
+    #[cfg(feature = "prometheus")]
     pub fn register(&self, registry: &mut prometheus_client::registry::Registry) {
         registry.register_collector(Box::new(super::metrics::DnsCollector {
             resolver: self.clone(),

@@ -235,11 +235,12 @@ impl fmt::Display for Verdict {
 }
 
 /// One lane over the window.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct LaneWindow {
     /// The lane (`None`: a series whose lane label sluice does not know).
-    #[serde(serialize_with = "lane_text")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "lane_text"))]
     pub lane: Option<Lane>,
     /// Tasks started in the window.
     pub started: u64,
@@ -258,15 +259,16 @@ pub struct LaneWindow {
 }
 
 /// The verdict and the numbers behind it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Diagnosis {
     /// The conclusion: a token of [`VERDICTS`] in JSON, with its lane as
     /// `lane` (`null` when the verdict names none).
-    #[serde(serialize_with = "verdict_text")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "verdict_text"))]
     pub verdict: Verdict,
     /// The verdict's lane, repeated for JSON readers (`verdict.lane()`).
-    #[serde(serialize_with = "lane_text")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "lane_text"))]
     pub lane: Option<Lane>,
     /// The window, seconds.
     pub window_seconds: f64,
@@ -282,10 +284,12 @@ pub struct Diagnosis {
     pub evidence: Vec<String>,
 }
 
+#[cfg(feature = "serde")]
 fn verdict_text<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(v.as_str())
 }
 
+#[cfg(feature = "serde")]
 fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::Error> {
     match l {
         Some(l) => s.serialize_str(l.name()),

@@ -155,7 +155,8 @@ fn sample_of(m: &Merged) -> HistogramSample {
 /// time (an idle loop reads about 0). Subtract the resolution from Node's
 /// numbers to compare. prom-client's `nodejs_eventloop_lag_*_seconds` are
 /// the same numbers as Node's, in seconds.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct LagSnapshot {
     /// The timer period.
@@ -179,6 +180,6 @@ pub struct LagSnapshot {
     /// Standard deviation of the lag.
     pub stddev_ms: f64,
     /// The histogram, for Prometheus and for [`diagnose`](crate::health::diagnose) windows.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub sample: HistogramSample,
 }

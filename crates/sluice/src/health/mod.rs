@@ -14,10 +14,13 @@
 //!   runtimes, like Node's `monitorEventLoopDelay` (feature `tokio`).
 //! - `doctor.rs`: [`Sample`], [`diagnose`], [`Diagnosis`], read from a pool
 //!   in-process or from its Prometheus text.
+//! - `scrape.rs`: [`scrape::parse`], a strict reader of the
+//!   OpenMetrics text sluice writes (what the doctor reads).
 
 mod doctor;
 #[cfg(feature = "tokio")]
 mod lag;
+pub mod scrape;
 mod watch;
 
 pub use doctor::{
@@ -28,6 +31,7 @@ pub use doctor::{
 pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
 pub use watch::Watch;
 
+#[cfg(feature = "prometheus")]
 /// Prometheus text of a pool's counters and, if given, the loop's lag: what
 /// a service serves at `/metrics`.
 ///
@@ -41,6 +45,7 @@ pub fn to_prometheus(pool: &crate::Snapshot, lag: Option<&HistogramSample>) -> S
     exposition(pool, lag, None)
 }
 
+#[cfg(feature = "prometheus")]
 /// [`to_prometheus`] plus, if given, the doctor's verdict as
 /// `sluice_verdict{verdict, lane}`: 1 for the verdict (and its lane), 0 for
 /// every other token of [`VERDICTS`] a pool can get (see [`Watch`]).
@@ -61,6 +66,7 @@ pub fn exposition(
     out
 }
 
+#[cfg(feature = "prometheus")]
 /// A snapshot and a loop-lag histogram, encoded together.
 #[derive(Debug)]
 struct PoolAndLag {
@@ -69,6 +75,7 @@ struct PoolAndLag {
     verdict: Option<Verdict>,
 }
 
+#[cfg(feature = "prometheus")]
 impl prometheus_client::collector::Collector for PoolAndLag {
     fn encode(
         &self,

@@ -1,5 +1,5 @@
-//! [`Snapshot::to_prometheus`] (via the prometheus-client crate) and
-//! [`Snapshot::to_json`] (via serde).
+//! [`Snapshot::to_prometheus`] and [`PoolCollector`], via the
+//! prometheus-client crate (feature `prometheus`).
 
 use crate::metrics::{HistogramSnapshot, LaneSnapshot, Snapshot};
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric, MetricEncoder};
@@ -37,6 +37,7 @@ impl EncodeMetric for LaneHistograms {
     }
 }
 
+#[cfg(feature = "health")]
 /// One histogram series without labels, from precomputed cumulative buckets.
 #[derive(Debug)]
 pub(crate) struct ConstHistogram {
@@ -46,6 +47,7 @@ pub(crate) struct ConstHistogram {
     buckets: Vec<(f64, u64)>,
 }
 
+#[cfg(feature = "health")]
 impl ConstHistogram {
     pub(crate) fn new(sum: f64, count: u64, buckets: Vec<(f64, u64)>) -> Self {
         ConstHistogram {
@@ -56,6 +58,7 @@ impl ConstHistogram {
     }
 }
 
+#[cfg(feature = "health")]
 impl EncodeMetric for ConstHistogram {
     fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
         encoder.encode_histogram::<LaneLabel>(
@@ -413,20 +416,5 @@ impl Snapshot {
             &hist(|l| &l.run_time_seconds),
         )?;
         Ok(())
-    }
-
-    /// The snapshot as pretty-printed JSON, with the same field names as the
-    /// Rust struct and the Prometheus series.
-    ///
-    /// ```
-    /// let pool = sluice::Pool::builder().build()?;
-    /// let json: serde_json::Value = serde_json::from_str(&pool.metrics().to_json())?;
-    /// assert_eq!(json["policy"], "lanes");
-    /// assert_eq!(json["lanes"][0]["lane"], "cpu");
-    /// assert_eq!(json["lanes"][2]["submitted_total"], 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a snapshot always serializes")
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! - `counters.rs`: per-lane counts and worker shards, the saturation clock.
 //! - `histogram.rs`: the single-writer HDR histogram of queue wait and run time.
-//! - `export.rs`: [`Snapshot::to_prometheus`] and [`Snapshot::to_json`].
+//! - `export.rs`: `Snapshot::to_prometheus` and `PoolCollector` (feature
+//!   `prometheus`); `Snapshot::to_json` is here (feature `serde`).
 //!
 //! One name per metric everywhere: the snapshot field `submitted_total` is the
 //! JSON key `submitted_total` and the Prometheus series
@@ -11,14 +12,18 @@
 //! are in `_seconds`. Gauges are current values; counters only ever grow.
 
 pub(crate) mod counters;
+#[cfg(feature = "prometheus")]
 mod export;
+#[cfg(feature = "prometheus")]
 pub use export::PoolCollector;
+#[cfg(all(feature = "prometheus", feature = "health"))]
 pub(crate) use export::{ConstHistogram, Sink};
 pub(crate) mod histogram;
 
 use crate::lane::Lane;
 use histogram::Merged;
-use serde::{Serialize, Serializer};
+#[cfg(feature = "serde")]
+use serde::Serializer;
 
 /// A point-in-time reading of every counter and gauge of a pool.
 ///
@@ -39,12 +44,13 @@ use serde::{Serialize, Serializer};
 /// assert!(snap.to_json().contains("\"completed_total\": 10"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Snapshot {
     /// The pool's policy (its [`name`](crate::Policy::name), `"lanes"` or
     /// `"libuv"`, in JSON and in `sluice_info{policy}`).
-    #[serde(serialize_with = "policy_name")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "policy_name"))]
     pub policy: crate::Policy,
     /// Gauge: worker threads alive, all lanes.
     pub threads_alive: u64,
@@ -67,11 +73,12 @@ impl Snapshot {
 /// `submitted_total = queue_depth + started_total + cancelled_total + expired_total + abandoned_total`
 /// and `started_total = in_flight + completed_total + panicked_total`.
 /// `rejected_total` counts refusals, which were never submitted.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct LaneSnapshot {
     /// The lane.
-    #[serde(serialize_with = "lane_name")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "lane_name"))]
     pub lane: Lane,
     /// Gauge: how many of this lane's tasks may run at once. Under the libuv
     /// policy: the pool size for `cpu` and `fastio`, the slow-I/O threshold
@@ -142,7 +149,8 @@ pub struct LaneSnapshot {
 /// Summary of an HDR histogram of durations, in seconds.
 ///
 /// Quantiles have at most 6.25 % relative error (16 buckets per power of two).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct HistogramSnapshot {
     /// Values recorded.
@@ -213,10 +221,30 @@ impl HistogramSnapshot {
     }
 }
 
+#[cfg(feature = "serde")]
 fn policy_name<S: Serializer>(p: &crate::Policy, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(p.name())
 }
 
+#[cfg(feature = "serde")]
 fn lane_name<S: Serializer>(lane: &Lane, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(lane.name())
+}
+
+#[cfg(feature = "serde")]
+impl Snapshot {
+    /// The snapshot as pretty-printed JSON, with the same field names as the
+    /// Rust struct and the Prometheus series.
+    ///
+    /// ```
+    /// let pool = sluice::Pool::builder().build()?;
+    /// let json: serde_json::Value = serde_json::from_str(&pool.metrics().to_json())?;
+    /// assert_eq!(json["policy"], "lanes");
+    /// assert_eq!(json["lanes"][0]["lane"], "cpu");
+    /// assert_eq!(json["lanes"][2]["submitted_total"], 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a snapshot always serializes")
+    }
 }

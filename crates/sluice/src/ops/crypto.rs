@@ -174,7 +174,15 @@ pub fn scrypt(
             )));
         }
         let log_n = params.n.trailing_zeros() as u8;
-        let p = scrypt::Params::new(log_n, params.r, params.p, key_len).map_err(|e| {
+        // OpenSSL's (and so Node's) bound N < 2^(16 r), which scrypt 0.12
+        // no longer checks.
+        if u64::from(log_n) >= 16 * u64::from(params.r) {
+            return Err(CryptoError::Invalid(format!(
+                "scrypt N = {}, r = {}: expected N below 2^(16 r)",
+                params.n, params.r
+            )));
+        }
+        let p = scrypt::Params::new(log_n, params.r, params.p).map_err(|e| {
             CryptoError::Invalid(format!(
                 "scrypt N = {}, r = {}, p = {}: {e}",
                 params.n, params.r, params.p

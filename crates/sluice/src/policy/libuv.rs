@@ -15,11 +15,11 @@
 //!   A worker that dequeues the sentinel at the threshold puts it back at the
 //!   tail; otherwise it runs one slow item and, if more remain, re-posts the
 //!   sentinel. So at most `(nthreads + 1) / 2` threads run slow I/O while
-//!   other work passes it (`budget::slow_work_thread_threshold`).
+//!   other work passes it (`compat::slow_work_thread_threshold`).
 //! - Lazy start (`uv_once(&once, init_once)` in `uv__work_submit`): no thread
 //!   exists until the first submission, which reads the size once
-//!   (`init_threads()`, `budget::libuv_nthreads`) and starts all threads with
-//!   8 MiB stacks (`budget::LIBUV_STACK_SIZE`). A size set later is ignored,
+//!   (`init_threads()`, `compat::libuv_nthreads`) and starts all threads with
+//!   8 MiB stacks (`compat::LIBUV_STACK_SIZE`). A size set later is ignored,
 //!   exactly as in libuv.
 //! - Cancel (`uv__work_cancel`) removes a still-queued request from `wq` or
 //!   `slow_io_pending_wq` under `mutex`; a request already taken by a worker
@@ -36,8 +36,8 @@
 //!   `sluice-libuv`, so `/proc` tells them apart from the lanes policy's.
 
 use crate::admission::Waiters;
-use crate::budget;
 use crate::clock;
+use crate::compat;
 use crate::config::ConfigError;
 use crate::lane::Lane;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
@@ -209,7 +209,7 @@ impl Libuv {
         *once = true;
         let nthreads = self.shared.configured.unwrap_or_else(|| {
             let val = std::env::var_os("UV_THREADPOOL_SIZE");
-            budget::libuv_nthreads(val.as_ref().map(|v| v.to_string_lossy()).as_deref())
+            compat::libuv_nthreads(val.as_ref().map(|v| v.to_string_lossy()).as_deref())
         });
         self.shared.lock().nthreads = nthreads;
         let mut threads = self
@@ -356,7 +356,7 @@ impl Libuv {
         let t = self.shared.metrics[lane.index()].totals();
         let st = self.shared.lock();
         let limit = match lane {
-            Lane::SlowIo => budget::slow_work_thread_threshold(st.nthreads),
+            Lane::SlowIo => compat::slow_work_thread_threshold(st.nthreads),
             Lane::Cpu | Lane::FastIo => st.nthreads,
         };
         t.snapshot(Gauges {
@@ -404,7 +404,7 @@ impl Scheduler for Libuv {
 
     fn limit(&self, lane: Lane) -> usize {
         match lane {
-            Lane::SlowIo => budget::slow_work_thread_threshold(self.nthreads()),
+            Lane::SlowIo => compat::slow_work_thread_threshold(self.nthreads()),
             Lane::Cpu | Lane::FastIo => self.nthreads(),
         }
     }
@@ -452,7 +452,7 @@ impl Shared {
     }
 
     fn threshold(st: &State) -> usize {
-        budget::slow_work_thread_threshold(st.nthreads)
+        compat::slow_work_thread_threshold(st.nthreads)
     }
 
     /// A lane is saturated when it has queued work and no thread may take it:
@@ -622,7 +622,7 @@ mod tests {
     /// but never submitted, so `submitted = ... + abandoned` broke.
     #[test]
     fn a_post_that_races_close_keeps_the_counters_balanced() {
-        let uv = Libuv::new(Some(1), budget::LIBUV_STACK_SIZE, true);
+        let uv = Libuv::new(Some(1), compat::LIBUV_STACK_SIZE, true);
         let slot = uv
             .admit(Lane::FastIo, Admit::Wait)
             .expect("open pool admits");

@@ -180,7 +180,7 @@ pub enum Policy {
     Libuv {
         /// The pool size. `None` reads `UV_THREADPOOL_SIZE` at the first
         /// submission with libuv's rules, silent clamping included
-        /// (see [`budget::libuv_nthreads`](crate::budget::libuv_nthreads)).
+        /// (see [`compat::libuv_nthreads`](crate::compat::libuv_nthreads)).
         /// `Some(n)` must be in `1..=1024`.
         threads: Option<usize>,
     },

@@ -207,9 +207,7 @@ func hung(p params) any {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	var out any
 	switch p.Scenario {
 	case "wait":

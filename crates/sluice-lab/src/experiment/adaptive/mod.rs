@@ -6,18 +6,18 @@
 //!
 //! Scenarios (`--scenarios`):
 //! - `wait`: the wait staircase at defaults: n one-byte FIFO reads on
-//!   `FastIo` (node: `fs.read`), each held `--hold-ms` after the lab sees
+//!   `FastIo` (node: `fs.read`), each held `--hold` after the lab sees
 //!   its thread blocked (`workload::FifoHolder`). Wall time, the process's
 //!   threads at peak (sampled by the child every 2 ms from
-//!   `/proc/self/status`) and `--settle-ms` after the round, and the most
+//!   `/proc/self/status`) and `--settle` after the round, and the most
 //!   reads in flight counted from outside.
 //! - `cpu`: n pbkdf2-sha512 tasks on `Cpu` at defaults: compensation must
 //!   not oversubscribe (sluice reports its `Cpu` lane's peak threads).
-//! - `hung`: `--hung` FIFO reads on `FastIo` that hang `--hang-ms` (the
+//! - `hung`: `--hung` FIFO reads on `FastIo` that hang `--hang` (the
 //!   child writes the bytes then), and meanwhile an open-loop stream of
 //!   ordinary 4 KiB file reads, one every 2 ms: their latency p50/p99.
 //! - `mixed` (seed 004 §3.3, sluice subjects): a closed loop of
-//!   `--mixed-in-flight` operations for `--mixed-ms`, half pbkdf2 on `Cpu`
+//!   `--mixed-in-flight` operations for `--mixed`, half pbkdf2 on `Cpu`
 //!   (~2 ms), half a 5 ms wait on `FastIo` (a sleep, undeclared):
 //!   throughput in ops/ms and p99 latency, fixed vs adaptive.
 //!
@@ -32,17 +32,23 @@
 mod child;
 mod tables;
 
-use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, repeat};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, Subject, Tuning};
+use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, SubjectSpec, Tuning};
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The declaration of `adaptive`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("adaptive", &Adaptive)
+    .seed("seed 004 §2.3, §3.3")
+    .flags(ARGS)
+    .rust(&Adaptive);
 
 /// The adaptive experiment.
 pub(crate) struct Adaptive;
@@ -129,20 +135,6 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The declaration of `adaptive`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "adaptive",
-    about: "lanes that grow while threads wait and give them back: waits, hung reads, CPU, mixed (seed 004)",
-    long_about: include_str!("about.md"),
-    seed: "seed 004 §2.3, §3.3",
-    args: ARGS,
-    pools: &[PoolSize::Unset],
-    report_pools: &[PoolSize::Unset],
-    workloads: Workloads::node_rust(include_str!("adaptive.js"), &Adaptive)
-        .with_go(include_str!("adaptive.go")),
-    ..ExperimentSpec::BASE
-};
-
 impl crate::child::Workload for Adaptive {
     type Params = Value;
     type Reply = Value;
@@ -153,12 +145,8 @@ impl crate::child::Workload for Adaptive {
 }
 
 impl Experiment for Adaptive {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        if lab.pools_for(self) != [PoolSize::Unset] {
+        if lab.pools_for(&SPEC) != [PoolSize::Unset] {
             bail!("adaptive measures every subject at its defaults: leave --pools unset");
         }
         let plan = Plan::new(lab, args)?;
@@ -197,7 +185,7 @@ impl Experiment for Adaptive {
 
 /// One run of a subject: as it is, or under one of its settings.
 struct Run {
-    subject: &'static dyn Subject,
+    subject: &'static SubjectSpec,
     setting: Option<&'static Setting>,
 }
 
@@ -222,7 +210,7 @@ impl Run {
 /// The runs of `subjects` that can run adaptive: one subject per
 /// threadpool rules, each as it is and under each of its settings; and a
 /// note for each subject left out.
-fn runs(subjects: &[&'static dyn Subject]) -> (Vec<Run>, Vec<String>) {
+fn runs(subjects: &[&'static SubjectSpec]) -> (Vec<Run>, Vec<String>) {
     let mut runs = Vec::new();
     let mut skipped = Vec::new();
     let mut shown: Vec<(Rules, &str)> = Vec::new();
@@ -365,7 +353,7 @@ impl Plan {
             .collect();
         let mut notes = vec![
             format!("every subject at its defaults on {cores} usable cores; {}", setups.join("; ")),
-            "threads: the whole process's (/proc/self/status), sampled by the child every 2 ms; threads_after is counted --settle-ms after the round (sluice's budget threads stay for their 60 s keep-alive, threads above the budget retire when their task ends)".to_string(),
+            "threads: the whole process's (/proc/self/status), sampled by the child every 2 ms; threads_after is counted --settle after the round (sluice's budget threads stay for their 60 s keep-alive, threads above the budget retire when their task ends)".to_string(),
         ];
         let has = |s: &str| self.scenarios.contains(&s);
         if has("wait") {

@@ -103,10 +103,7 @@ func others() (map[string][2]float64, int) {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fmt.Fprintln(os.Stderr, "params:", err)
-		os.Exit(1)
-	}
+	readParams(&p)
 	one := series(p, oneInFlight, p.Rounds)
 	batch := series(p, batchInFlight, p.Batch)
 	time.Sleep(time.Duration(p.SettleMs) * time.Millisecond)

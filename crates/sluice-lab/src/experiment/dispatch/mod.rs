@@ -19,19 +19,27 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
 use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
-use crate::report::{Chart, Table, ratio};
+use crate::report::{Chart, Point, Table, ratio, series_of};
 use crate::subject::{self, ChildContext, Done, Executor, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
+
+/// The declaration of `dispatch`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
+    .seed("the pool's own cost (no seed section)")
+    .flags(ARGS)
+    .rust(&Dispatch)
+    .libuv(&Dispatch)
+    .rerouted();
 
 /// The dispatch experiment.
 pub(crate) struct Dispatch;
@@ -198,33 +206,12 @@ pub(crate) struct ChildReply {
     request: Option<String>,
 }
 
-/// The declaration of `dispatch`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "dispatch",
-    about: "round trip of a trivial pool task: µs at 1 in flight, tasks/s at 1000; idle CPU after",
-    long_about: include_str!("about.md"),
-    seed: "the pool's own cost (no seed section)",
-    args: ARGS,
-    workloads: Workloads {
-        node: Some(include_str!("dispatch.js")),
-        rust: Some(&Dispatch),
-        libuv: Some(&Dispatch),
-        go: Some(include_str!("dispatch.go")),
-    },
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Dispatch {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let p = Params::from_args(args)?;
         let request = args.choice("node-request", NODE_REQUESTS)?;
         let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
-        let sweep = Sweep::new(lab, self)
+        let sweep = Sweep::new(lab, &SPEC)
             .adding(|s| ffi && s.runtime() == Runtime::Libuv)
             .only(|s| {
                 if ffi || s.runtime() != Runtime::Libuv {
@@ -331,23 +318,10 @@ impl Experiment for Dispatch {
     }
 
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(n), Some(tps)) = (
-                r.params.get("in_flight").and_then(Value::as_f64),
-                r.metrics.get("tasks_per_s"),
-            ) else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            crate::report::add_point(
-                &mut series,
-                name,
-                &r.subject,
-                o.is_later_pool(r),
-                (n, tps / 1e6),
-            );
-        }
+        let series = series_of(&o.rows, |r| {
+            let n = r.params.get("in_flight").and_then(Value::as_f64)?;
+            Some(Point::pool(o, r, (n, r.metrics.get("tasks_per_s")? / 1e6)))
+        });
         Some(Chart {
             title: "dispatch: trivial tasks per second by tasks in flight".into(),
             x_label: "tasks in flight".into(),

@@ -63,9 +63,7 @@ func lookup(r *net.Resolver, name string) ([]string, error) {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	// The default resolver is the C library's; the pure one is asked for
 	// explicitly, so both answer localhost below.
 	os.Setenv("GODEBUG", "netdns=cgo")

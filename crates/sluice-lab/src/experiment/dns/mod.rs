@@ -1,6 +1,6 @@
 //! `dns` (seed 001, "The lab: my own resolver"): `--names` distinct names
 //! looked up at once, family 4, against the DNS delay server holding every
-//! query `--hold-ms`; the server counts the most names in flight, the
+//! query `--hold`; the server counts the most names in flight, the
 //! child times the batch.
 //!
 //! Every child runs inside a private network and mount namespace
@@ -36,12 +36,12 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::{ChildContext, Runtime, Subject, run_on};
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
+use crate::subject::{ChildContext, Runtime, SubjectSpec, run_on};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -51,6 +51,25 @@ use sluice_testnet::dns_delay::{DelayConfig, FastPattern};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
+
+/// The declaration of `dns`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", &Dns)
+    .seed("seed 001, \"The lab: my own resolver\"")
+    .flags(ARGS)
+    .pools(&[
+        Unset,
+        Size(1),
+        Size(2),
+        Size(3),
+        Size(4),
+        Size(6),
+        Size(8),
+        Size(16),
+    ])
+    .report_pools(&[Unset, Size(8)])
+    .rust(&Dns)
+    .rerouted()
+    .bars();
 
 /// One name's addresses, or why it has none.
 type Answer = Result<Vec<IpAddr>, String>;
@@ -174,7 +193,7 @@ const WARMUP: &str = "warmup.fast.sluice.test";
 
 /// What a subject resolves with (the `method` param): node's two ways, a
 /// lanes pool's sluice::dns (no pool thread), else getaddrinfo on the pool.
-fn methods(subject: &dyn Subject) -> &'static [&'static str] {
+fn methods(subject: &SubjectSpec) -> &'static [&'static str] {
     if subject.runtime() == Runtime::Node {
         &["dns.lookup", "dns.resolve4"]
     } else if subject.runtime() == Runtime::Go {
@@ -218,34 +237,7 @@ pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
     }
 }
 
-/// The declaration of `dns`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "dns",
-    about: "24 names at once against a resolver that holds each 300 ms: lookups in flight, counted by the resolver (seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 001, \"The lab: my own resolver\"",
-    args: ARGS,
-    pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(3),
-        PoolSize::Size(4),
-        PoolSize::Size(6),
-        PoolSize::Size(8),
-        PoolSize::Size(16),
-    ],
-    report_pools: &[PoolSize::Unset, PoolSize::Size(8)],
-    workloads: Workloads::node_rust(include_str!("dns.js"), &Dns).with_go(include_str!("dns.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Dns {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("names", 1, 1024)?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
@@ -255,7 +247,7 @@ impl Experiment for Dns {
             .map(|i| format!("n{i:02}.dns.sluice.test"))
             .collect();
         let server = delay_server(Duration::from_millis(hold_ms));
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let mut rows = Vec::new();
             for &method in methods(cell.subject) {
@@ -391,31 +383,15 @@ impl Experiment for Dns {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(&t), x) = (
-                r.metrics.get("total_ms"),
-                r.params["pool"].as_f64().unwrap_or(4.0),
-            ) else {
-                continue;
-            };
-            let name = column(&r.subject, &r.param_text("method"));
-            crate::report::add_point(
-                &mut series,
-                name,
-                &r.subject,
-                r.param_text("method") == "dns.resolve4",
-                (x, t),
-            );
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let x = r.params["pool"].as_f64().unwrap_or(4.0);
+            Some(Point {
+                series: column(&r.subject, &r.param_text("method")),
+                dashed: r.param_text("method") == "dns.resolve4",
+                xy: (x, *r.metrics.get("total_ms")?),
+            })
+        });
         Some(Chart {
             title: "dns: total ms for the batch of names, by pool size".into(),
             x_label: "pool size (unset drawn at 4)".into(),

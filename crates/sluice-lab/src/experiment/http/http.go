@@ -13,11 +13,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -48,32 +45,6 @@ func text(n int) []byte {
 	return out
 }
 
-// pbkdf2SHA256 is PBKDF2-HMAC-SHA256, 64 bytes (two blocks), as /login
-// computes it everywhere ("secret", "salt").
-func pbkdf2SHA256(iterations int) []byte {
-	mac := hmac.New(sha256.New, []byte("secret"))
-	out := make([]byte, 0, 64)
-	for block := uint32(1); len(out) < 64; block++ {
-		var idx [4]byte
-		binary.BigEndian.PutUint32(idx[:], block)
-		mac.Reset()
-		mac.Write([]byte("salt"))
-		mac.Write(idx[:])
-		u := mac.Sum(nil)
-		t := append([]byte(nil), u...)
-		for i := 1; i < iterations; i++ {
-			mac.Reset()
-			mac.Write(u)
-			u = mac.Sum(u[:0])
-			for j := range t {
-				t[j] ^= u[j]
-			}
-		}
-		out = append(out, t...)
-	}
-	return out[:64]
-}
-
 func send(w http.ResponseWriter, status int, typ string, body []byte) {
 	w.Header().Set("content-type", typ)
 	w.Header().Set("content-length", strconv.Itoa(len(body)))
@@ -83,10 +54,7 @@ func send(w http.ResponseWriter, status int, typ string, body []byte) {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fmt.Fprintln(os.Stderr, "params:", err)
-		os.Exit(1)
-	}
+	readParams(&p)
 	gzipInput := text(p.GzipBytes)
 	pool := runtime.GOMAXPROCS(0)
 	// Seed 002's semaphore: a slot per admitted CPU request, never waited for.
@@ -123,7 +91,7 @@ func main() {
 	})
 	mux.HandleFunc("/login", func(w http.ResponseWriter, r *http.Request) {
 		admit(w, func() (string, []byte, error) {
-			key := pbkdf2SHA256(p.Iterations)
+			key := pbkdf2(sha256.New, p.Iterations, 64)
 			return "text/plain; charset=utf-8", []byte(hex.EncodeToString(key) + "\n"), nil
 		})
 	})

@@ -7,7 +7,7 @@
 //! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.exe()
 //! serve`, lanes sized from the pool size like the `sluice` subject). The
 //! lab's load generator (`loadgen.rs`) drives it cell by cell,
-//! each cell `--duration-ms` long with `--concurrency` connections:
+//! each cell `--duration` long with `--concurrency` connections:
 //!
 //! - `ping`: `/ping` alone (`--ping-concurrency` connections);
 //! - `login-1`: `/login` one at a time: one hash's time through the server;
@@ -24,22 +24,31 @@
 //! cross-check of the load generator. `tokio` has no server here and is
 //! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, ratio};
-use crate::subject::{Need, Runtime, Subject};
-use crate::sweep::Sweep;
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
+use crate::subject::{Need, Runtime, SubjectSpec};
+use crate::sweep::{Cell, Sweep};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Policy;
-use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `http`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
+    .seed("seed 000 §5, seed 002 §3")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(2), Size(4), Size(16)])
+    .report_pools(&[Size(1), Size(4)])
+    .needs(&[Need::HttpServer])
+    .rerouted();
 
 /// The http experiment.
 pub(crate) struct Http;
@@ -129,31 +138,7 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The declaration of `http`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "http",
-    about: "the demo service under load: /login, /gzip, /file, /ping during a /login flood, admission; Node twin vs sluice serve (seed 000 §5, seed 002)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §5, seed 002 §3",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(4),
-        PoolSize::Size(16),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    needs: &[Need::HttpServer],
-    workloads: Workloads::node(include_str!("http.js")).with_go(include_str!("http.go")),
-    why_no_go: None,
-    rerouted: true,
-};
-
 impl Experiment for Http {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let cells: Vec<String> = args
             .choices("cells", CELLS)?
@@ -175,7 +160,7 @@ impl Experiment for Http {
                 _ => None,
             },
         };
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         if sweep.subjects().is_empty() {
             bail!(
                 "http needs subjects with a server: {}",
@@ -193,7 +178,7 @@ impl Experiment for Http {
             let (subject, pool) = (c.subject, c.pool);
             let pi = usize::from(Some(pool) != first_pool);
             let mut rows = Vec::new();
-            let server = Server::start(lab, subject, pool, &p, &file, None)?;
+            let server = Server::start(c, &p, &file, None)?;
             let base = format!("http://127.0.0.1:{}", server.port);
             if pi == 0 && bodies.iter().all(|b| b.0 != subject.name()) {
                 bodies.push((
@@ -214,10 +199,10 @@ impl Experiment for Http {
             if p.cells.iter().any(|c| c == "admission")
                 && !matches!(subject.sluice_policy(), Some(Policy::Libuv { .. }))
             {
-                rows.push(p.admission(lab, subject, pool, &file, &row)?);
+                rows.push(p.admission(c, &file)?);
             }
             if p.cells.iter().any(|c| c == "crowd") {
-                rows.extend(p.crowd(lab, subject, pool, &file, &row)?);
+                rows.extend(p.crowd(c, &file)?);
             }
             Ok(rows)
         })?;
@@ -307,16 +292,14 @@ fn cell_series(
     metric: &str,
     value: impl Fn(&crate::outcome::Row, f64) -> Option<f64>,
 ) -> Vec<crate::report::Series> {
-    let mut series = Vec::new();
-    for r in o.rows.iter().filter(|r| r.param_text("cell") == cell) {
-        let (Some(pool), Some(&v)) = (r.params["pool"].as_f64(), r.metrics.get(metric)) else {
-            continue;
-        };
-        if let Some(y) = value(r, v) {
-            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, (pool, y));
-        }
-    }
-    series
+    let rows = o.rows.iter().filter(|r| r.param_text("cell") == cell);
+    series_of(rows, |r| {
+        let pool = r.params["pool"].as_f64()?;
+        Some(Point::subject(
+            r,
+            (pool, value(r, *r.metrics.get(metric)?)?),
+        ))
+    })
 }
 
 /// What the cells share.
@@ -337,15 +320,8 @@ struct Plan {
 impl Plan {
     /// The admission cell: a `/login` flood against a server that admits
     /// `admission_queue` beyond its pool; clients honour Retry-After.
-    fn admission(
-        &self,
-        lab: &Lab,
-        subject: &dyn Subject,
-        pool: PoolSize,
-        file: &Path,
-        row: &dyn Fn(&str) -> Row,
-    ) -> anyhow::Result<Row> {
-        let server = Server::start(lab, subject, pool, self, file, Some(self.admission_queue))?;
+    fn admission(&self, c: &Cell<'_, ()>, file: &Path) -> anyhow::Result<Row> {
+        let server = Server::start(c, self, file, Some(self.admission_queue))?;
         let mut load = Load::new(
             format!("http://127.0.0.1:{}/login", server.port),
             self.concurrency,
@@ -354,26 +330,21 @@ impl Plan {
         load.honor_retry_after = true;
         let r = one(load)?;
         server.stop()?;
-        Ok(metrics(row("admission"), &r).metric("bound", self.admission_queue as f64))
+        let row = c.row().param("cell", "admission");
+        Ok(metrics(row, &r).metric("bound", self.admission_queue as f64))
     }
 
     /// Seed 004's headline run: a crowd of connections, each asking for a
     /// short CPU hash, against a server of its own; then `/ping` from the
     /// same crowd (seed 004 §4).
-    fn crowd(
-        &self,
-        lab: &Lab,
-        subject: &dyn Subject,
-        pool: PoolSize,
-        file: &Path,
-        row: &dyn Fn(&str) -> Row,
-    ) -> anyhow::Result<Vec<Row>> {
+    fn crowd(&self, c: &Cell<'_, ()>, file: &Path) -> anyhow::Result<Vec<Row>> {
+        let row = |cell: &str| c.row().param("cell", cell);
         let crowd = Plan {
             iterations: self.crowd_iterations,
             concurrency: self.crowd,
             ..self.clone()
         };
-        let server = Server::start(lab, subject, pool, &crowd, file, None)?;
+        let server = Server::start(c, &crowd, file, None)?;
         let url = format!("http://127.0.0.1:{}/login", server.port);
         let cpu0 = server.cpu_seconds();
         let wall0 = Instant::now();
@@ -887,7 +858,7 @@ fn answer_notes(bodies: &[(String, Vec<u8>, Vec<u8>)]) -> Vec<String> {
 /// or `sluice serve` with lanes sized from `pool`.
 fn server_command(
     lab: &Lab,
-    subject: &dyn Subject,
+    subject: &SubjectSpec,
     pool: PoolSize,
     p: &Plan,
     file: &Path,
@@ -1105,35 +1076,22 @@ struct Server {
 }
 
 impl Server {
+    /// Starts `c`'s subject's server at `c`'s pool size.
     fn start(
-        lab: &Lab,
-        subject: &dyn Subject,
-        pool: PoolSize,
+        c: &Cell<'_, ()>,
         p: &Plan,
         file: &Path,
         admission: Option<usize>,
     ) -> anyhow::Result<Server> {
+        let (lab, subject, pool) = (c.lab(), c.subject, c.pool);
         let what = format!("{} server (pool {pool})", subject.name());
         let mut cmd = server_command(lab, subject, pool, p, file, admission)?;
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("starting the {what}: {cmd:?}"))?;
-        let mut stderr = child.stderr.take().expect("piped");
-        let stderr = std::thread::spawn(move || {
-            let mut s = String::new();
-            let _ = stderr.read_to_string(&mut s);
-            s
-        });
-        let stdout = child.stdout.take().expect("piped");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
+        let crate::lab::Captured {
+            mut child,
+            lines: rx,
+            stderr,
+            ..
+        } = crate::lab::spawn_captured(&mut cmd, &format!("the {what}"))?;
         let started = Instant::now();
         let port = loop {
             match rx.recv_timeout(Duration::from_millis(50)) {

@@ -87,10 +87,7 @@ func run(p params, sc scenario) fired {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fmt.Fprintln(os.Stderr, "params:", err)
-		os.Exit(1)
-	}
+	readParams(&p)
 	rows := []fired{}
 	for _, sc := range p.Scenarios {
 		time.Sleep(time.Duration(p.GapMs) * time.Millisecond)

@@ -1,15 +1,15 @@
 //! `loop-vs-pool` (seed 000 §3): a blocked event loop and a busy pool are
-//! two different illnesses. Set a `--timer-ms` timer (50 ms) on the event
+//! two different illnesses. Set a `--timer` timer (50 ms) on the event
 //! loop, then load the system one of four ways, and measure how late the
 //! timer fires:
 //!
 //! - `idle`: nothing else runs.
-//! - `loop`: the loop thread itself runs `--loop-ms` (200 ms) of synchronous
+//! - `loop`: the loop thread itself runs `--loop` (200 ms) of synchronous
 //!   CPU right after setting the timer (node: a busy loop on the main thread;
 //!   Rust subjects: a spin inside an async task of the child's current-thread
 //!   runtime, which is their event loop).
 //! - `pool-N`: the pool runs N pbkdf2-sha512 tasks (`--pool-tasks`, 4 and 16;
-//!   iterations calibrated once to `--cpu-ms` with sluice's implementation
+//!   iterations calibrated once to `--cpu` with sluice's implementation
 //!   and reused by every subject; sluice submits them to `Cpu`).
 //!
 //! Metrics per (subject, pool, scenario): `fired_ms` (when the timer's
@@ -21,10 +21,10 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
-use crate::report::{Chart, Series, Table, ms};
+use crate::report::{Chart, Point, Table, ms, series_of};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
 use crate::workload;
@@ -33,6 +33,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
+
+/// The declaration of `loop-vs-pool`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("loop-vs-pool", &LoopVsPool)
+    .seed("seed 000 §3")
+    .flags(ARGS)
+    .rust(&LoopVsPool)
+    .bars();
 
 /// What the parent sends each child (`loop_vs_pool.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -112,34 +119,13 @@ const ARGS: &[ArgSpec] = &[
 /// Pause between scenarios, so each starts on a quiet loop and pool.
 const GAP_MS: u64 = 30;
 
-/// The declaration of `loop-vs-pool`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "loop-vs-pool",
-    about: "lateness of a 50 ms timer: idle, loop thread blocked, pool busy (seed 000 §3)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §3",
-    args: ARGS,
-    workloads: Workloads::node_rust(include_str!("loop_vs_pool.js"), &LoopVsPool)
-        .with_go(include_str!("loop_vs_pool.go")),
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for LoopVsPool {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let timer_ms = args.millis("timer-ms", 1, 60_000)?;
         let loop_ms = args.millis("loop-ms", 1, 60_000)?;
         let tasks = args.numbers("pool-tasks", 1, 1024)?;
         let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
-        // The most iterations of three calibrations: the one least slowed by
-        // whatever else the machine was doing.
-        let iterations = (0..3)
-            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms)))
-            .max()
-            .unwrap_or(1);
+        let iterations = workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(cpu_ms));
         let mut scenarios = vec![Scenario::new("idle", 0), Scenario::new("loop", 0)];
         scenarios.extend(
             tasks
@@ -153,7 +139,7 @@ impl Experiment for LoopVsPool {
             iterations: iterations as u64,
             gap_ms: GAP_MS,
         };
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let reply: Reply = cell.call(&params, None)?;
             Ok(reply
@@ -256,10 +242,6 @@ impl Experiment for LoopVsPool {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let mut order: Vec<String> = Vec::new();
         for r in &o.rows {
@@ -268,19 +250,15 @@ impl Experiment for LoopVsPool {
                 order.push(s);
             }
         }
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
+        let series = series_of(&o.rows, |r| {
             let s = r.param_text("scenario");
-            let Some(x) = order.iter().position(|o| *o == s) else {
-                continue;
-            };
-            let Some(&y) = r.metrics.get("fired_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, y);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
+            let x = order.iter().position(|o| *o == s)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("fired_ms")?),
+            ))
+        });
         let legend: Vec<String> = order
             .iter()
             .enumerate()

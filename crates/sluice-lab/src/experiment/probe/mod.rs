@@ -3,7 +3,7 @@
 //! idle pool. An operation that waits the blockers' length out is queued in
 //! the same pool; one that does not is served elsewhere.
 //!
-//! Blockers: pbkdf2-sha512, iterations calibrated once to `--blocker-ms`
+//! Blockers: pbkdf2-sha512, iterations calibrated once to `--blocker`
 //! with sluice's implementation and reused by every subject; as many as the
 //! pool size P (unset: 4, libuv's default, for every subject). Sluice
 //! submits them to `Cpu`, whose budget is min(P, cores), so on a machine
@@ -43,10 +43,10 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
-use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
 use crate::subject::{self, ChildContext, Executor, run_on, short};
 use crate::sweep::Sweep;
 use crate::workload;
@@ -60,6 +60,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// The declaration of `probe`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("probe", &Probe)
+    .seed("seed 000 §2")
+    .flags(ARGS)
+    .rust(&Probe)
+    .rerouted()
+    .bars();
 
 /// What the parent sends each child (`probe.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -185,37 +193,16 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The declaration of `probe`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "probe",
-    about: "fill the pool with blockers, then time one fs/zlib/dns/crypto/net/timer operation (seed 000 §2)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §2",
-    args: ARGS,
-    workloads: Workloads::node_rust(include_str!("probe.js"), &Probe)
-        .with_go(include_str!("probe.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Probe {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let probes = probe_list(args)?;
         let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
         let idle_runs = args.number("idle-runs", 1, 100)?;
         let rounds = args.number("rounds", 1, 50)?;
-        // The most iterations of three calibrations: the one least slowed by
-        // whatever else the machine was doing.
-        let iterations = (0..3)
-            .map(|_| workload::calibrate_pbkdf2(Duration::from_millis(blocker_ms)))
-            .max()
-            .unwrap_or(1);
+        let iterations =
+            workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(blocker_ms));
         let (small, big) = write_data(lab)?;
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let blockers = cell.pool.size().unwrap_or(UNSET_BLOCKERS);
             let params = Params {
@@ -297,12 +284,7 @@ impl Experiment for Probe {
                         .iter()
                         .map(|s| get(s, p, "probe_ms").map_or("-".into(), ms)),
                 );
-                row.extend(compared.iter().map(|c| {
-                    ratio(
-                        get(c.subject, p, "probe_ms"),
-                        get(c.reference, p, "probe_ms"),
-                    )
-                }));
+                row.extend(compared.iter().map(|c| c.ratio(|s| get(s, p, "probe_ms"))));
                 rows.push(row);
             }
             tables.push(Table {
@@ -347,24 +329,16 @@ impl Experiment for Probe {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
+        let series = series_of(&o.rows, |r| {
             let probe = r.param_text("probe");
-            let Some(x) = KINDS.iter().position(|k| k.id == probe) else {
-                continue;
-            };
-            let Some(&y) = r.metrics.get("probe_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, y);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
+            let x = KINDS.iter().position(|k| k.id == probe)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("probe_ms")?),
+            ))
+        });
         let legend: Vec<String> = KINDS
             .iter()
             .enumerate()

@@ -56,9 +56,7 @@ func median(v []float64) float64 {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	// The default resolver is the C library's; Go's own is asked explicitly.
 	os.Setenv("GODEBUG", "netdns=cgo")
 	pure := &net.Resolver{PreferGo: true}

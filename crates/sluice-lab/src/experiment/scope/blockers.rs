@@ -1,12 +1,12 @@
 //! `scope`'s loop blockers: the hidden synchronous work of seed 003 in
-//! named functions of `scope.js`, each run every `--every-ms` and holding
-//! the loop about `--block-ms`, for `sluice scope --profile` to name.
+//! named functions of `scope.js`, each run every `--every` and holding
+//! the loop about `--block`, for `sluice scope --profile` to name.
 //!
 //! | workload | function | what blocks |
 //! |----------|----------|-------------|
 //! | `json-parse` | `parseBigJson` | `JSON.parse` of a ~7 MB string |
-//! | `pbkdf2-sync` | `hashLegacyPassword` | `crypto.pbkdf2Sync` (iterations sized to `--block-ms`) |
-//! | `regex-backtrack` | `validateUrl` | a URL regex with catastrophic backtracking on a crafted URL (its length sized to `--block-ms`) |
+//! | `pbkdf2-sync` | `hashLegacyPassword` | `crypto.pbkdf2Sync` (iterations sized to `--block`) |
+//! | `regex-backtrack` | `validateUrl` | a URL regex with catastrophic backtracking on a crafted URL (its length sized to `--block`) |
 //! | `tight-loop` | `tightLoop` | a JavaScript loop |
 //!
 //! The truth is the function's name and its line in `scope.js`, found in
@@ -15,7 +15,7 @@
 //! choice, so parallel runs do not meet on 9229), calibrates, serves
 //! `/ping` over HTTP and prints `ready`; scope attaches; SIGUSR2 starts the
 //! blocker (phase `before`), SIGUSR2 again (phase `during`) and
-//! `sluice_scope::profile::take` profiles for `--profile-ms` (SIGUSR1,
+//! `sluice_scope::profile::take` profiles for `--profile` (SIGUSR1,
 //! the profile, the inspector closed), SIGUSR2 (phase `after`), then the
 //! lab asks `/ping` and, after one more phase, stops it. Node reports each
 //! phase's loop lag (`monitorEventLoopDelay`) and blocker calls: the
@@ -25,7 +25,7 @@ use super::{drive, next_phase, seen};
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::Table;
-use crate::subject::Subject;
+use crate::subject::SubjectSpec;
 use anyhow::Context;
 use serde_json::{Value, json};
 use sluice_scope::profile::{Consent, ProfileConfig, ProfileReport};
@@ -159,7 +159,7 @@ pub(super) struct Settings {
 /// beside it); one row each.
 pub(super) fn run(
     lab: &Lab,
-    (node, label): (&dyn Subject, &str),
+    (node, label): (&SubjectSpec, &str),
     script: &str,
     workloads: &[&str],
     s: &Settings,
@@ -185,7 +185,7 @@ pub(super) fn run(
 
 /// Runs blocker `w` on node and profiles it: what the lab saw, and what
 /// the script printed.
-fn profile(lab: &Lab, node: &dyn Subject, w: &str, s: &Settings) -> anyhow::Result<(Seen, Value)> {
+fn profile(lab: &Lab, node: &SubjectSpec, w: &str, s: &Settings) -> anyhow::Result<(Seen, Value)> {
     let params = json!({
         "workload": w,
         "pool": s.pool,
@@ -224,7 +224,7 @@ struct Truth {
 /// One blocker's row: the truth, what scope named, the phases' lag and
 /// calls.
 fn row(
-    node: &dyn Subject,
+    node: &SubjectSpec,
     w: &str,
     s: &Settings,
     truth: &Truth,

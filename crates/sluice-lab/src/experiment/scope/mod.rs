@@ -35,7 +35,7 @@
 //! Protocol: the script starts the pool and prints `ready` with its PID;
 //! the lab attaches scope to that PID (discovery happens on an idle pool),
 //! sends SIGUSR2 to start the load, waits `RAMP`, watches one
-//! `--window-ms` window, and sends SIGUSR2 again to stop; the script prints
+//! `--window` window, and sends SIGUSR2 again to stop; the script prints
 //! what it ran and exits.
 //!
 //! Only the node subject has a libuv pool to watch: the experiment runs
@@ -50,12 +50,13 @@
 
 mod blockers;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, repeat};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
-use crate::subject::{Need, SUBJECTS, Subject};
+use crate::subject::{Need, SUBJECTS, SubjectSpec};
 use crate::sweep::Sweep;
 use crate::workload;
 use anyhow::{Context, bail};
@@ -64,6 +65,14 @@ use serde_json::{Value, json};
 use sluice_scope::{Options, Report, Session, Verdict};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// The declaration of `scope`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("scope", &Scope)
+    .seed("seed 002 (sluice scope)")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(4), Size(16)])
+    .report_pools(&[Size(1), Size(4)])
+    .needs(&[Need::Attach]);
 
 /// The scope experiment.
 pub(crate) struct Scope;
@@ -274,26 +283,7 @@ pub(super) fn seen<T>(
     }
 }
 
-/// The declaration of `scope`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "scope",
-    about: "sluice scope against Node workloads with known truth: pool found, busy, saturation, loop, verdict",
-    long_about: include_str!("about.md"),
-    seed: "seed 002 (sluice scope)",
-    args: ARGS,
-    pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    needs: &[Need::Attach],
-    workloads: Workloads::node(include_str!("scope.js")),
-    why_no_go: None,
-    rerouted: false,
-};
-
 impl Experiment for Scope {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let (rows, notes) = run_node_builds(lab, args)?;
         Ok(lab.outcome(SPEC.name, rows, notes))
@@ -444,7 +434,7 @@ impl Plan {
         let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
         let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
         let pools = lab
-            .pools_for(&Scope)
+            .pools_for(&SPEC)
             .iter()
             .map(|p| match p {
                 PoolSize::Size(n) => Ok(*n as u64),
@@ -477,8 +467,8 @@ impl Plan {
 
 /// The subject with a libuv pool sluice scope can attach to (node), or
 /// why none can run.
-fn watched_subject(lab: &Lab) -> anyhow::Result<&'static dyn Subject> {
-    let sweep = Sweep::new(lab, &Scope);
+fn watched_subject(lab: &Lab) -> anyhow::Result<&'static SubjectSpec> {
+    let sweep = Sweep::new(lab, &SPEC);
     if let Some(s) = sweep.subjects().first() {
         return Ok(*s);
     }
@@ -519,7 +509,7 @@ struct Watched {
 /// it; `fifo_no` numbers the scratch directory's FIFOs.
 fn watch_one(
     lab: &Lab,
-    node: &dyn Subject,
+    node: &SubjectSpec,
     plan: &Plan,
     w: &str,
     pool: u64,
@@ -555,7 +545,7 @@ fn watch_one(
                 r
             })
     } else {
-        lab.run_child(node, SPEC.name, size, &params, Some(&mut watch))
+        lab.call(node, SPEC.name, size, &params, Some(&mut watch))
     };
     let (report, found) = seen(watch.thread.take(), "node never printed ready")
         .with_context(|| format!("scope watching {w} at pool {pool}"))?;
@@ -569,7 +559,7 @@ fn watch_one(
 
 /// The row of one watched window: the truth beside what scope reported.
 fn judge(
-    node: &dyn Subject,
+    node: &SubjectSpec,
     node_label: &str,
     w: &str,
     pool: u64,
@@ -696,7 +686,7 @@ fn run_one_build(
 /// rows, and the note that says how.
 fn run_blockers(
     lab: &Lab,
-    node: &dyn Subject,
+    node: &SubjectSpec,
     node_label: &str,
     plan: &Plan,
     args: &Args,
@@ -725,7 +715,7 @@ fn run_blockers(
 
 /// One build's notes: who runs, how each row was watched, the truth, then
 /// what the windows showed and scope's own cost.
-fn notes(plan: &Plan, node: &dyn Subject, seen: Seen, rows: &[Row]) -> Vec<String> {
+fn notes(plan: &Plan, node: &SubjectSpec, seen: Seen, rows: &[Row]) -> Vec<String> {
     let others: Vec<&str> = SUBJECTS
         .iter()
         .filter(|s| s.by_default(false) && s.supports(Need::Attach).is_err())

@@ -15,11 +15,11 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
 use crate::subject::{self, Compared};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
@@ -30,6 +30,16 @@ use serde_json::Value;
 use sluice::Lane;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The declaration of `small-reads`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("small-reads", &SmallReads)
+    .seed("seed 000 §5")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(4), Size(16), Size(64)])
+    .report_pools(&[Size(1), Size(4), Size(16)])
+    .rust(&SmallReads)
+    .rerouted()
+    .bars();
 
 /// What the parent sends each child (`small_reads.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -87,31 +97,7 @@ const ARGS: &[ArgSpec] = &[
 /// The goal of the issue: sluice at least this many times Node's best.
 const GOAL: f64 = 4.0;
 
-/// The declaration of `small-reads`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "small-reads",
-    about: "4000 x 4 KB readFile, 200 in flight: ops/s per pool size; bigger pools were slower in the seed (seed 000 §5)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §5",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(4),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4), PoolSize::Size(16)],
-    workloads: Workloads::node_rust(include_str!("small_reads.js"), &SmallReads)
-        .with_go(include_str!("small_reads.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for SmallReads {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let n = args.number("n", 1, 10_000_000)?;
         let in_flight = args.number("in-flight", 1, 100_000)?;
@@ -128,7 +114,7 @@ impl Experiment for SmallReads {
             bytes: bytes as usize,
         };
         let load_before = crate::procfs::load_average().ok();
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let rows = sweep.run(|cell| {
             let out: Reply = cell.call(&params, None)?;
             if out.bad_reads > 0 {
@@ -191,12 +177,7 @@ impl Experiment for SmallReads {
                         .iter()
                         .map(|s| get(s, pool, "total_ms").map_or("-".into(), ms)),
                 );
-                row.extend(compared.iter().map(|c| {
-                    ratio(
-                        get(c.subject, pool, "ops_s"),
-                        get(c.reference, pool, "ops_s"),
-                    )
-                }));
+                row.extend(compared.iter().map(|c| c.ratio(|s| get(s, pool, "ops_s"))));
                 row
             })
             .collect();
@@ -228,24 +209,13 @@ impl Experiment for SmallReads {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series = Vec::new();
-        for r in &o.rows {
-            let (Some(pool), Some(v)) = (r.params["pool"].as_f64(), r.metrics.get("ops_s")) else {
-                continue;
-            };
-            crate::report::add_point(
-                &mut series,
-                r.subject.clone(),
-                &r.subject,
-                false,
-                (pool, *v),
-            );
-        }
+        let series = series_of(&o.rows, |r| {
+            Some(Point::subject(
+                r,
+                (r.params["pool"].as_f64()?, *r.metrics.get("ops_s")?),
+            ))
+        });
         (!series.is_empty()).then(|| Chart {
             title: "small-reads: 4 KB reads per second, 200 in flight, per pool size".into(),
             x_label: "pool size".into(),

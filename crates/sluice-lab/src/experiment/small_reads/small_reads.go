@@ -27,10 +27,7 @@ type params struct {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fmt.Fprintln(os.Stderr, "params:", err)
-		os.Exit(1)
-	}
+	readParams(&p)
 	var bad atomic.Int64
 	round := func() float64 {
 		var next atomic.Int64

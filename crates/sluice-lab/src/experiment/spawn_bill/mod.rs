@@ -38,18 +38,19 @@
 //!
 //! sluice's lanes start a burst's threads one after another (each new
 //! worker starts the next while work is queued), so its `max_in_flight`
-//! reaches the budget only if the ramp beats `--hold-ms`; `fastio_limit`
+//! reaches the budget only if the ramp beats `--hold`; `fastio_limit`
 //! is the count that says whether the resize applied.
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::procfs;
-use crate::report::{Chart, Series, Table, ratio};
-use crate::subject::{self, ChildContext, Executor, Need, Runtime, Subject, run_on};
+use crate::report::{Chart, Point, Table, series_of};
+use crate::subject::{self, ChildContext, Executor, Need, Runtime, SubjectSpec, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
 use anyhow::{Context, bail};
@@ -58,6 +59,14 @@ use sluice::{Lane, Policy, Pool};
 use std::io::Read;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The declaration of `spawn-bill`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("spawn-bill", &SpawnBill)
+    .seed("seed 000 §4, seed 001")
+    .flags(ARGS)
+    .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
+    .rust(&SpawnBill)
+    .bars();
 
 /// The spawn-bill experiment.
 pub(crate) struct SpawnBill;
@@ -131,45 +140,15 @@ pub(crate) struct BillReply {
 /// `policy/libuv.rs`).
 const COMPAT_WORKER: &str = "sluice-libuv";
 
-/// The declaration of `spawn-bill`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "spawn-bill",
-    about: "threads and VmSize the first pool task adds per pool size; a size set inside the process before vs after it (seed 000 §4, seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §4, seed 001",
-    args: ARGS,
-    pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-        PoolSize::Size(2000),
-    ],
-    report_pools: &[
-        PoolSize::Unset,
-        PoolSize::Size(1),
-        PoolSize::Size(16),
-        PoolSize::Size(64),
-        PoolSize::Size(2000),
-    ],
-    workloads: Workloads::node_rust(include_str!("spawn_bill.js"), &SpawnBill)
-        .with_go(include_str!("spawn_bill.go")),
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for SpawnBill {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let parts = args.choices("part", &["bill", "set"])?;
         let bill = parts.contains(&"bill");
         let set = parts.contains(&"set");
         let size = args.number("set-size", 1, 1024)?;
         let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
-        let bill_sweep = Sweep::new(lab, self);
-        let set_sweep = Sweep::new(lab, self)
+        let bill_sweep = Sweep::new(lab, &SPEC);
+        let set_sweep = Sweep::new(lab, &SPEC)
             .with_pools(vec![PoolSize::Unset])
             .variants(SETS.to_vec(), |s| format!("set {s}"))
             .only(|s| s.supports(Need::SetSizeInside));
@@ -240,47 +219,32 @@ impl Experiment for SpawnBill {
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
         let mut tables = Vec::new();
-        let bill: Vec<&Row> = o
-            .rows
-            .iter()
-            .filter(|r| r.param_text("phase") == "startup")
-            .collect();
+        let phase = |p: &str| -> Vec<&Row> {
+            o.rows
+                .iter()
+                .filter(|r| r.param_text("phase") == p)
+                .collect()
+        };
+        let bill = phase("startup");
         if !bill.is_empty() {
             tables.extend(bill_tables(o, &bill));
         }
-        let set: Vec<&Row> = o
-            .rows
-            .iter()
-            .filter(|r| r.param_text("phase") == "set-inside")
-            .collect();
+        let set = phase("set-inside");
         if !set.is_empty() {
             tables.push(set_table(&set));
         }
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            if r.param_text("phase") != "startup" {
-                continue;
-            }
-            let (Some(pool), Some(kb)) = (
-                r.params.get("pool").and_then(Value::as_f64),
-                r.metrics.get("vm_size_added_kb"),
-            ) else {
-                continue;
-            };
-            let point = (pool, kb / 1024.0);
-            crate::report::add_point(&mut series, r.subject.clone(), &r.subject, false, point);
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let startup = o.rows.iter().filter(|r| r.param_text("phase") == "startup");
+        let series = series_of(startup, |r| {
+            let pool = r.params.get("pool").and_then(Value::as_f64)?;
+            Some(Point::subject(
+                r,
+                (pool, r.metrics.get("vm_size_added_kb")? / 1024.0),
+            ))
+        });
         Some(Chart {
             title: "spawn-bill: VmSize added by the first pool task".into(),
             x_label: "pool size asked for".into(),
@@ -377,7 +341,7 @@ fn bill_row(row: Row, out: &BillReply) -> anyhow::Result<Row> {
 
 /// The refusal in a Rust child's failure, if its pool builder refused the
 /// size (the child prints `sluice: <error>` and exits before any work).
-fn refusal(subject: &dyn Subject, err: &anyhow::Error) -> Option<String> {
+fn refusal(subject: &SubjectSpec, err: &anyhow::Error) -> Option<String> {
     if subject.runtime() != Runtime::Rust {
         return None;
     }
@@ -514,7 +478,7 @@ impl Bill<'_> {
                     },
                 }));
                 let v = |s: &str| self.find(s, p).and_then(|r| value.and_then(|f| f(&r)));
-                row.extend(ratios.iter().map(|c| ratio(v(c.subject), v(c.reference))));
+                row.extend(ratios.iter().map(|c| c.ratio(v)));
                 row
             })
             .collect();

@@ -142,9 +142,7 @@ func limited(p params) {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	if p.Part != "bill" {
 		fail(fmt.Errorf("go has no %q part", p.Part))
 	}

@@ -4,7 +4,7 @@
 //!
 //! - `--kind wait`: each task holds a pool thread an exact time without CPU:
 //!   a one-byte read of a FIFO the lab holds (`workload::FifoHolder`), released
-//!   `--hold-ms` after the lab sees the thread blocked in `read(2)`. Sluice
+//!   `--hold` after the lab sees the thread blocked in `read(2)`. Sluice
 //!   subjects run it in `FastIo`. The holder also counts the most tasks it
 //!   saw in flight at once: the pool's real concurrency, counted from outside.
 //! - `--kind cpu`: pbkdf2-sha512 with iterations calibrated once (~40 ms with
@@ -12,11 +12,11 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms, param_cell, ratio};
+use crate::report::{Chart, Point, Table, ms, param_cell, series_of};
 use crate::subject::{self, ChildContext, Runtime, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -28,6 +28,14 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `staircase`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("staircase", &Staircase)
+    .seed("seed 000 §1")
+    .flags(ARGS)
+    .pools(&[Size(1), Size(2), Size(4), Size(8)])
+    .report_pools(&[Size(1), Size(4)])
+    .rust(&Staircase);
 
 /// What the parent sends each child (`staircase.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -100,30 +108,7 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The declaration of `staircase`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "staircase",
-    about: "n concurrent pool tasks: wall time is ceil(n / pool) x one task (seed 000 §1)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §1",
-    args: ARGS,
-    pools: &[
-        PoolSize::Size(1),
-        PoolSize::Size(2),
-        PoolSize::Size(4),
-        PoolSize::Size(8),
-    ],
-    report_pools: &[PoolSize::Size(1), PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("staircase.js"), &Staircase)
-        .with_go(include_str!("staircase.go")),
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Staircase {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let kinds: Vec<String> = args
             .choices("kind", &["wait", "cpu"])?
@@ -138,7 +123,7 @@ impl Experiment for Staircase {
         } else {
             0
         };
-        let sweep = Sweep::new(lab, self).variants(kinds.clone(), Clone::clone);
+        let sweep = Sweep::new(lab, &SPEC).variants(kinds.clone(), Clone::clone);
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             let kind = cell.variant.as_str();
@@ -223,11 +208,7 @@ impl Experiment for Staircase {
                     let get = |s: &str| o.metric(s, &key(n), "total_ms");
                     let mut row = vec![n.to_string()];
                     row.extend(subjects.iter().map(|s| get(s).map_or("-".into(), ms)));
-                    row.extend(
-                        compared
-                            .iter()
-                            .map(|c| ratio(get(c.subject), get(c.reference))),
-                    );
+                    row.extend(compared.iter().map(|c| c.ratio(get)));
                     rows.push(row);
                 }
                 tables.push(Table {
@@ -268,19 +249,15 @@ impl Experiment for Staircase {
         } else {
             "cpu"
         };
-        let mut series: Vec<Series> = Vec::new();
-        for r in o.rows.iter().filter(|r| r.param_text("kind") == kind) {
-            let name = format!(
-                "{} {} pool {}",
-                r.subject,
-                r.param_text("kind"),
-                r.param_text("pool")
-            );
-            let (Some(n), Some(t)) = (r.params["n"].as_f64(), r.metrics.get("total_ms")) else {
-                continue;
-            };
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), (n, *t));
-        }
+        let rows = o.rows.iter().filter(|r| r.param_text("kind") == kind);
+        let mut series = series_of(rows, |r| {
+            let xy = (r.params["n"].as_f64()?, *r.metrics.get("total_ms")?);
+            let line = Point::pool(o, r, xy);
+            Some(Point {
+                series: format!("{} {kind} pool {}", r.subject, r.param_text("pool")),
+                ..line
+            })
+        });
         // The wall time changes only in whole batches of the pool size.
         for s in &mut series {
             s.steps = true;

@@ -38,9 +38,7 @@ type round struct {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	var task func() error
 	switch {
 	case p.Kind == "cpu":

@@ -4,7 +4,7 @@
 //! - **A**: `--queued` slow waits are queued, then one file read and one CPU
 //!   task. libuv lets slow I/O hold at most `(n + 1) / 2` threads, so the two
 //!   probes find a free thread and do not wait.
-//! - **B**: `--queued` CPU tasks (pbkdf2-sha512, ~`--cpu-ms` each) are
+//! - **B**: `--queued` CPU tasks (pbkdf2-sha512, ~`--cpu` each) are
 //!   queued, then one file read and one slow wait. Nothing limits CPU work,
 //!   so both probes wait for the whole queue: about
 //!   `queued × task / min(pool, cores)`.
@@ -15,18 +15,18 @@
 //!   request (node: `fs.read` on an open fd; Rust subjects: `pread` in
 //!   `FastIo`).
 //! - CPU task: pbkdf2-sha512 in `Cpu` (node: `crypto.pbkdf2`). Every
-//!   child calibrates its own iteration count to `--cpu-ms` on its event
+//!   child calibrates its own iteration count to `--cpu` on its event
 //!   loop thread just before the run (node with OpenSSL, the Rust subjects
 //!   with RustCrypto), so each subject's tasks take about the same time
 //!   whatever else the machine was doing when the lab started.
 //! - slow wait, Rust subjects: a one-byte read of a FIFO in `SlowIo`, held
-//!   `--hold-ms` by the lab's `workload::FifoHolder` after it sees the thread
+//!   `--hold` by the lab's `workload::FifoHolder` after it sees the thread
 //!   blocked in `read(2)`; sluice-compat maps `SlowIo` to libuv's slow-I/O
 //!   rule, so it reproduces the threshold.
 //! - slow wait, node: the only way to submit slow I/O in Node is
 //!   `getaddrinfo` (`dns.lookup`), so node's slow waits are the seed's own:
 //!   `dns.lookup(name, {family: 4})` of distinct names, each held
-//!   `--hold-ms` by the DNS delay server. Node's children run inside a
+//!   `--hold` by the DNS delay server. Node's children run inside a
 //!   private network namespace whose only name server is that server
 //!   ([`sluice_testnet::netns`]); the server counts the names in flight
 //!   (`max_in_flight`). Where namespaces cannot be made (no root, no user
@@ -62,12 +62,12 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
-use crate::PoolSize;
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms, ratio};
-use crate::subject::{ChildContext, Done, Executor, Runtime, Subject, run_on};
+use crate::report::{Chart, Point, Table, ms, ratio, series_of};
+use crate::subject::{ChildContext, Done, Executor, Runtime, SubjectSpec, run_on};
 use crate::sweep::{Cell, Sweep};
 use crate::workload::{self, FifoHolder};
 use anyhow::Context;
@@ -80,6 +80,15 @@ use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The declaration of `starve`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("starve", &Starve)
+    .seed("seed 001, \"Who starves whom\"")
+    .flags(ARGS)
+    .pools(&[Size(4)])
+    .rust(&Starve)
+    .rerouted()
+    .bars();
 
 /// What the parent sends each child (`starve.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -132,6 +141,25 @@ struct Plan {
 }
 
 impl Plan {
+    /// `row` with what the child measured of `probe`, or why it has
+    /// nothing.
+    fn probe_row(&self, reply: &Reply, probe: &str, row: Row) -> Row {
+        let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
+            let why = match &self.node_dns {
+                Err(e) if probe == "slow_wait" => node_dns_skip(e),
+                _ => "the child did not report this probe".into(),
+            };
+            return row.param("skipped", why);
+        };
+        let row = row
+            .metric("wait_ms", r.wait_ms)
+            .metric("probe_ms", r.probe_ms);
+        match r.idle_ms {
+            Some(idle) => row.metric("idle_ms", idle),
+            None => row,
+        }
+    }
+
     /// Runs one cell's child: node in the DNS namespace when it can (its
     /// slow waits are lookups), the Rust subjects with the lab holding
     /// their FIFO. Returns the reply and the most slow waits seen at once.
@@ -175,7 +203,7 @@ impl Plan {
 
 /// What stands in for `probe` on `subject` (the seed's operations on node,
 /// their equivalents in the Rust subjects' lanes).
-fn stand_in(subject: &dyn Subject, plan: &Plan, scenario: &str, probe: &str) -> String {
+fn stand_in(subject: &SubjectSpec, plan: &Plan, scenario: &str, probe: &str) -> String {
     let (queued, hold_ms) = (plan.queued, plan.hold.as_millis());
     let lane = |l: Lane| subject.lane_label(l);
     if subject.runtime() == Runtime::Go {
@@ -421,26 +449,7 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
     }
 }
 
-/// The declaration of `starve`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "starve",
-    about: "who starves whom: slow I/O cannot block file reads, CPU work blocks everything (seed 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 001, \"Who starves whom\"",
-    args: ARGS,
-    pools: &[PoolSize::Size(4)],
-    report_pools: &[PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("starve.js"), &Starve)
-        .with_go(include_str!("starve.go")),
-    rerouted: true,
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Starve {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let scenarios = args.choices("scenario", &["A", "B"])?;
         let queued = args.number("queued", 1, 1024)?;
@@ -459,7 +468,7 @@ impl Experiment for Starve {
             node_dns,
             server: super::dns::delay_server(hold),
         };
-        let sweep = Sweep::new(lab, self).variants(scenarios, |s| s.to_string());
+        let sweep = Sweep::new(lab, &SPEC).variants(scenarios, |s| s.to_string());
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             let scenario = *cell.variant;
@@ -487,25 +496,16 @@ impl Experiment for Starve {
             }
             fifo_no += 1;
             let (reply, in_flight) = plan.call(lab, cell, fifo_no)?;
-            let mut rows = Vec::new();
-            for probe in probes(scenario) {
-                let row = base(probe).param("stand_in", stand_in(probe));
-                let Some(r) = reply.probes.get(probe).and_then(Option::as_ref) else {
-                    let why = match &plan.node_dns {
-                        Err(e) if probe == "slow_wait" => node_dns_skip(e),
-                        _ => "the child did not report this probe".into(),
-                    };
-                    rows.push(row.param("skipped", why));
-                    continue;
-                };
-                let row = row
-                    .metric("wait_ms", r.wait_ms)
-                    .metric("probe_ms", r.probe_ms);
-                rows.push(match r.idle_ms {
-                    Some(idle) => row.metric("idle_ms", idle),
-                    None => row,
-                });
-            }
+            let mut rows: Vec<Row> = probes(scenario)
+                .into_iter()
+                .map(|probe| {
+                    plan.probe_row(
+                        &reply,
+                        probe,
+                        base(probe).param("stand_in", stand_in(probe)),
+                    )
+                })
+                .collect();
             let total = base("total")
                 .param("stand_in", stand_in("total"))
                 .metric("total_ms", reply.total_ms)
@@ -597,10 +597,6 @@ impl Experiment for Starve {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // x: the probes in table order (A file read, A CPU task, B file read,
         // B slow wait), one line per subject and pool.
@@ -610,23 +606,15 @@ impl Experiment for Starve {
             ("B", "file_read"),
             ("B", "slow_wait"),
         ];
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            let sc = r.param_text("scenario");
-            let probe = r.param_text("probe");
-            let Some(x) = order.iter().position(|&(s, p)| s == sc && p == probe) else {
-                continue;
-            };
-            let Some(&w) = r.metrics.get("wait_ms") else {
-                continue;
-            };
-            let name = format!("{} pool {}", r.subject, r.param_text("pool"));
-            let point = ((x + 1) as f64, w);
-            crate::report::add_point(&mut series, name, &r.subject, o.is_later_pool(r), point);
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let (sc, probe) = (r.param_text("scenario"), r.param_text("probe"));
+            let x = order.iter().position(|&(s, p)| s == sc && p == probe)?;
+            Some(Point::pool(
+                o,
+                r,
+                ((x + 1) as f64, *r.metrics.get("wait_ms")?),
+            ))
+        });
         Some(Chart {
             title: "starve: how long each probe waited in the queue".into(),
             x_label: "probe: 1 A file read, 2 A CPU task, 3 B file read, 4 B slow wait".into(),

@@ -106,9 +106,7 @@ func calibrate(cpuMs int) int {
 
 func main() {
 	var p params
-	if err := json.Unmarshal([]byte(os.Args[1]), &p); err != nil {
-		fail(fmt.Errorf("params: %w", err))
-	}
+	readParams(&p)
 	if p.Scenario != "A" && p.Scenario != "B" {
 		fail(fmt.Errorf("scenario %q: expected A or B", p.Scenario))
 	}

@@ -5,7 +5,7 @@
 //!
 //! `--workers` event loops each start `--tasks` wait tasks at once; a wait
 //! task is a one-byte read of a FIFO that the lab (`workload::FifoHolder`)
-//! releases `--hold-ms` after it sees the pool thread blocked in `read(2)`.
+//! releases `--hold` after it sees the pool thread blocked in `read(2)`.
 //! The holder counts the most reads blocked at once: with one shared pool
 //! of P it is P, with a pool per loop it is up to workers × P.
 //!
@@ -30,11 +30,12 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, Workloads};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec};
 use crate::PoolSize;
+use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
-use crate::report::{Chart, Series, Table, ms};
+use crate::report::{Chart, Point, Table, ms, series_of};
 use crate::subject::{ChildContext, run_on};
 use crate::sweep::Sweep;
 use crate::workload::{self, FifoHolder};
@@ -47,6 +48,19 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
+
+/// The declaration of `workers`.
+pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("workers", &Workers)
+    .seed("seed 000 §4, seed 001")
+    .flags(ARGS)
+    .pools(&[Size(4), Size(8)])
+    .report_pools(&[Size(4)])
+    .rust(&Workers)
+    .no_go(WHY_NO_GO)
+    .bars();
+
+/// Why the go subject does not run it.
+const WHY_NO_GO: &str = "the question is whether W event loops share one pool of P threads (P waits in flight) or get a pool each (W x P); Go has neither event loops on other threads nor a pool: however its goroutines are grouped, each blocking read(2) gets a thread of its own and each netpoller read none, so a Go program here would only repeat staircase's wait rows (go: n in flight at any GOMAXPROCS, go-netpoll: 0) with n = W x T";
 
 /// What the parent sends each child (`workers.js` reads the same).
 #[derive(Debug, Serialize, Deserialize)]
@@ -93,33 +107,13 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The declaration of `workers`.
-static SPEC: ExperimentSpec = ExperimentSpec {
-    name: "workers",
-    about: "do worker threads (event loops) share the process's one pool? counted (seeds 000 §4, 001)",
-    long_about: include_str!("about.md"),
-    seed: "seed 000 §4, seed 001",
-    args: ARGS,
-    pools: &[PoolSize::Size(4), PoolSize::Size(8)],
-    report_pools: &[PoolSize::Size(4)],
-    workloads: Workloads::node_rust(include_str!("workers.js"), &Workers),
-    why_no_go: Some(
-        "the question is whether W event loops share one pool of P threads (P waits in flight) or get a pool each (W x P); Go has neither event loops on other threads nor a pool: however its goroutines are grouped, each blocking read(2) gets a thread of its own and each netpoller read none, so a Go program here would only repeat staircase's wait rows (go: n in flight at any GOMAXPROCS, go-netpoll: 0) with n = W x T",
-    ),
-    ..ExperimentSpec::BASE
-};
-
 impl Experiment for Workers {
-    fn spec(&self) -> &'static ExperimentSpec {
-        &SPEC
-    }
-
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let workers = args.number("workers", 1, 64)?;
         let tasks = args.number("tasks", 1, 64)?;
         let hold_ms = args.millis("hold-ms", 1, 60_000)?;
         let hold = Duration::from_millis(hold_ms);
-        let sweep = Sweep::new(lab, self);
+        let sweep = Sweep::new(lab, &SPEC);
         let mut fifo_no = 0;
         let rows = sweep.run(|cell| {
             fifo_no += 1;
@@ -229,29 +223,20 @@ impl Experiment for Workers {
         tables
     }
 
-    fn bars(&self) -> bool {
-        true
-    }
-
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         // max_in_flight over pool size, one line per subject.
-        let mut series: Vec<Series> = Vec::new();
-        for r in &o.rows {
-            let (Some(p), Some(m)) = (r.params["pool"].as_f64(), r.metrics.get("max_in_flight"))
-            else {
-                continue;
-            };
-            let name = format!(
-                "{} ({} loops x {} waits)",
-                r.subject,
-                r.param_text("workers"),
-                r.param_text("tasks")
-            );
-            crate::report::add_point(&mut series, name, &r.subject, false, (p, *m));
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
+        let series = series_of(&o.rows, |r| {
+            let xy = (r.params["pool"].as_f64()?, *r.metrics.get("max_in_flight")?);
+            Some(Point {
+                series: format!(
+                    "{} ({} loops x {} waits)",
+                    r.subject,
+                    r.param_text("workers"),
+                    r.param_text("tasks")
+                ),
+                ..Point::subject(r, xy)
+            })
+        });
         Some(Chart {
             title: "workers: waits in flight at once, all loops together".into(),
             x_label: "pool size".into(),

@@ -1,0 +1,104 @@
+//! One exit-code convention for every command: 0 healthy (or done), 1 a
+//! finding, 2 bad usage or an error. Each command's three cases where it
+//! has them; the doctor's healthy and finding cases run in serve_doctor.rs
+//! (a served scenario per verdict), serve's clean stop in serve_shutdown.rs.
+
+mod common;
+
+use common::serve::Serve;
+use common::sluice;
+use std::process::{Command, Stdio};
+
+fn code(args: &[&str]) -> (Option<i32>, String) {
+    let out = sluice().args(args).output().unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+#[test]
+fn bad_usage_exits_2_for_every_command() {
+    for args in [
+        &["no-such-command"][..],
+        &["lab"],
+        &["lab", "no-such-experiment"],
+        &["lab", "list", "--no-such-flag"],
+        &["lab", "staircase", "--reps", "0", "--no-progress"],
+        &["serve", "--cpu-threads", "many"],
+        &["serve", "--idle-timeout", "soon"],
+        &["doctor", "--window", "soon"],
+        &[
+            "doctor",
+            "--url",
+            "http://127.0.0.1:1/metrics",
+            "--window",
+            "100ms",
+        ],
+        &["load", "--duration", "5s"],
+        &["load", "http://127.0.0.1:1/", "--duration", "forever"],
+        &["scope"],
+        &["scope", "not-a-pid"],
+        &["dns-delay", "--hold", "soon"],
+    ] {
+        let (code, text) = code(args);
+        assert_eq!(code, Some(2), "{args:?}: {text}");
+    }
+}
+
+#[test]
+fn lab_exits_0_when_done() {
+    let (code, text) = code(&["lab", "list"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("staircase"), "{text}");
+}
+
+#[test]
+fn load_exits_0_with_2xx_answers_and_1_without() {
+    let s = Serve::start(&[]);
+    let (ok, text) = code(&["load", &s.url("/ping"), "-c", "2", "-n", "20"]);
+    assert_eq!(ok, Some(0), "{text}");
+    assert!(text.contains("20 sent, 20 ok"), "{text}");
+    let (none, text) = code(&["load", &s.url("/no-such-route"), "-c", "2", "-n", "20"]);
+    assert_eq!(none, Some(1), "{text}");
+    assert!(text.contains("no request succeeded"), "{text}");
+}
+
+/// A node whose pool of 2 threads has 8 pbkdf2 calls to run, forever:
+/// every window is pool-saturated.
+const SATURATED: &str = "const c = require('crypto');
+function go() { c.pbkdf2('p', 's', 200000, 32, 'sha256', go); }
+for (let i = 0; i < 8; i++) go();
+console.log('ready');
+setInterval(() => {}, 1 << 30);";
+
+/// A node with its pool started (one fs.stat), idle: every window healthy.
+const IDLE: &str =
+    "require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);";
+
+fn scope_code(script: &str) -> (Option<i32>, String) {
+    let mut node = Command::new("node")
+        .args(["-e", script])
+        .env("UV_THREADPOOL_SIZE", "2")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node on PATH");
+    common::await_ready(&mut node);
+    let pid = node.id().to_string();
+    let got = code(&["scope", &pid, "--json", "--duration", "1"]);
+    let _ = node.kill();
+    let _ = node.wait();
+    got
+}
+
+#[test]
+fn scope_exits_0_healthy_1_on_a_finding() {
+    let (healthy, text) = scope_code(IDLE);
+    assert_eq!(healthy, Some(0), "{text}");
+    assert!(text.contains("\"verdict\":\"healthy\""), "{text}");
+    let (finding, text) = scope_code(SATURATED);
+    assert_eq!(finding, Some(1), "{text}");
+    assert!(text.contains("\"verdict\":\"pool-saturated\""), "{text}");
+}

@@ -1,0 +1,111 @@
+//! `--json` writes JSON to stdout on every command, `--json-out FILE`
+//! writes the same document to a file: a lab experiment (its table then
+//! on stderr), `sluice load` and `sluice doctor` against a served service.
+
+mod common;
+
+use common::serve::Serve;
+use common::sluice;
+use serde_json::Value;
+
+fn json(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(bytes)))
+}
+
+fn file(path: &std::path::Path) -> Value {
+    json(&std::fs::read(path).unwrap())
+}
+
+#[test]
+fn a_lab_experiment_prints_its_outcome_and_the_table_goes_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("bill.json");
+    let out = sluice()
+        .args([
+            "lab",
+            "spawn-bill",
+            "--part",
+            "bill",
+            "--subjects",
+            "sluice",
+            "--pools",
+            "1",
+            "--no-progress",
+            "--json",
+            "--json-out",
+        ])
+        .arg(&out_file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v = json(&out.stdout);
+    assert_eq!(v["experiment"], "spawn-bill");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{v}");
+    assert_eq!(rows[0]["subject"], "sluice");
+    assert_eq!(file(&out_file), v, "the file holds the same document");
+    assert!(
+        stderr.contains("threads_added") || stderr.contains("threads"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn load_and_doctor_print_json_and_write_the_same_to_a_file() {
+    let s = Serve::start(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    let load_file = dir.path().join("load.json");
+    let out = sluice()
+        .args([
+            "load",
+            &s.url("/ping"),
+            "-c",
+            "2",
+            "-n",
+            "30",
+            "--json",
+            "--json-out",
+        ])
+        .arg(&load_file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out.stdout);
+    assert_eq!(v["sent"], 30, "{v}");
+    assert_eq!(v["ok"], 30, "{v}");
+    assert_eq!(file(&load_file), v);
+
+    // --json-out without --json: the text on stdout, the JSON in the file.
+    let doctor_file = dir.path().join("doctor.json");
+    let out = sluice()
+        .args(["doctor", "--url", &s.url("/metrics"), "--window", "500ms"])
+        .args(["--lag-p99", "1s", "--json-out"])
+        .arg(&doctor_file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("verdict: healthy"), "{text}");
+    let v = file(&doctor_file);
+    assert_eq!(v["verdict"], "healthy", "{v}");
+    assert_eq!(v["exit_code"], 0, "{v}");
+
+    // An unwritable --json-out is refused before the window is waited for.
+    let out = sluice()
+        .args([
+            "doctor",
+            "--url",
+            &s.url("/metrics"),
+            "--json-out",
+            "/nonexistent/d.json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--json-out /nonexistent/d.json: the directory /nonexistent does not exist")
+    );
+}

@@ -1,0 +1,484 @@
+//! [`parse`]: a strict reader of the OpenMetrics text sluice writes
+//! (prometheus-client's encoder: `sluice serve`'s `/metrics`,
+//! `Snapshot::to_prometheus`, `sluice scope --prometheus`).
+//!
+//! Strict means: every sample belongs to the family its `# TYPE` line
+//! declared just before (a counter's `_total`, a histogram's `_bucket` with
+//! `le`, `_sum`, `_count`, an info's `_info`, a gauge's bare name), no
+//! series twice, label values quoted and escaped as the format says,
+//! histogram buckets cumulative and ending at `le="+Inf"` equal to
+//! `_count`, and `# EOF` as the last line. Anything else is an error naming
+//! the line: the doctor reads only sluice's own output, so a surprise means
+//! the wrong URL or a changed format, never something to guess around.
+
+use super::ParseError;
+
+/// A family's type, from its `# TYPE` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kind {
+    /// `counter`: samples `NAME_total` (and `NAME_created`).
+    Counter,
+    /// `gauge`: samples `NAME`.
+    Gauge,
+    /// `histogram`: `NAME_bucket{le}`, `NAME_sum`, `NAME_count`.
+    Histogram,
+    /// `info`: samples `NAME_info`.
+    Info,
+    /// `unknown`: samples `NAME`.
+    Unknown,
+}
+
+/// One sample line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// Its name, suffix included (`sluice_started_total`).
+    pub name: String,
+    /// Its labels in the order written.
+    pub labels: Vec<(String, String)>,
+    /// Its value.
+    pub value: f64,
+}
+
+impl Sample {
+    /// The value of label `key`.
+    pub fn label(&self, key: &str) -> Option<&str> {
+        self.labels
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One metric family: its `# TYPE`, `# HELP`, `# UNIT` and samples.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Family {
+    /// The family's name (`sluice_started`, `sluice_queue_wait_seconds`).
+    pub name: String,
+    /// Its type.
+    pub kind: Kind,
+    /// Its help text (unescaped), if given.
+    pub help: Option<String>,
+    /// Its unit, if given.
+    pub unit: Option<String>,
+    /// Its samples in the order written.
+    pub samples: Vec<Sample>,
+    /// Whether its `# TYPE` line was read.
+    typed: bool,
+}
+
+/// A whole exposition, read by [`parse`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Exposition {
+    /// The families in the order written.
+    pub families: Vec<Family>,
+}
+
+impl Exposition {
+    /// The family called `name`.
+    pub fn family(&self, name: &str) -> Option<&Family> {
+        self.families.iter().find(|f| f.name == name)
+    }
+
+    /// Every sample, family by family.
+    pub fn samples(&self) -> impl Iterator<Item = &Sample> {
+        self.families.iter().flat_map(|f| &f.samples)
+    }
+
+    /// The value of the sample called `name` whose labels are exactly
+    /// `labels` (in any order).
+    pub fn value(&self, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+        self.samples()
+            .find(|s| {
+                s.name == name
+                    && s.labels.len() == labels.len()
+                    && labels.iter().all(|(k, v)| s.label(k) == Some(v))
+            })
+            .map(|s| s.value)
+    }
+}
+
+/// Reads `text` strictly (see the [module](self)).
+///
+/// ```
+/// let pool = sluice::Pool::builder().build()?;
+/// pool.spawn(sluice::Lane::Cpu, || ()).wait()?;
+/// let page = sluice::health::scrape::parse(&pool.metrics().to_prometheus())?;
+/// assert_eq!(page.value("sluice_started_total", &[("lane", "cpu")]), Some(1.0));
+/// let wait = page.family("sluice_queue_wait_seconds").unwrap();
+/// assert_eq!(wait.kind, sluice::health::scrape::Kind::Histogram);
+///
+/// let err = sluice::health::scrape::parse("sluice_x 1\n# EOF\n").unwrap_err();
+/// assert_eq!(err.to_string(), "line 1: sample sluice_x before any # TYPE line");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse(text: &str) -> Result<Exposition, ParseError> {
+    let mut page = Exposition::default();
+    let mut eof = false;
+    let mut seen = std::collections::HashSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let err = |what: String| ParseError(format!("line {n}: {what}"));
+        if eof {
+            return Err(err("text after # EOF".into()));
+        }
+        if line == "# EOF" {
+            eof = true;
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# ") {
+            let (keyword, rest) = rest
+                .split_once(' ')
+                .ok_or_else(|| err(format!("bad comment {line:?}")))?;
+            let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+            check_name(name).map_err(err)?;
+            match keyword {
+                "TYPE" => {
+                    let kind = match value {
+                        "counter" => Kind::Counter,
+                        "gauge" => Kind::Gauge,
+                        "histogram" => Kind::Histogram,
+                        "info" => Kind::Info,
+                        "unknown" => Kind::Unknown,
+                        other => {
+                            return Err(err(format!(
+                                "type {other:?} of {name} is not one sluice writes"
+                            )));
+                        }
+                    };
+                    let opened = page
+                        .families
+                        .last()
+                        .is_some_and(|f| f.name == name && !f.typed && f.samples.is_empty());
+                    if opened {
+                        // Opened by its HELP line.
+                        let f = page.families.last_mut().expect("checked");
+                        f.kind = kind;
+                        f.typed = true;
+                    } else if page.families.iter().any(|f| f.name == name) {
+                        return Err(err(format!("family {name} declared twice")));
+                    } else {
+                        page.families.push(Family {
+                            name: name.to_string(),
+                            kind,
+                            help: None,
+                            unit: None,
+                            samples: Vec::new(),
+                            typed: true,
+                        });
+                    }
+                }
+                "HELP" | "UNIT" => {
+                    // prometheus-client writes HELP (and UNIT) before TYPE:
+                    // they open the family TYPE then names.
+                    let f = match page.families.last_mut() {
+                        Some(f) if f.name == name && f.samples.is_empty() => f,
+                        _ => {
+                            page.families.push(Family {
+                                name: name.to_string(),
+                                kind: Kind::Unknown,
+                                help: None,
+                                unit: None,
+                                samples: Vec::new(),
+                                typed: false,
+                            });
+                            page.families.last_mut().expect("just pushed")
+                        }
+                    };
+                    if keyword == "HELP" {
+                        f.help = Some(unescape(value).map_err(err)?);
+                    } else {
+                        f.unit = Some(value.to_string());
+                    }
+                }
+                other => return Err(err(format!("unknown comment # {other}"))),
+            }
+            continue;
+        }
+        if line.is_empty() {
+            return Err(err("empty line".into()));
+        }
+        let sample = sample_line(line).map_err(err)?;
+        let family = page
+            .families
+            .last_mut()
+            .filter(|f| f.typed)
+            .ok_or_else(|| err(format!("sample {} before any # TYPE line", sample.name)))?;
+        let suffix = sample
+            .name
+            .strip_prefix(family.name.as_str())
+            .ok_or_else(|| {
+                err(format!(
+                    "sample {} outside its family {}",
+                    sample.name, family.name
+                ))
+            })?;
+        let allowed: &[&str] = match family.kind {
+            Kind::Counter => &["_total", "_created"],
+            Kind::Gauge | Kind::Unknown => &[""],
+            Kind::Histogram => &["_bucket", "_sum", "_count", "_created"],
+            Kind::Info => &["_info"],
+        };
+        if !allowed.contains(&suffix) {
+            return Err(err(format!(
+                "sample {} in {:?} family {}: expected {}",
+                sample.name,
+                family.kind,
+                family.name,
+                allowed
+                    .iter()
+                    .map(|s| format!("{}{s}", family.name))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )));
+        }
+        if (suffix == "_bucket") != sample.label("le").is_some() {
+            return Err(err(format!(
+                "sample {}: le goes on _bucket samples only",
+                sample.name
+            )));
+        }
+        let mut key: Vec<_> = sample.labels.clone();
+        key.sort();
+        if !seen.insert((sample.name.clone(), key)) {
+            return Err(err(format!(
+                "series {} written twice",
+                &line[..line.rfind(' ').unwrap_or(line.len())]
+            )));
+        }
+        family.samples.push(sample);
+    }
+    if !eof {
+        return Err(ParseError("no # EOF line: the text is cut short".into()));
+    }
+    for f in &page.families {
+        if f.kind == Kind::Histogram {
+            check_histogram(f)?;
+        }
+    }
+    Ok(page)
+}
+
+/// A histogram's buckets, per label set: cumulative, ending at `+Inf`
+/// equal to `_count`.
+fn check_histogram(f: &Family) -> Result<(), ParseError> {
+    let others = |s: &Sample| -> Vec<(String, String)> {
+        let mut l: Vec<_> = s
+            .labels
+            .iter()
+            .filter(|(k, _)| k != "le")
+            .cloned()
+            .collect();
+        l.sort();
+        l
+    };
+    let mut sets: Vec<Vec<(String, String)>> = Vec::new();
+    for s in &f.samples {
+        let l = others(s);
+        if !sets.contains(&l) {
+            sets.push(l);
+        }
+    }
+    for set in sets {
+        let of = |suffix: &str| {
+            f.samples
+                .iter()
+                .filter(|s| s.name.ends_with(suffix) && others(s) == set)
+                .collect::<Vec<_>>()
+        };
+        let err = |what: &str| ParseError(format!("histogram {}{set:?}: {what}", f.name));
+        let count = match of("_count").as_slice() {
+            [c] => c.value,
+            _ => return Err(err("no _count")),
+        };
+        if of("_sum").len() != 1 {
+            return Err(err("no _sum"));
+        }
+        let mut last = (f64::NEG_INFINITY, 0.0);
+        for b in of("_bucket") {
+            let le = parse_value(b.label("le").expect("checked")).map_err(|e| err(&e))?;
+            if le.partial_cmp(&last.0) != Some(std::cmp::Ordering::Greater) || b.value < last.1 {
+                return Err(err("buckets not in order or not cumulative"));
+            }
+            last = (le, b.value);
+        }
+        if last.0 != f64::INFINITY || last.1 != count {
+            return Err(err(
+                "the le=\"+Inf\" bucket is missing or differs from _count",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_name(name: &str) -> Result<(), String> {
+    let ok = name.chars().enumerate().all(|(i, c)| {
+        c.is_ascii_alphabetic() || c == '_' || c == ':' || (i > 0 && c.is_ascii_digit())
+    });
+    if name.is_empty() || !ok {
+        return Err(format!("bad metric name {name:?}"));
+    }
+    Ok(())
+}
+
+fn sample_line(line: &str) -> Result<Sample, String> {
+    let name_end = line
+        .find(['{', ' '])
+        .ok_or_else(|| format!("no value in {line:?}"))?;
+    let name = &line[..name_end];
+    check_name(name)?;
+    let mut rest = &line[name_end..];
+    let mut labels = Vec::new();
+    if let Some(r) = rest.strip_prefix('{') {
+        rest = r;
+        loop {
+            if let Some(r) = rest.strip_prefix('}') {
+                rest = r;
+                break;
+            }
+            if !labels.is_empty() {
+                rest = rest
+                    .strip_prefix(',')
+                    .ok_or_else(|| format!("expected , or }} in {line:?}"))?;
+            }
+            let eq = rest
+                .find('=')
+                .ok_or_else(|| format!("bad label in {line:?}"))?;
+            let key = &rest[..eq];
+            check_name(key).map_err(|_| format!("bad label name {key:?} in {line:?}"))?;
+            let r = rest[eq + 1..]
+                .strip_prefix('"')
+                .ok_or_else(|| format!("label {key} not quoted in {line:?}"))?;
+            let mut value = String::new();
+            let mut chars = r.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((i, '"')) => break i,
+                    Some((_, '\\')) => match chars.next() {
+                        Some((_, '\\')) => value.push('\\'),
+                        Some((_, '"')) => value.push('"'),
+                        Some((_, 'n')) => value.push('\n'),
+                        _ => return Err(format!("bad escape in label {key} in {line:?}")),
+                    },
+                    Some((_, c)) => value.push(c),
+                    None => return Err(format!("label {key} not closed in {line:?}")),
+                }
+            };
+            if labels.iter().any(|(k, _): &(String, String)| k == key) {
+                return Err(format!("label {key} twice in {line:?}"));
+            }
+            labels.push((key.to_string(), value));
+            rest = &r[end + 1..];
+        }
+    }
+    let rest = rest
+        .strip_prefix(' ')
+        .ok_or_else(|| format!("no value in {line:?}"))?;
+    let mut parts = rest.split(' ');
+    let value = parse_value(parts.next().unwrap_or(""))?;
+    if let Some(ts) = parts.next() {
+        parse_value(ts).map_err(|_| format!("bad timestamp in {line:?}"))?;
+    }
+    if parts.next().is_some() {
+        return Err(format!("text after the value in {line:?}"));
+    }
+    Ok(Sample {
+        name: name.to_string(),
+        labels,
+        value,
+    })
+}
+
+fn parse_value(v: &str) -> Result<f64, String> {
+    match v {
+        "+Inf" => Ok(f64::INFINITY),
+        "-Inf" => Ok(f64::NEG_INFINITY),
+        "NaN" => Ok(f64::NAN),
+        _ if v.contains(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E') => {
+            Err(format!("bad value {v:?}"))
+        }
+        _ => v.parse().map_err(|_| format!("bad value {v:?}")),
+    }
+}
+
+fn unescape(v: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('\\') => out.push('\\'),
+                Some('"') => out.push('"'),
+                Some('n') => out.push('\n'),
+                _ => return Err(format!("bad escape in {v:?}")),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PAGE: &str = "# HELP a_seconds Waits.\n# TYPE a_seconds histogram\n# UNIT a_seconds seconds\na_seconds_sum{lane=\"cpu\"} 0.5\na_seconds_count{lane=\"cpu\"} 2\na_seconds_bucket{le=\"0.1\",lane=\"cpu\"} 1\na_seconds_bucket{le=\"+Inf\",lane=\"cpu\"} 2\n# HELP b Things \\\"done\\\".\n# TYPE b counter\nb_total{x=\"q\\\"\\\\\"} 3\n# EOF\n";
+
+    #[test]
+    fn reads_what_prometheus_client_writes() {
+        let p = parse(PAGE).unwrap();
+        assert_eq!(p.families.len(), 2);
+        let a = p.family("a_seconds").unwrap();
+        assert_eq!((a.kind, a.samples.len()), (Kind::Histogram, 4));
+        assert_eq!(a.unit.as_deref(), Some("seconds"));
+        assert_eq!(p.value("b_total", &[("x", "q\"\\")]), Some(3.0));
+        assert_eq!(
+            p.family("b").unwrap().help.as_deref(),
+            Some("Things \"done\".")
+        );
+    }
+
+    #[test]
+    fn refuses_what_sluice_never_writes() {
+        let bad = |text: &str, want: &str| {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+        };
+        bad(&PAGE.replace("# EOF\n", ""), "no # EOF");
+        bad(&format!("{PAGE}x 1\n"), "text after # EOF");
+        bad(
+            &PAGE.replace("b_total", "b"),
+            "expected b_total or b_created",
+        );
+        bad(
+            &PAGE.replace("b_total{x=\"q\\\"\\\\\"} 3", "b_total{x=q} 3"),
+            "not quoted",
+        );
+        bad(
+            &PAGE.replace("} 3\n", "} 3\nb_total{x=\"q\\\"\\\\\"} 4\n"),
+            "written twice",
+        );
+        bad(
+            &PAGE.replace(
+                "a_seconds_count{lane=\"cpu\"} 2",
+                "a_seconds_count{lane=\"cpu\"} 3",
+            ),
+            "differs from _count",
+        );
+        bad(
+            &PAGE.replace("le=\"0.1\",lane=\"cpu\"} 1", "le=\"0.1\",lane=\"cpu\"} 5"),
+            "not cumulative",
+        );
+        bad(&PAGE.replace("} 0.5", "} half"), "bad value");
+        bad(
+            &PAGE.replace("# TYPE b counter", "# TYPE b summary"),
+            "not one sluice writes",
+        );
+        bad(&PAGE.replace("b_total{x", "b_total {x"), "bad value");
+        bad(
+            &PAGE.replace("# TYPE b counter\n", "# TYPE b counter\n\n"),
+            "empty line",
+        );
+    }
+}
