@@ -67,7 +67,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-cpu-sched-'));
 // Runs one lab experiment under a policy; returns node+sluice's rows.
 function run(policy, argv) {
   const json = path.join(tmp, 'out.json');
-  const r = spawnSync(lab, [...argv, '--subjects', 'node+sluice', '--reps', '1', '--no-progress', '--json', json], {
+  const r = spawnSync(lab, [...argv, '--subjects', 'node+sluice', '--reps', '1', '--no-progress', '--json-out', json], {
     cwd: ROOT,
     env: { ...process.env, SLUICE_CPU_SCHED: policy },
     encoding: 'utf8',
