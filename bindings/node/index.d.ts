@@ -58,6 +58,13 @@ export interface PoolOptions {
   stackSize?: number;
   /** Nice value of the Cpu workers (0..=19, default 10). */
   cpuNice?: number;
+  /**
+   * Scheduling policy of the Cpu workers. Default: `SLUICE_CPU_SCHED` when
+   * set, else `'normal'` (SCHED_OTHER at `cpuNice`). `'idle'` (SCHED_IDLE)
+   * lets any other thread of the machine preempt a hashing worker at once;
+   * `'batch'` is SCHED_BATCH. `node bench/cpu-sched.js` compares them.
+   */
+  cpuSched?: 'normal' | 'batch' | 'idle';
 }
 
 /**

@@ -505,7 +505,10 @@ const dns = {
 // ------------------------------------------------------ admission, metrics
 
 const OPTIONS = ['cpu', 'fastIo', 'slowIo', 'cpuQueueBound', 'fastIoQueueBound',
-  'slowIoQueueBound', 'stackSize', 'cpuNice'];
+  'slowIoQueueBound', 'stackSize', 'cpuNice', 'cpuSched'];
+// The Cpu workers' scheduling policies (`cpuSched`); unset: SLUICE_CPU_SCHED,
+// else 'normal' (SCHED_OTHER at cpuNice).
+const CPU_SCHEDS = ['normal', 'batch', 'idle'];
 
 function configure(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -524,6 +527,22 @@ function configure(options) {
       throw err;
     }
     if (value === undefined) continue;
+    if (key === 'cpuSched') {
+      if (typeof value !== 'string') {
+        const err = new TypeError(
+          `sluice.configure: option "cpuSched" must be a string; received ${util.inspect(value)}`);
+        err.code = 'ERR_INVALID_ARG_TYPE';
+        throw err;
+      }
+      if (!CPU_SCHEDS.includes(value)) {
+        const err = new TypeError(
+          `sluice.configure: option "cpuSched" = ${util.inspect(value)} is not accepted; expected one of ${CPU_SCHEDS.join(', ')}`);
+        err.code = 'ERR_INVALID_ARG_VALUE';
+        throw err;
+      }
+      clean[key] = value;
+      continue;
+    }
     if (typeof value !== 'number') {
       const err = new TypeError(
         `sluice.configure: option "${key}" must be a number; received ${util.inspect(value)}`);

@@ -28,7 +28,7 @@ use napi::{Env, JsDeferred};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::dns::{DnsError, Family, Resolver};
-use sluice::{ConfigError, Lane, Pool};
+use sluice::{ConfigError, CpuSched, Lane, Pool};
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
@@ -188,6 +188,18 @@ fn pool() -> napi::Result<&'static Pool> {
     Ok(POOL.get_or_init(|| pool))
 }
 
+/// A `cpuSched` option: `normal`, `batch` or `idle`.
+fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
+    match raw {
+        "normal" => Ok(CpuSched::Normal),
+        "batch" => Ok(CpuSched::Batch),
+        "idle" => Ok(CpuSched::Idle),
+        other => Err(napi::Error::from_reason(format!(
+            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch' or 'idle'"
+        ))),
+    }
+}
+
 /// Submits `work` to `lane` and returns its promise. A bounded lane that is
 /// full settles the promise at once with a `"busy"` failure.
 fn submit<'e>(
@@ -234,6 +246,9 @@ pub struct PoolOptions {
     pub stack_size: Option<u32>,
     /// Nice value of the `Cpu` workers.
     pub cpu_nice: Option<u32>,
+    /// Scheduling policy of the `Cpu` workers: `normal`, `batch` or `idle`
+    /// (unset: `SLUICE_CPU_SCHED`, else the library's `normal` at nice 10).
+    pub cpu_sched: Option<String>,
 }
 
 /// The JavaScript option a builder setting came from.
@@ -247,6 +262,7 @@ fn option_name(setting: &str) -> &str {
         "queue_bound(Lane::SlowIo)" => "slowIoQueueBound",
         "stack_size" => "stackSize",
         "cpu_nice" => "cpuNice",
+        "cpu_sched" => "cpuSched",
         other => other,
     }
 }
@@ -313,6 +329,9 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
             ))
         })?;
         b = b.cpu_nice(nice);
+    }
+    if let Some(sched) = &options.cpu_sched {
+        b = b.cpu_sched(parse_cpu_sched(sched)?);
     }
     let pool = b.build().map_err(|e| {
         napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {}", config_message(&e)))

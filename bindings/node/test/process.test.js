@@ -166,3 +166,63 @@ test('buildProfile says how the addon was compiled', () => {
   assert.strictEqual(r.status, 0, r.stderr);
   assert.ok(['release', 'debug'].includes(r.json), r.stdout);
 });
+
+// The Cpu workers' policy and nice value, read back from /proc for every
+// thread named sluice-cpu once a call has run: SCHED_OTHER 0, SCHED_BATCH 3,
+// SCHED_IDLE 5 (field 41 of /proc/PID/task/TID/stat; nice is field 19).
+const cpuThreadsScript = (configure) => `
+  const fs = require('node:fs');
+  const s = require('.');
+  ${configure}
+  Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(() => {
+    const threads = [];
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      const dir = '/proc/self/task/' + tid;
+      if (fs.readFileSync(dir + '/comm', 'utf8').trim() !== 'sluice-cpu') continue;
+      const stat = fs.readFileSync(dir + '/stat', 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.push({ nice: Number(f[16]), policy: Number(f[38]) });
+    }
+    const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
+    console.log(JSON.stringify({ threads, alive }));
+    process.exit(0);
+  });`;
+
+test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
+  const cases = [
+    { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: 0, nice: 10 },
+    { name: 'env idle', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: '', policy: 5 },
+    { name: 'env batch', env: { SLUICE_CPU_SCHED: 'batch', SLUICE_CPU_NICE: '19' }, configure: '', policy: 3, nice: 19 },
+    { name: 'option idle', env: { SLUICE_CPU_SCHED: undefined }, configure: "s.configure({ cpuSched: 'idle' });", policy: 5 },
+    { name: 'option over env', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'normal', cpuNice: 7 });", policy: 0, nice: 7 },
+  ];
+  for (const c of cases) {
+    const r = runChild(cpuThreadsScript(c.configure), { env: c.env });
+    assert.strictEqual(r.status, 0, `${c.name}: ${r.stderr}`);
+    const { threads, alive } = r.json;
+    // Every live Cpu worker is counted, and each carries the policy.
+    assert.ok(threads.length >= 1, `${c.name}: no sluice-cpu thread`);
+    assert.strictEqual(threads.length, alive, `${c.name}: /proc and the lane disagree`);
+    assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => c.policy), c.name);
+    if (c.nice !== undefined) {
+      assert.deepStrictEqual(threads.map((t) => t.nice), threads.map(() => c.nice), c.name);
+    }
+  }
+});
+
+test('configure: cpuSched takes normal, batch or idle, and names itself when refused', () => {
+  const r = runChild(`
+    const s = require('.');
+    const out = {};
+    const attempt = (name, fn) => { try { fn(); out[name] = 'accepted'; } catch (e) { out[name] = [e.name, e.code, e.message]; } };
+    attempt('fifo', () => s.configure({ cpuSched: 'fifo' }));
+    attempt('number', () => s.configure({ cpuSched: 5 }));
+    out.configured = s.isConfigured();
+    ${print};`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json.fifo.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_VALUE']);
+  assert.match(r.json.fifo[2], /option "cpuSched" = 'fifo' is not accepted; expected one of normal, batch, idle/);
+  assert.deepStrictEqual(r.json.number.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_TYPE']);
+  assert.match(r.json.number[2], /option "cpuSched" must be a string/);
+  assert.strictEqual(r.json.configured, false);
+});

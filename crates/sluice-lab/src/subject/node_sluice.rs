@@ -112,8 +112,15 @@ impl Subject for NodeSluice {
             ),
             _ => String::new(),
         };
+        // The children inherit the lab's environment, so the addon reads
+        // the same variable; unset, its Cpu workers keep the library's
+        // SCHED_OTHER at nice 10.
+        let sched = match std::env::var("SLUICE_CPU_SCHED") {
+            Ok(v) => format!("SLUICE_CPU_SCHED={v}"),
+            Err(_) => "SCHED_OTHER at nice 10, the default".to_string(),
+        };
         format!(
-            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
+            "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}, its workers under {sched}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"
         )
     }
 }
