@@ -160,6 +160,16 @@ mod tests {
         assert!(cpu[0].is_some());
         stop_tx.send(()).unwrap();
         t.join().unwrap();
-        assert_eq!(s.tick().pool, vec![ThreadState::Gone]);
+        // `join` returns when the kernel clears the thread's tid, a moment
+        // before its /proc entry goes: sample until it has gone.
+        let mut last = s.tick().pool;
+        for _ in 0..100_000 {
+            if last == vec![ThreadState::Gone] {
+                break;
+            }
+            std::thread::yield_now();
+            last = s.tick().pool;
+        }
+        assert_eq!(last, vec![ThreadState::Gone]);
     }
 }
