@@ -646,9 +646,19 @@ impl LaneCore {
         let slot = self.settings.adaptive.then(|| self.register_slot());
         let slot = slot.as_deref();
         // Born counted as alive + searching by `spawn_worker`.
+        let mut woken = false;
         loop {
             // SEARCHING
             let Some(mut job) = self.search() else {
+                if std::mem::take(&mut woken) {
+                    // Woken for work that pop cannot see yet (a submitter
+                    // between its reservation and its push): let it run,
+                    // then search again. Only here: a worker that finds its
+                    // task keeps the core it was woken onto, where a yield
+                    // would hand it back to whatever it just preempted.
+                    thread::yield_now();
+                    continue;
+                }
                 // IDLE
                 match self.park.sleep(
                     self.settings.keep_alive,
@@ -656,9 +666,7 @@ impl LaneCore {
                     |c| c.alive() > self.spawn_limit(),
                 ) {
                     Wake::Search => {
-                        // Work is queued but may not be visible to pop yet
-                        // (a submitter between its reservation and its push).
-                        thread::yield_now();
+                        woken = true;
                         continue;
                     }
                     Wake::Exit => {
