@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,21 +27,6 @@ type params struct {
 	Hung       int    `json:"hung"`
 	HangMs     int    `json:"hang_ms"`
 	Reads      int    `json:"reads"`
-}
-
-// threadsNow is the Threads: line of /proc/self/status.
-func threadsNow() int {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "Threads:") {
-			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(l, "Threads:")))
-			return n
-		}
-	}
-	return 0
 }
 
 // readByte is one raw read(2) of one byte: the goroutine's thread blocks.
@@ -70,7 +53,7 @@ func wait(p params) any {
 	}
 	rows := []map[string]any{}
 	for _, n := range p.Ns {
-		before := threadsNow()
+		before := processThreads()
 		t0 := time.Now()
 		var mu sync.Mutex
 		timeline := [][2]float64{{0, float64(before)}}
@@ -86,7 +69,7 @@ func wait(p params) any {
 					return
 				case <-tick.C:
 					mu.Lock()
-					timeline = append(timeline, [2]float64{ms(time.Since(t0)), float64(threadsNow())})
+					timeline = append(timeline, [2]float64{ms(time.Since(t0)), float64(processThreads())})
 					mu.Unlock()
 				}
 			}
@@ -120,7 +103,7 @@ func wait(p params) any {
 		}
 		row := map[string]any{
 			"n": n, "total_ms": total, "threads_before": before,
-			"threads_after": threadsNow(), "threads_peak": peak,
+			"threads_after": processThreads(), "threads_peak": peak,
 		}
 		if n == largest {
 			row["timeline"] = timeline

@@ -40,14 +40,6 @@ type reply struct {
 	ThreadsPeak   int      `json:"threads_peak"`
 }
 
-func threads() int {
-	entries, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return 0
-	}
-	return len(entries)
-}
-
 func lookup(r *net.Resolver, name string) ([]string, error) {
 	ips, err := r.LookupIP(context.Background(), "ip4", name)
 	if err != nil {
@@ -87,7 +79,7 @@ func main() {
 	if _, err := lookup(r, p.Warmup); err != nil {
 		fail(fmt.Errorf("warm-up %s: %w", p.Warmup, err))
 	}
-	out.ThreadsBefore = threads()
+	out.ThreadsBefore = processThreads()
 	var peak atomic.Int64
 	peak.Store(int64(out.ThreadsBefore))
 	done := make(chan struct{})
@@ -95,7 +87,7 @@ func main() {
 	go func() {
 		defer close(sampled)
 		for {
-			if n := int64(threads()); n > peak.Load() {
+			if n := int64(processThreads()); n > peak.Load() {
 				peak.Store(n)
 			}
 			select {
