@@ -297,3 +297,124 @@ fn cpu_affinity_pins_each_cpu_worker_to_a_core_of_its_own() {
     cpus.dedup();
     assert_eq!(cpus.len(), cores, "every worker on a CPU of its own");
 }
+
+/// Submitters, a canceller and blocking tasks all at once, on small adaptive
+/// budgets: tasks declare waits (counted blocked, so their lane starts
+/// threads for its queue), wait without declaring (found by the monitor on
+/// the I/O lanes), or just compute, while about one in six is cancelled,
+/// by its submitter or by another thread, racing the worker that pops it.
+/// No task is lost: each one runs exactly once or is cancelled exactly
+/// once (never both, never neither), every handle resolves, and every
+/// lane's counts balance with nothing left queued or counted blocked.
+#[test]
+fn stress_submit_cancel_and_block_at_once() {
+    const SUBMITTERS: usize = 8;
+    const PER: usize = 1_500;
+    const TOTAL: usize = SUBMITTERS * PER;
+    let pool = Pool::builder()
+        .threads(Lane::Cpu, 1)
+        .threads(Lane::FastIo, 1)
+        .threads(Lane::SlowIo, 2)
+        .max_threads(Lane::FastIo, 8)
+        .max_threads(Lane::SlowIo, 8)
+        .keep_alive(Lane::FastIo, Duration::from_millis(1))
+        .build()
+        .unwrap();
+    // How many times each task's closure ran.
+    let ran: Arc<Vec<AtomicUsize>> = Arc::new((0..TOTAL).map(|_| AtomicUsize::new(0)).collect());
+    // Tasks whose cancel returned true, by whichever thread called it.
+    let cancelled_ok = Arc::new(AtomicUsize::new(0));
+    let (to_canceller, inbox) = std::sync::mpsc::channel::<(usize, sluice::Task<usize>)>();
+    let canceller = {
+        let (ran, cancelled_ok) = (ran.clone(), cancelled_ok.clone());
+        std::thread::spawn(move || {
+            let mut resolved = 0;
+            for (id, task) in inbox {
+                let cancelled = task.cancel();
+                match task.wait() {
+                    Ok(v) => assert!(!cancelled && v == id),
+                    Err(e) => {
+                        assert!(cancelled && e == sluice::TaskError::Cancelled, "{e:?}");
+                        assert_eq!(ran[id].load(Ordering::SeqCst), 0, "cancelled task {id} ran");
+                        cancelled_ok.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+                resolved += 1;
+            }
+            resolved
+        })
+    };
+    let submitters: Vec<_> = (0..SUBMITTERS)
+        .map(|s| {
+            let (pool, ran, cancelled_ok) = (pool.clone(), ran.clone(), cancelled_ok.clone());
+            let to_canceller = to_canceller.clone();
+            std::thread::spawn(move || {
+                let mut rng = rand::rng();
+                let mut mine = Vec::new();
+                let mut sent = 0;
+                for i in 0..PER {
+                    let id = s * PER + i;
+                    let lane = Lane::ALL[rng.random_range(0..3)];
+                    let wait_us = rng.random_range(50..800);
+                    let kind = rng.random_range(0..100);
+                    let ran = ran.clone();
+                    let task = pool.spawn(lane, move || {
+                        ran[id].fetch_add(1, Ordering::SeqCst);
+                        match kind {
+                            // A declared wait, long enough to be counted.
+                            0..8 => sluice::blocking(|| {
+                                std::thread::sleep(Duration::from_micros(wait_us))
+                            }),
+                            // An undeclared wait (the monitor's to find).
+                            8..11 => std::thread::sleep(Duration::from_micros(wait_us)),
+                            _ => {
+                                std::hint::black_box((0..200u64).sum::<u64>());
+                            }
+                        }
+                        id
+                    });
+                    match rng.random_range(0..12) {
+                        0 => {
+                            if task.cancel() {
+                                cancelled_ok.fetch_add(1, Ordering::SeqCst);
+                            }
+                            mine.push((id, task));
+                        }
+                        1 => {
+                            to_canceller.send((id, task)).unwrap();
+                            sent += 1;
+                        }
+                        _ => mine.push((id, task)),
+                    }
+                }
+                for (id, task) in mine {
+                    match task.wait() {
+                        Ok(v) => assert_eq!(v, id),
+                        Err(e) => assert_eq!(e, sluice::TaskError::Cancelled, "task {id}"),
+                    }
+                }
+                sent
+            })
+        })
+        .collect();
+    drop(to_canceller);
+    let sent: usize = submitters.into_iter().map(|h| h.join().unwrap()).sum();
+    assert_eq!(canceller.join().unwrap(), sent, "every handed-over task resolved");
+    let ran_once = ran.iter().filter(|r| r.load(Ordering::SeqCst) == 1).count();
+    assert!(ran.iter().all(|r| r.load(Ordering::SeqCst) <= 1), "a task ran twice");
+    let cancelled = cancelled_ok.load(Ordering::SeqCst);
+    assert_eq!(ran_once + cancelled, TOTAL, "every task ran or was cancelled, once");
+    assert!(cancelled > 0);
+    let snap = pool.metrics();
+    let (mut started, mut cancelled_total) = (0, 0);
+    for l in &snap.lanes {
+        assert_balanced(l);
+        assert_eq!((l.queue_depth, l.in_flight), (0, 0), "{l:?}");
+        assert!(l.threads_peak.unwrap() <= l.max_threads.unwrap(), "{l:?}");
+        started += l.started_total;
+        cancelled_total += l.cancelled_total;
+    }
+    assert_eq!(started, ran_once as u64);
+    assert_eq!(cancelled_total, cancelled as u64);
+    assert!(pool.shutdown(Duration::from_secs(10)).drained);
+}

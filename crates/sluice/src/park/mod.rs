@@ -127,23 +127,35 @@ impl Park {
     /// The caller then starts the thread, or calls [`Park::undo_add_worker`].
     /// Returns the counters before the change, or `None` at the limit.
     pub(crate) fn try_add_worker(&self, limit: usize) -> Option<Counters> {
-        self.add_worker(limit, false)
+        self.add_worker(limit, None)
     }
 
     /// Like [`Park::try_add_worker`], but also `None` while a worker is
-    /// searching: that searcher takes the queued work, and hands the search
-    /// on when it turns busy with more queued. Two callers that both saw no
-    /// searcher (a submitter and the last searcher turning busy, say) start
-    /// one thread between them, not two.
-    pub(crate) fn try_add_searcher(&self, limit: usize) -> Option<Counters> {
-        self.add_worker(limit, true)
+    /// searching (that searcher takes the queued work, and hands the search
+    /// on when it turns busy with more queued), or when `has_work` (the
+    /// lane's queue depth, `SeqCst`) says nothing is queued and unclaimed.
+    /// `has_work` is read after the counters the CAS compares against: a
+    /// worker claims its task before it stops searching, so if the CAS
+    /// succeeds, no searcher took the work `has_work` saw in between. Two
+    /// callers that both saw no searcher (a submitter and the last searcher
+    /// turning busy, say) start one thread between them, not two, even when
+    /// the first one's thread has already claimed the task.
+    pub(crate) fn try_add_searcher(
+        &self,
+        limit: usize,
+        has_work: impl Fn() -> bool,
+    ) -> Option<Counters> {
+        self.add_worker(limit, Some(&has_work))
     }
 
-    fn add_worker(&self, limit: usize, only_without_searcher: bool) -> Option<Counters> {
+    fn add_worker(&self, limit: usize, searcher_for: Option<&dyn Fn() -> bool>) -> Option<Counters> {
         let mut cur = self.counters.load(Ordering::SeqCst);
         loop {
-            if Counters(cur).alive() >= limit
-                || (only_without_searcher && Counters(cur).searching() > 0)
+            if Counters(cur).alive() >= limit {
+                return None;
+            }
+            if let Some(has_work) = searcher_for
+                && (Counters(cur).searching() > 0 || !has_work())
             {
                 return None;
             }
@@ -378,14 +390,16 @@ mod tests {
     #[test]
     fn a_searcher_is_added_only_where_none_searches() {
         let p = Park::new();
-        assert!(p.try_add_searcher(4).is_some());
+        let work = || true;
+        assert!(p.try_add_searcher(4, work).is_some());
         // The first still searches: a second caller adds none.
-        assert!(p.try_add_searcher(4).is_none());
+        assert!(p.try_add_searcher(4, work).is_none());
         assert_eq!((p.counters().alive(), p.counters().searching()), (1, 1));
-        // It turned busy: the next caller adds one.
+        // It turned busy: the next caller adds one, if work is queued.
         p.work_found();
-        assert_eq!(p.try_add_searcher(4).map(|c| c.alive()), Some(1));
-        assert!(p.try_add_searcher(4).is_none());
+        assert!(p.try_add_searcher(4, || false).is_none());
+        assert_eq!(p.try_add_searcher(4, work).map(|c| c.alive()), Some(1));
+        assert!(p.try_add_searcher(4, work).is_none());
         assert_eq!((p.counters().alive(), p.counters().searching()), (2, 1));
         // The plain form does not look at searchers.
         assert!(p.try_add_worker(4).is_some());

@@ -38,7 +38,7 @@ use crate::park::{Counters, Park, Wake, spin_until};
 use crate::policy::monitor::{Monitor, Schedstat};
 use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
 use crate::task::TaskError;
-use crate::task::state::{Job, RunHooks, TransitionToAborted};
+use crate::task::state::{Job, RunHooks, RunOutcome, TransitionToAborted};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -308,11 +308,15 @@ impl Queue {
 pub(crate) struct LaneCore {
     settings: LaneSettings,
     queue: Queue,
-    /// Live tasks in the queue: incremented by a submitter *before* it pushes
-    /// (that is its reservation against the bound), decremented by whoever
-    /// moves a task out of `Queued` (see `task/mod.rs`). Tombstones are not
-    /// counted. `SeqCst`: it is the submitter's half of the Dekker pair with
-    /// `Park::sleep` (README.md).
+    /// Tasks queued and not yet claimed: incremented by a submitter *before*
+    /// it pushes (that is its reservation against the bound), decremented
+    /// once by whoever moves the task out of `Queued` (see `task/mod.rs`): a
+    /// worker claiming what it popped, or a cancel, the reaper, shutdown.
+    /// Tombstones are not counted. A worker claims before it stops
+    /// searching, so a reader that loads the counters first and `depth`
+    /// second never counts a task a searcher has already taken (README.md,
+    /// "queued and not yet claimed"). `SeqCst`: it is the submitter's half
+    /// of the Dekker pair with `Park::sleep` (README.md).
     depth: AtomicUsize,
     /// The concurrency budget: at most this many threads, each running one
     /// task. Changed by `resize`; read with `SeqCst` where it gates a spawn.
@@ -502,10 +506,13 @@ impl LaneCore {
         self.start_counted(before)
     }
 
-    /// Starts one worker thread if the lane is below its spawn limit and no
-    /// worker is searching (see [`Park::try_add_searcher`]).
+    /// Starts one worker thread if the lane is below its spawn limit, no
+    /// worker is searching, and a task is queued and not yet claimed (see
+    /// [`Park::try_add_searcher`]).
     fn spawn_searcher(self: &Arc<Self>) -> bool {
-        let before = self.park.try_add_searcher(self.spawn_limit());
+        let before = self
+            .park
+            .try_add_searcher(self.spawn_limit(), || self.depth() > 0);
         self.start_counted(before)
     }
 
@@ -590,9 +597,9 @@ impl LaneCore {
     /// an interval open on an idle lane.
     fn check_saturation(&self) {
         self.metrics.saturation.update(|| {
-            let depth = self.depth.load(Ordering::SeqCst);
+            // Counters first, then `depth` (see `on_blocked`).
             let busy = self.park.counters().busy();
-            depth > 0 && busy >= self.spawn_limit()
+            busy >= self.spawn_limit() && self.depth() > 0
         });
     }
 
@@ -649,7 +656,7 @@ impl LaneCore {
         let mut woken = false;
         loop {
             // SEARCHING
-            let Some(mut job) = self.search() else {
+            let Some(job) = self.search() else {
                 if std::mem::take(&mut woken) {
                     // Woken for work that pop cannot see yet (a submitter
                     // between its reservation and its push): let it run,
@@ -675,31 +682,29 @@ impl LaneCore {
                     }
                 }
             };
-            let before = self.park.work_found();
-            // `depth` still counts the task just popped (its slot is released
-            // when it starts), hence `> 1`. If that task was cancelled in the
-            // meantime this undercounts by one, which only delays the hand-off
-            // until this worker pops again; nothing is stranded.
-            if before.searching() == 1 && self.depth.load(Ordering::SeqCst) > 1 {
-                // The last searcher just became busy with work still queued:
-                // hand the search on, or a burst would run one at a time.
-                self.notify_or_spawn();
+            // CLAIM: the task leaves `Queued` and gives its slot back
+            // (`depth -= 1`) while this worker still counts as searching; only
+            // then does the worker turn busy (`Hooks::started` calls
+            // `turn_busy`). A task cancelled or expired since it was pushed
+            // is not work found: search on.
+            if !self.execute(&job, &shard, slot, true) {
+                continue;
             }
-            self.check_saturation();
             // BUSY: run tasks back to back without touching the counters.
             loop {
-                self.execute(&job, &shard, slot);
                 // Over the spawn limit (shrunk, or blocked workers woke up):
                 // this thread's task is done, so it is the one to go.
                 if self.park.try_retire_busy(self.spawn_limit()) {
-                    if self.depth.load(Ordering::SeqCst) > 0 {
+                    if self.depth() > 0 {
                         self.notify_or_spawn();
                     }
                     self.on_exit(slot);
                     return;
                 }
                 match self.pop_live() {
-                    Some(next) => job = next,
+                    Some(next) => {
+                        self.execute(&next, &shard, slot, false);
+                    }
                     None => break,
                 }
             }
@@ -708,24 +713,48 @@ impl LaneCore {
         }
     }
 
-    /// Runs one popped task: fails it if its deadline passed, else runs it
-    /// and records its queue wait and run time.
-    fn execute(&self, job: &Arc<dyn Job>, shard: &WorkerShard, slot: Option<&WorkerSlot>) {
+    /// Runs one popped task: fails it if its deadline passed, else claims
+    /// it, runs it and records its queue wait and run time. `searching`:
+    /// the worker still counts as searching, and turns busy when its claim
+    /// succeeds. True if the task ran (this worker claimed it); false if it
+    /// was cancelled first or had expired.
+    fn execute(
+        self: &Arc<Self>,
+        job: &Arc<dyn Job>,
+        shard: &WorkerShard,
+        slot: Option<&WorkerSlot>,
+        searching: bool,
+    ) -> bool {
         let header = job.header();
         if header.deadline.is_some() && header.is_expired(Instant::now()) {
             if let TransitionToAborted::Aborted(vacated) = job.abort(TaskError::DeadlineExceeded) {
                 self.vacate(vacated);
                 shard.expired();
             }
-            return;
+            return false;
         }
-        job.run(&mut Hooks {
+        let outcome = job.run(&mut Hooks {
             lane: self,
+            turn_busy: searching,
             slot,
             shard,
             queued_at: header.queued_at,
             started_at: 0,
         });
+        outcome != RunOutcome::NotQueued
+    }
+
+    /// The searching worker claimed a task (its slot is already given back):
+    /// searching → busy. If it was the last searcher and more is queued,
+    /// hand the search on, or a burst would run one task at a time. `depth`
+    /// no longer counts the task this worker holds, so any count is work
+    /// nobody has taken.
+    fn turn_busy(self: &Arc<Self>) {
+        let before = self.park.work_found();
+        if before.searching() == 1 && self.depth() > 0 {
+            self.notify_or_spawn();
+        }
+        self.check_saturation();
     }
 
     // ===== resize and shutdown =====
@@ -839,8 +868,10 @@ impl LaneCore {
     pub(crate) fn on_blocked(self: &Arc<Self>) {
         self.notify_gate();
         // As in `push`: a searcher will take the queued work (and, as the
-        // last searcher turning busy, hand the search on).
-        if self.depth.load(Ordering::SeqCst) > 0 && self.park.counters().searching() == 0 {
+        // last searcher turning busy, hand the search on). The counters are
+        // read first: a worker claims its task before it stops searching, so
+        // with no searcher seen, `depth` holds no task a worker has taken.
+        if self.park.counters().searching() == 0 && self.depth() > 0 {
             self.notify_or_spawn();
         }
     }
@@ -963,7 +994,9 @@ impl LaneCore {
 
 /// Counts and times one task for a lanes-policy worker.
 struct Hooks<'a> {
-    lane: &'a LaneCore,
+    lane: &'a Arc<LaneCore>,
+    /// The worker is searching: the claim turns it busy.
+    turn_busy: bool,
     slot: Option<&'a WorkerSlot>,
     shard: &'a WorkerShard,
     queued_at: u64,
@@ -972,7 +1005,11 @@ struct Hooks<'a> {
 
 impl RunHooks for Hooks<'_> {
     fn started(&mut self, vacated: Vacated) {
+        // The claim: the slot first, then (a searching worker) busy.
         self.lane.vacate(vacated);
+        if std::mem::take(&mut self.turn_busy) {
+            self.lane.turn_busy();
+        }
         if self.lane.metrics.timed || self.slot.is_some() {
             self.started_at = clock::now();
         }

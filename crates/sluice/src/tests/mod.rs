@@ -20,6 +20,8 @@ mod loom_blocking;
 #[cfg(loom)]
 mod loom_cancel_vs_start;
 #[cfg(loom)]
+mod loom_claim;
+#[cfg(loom)]
 mod loom_lane_budget;
 #[cfg(loom)]
 mod loom_reserve;
