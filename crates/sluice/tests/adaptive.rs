@@ -399,11 +399,22 @@ fn stress_submit_cancel_and_block_at_once() {
         .collect();
     drop(to_canceller);
     let sent: usize = submitters.into_iter().map(|h| h.join().unwrap()).sum();
-    assert_eq!(canceller.join().unwrap(), sent, "every handed-over task resolved");
+    assert_eq!(
+        canceller.join().unwrap(),
+        sent,
+        "every handed-over task resolved"
+    );
     let ran_once = ran.iter().filter(|r| r.load(Ordering::SeqCst) == 1).count();
-    assert!(ran.iter().all(|r| r.load(Ordering::SeqCst) <= 1), "a task ran twice");
+    assert!(
+        ran.iter().all(|r| r.load(Ordering::SeqCst) <= 1),
+        "a task ran twice"
+    );
     let cancelled = cancelled_ok.load(Ordering::SeqCst);
-    assert_eq!(ran_once + cancelled, TOTAL, "every task ran or was cancelled, once");
+    assert_eq!(
+        ran_once + cancelled,
+        TOTAL,
+        "every task ran or was cancelled, once"
+    );
     assert!(cancelled > 0);
     let snap = pool.metrics();
     let (mut started, mut cancelled_total) = (0, 0);

@@ -148,7 +148,11 @@ impl Park {
         self.add_worker(limit, Some(&has_work))
     }
 
-    fn add_worker(&self, limit: usize, searcher_for: Option<&dyn Fn() -> bool>) -> Option<Counters> {
+    fn add_worker(
+        &self,
+        limit: usize,
+        searcher_for: Option<&dyn Fn() -> bool>,
+    ) -> Option<Counters> {
         let mut cur = self.counters.load(Ordering::SeqCst);
         loop {
             if Counters(cur).alive() >= limit {

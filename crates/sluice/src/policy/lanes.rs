@@ -3,10 +3,12 @@
 //! because nothing is shared between lanes but the process.
 //!
 //! Per lane: a lock-free FIFO (`crossbeam_queue::SegQueue`), an atomic queue
-//! depth, a limit (the concurrency budget, resizable), and the sleep/wake
-//! protocol of `park/`. Workers start on demand up to the limit and retire
-//! after their keep-alive. The worker loop has three phases, marked below:
-//! SEARCHING, BUSY and IDLE.
+//! depth (tasks queued and not yet claimed by a worker), a limit (the
+//! concurrency budget, resizable), and the sleep/wake protocol of `park/`.
+//! Workers start on demand up to the limit and retire after their
+//! keep-alive. The worker loop has four phases, marked below: SEARCHING,
+//! CLAIM (the popped task leaves `Queued` and the depth before the worker
+//! stops searching), BUSY and IDLE.
 //!
 //! # Blocking compensation (adaptive lanes)
 //!
@@ -383,7 +385,7 @@ impl LaneCore {
         (limit + blocked).min(self.settings.max_threads.max(limit))
     }
 
-    /// Tasks queued now (`SeqCst`).
+    /// Tasks queued and not yet claimed by a worker now (`SeqCst`).
     pub(crate) fn depth(&self) -> usize {
         self.depth.load(Ordering::SeqCst)
     }
