@@ -110,6 +110,38 @@ test('one pool per process: the main thread and a worker_thread count into the s
   });
 });
 
+test('every call settles exactly once, with its own value, from the main thread and two workers at once', () => {
+  // 3 threads each start 3000 round trips, 200 random reads of distinct
+  // sizes and 100 stats at once: every promise settles with its own value
+  // (the sizes tell them apart), no id is settled twice or left behind, and
+  // the process then exits by itself (the bell is unref'd when the last
+  // call settles).
+  const burst = `async function burst(s) {
+      let settled = 0, wrong = 0;
+      const all = [];
+      for (let i = 0; i < 3000; i++) all.push(s._internal.noop().then(() => { settled++; }));
+      for (let i = 1; i <= 200; i++) all.push(s.crypto.randomBytes(i).then((b) => { settled++; if (b.length !== i) wrong++; }));
+      for (let i = 0; i < 100; i++) all.push(s.fs.stat('.').then((st) => { settled++; if (!st.isDirectory()) wrong++; }));
+      await Promise.all(all);
+      return { settled, wrong };
+    }`;
+  const r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const src = ${JSON.stringify(burst)};
+    const burst = new Function('return ' + src)();
+    const inWorker = 'const { parentPort } = require("node:worker_threads");' +
+      '(' + src + ')(require(' + JSON.stringify(require.resolve('.')) + ')).then((o) => parentPort.postMessage(o));';
+    const workers = [0, 1].map(() => new Promise((res, rej) => {
+      const w = new Worker(inWorker, { eval: true });
+      w.on('message', res);
+      w.on('error', rej);
+    }));
+    Promise.all([burst(require('.')), ...workers]).then((outs) => console.log(JSON.stringify(outs)));`);
+  assert.strictEqual(r.signal, null, 'exited by itself');
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, [0, 1, 2].map(() => ({ settled: 3300, wrong: 0 })));
+});
+
 test('an idle pool does not keep node alive; work in flight does, until it settles', () => {
   const r = runChild(`
     const s = require('.');
