@@ -202,21 +202,35 @@ test('buildProfile says how the addon was compiled', () => {
 // The Cpu workers' policy and nice value, read back from /proc for every
 // thread named sluice-cpu once a call has run: SCHED_OTHER 0, SCHED_BATCH 3,
 // SCHED_IDLE 5 (field 41 of /proc/PID/task/TID/stat; nice is field 19).
+// The Cpu workers' nice value and policy, read from /proc, with the lane's
+// count of live threads. A worker starting or retiring at that moment (the
+// lane counts it a moment before /proc lists it, or after /proc dropped it)
+// makes the two differ for a few milliseconds: read again until they agree.
 const cpuThreadsScript = (configure) => `
   const fs = require('node:fs');
   const s = require('.');
   ${configure}
-  Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(() => {
+  const read = (file) => { try { return fs.readFileSync(file, 'utf8'); } catch { return null; } };
+  function look() {
     const threads = [];
     for (const tid of fs.readdirSync('/proc/self/task')) {
       const dir = '/proc/self/task/' + tid;
-      if (fs.readFileSync(dir + '/comm', 'utf8').trim() !== 'sluice-cpu') continue;
-      const stat = fs.readFileSync(dir + '/stat', 'utf8');
+      const comm = read(dir + '/comm');
+      const stat = read(dir + '/stat');
+      if (comm === null || stat === null || comm.trim() !== 'sluice-cpu') continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       threads.push({ nice: Number(f[16]), policy: Number(f[38]) });
     }
     const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
-    console.log(JSON.stringify({ threads, alive }));
+    return { threads, alive };
+  }
+  Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
+    let seen = look();
+    for (let i = 0; i < 200 && seen.threads.length !== seen.alive; i++) {
+      await new Promise((res) => setTimeout(res, 10));
+      seen = look();
+    }
+    console.log(JSON.stringify(seen));
     process.exit(0);
   });`;
 
