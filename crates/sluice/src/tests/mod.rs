@@ -24,6 +24,8 @@ mod loom_claim;
 #[cfg(loom)]
 mod loom_lane_budget;
 #[cfg(loom)]
+mod loom_mailbox;
+#[cfg(loom)]
 mod loom_reserve;
 #[cfg(loom)]
 mod loom_resize;
