@@ -125,7 +125,8 @@ pub struct LaneSnapshot {
     /// Gauge: the most worker threads the lane had at once; `None` under
     /// the libuv policy.
     pub threads_peak: Option<u64>,
-    /// Gauge: tasks waiting in the queue.
+    /// Gauge: tasks waiting in the queue: admitted, and neither claimed by
+    /// a worker nor cancelled yet.
     pub queue_depth: u64,
     /// Gauge: [`Pool::reserve`](crate::Pool::reserve) calls waiting for
     /// room in the full queue (they are not in `queue_depth` yet).
