@@ -102,3 +102,102 @@ fn scope_exits_0_healthy_1_on_a_finding() {
     assert_eq!(finding, Some(1), "{text}");
     assert!(text.contains("\"verdict\":\"pool-saturated\""), "{text}");
 }
+
+/// A node running `script` with `marker` as its argument (so `--cmdline`
+/// picks it, and nothing else on the host), killed on drop.
+struct Marked(std::process::Child);
+
+impl Marked {
+    fn start(script: &str, marker: &str) -> Marked {
+        let mut node = Command::new("node")
+            .args(["-e", script, marker])
+            .env("UV_THREADPOOL_SIZE", "2")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node on PATH");
+        common::await_ready(&mut node);
+        Marked(node)
+    }
+}
+
+impl Drop for Marked {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A marker no other process on the host has in its command line.
+fn marker(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("sluice-exit-{what}-{}-{nanos}", std::process::id())
+}
+
+/// `scope --all --cmdline` watches only the processes the test started, so
+/// its exit code does not depend on other Node processes on the host: 0
+/// with two idle ones, 1 when one of them is saturated, 2 when nothing
+/// matches.
+#[test]
+fn scope_all_exits_0_healthy_1_on_a_finding_2_with_nothing_to_watch() {
+    let all = |marker: &str| {
+        code(&[
+            "scope",
+            "--all",
+            "--cmdline",
+            marker,
+            "--json",
+            "--duration",
+            "3",
+            "--rate",
+            "100",
+        ])
+    };
+    let healthy = marker("healthy");
+    let (_a, _b) = (Marked::start(IDLE, &healthy), Marked::start(IDLE, &healthy));
+    let (got, text) = all(&healthy);
+    assert_eq!(got, Some(0), "{text}");
+    let pids: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.split("\"pid\":").nth(1))
+        .map(|rest| rest.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        pids,
+        [_a.0.id().to_string(), _b.0.id().to_string()]
+            .iter()
+            .map(String::as_str)
+            .collect(),
+        "the two started, and no other process: {text}"
+    );
+
+    let mixed = marker("mixed");
+    let (_idle, _busy) = (
+        Marked::start(IDLE, &mixed),
+        Marked::start(SATURATED, &mixed),
+    );
+    let (got, text) = all(&mixed);
+    assert_eq!(got, Some(1), "{text}");
+    assert!(text.contains("\"verdict\":\"pool-saturated\""), "{text}");
+
+    let none = marker("none");
+    let (got, text) = all(&none);
+    assert_eq!(got, Some(2), "{text}");
+    assert!(
+        text.contains(&format!(
+            "no Node process whose command line matches --cmdline \"{none}\" was found"
+        )),
+        "{text}"
+    );
+
+    let (got, text) = code(&["scope", "--all", "--cmdline", "(", "--duration", "1"]);
+    assert_eq!(got, Some(2), "{text}");
+    assert!(
+        text.contains("--cmdline \"(\": not a regular expression"),
+        "{text}"
+    );
+    let (got, text) = code(&["scope", "--cmdline", "node", "1"]);
+    assert_eq!(got, Some(2), "--cmdline needs --all: {text}");
+}

@@ -2,7 +2,8 @@
 //!
 //! - `tui.rs`: the live terminal view (ratatui), the default on a terminal.
 //! - `text.rs`: one line per window, when stdout is not a terminal.
-//! - `json.rs`: `--json`, one JSON object per window.
+//! - `json.rs`: `--json`, one JSON object per window; `--json-out FILE`,
+//!   the same lines in a file, whatever the face.
 //! - `prometheus.rs`: `--prometheus ADDR`, an exporter for the Prometheus
 //!   a fleet already has.
 //! - `host.rs`, `host_tui.rs`: the same faces for `--all` (every Node
@@ -15,7 +16,7 @@
 
 pub(crate) mod host;
 pub(crate) mod host_tui;
-mod json;
+pub(crate) mod json;
 pub(crate) mod prometheus;
 pub(crate) mod text;
 pub(crate) mod tui;
@@ -27,6 +28,7 @@ use crate::inspector::Plan;
 use crate::profile::{Consent, ProfileReport};
 use crate::session::Session;
 use crate::summary::Summary;
+use json::JsonLines;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -149,6 +151,7 @@ fn profile_once(
     profile: &crate::profile::ProfileConfig,
     stop: &AtomicBool,
 ) -> Result<RunOutcome, ScopeError> {
+    let mut lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
     let mut session = Session::attach(config.pid, config.options)?;
     let mut ask = ask_on_terminal;
     let consent = if config.interactive {
@@ -161,14 +164,10 @@ fn profile_once(
     });
     let left_behind = session.close();
     let report = result?;
-    if config.face == FaceKind::Json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).expect("a report serialises")
-        );
-    } else {
+    if config.face != FaceKind::Json {
         print!("{}", report.render());
     }
+    lines.write(&report)?;
     let mut summary = Summary::new();
     summary.add(&report.window);
     Ok(RunOutcome {
@@ -201,6 +200,7 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
     {
         return profile_once(config, profile, &stop);
     }
+    let mut lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
     let mut session = Session::attach(config.pid, config.options)?;
     let mut face: Box<dyn Face> = match config.face {
         FaceKind::Tui => Box::new(tui::Tui::new()?),
@@ -234,6 +234,7 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
                 Err(e) => return Err(e),
             };
             summary.add(&report);
+            lines.report(&report)?;
             face.show(&report, &session)?;
             if stop.load(Ordering::Relaxed) || face.wants_stop() {
                 return Ok(End::Stopped);
@@ -253,6 +254,7 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
                 match taken {
                     Ok(r) => {
                         summary.add(&r.window);
+                        lines.report(&r.window)?;
                         face.show(&r.window, &session)?;
                         face.show_profile(profile_lines(&r))?;
                         profiles.push(r);

@@ -18,14 +18,18 @@
 //!   or the terminal view: one line per process sorted by saturation, Enter
 //!   for the per-process view.
 
+pub mod cmdline;
 pub mod container;
+
+pub use cmdline::CmdlineFilter;
 
 use crate::aggregate::Report;
 use crate::config::Face as FaceKind;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
-use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText};
+use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText, json_line};
 use crate::face::host_tui::HostTui;
+use crate::face::json::JsonLines;
 use crate::face::prometheus::Totals;
 use crate::face::{End, install_signals};
 use crate::session::{Options, Session};
@@ -33,6 +37,7 @@ use crate::target::{ImageCache, Target};
 use container::Placement;
 use std::collections::{BTreeMap, HashSet};
 use std::io::ErrorKind;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -53,6 +58,12 @@ pub struct HostConfig {
     pub window: Duration,
     /// How reports are shown.
     pub face: FaceKind,
+    /// `--json-out FILE`: also write the `--json` lines to this file,
+    /// whatever the face.
+    pub json_out: Option<PathBuf>,
+    /// `--cmdline REGEX`: watch only the processes whose command line (its
+    /// arguments joined by spaces) matches.
+    pub cmdline: Option<CmdlineFilter>,
 }
 
 impl HostConfig {
@@ -64,6 +75,8 @@ impl HostConfig {
             duration: None,
             window: Duration::from_secs(1),
             face: FaceKind::Tui,
+            json_out: None,
+            cmdline: None,
         }
     }
 }
@@ -158,14 +171,16 @@ enum Event {
     Ended(u32, String),
 }
 
-/// The processes not tried before that are Node processes, opened. `tried`
-/// holds (PID, start time) of every process looked at; `cache` the ELF
-/// files read (one node binary is read once for all its processes);
-/// `denied` counts the processes this user may not read.
+/// The processes not tried before that are Node processes (and match
+/// `filter`, when given), opened. `tried` holds (PID, start time) of every
+/// process looked at; `cache` the ELF files read (one node binary is read
+/// once for all its processes); `denied` counts the processes this user may
+/// not read.
 pub fn scan(
     tried: &mut HashSet<(u32, u64)>,
     cache: &mut ImageCache,
     denied: &mut Vec<(u32, String)>,
+    filter: Option<&CmdlineFilter>,
 ) -> Vec<Target> {
     let me = std::process::id();
     let Ok(dir) = std::fs::read_dir("/proc") else {
@@ -188,7 +203,7 @@ pub fn scan(
             continue;
         };
         present.insert((pid, start));
-        if !tried.insert((pid, start)) {
+        if !tried.insert((pid, start)) || filter.is_some_and(|f| !f.matches(pid)) {
             continue;
         }
         match Target::open_cached(pid, cache) {
@@ -220,6 +235,7 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
         });
     }
     let stop = install_signals()?;
+    let mut lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
     let mut face: Box<dyn HostFace> = match config.face {
         FaceKind::Tui => Box::new(HostTui::new()?),
         FaceKind::Text => Box::new(HostText::default()),
@@ -246,7 +262,7 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
                 return Ok(End::Duration);
             }
             if Instant::now() >= next_scan {
-                for target in scan(&mut tried, &mut cache, &mut denied) {
+                for target in scan(&mut tried, &mut cache, &mut denied, config.cmdline.as_ref()) {
                     let w = Watched {
                         pid: target.pid,
                         comm: target.comm.clone(),
@@ -278,6 +294,7 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
                     if let Some(w) = procs.get_mut(&pid) {
                         w.found = found;
                         w.add(&r);
+                        lines.write(&json_line(w, &r))?;
                         face.report(w, &r)?;
                     }
                 }
