@@ -334,24 +334,8 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.options.probe = m.get_flag("probe");
     c.duration = get("duration").map(config::parse_duration).transpose()?;
-    let profile_time = get("profile")
-        .map(|t| {
-            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
-                flag: "--profile",
-                value: t.to_string(),
-                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
-            })
-        })
-        .transpose()?;
-    let mut p = sluice_scope::profile::ProfileConfig::new(
-        profile_time.unwrap_or(std::time::Duration::from_secs(5)),
-    );
-    p.yes = m.get_flag("yes");
-    p.progress = true;
-    p.out_dir = get("profile-out").unwrap_or(".").into();
-    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
-    p.fresh_code = !m.get_flag("profile-keep-code");
-    c.profile = Some(p);
+    let (profile_time, profile) = scope_profile(m)?;
+    c.profile = Some(profile);
     c.json_out = json_out(m)?;
     c.interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     c.face = match get("prometheus") {
@@ -379,11 +363,46 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         }
         c.profile = None;
     }
-    let profiled = profile_time.is_some();
     let outcome = sluice_scope::run(&c)?;
     if !outcome.left_behind.is_empty() {
         anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
     }
+    Ok(scope_exit_code(&outcome, &c, profile_time.is_some()))
+}
+
+/// `--profile TIME` (when given) and the profile's settings, which the
+/// terminal view's `p` uses too.
+fn scope_profile(
+    m: &ArgMatches,
+) -> anyhow::Result<(Option<Duration>, sluice_scope::profile::ProfileConfig)> {
+    use sluice_scope::config;
+    let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
+    let profile_time = get("profile")
+        .map(|t| {
+            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
+                flag: "--profile",
+                value: t.to_string(),
+                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
+            })
+        })
+        .transpose()?;
+    let mut p =
+        sluice_scope::profile::ProfileConfig::new(profile_time.unwrap_or(Duration::from_secs(5)));
+    p.yes = m.get_flag("yes");
+    p.progress = true;
+    p.out_dir = get("profile-out").unwrap_or(".").into();
+    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
+    p.fresh_code = !m.get_flag("profile-keep-code");
+    Ok((profile_time, p))
+}
+
+/// 1 when a window's verdict was a finding; 2 (said on stderr) when a watch
+/// reached no verdict at all; else 0.
+fn scope_exit_code(
+    outcome: &sluice_scope::RunOutcome,
+    c: &sluice_scope::ScopeConfig,
+    profiled: bool,
+) -> ExitCode {
     // A window cut short by the process exiting is not judged: its
     // threads were going away, not busy.
     let mut verdicts: Vec<_> = outcome.summary.verdicts().collect();
@@ -396,7 +415,7 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     }
     let verdicts: Vec<_> = verdicts.into_iter().map(|(v, _)| v).collect();
     if verdicts.iter().any(|v| v.is_finding()) {
-        return Ok(ExitCode::from(1));
+        return ExitCode::from(1);
     }
     // A profile is a result of its own; a watch with no verdict at all
     // (the pool never found, or no window completed) diagnosed nothing.
@@ -409,9 +428,9 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
                 "the pool was not found in any window (see the evidence)"
             }
         );
-        return Ok(ExitCode::from(2));
+        return ExitCode::from(2);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// `sluice scope --all`: every Node process on the host.

@@ -177,6 +177,25 @@ pub struct Context<'a> {
     pub order: Option<Order>,
 }
 
+#[cfg(test)]
+impl<'a> Context<'a> {
+    /// A one-second window's context with its time, process and pool only
+    /// (no CPU figures, no probes, no onsets): the unit tests' windows.
+    pub(crate) fn bare(t_s: f64, pid: u32, status: &'a PoolStatus) -> Context<'a> {
+        Context {
+            t_s,
+            pid,
+            window_s: 1.0,
+            status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 0,
+            probe: None,
+            order: None,
+        }
+    }
+}
+
 impl Window {
     /// An empty window over the pool threads `pool_tids` (sampler order).
     pub fn new(pool_tids: Vec<u32>) -> Window {

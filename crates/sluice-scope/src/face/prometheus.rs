@@ -464,17 +464,7 @@ mod tests {
             },
             None,
         );
-        w.finish(Context {
-            t_s: 1.0,
-            pid: 42,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        })
+        w.finish(Context::bare(1.0, 42, &status))
     }
 
     #[test]
@@ -505,10 +495,10 @@ mod tests {
 
     /// CPU as `_seconds_total` counters and probe waits as histograms,
     /// summed over windows; the page read by a strict parser.
-    #[test]
-    fn cpu_counters_and_wait_histograms_parse_strictly() {
+    /// A 2 s window with CPU figures, and probe mode's cpu kind: 3 started
+    /// (waits of 0.5 ms, 2 ms, 20 s), 2 completed (runs of 30 and 40 ms).
+    fn probed_report() -> Report {
         use crate::probe::stats::ProbeReport;
-        use sluice::health::scrape::{Kind, parse};
         let mut r = window_report();
         r.window_s = 2.0;
         r.pool_cpu_pct = Some(50.0);
@@ -529,6 +519,13 @@ mod tests {
             cpu,
             ..ProbeReport::default()
         });
+        r
+    }
+
+    #[test]
+    fn cpu_counters_and_wait_histograms_parse_strictly() {
+        use sluice::health::scrape::{Kind, parse};
+        let r = probed_report();
         let mut t = Totals::default();
         t.add(&r);
         t.add(&r);

@@ -7,13 +7,13 @@
 //! closed inspector asks first (`y`), unless `--yes` was given.
 
 use super::Face;
+use super::screen::Screen;
 use crate::aggregate::Report;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::inspector::Plan;
 use crate::probe::KindReport;
 use crate::session::Session;
-use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -27,7 +27,7 @@ const HISTORY: usize = 240;
 
 /// The terminal view.
 pub(crate) struct Tui {
-    terminal: Option<DefaultTerminal>,
+    terminal: Screen,
     title: String,
     found: String,
     last: Option<Report>,
@@ -43,9 +43,8 @@ impl Tui {
     /// Takes over the terminal (alternate screen, raw mode); restored by
     /// [`Face::finish`], or by ratatui's panic hook on a panic.
     pub(crate) fn new() -> Result<Tui, ScopeError> {
-        let terminal = ratatui::try_init().map_err(ScopeError::Terminal)?;
         Ok(Tui {
-            terminal: Some(terminal),
+            terminal: Screen::take()?,
             title: String::new(),
             found: String::new(),
             last: None,
@@ -59,7 +58,7 @@ impl Tui {
     }
 
     fn draw(&mut self) -> Result<(), ScopeError> {
-        let Some(terminal) = self.terminal.as_mut() else {
+        let Some(terminal) = self.terminal.terminal() else {
             return Ok(());
         };
         let (title, found, last) = (&self.title, &self.found, self.last.as_ref());
@@ -389,9 +388,7 @@ impl Face for Tui {
     }
 
     fn finish(&mut self) -> Result<bool, ScopeError> {
-        if self.terminal.take().is_some() {
-            ratatui::try_restore().map_err(ScopeError::Terminal)?;
-        }
+        self.terminal.restore()?;
         Ok(true)
     }
 
@@ -423,14 +420,6 @@ impl Face for Tui {
     fn show_profile(&mut self, lines: Vec<String>) -> Result<(), ScopeError> {
         self.profile = lines;
         self.draw()
-    }
-}
-
-impl Drop for Tui {
-    fn drop(&mut self) {
-        if self.terminal.take().is_some() {
-            ratatui::restore();
-        }
     }
 }
 
@@ -466,17 +455,7 @@ mod tests {
                 slow_running: Some(2),
             }),
         );
-        let r = w.finish(Context {
-            t_s: 1.0,
-            pid: 42,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        });
+        let r = w.finish(Context::bare(1.0, 42, &status));
         let mut term = ratatui::Terminal::new(TestBackend::new(200, 40)).unwrap();
         let history = VecDeque::new();
         term.draw(|f| {

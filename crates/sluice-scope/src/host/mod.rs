@@ -140,6 +140,24 @@ impl Watched {
         ]
     }
 
+    /// `target`, before its first window.
+    fn new(target: &Target) -> Watched {
+        Watched {
+            pid: target.pid,
+            comm: target.comm.clone(),
+            exe: target.exe.clone(),
+            placement: container::of_process(target.pid),
+            found: "attaching".into(),
+            last: None,
+            totals: Totals::default(),
+            windows: 0,
+            saturation_sum: 0.0,
+            sampler_cpu_sum: 0.0,
+            verdicts: BTreeMap::new(),
+            ended: None,
+        }
+    }
+
     fn add(&mut self, r: &Report) {
         self.totals.add(r);
         self.windows += 1;
@@ -235,87 +253,35 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
         });
     }
     let stop = install_signals()?;
-    let mut lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
-    let mut face: Box<dyn HostFace> = match config.face {
+    let lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
+    let face: Box<dyn HostFace> = match config.face {
         FaceKind::Tui => Box::new(HostTui::new()?),
         FaceKind::Text => Box::new(HostText::default()),
         FaceKind::Json => Box::new(HostJson),
         FaceKind::Prometheus(addr) => Box::new(HostPrometheus::start(addr)?),
     };
-    let halt = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Event>();
-    let mut threads = Vec::new();
-    let mut procs: Processes = BTreeMap::new();
-    let mut tried = HashSet::new();
-    let mut cache = ImageCache::default();
-    let mut denied = Vec::new();
-    let started = Instant::now();
-    let mut next_scan = started;
-    let result = (|| -> Result<End, ScopeError> {
-        loop {
-            // Relaxed: flags polled in a loop; nothing else is published
-            // through them.
-            if stop.load(Ordering::Relaxed) || face.wants_stop() {
-                return Ok(End::Stopped);
-            }
-            if config.duration.is_some_and(|d| started.elapsed() >= d) {
-                return Ok(End::Duration);
-            }
-            if Instant::now() >= next_scan {
-                for target in scan(&mut tried, &mut cache, &mut denied, config.cmdline.as_ref()) {
-                    let w = Watched {
-                        pid: target.pid,
-                        comm: target.comm.clone(),
-                        exe: target.exe.clone(),
-                        placement: container::of_process(target.pid),
-                        found: "attaching".into(),
-                        last: None,
-                        totals: Totals::default(),
-                        windows: 0,
-                        saturation_sum: 0.0,
-                        sampler_cpu_sum: 0.0,
-                        verdicts: BTreeMap::new(),
-                        ended: None,
-                    };
-                    face.added(&w)?;
-                    procs.insert(w.pid, w);
-                    threads.push(spawn_watcher(
-                        target,
-                        config.options,
-                        config.window,
-                        tx.clone(),
-                        Arc::clone(&halt),
-                    )?);
-                }
-                next_scan = Instant::now() + RESCAN;
-            }
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(Event::Report(pid, r, found)) => {
-                    if let Some(w) = procs.get_mut(&pid) {
-                        w.found = found;
-                        w.add(&r);
-                        lines.write(&json_line(w, &r))?;
-                        face.report(w, &r)?;
-                    }
-                }
-                Ok(Event::Ended(pid, why)) => {
-                    if let Some(w) = procs.get_mut(&pid) {
-                        w.ended = Some(why);
-                        face.ended(w)?;
-                    }
-                }
-                Err(_) => {}
-            }
-            face.tick(&procs)?;
-        }
-    })();
-    halt.store(true, Ordering::Relaxed);
-    for t in threads {
+    let mut host = Host {
+        config,
+        face,
+        lines,
+        halt: Arc::new(AtomicBool::new(false)),
+        tx,
+        rx,
+        threads: Vec::new(),
+        procs: BTreeMap::new(),
+        tried: HashSet::new(),
+        cache: ImageCache::default(),
+        denied: Vec::new(),
+    };
+    let result = host.watch(&stop);
+    host.halt.store(true, Ordering::Relaxed);
+    for t in host.threads.drain(..) {
         let _ = t.join();
     }
-    let to_stdout = face.finish();
+    let to_stdout = host.face.finish();
     let end = result?;
-    let table = summary(&procs, &denied);
+    let table = summary(&host.procs, &host.denied);
     if to_stdout? {
         print!("{table}");
     } else {
@@ -323,9 +289,91 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
     }
     Ok(HostOutcome {
         end,
-        processes: procs,
-        denied,
+        processes: host.procs,
+        denied: host.denied,
     })
+}
+
+/// The main thread's state: the face, the watchers and what they sent.
+struct Host<'a> {
+    config: &'a HostConfig,
+    face: Box<dyn HostFace>,
+    lines: JsonLines,
+    /// Tells the watcher threads to end.
+    halt: Arc<AtomicBool>,
+    tx: mpsc::Sender<Event>,
+    rx: mpsc::Receiver<Event>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    procs: Processes,
+    /// What [`scan`] keeps between scans.
+    tried: HashSet<(u32, u64)>,
+    cache: ImageCache,
+    denied: Vec<(u32, String)>,
+}
+
+impl Host<'_> {
+    /// Scans, watches and shows until the run ends; why it ended.
+    fn watch(&mut self, stop: &AtomicBool) -> Result<End, ScopeError> {
+        let started = Instant::now();
+        let mut next_scan = started;
+        loop {
+            // Relaxed: flags polled in a loop; nothing else is published
+            // through them.
+            if stop.load(Ordering::Relaxed) || self.face.wants_stop() {
+                return Ok(End::Stopped);
+            }
+            if self.config.duration.is_some_and(|d| started.elapsed() >= d) {
+                return Ok(End::Duration);
+            }
+            if Instant::now() >= next_scan {
+                self.watch_new()?;
+                next_scan = Instant::now() + RESCAN;
+            }
+            if let Ok(event) = self.rx.recv_timeout(Duration::from_millis(50)) {
+                self.receive(event)?;
+            }
+            self.face.tick(&self.procs)?;
+        }
+    }
+
+    /// A watcher thread for each Node process not seen before.
+    fn watch_new(&mut self) -> Result<(), ScopeError> {
+        let filter = self.config.cmdline.as_ref();
+        for target in scan(&mut self.tried, &mut self.cache, &mut self.denied, filter) {
+            let w = Watched::new(&target);
+            self.face.added(&w)?;
+            self.procs.insert(w.pid, w);
+            self.threads.push(spawn_watcher(
+                target,
+                self.config.options,
+                self.config.window,
+                self.tx.clone(),
+                Arc::clone(&self.halt),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// A watcher's window (counted, shown, written as a JSON line) or end.
+    fn receive(&mut self, event: Event) -> Result<(), ScopeError> {
+        match event {
+            Event::Report(pid, r, found) => {
+                if let Some(w) = self.procs.get_mut(&pid) {
+                    w.found = found;
+                    w.add(&r);
+                    self.lines.write(&json_line(w, &r))?;
+                    self.face.report(w, &r)?;
+                }
+            }
+            Event::Ended(pid, why) => {
+                if let Some(w) = self.procs.get_mut(&pid) {
+                    w.ended = Some(why);
+                    self.face.ended(w)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn spawn_watcher(
