@@ -8,6 +8,8 @@
 //!   containers are found the same way: `/proc/PID/exe` and
 //!   `/proc/PID/root` name their files across mount namespaces, and every
 //!   address scope reads is the process's own, whatever its PID namespace.
+//!   With `--cmdline REGEX` ([`CmdlineFilter`]) only processes whose
+//!   command line matches are opened.
 //! - **Watching them**: one thread per process runs a [`Session`], window
 //!   after window, and sends each [`Report`] to the main thread, which
 //!   hands it to the face. A process that exits is dropped.
