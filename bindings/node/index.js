@@ -53,6 +53,47 @@ function loadAddon() {
   }
 }
 
+// ----------------------------------------------------------------- inbox
+// How outcomes come back: each native call returns an id at once; a worker
+// that finishes posts (id, outcome) to this thread's mailbox in the addon
+// and, once per batch, writes a byte to a socket whose other end is `bell`.
+// On that byte the loop drains the mailbox and settles the promises. No
+// lock is shared with the workers, so the loop never waits for one. `bell`
+// keeps the loop alive only while operations are in flight.
+
+const waiting = new Map();
+const bell = openBell();
+
+function openBell() {
+  const socket = new net.Socket({ fd: native.openInbox(), readable: true, writable: false });
+  socket.on('data', deliver);
+  socket.on('error', (err) => {
+    process.emitWarning(`sluice: the inbox socket failed (${err.message}); calls in flight will not settle`);
+  });
+  socket.unref();
+  return socket;
+}
+
+// The promise of operation `id`: settled by the first outcome delivered
+// for it (a refused call's queued guard may post a second, ignored).
+function promised(id) {
+  return new Promise((resolve) => {
+    if (waiting.size === 0) bell.ref();
+    waiting.set(id, resolve);
+  });
+}
+
+function deliver() {
+  const letters = native.drain();
+  for (let i = 0; i < letters.length; i += 2) {
+    const resolve = waiting.get(letters[i]);
+    if (resolve === undefined) continue;
+    waiting.delete(letters[i]);
+    resolve(letters[i + 1]);
+  }
+  if (waiting.size === 0) bell.unref();
+}
+
 // ---------------------------------------------------------------- errors
 
 const systemErrors = util.getSystemErrorMap();
@@ -126,8 +167,8 @@ function isFailure(value) {
 }
 
 // The addon's promise, settled with the value or with Node's error.
-function settle(promise, context, shape) {
-  return promise.then((value) => {
+function settle(id, context, shape) {
+  return promised(id).then((value) => {
     if (isFailure(value)) throw failureError(value, context);
     return shape ? shape(value) : value;
   });

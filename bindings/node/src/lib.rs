@@ -3,11 +3,21 @@
 //!
 //! `index.js` checks every argument, builds Node's result shapes and error
 //! objects, and calls the functions here with clean values. Each operation
-//! returns a promise at once and runs on a sluice lane; when the work is
-//! done, the promise settles on the JavaScript thread through a
-//! threadsafe function (`napi_create_threadsafe_function`), so a settled
-//! call leaves nothing that keeps the event loop alive, and an idle pool
-//! holds no libuv handle at all.
+//! returns an id at once (`index.js` keys its promise by it) and runs on a
+//! sluice lane; when the work is done, its outcome is posted to the calling
+//! JavaScript thread's [`Mailbox`], whose bell is one byte written to a
+//! socket pair. `index.js` watches the other end (a `net.Socket`, ref'd only
+//! while operations are in flight, so an idle pool never keeps Node alive)
+//! and on each ring calls [`drain`], which hands back every outcome posted
+//! since the last one.
+//!
+//! Why not a threadsafe function per promise (napi-rs's `JsDeferred`): Node
+//! holds a threadsafe function's mutex while it wakes the loop, so the
+//! woken loop thread often ran straight into the lock the waking worker
+//! still held. The worker is a `Cpu` thread at nice 10 on a busy machine:
+//! the loop then waited milliseconds for it to be scheduled again (the
+//! `/ping` tail of a server under a `/login` flood). The mailbox holds no
+//! lock while it rings, and the loop thread takes none a worker can hold.
 //!
 //! | state | where | shared by |
 //! |-------|-------|-----------|
@@ -23,15 +33,18 @@
 //! Settling goes through one guard type, `Settle`, whose `Drop` makes
 //! "never settled" impossible.
 
-use napi::bindgen_prelude::{Buffer, Either5, Float64Array, Object};
-use napi::{Env, JsDeferred};
+use napi::bindgen_prelude::{Buffer, Either, Either5, Float64Array};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::dns::{DnsError, Family, Resolver};
+use sluice::mailbox::Mailbox;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
-use std::io::Read;
+use std::cell::{Cell, RefCell};
+use std::io::{Read, Write};
+use std::os::fd::IntoRawFd;
+use std::os::unix::net::UnixStream;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The pool of this process: one for the main thread and every worker
 /// thread, since a Node-API addon is loaded once per process.
@@ -44,8 +57,18 @@ static RESOLVER: OnceLock<Result<Resolver, String>> = OnceLock::new();
 /// What an operation gives JavaScript: bytes, `stat` fields, addresses, a
 /// failure, or nothing.
 type Out = Either5<Buffer, Float64Array, Vec<String>, Failure, ()>;
-type Resolve = Box<dyn FnOnce(Env) -> napi::Result<Out> + Send>;
-type Deferred = JsDeferred<Out, Resolve>;
+
+/// An operation's id and its outcome, posted to the mailbox of the
+/// JavaScript thread that started it.
+type Letter = (f64, Done);
+
+thread_local! {
+    /// This JavaScript thread's mailbox (the main thread and each
+    /// `worker_thread` run on their own OS thread), opened by [`open_inbox`].
+    static INBOX: RefCell<Option<Arc<Mailbox<Letter>>>> = const { RefCell::new(None) };
+    /// The id of this thread's next operation.
+    static NEXT_ID: Cell<f64> = const { Cell::new(1.0) };
+}
 
 /// Why an operation produced no value. `index.js` turns it into the error
 /// Node would throw (`code`, `errno`, `syscall`, `path`, ...).
@@ -123,29 +146,85 @@ impl Done {
     }
 }
 
-/// Owns one promise until it is settled: [`Settle::finish`] settles it with
-/// the work's outcome; dropping it unsettled settles it as `"dropped"`.
-struct Settle(Option<Deferred>);
+/// Owns one operation until it is settled: [`Settle::finish`] posts the
+/// work's outcome to its thread's mailbox; dropping it unsettled posts a
+/// `"dropped"` failure.
+struct Settle {
+    id: f64,
+    inbox: Option<Arc<Mailbox<Letter>>>,
+}
 
 impl Settle {
+    /// A new operation of the calling JavaScript thread.
+    fn open() -> napi::Result<Settle> {
+        let inbox = INBOX.with_borrow(Clone::clone).ok_or_else(|| {
+            napi::Error::from_reason(
+                "sluice: this thread has no inbox; load the addon through index.js",
+            )
+        })?;
+        let id = NEXT_ID.replace(NEXT_ID.get() + 1.0);
+        Ok(Settle {
+            id,
+            inbox: Some(inbox),
+        })
+    }
+
     fn finish(mut self, done: Done) {
-        if let Some(deferred) = self.0.take() {
-            deferred.resolve(Box::new(move |_env| Ok(done.into_out())));
+        if let Some(inbox) = self.inbox.take() {
+            inbox.post((self.id, done));
         }
     }
 }
 
 impl Drop for Settle {
     fn drop(&mut self) {
-        if let Some(deferred) = self.0.take() {
+        if let Some(inbox) = self.inbox.take() {
             let failure = Failure::message(
                 "dropped",
                 None,
                 "the task was dropped before it ran (the pool shut down)",
             );
-            deferred.resolve(Box::new(move |_env| Ok(Done::Fail(failure).into_out())));
+            inbox.post((self.id, Done::Fail(failure)));
         }
     }
+}
+
+/// Opens this JavaScript thread's mailbox and returns the file descriptor
+/// `index.js` watches (a `net.Socket`): a byte arrives on it when outcomes
+/// are waiting for [`drain`]. Called once per thread, when `index.js` loads;
+/// `index.js` owns the descriptor from then on.
+#[napi]
+pub fn open_inbox() -> napi::Result<i32> {
+    let io =
+        |e: std::io::Error| napi::Error::from_reason(format!("sluice: opening the inbox: {e}"));
+    let (bell, watched) = UnixStream::pair().map_err(io)?;
+    // A full socket buffer cannot block a worker: there is at most one
+    // unread ring per drain, and a failed ring is one a pending ring covers.
+    bell.set_nonblocking(true).map_err(io)?;
+    let mailbox = Mailbox::new(move || {
+        // EPIPE after the thread's environment closed its end: nobody is
+        // left to tell (Node ignores SIGPIPE).
+        let _ = (&bell).write(&[1]);
+    });
+    INBOX.set(Some(Arc::new(mailbox)));
+    Ok(watched.into_raw_fd())
+}
+
+/// The outcomes posted to this thread's mailbox since the last drain, as
+/// `[id, outcome, id, outcome, ...]`. `index.js` calls it when the bell
+/// rings.
+#[napi]
+pub fn drain() -> Vec<Either<f64, Out>> {
+    let mut letters = Vec::new();
+    INBOX.with_borrow(|inbox| {
+        if let Some(inbox) = inbox {
+            inbox.drain(|(id, done)| {
+                letters.push(Either::A(id));
+                letters.push(Either::B(done.into_out()));
+            });
+        }
+    });
+    letters
 }
 
 /// The panic's message, when it was a string.
@@ -200,19 +279,12 @@ fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
     }
 }
 
-/// Submits `work` to `lane` and returns its promise. A bounded lane that is
-/// full settles the promise at once with a `"busy"` failure.
-fn submit<'e>(
-    env: &'e Env,
-    lane: Lane,
-    work: impl FnOnce() -> Done + Send + 'static,
-) -> napi::Result<Object<'e>> {
+/// Submits `work` to `lane` and returns the operation's id. A bounded lane
+/// that is full settles it at once with a `"busy"` failure.
+fn submit(lane: Lane, work: impl FnOnce() -> Done + Send + 'static) -> napi::Result<f64> {
     let pool = pool()?;
-    let (deferred, promise) = env.create_deferred::<Out, Resolve>()?;
-    // A second handle on the same promise, for the refusal below: the first
-    // of the two to settle it wins, the other's settle does nothing.
-    let refusal = deferred.clone();
-    let settle = Settle(Some(deferred));
+    let settle = Settle::open()?;
+    let (id, inbox) = (settle.id, settle.inbox.clone());
     let job = move || run_settled(settle, work);
     if let Err(busy) = pool.try_spawn(lane, job) {
         let failure = Failure {
@@ -220,10 +292,14 @@ fn submit<'e>(
             bound: Some(busy.bound() as f64),
             ..Failure::new("busy")
         };
-        refusal.resolve(Box::new(move |_env| Ok(Done::Fail(failure).into_out())));
+        if let Some(inbox) = inbox {
+            inbox.post((id, Done::Fail(failure)));
+        }
+        // The refused job's guard posts "dropped" for the same id after the
+        // refusal: `index.js` settles each id once, with its first letter.
         drop(busy.into_inner());
     }
-    Ok(promise)
+    Ok(id)
 }
 
 /// The pool's settings, all optional; `index.js` has checked their types.
@@ -364,19 +440,18 @@ pub fn build_profile() -> &'static str {
 
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
-pub fn pbkdf2<'e>(
-    env: &'e Env,
+pub fn pbkdf2(
     password: Buffer,
     salt: Buffer,
     iterations: u32,
     keylen: u32,
     digest: String,
-) -> napi::Result<Object<'e>> {
+) -> napi::Result<f64> {
     let digest: Digest = digest
         .parse()
         .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(env, Lane::Cpu, move || {
+    submit(Lane::Cpu, move || {
         match crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest) {
             Ok(key) => Done::Bytes(key),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
@@ -387,17 +462,16 @@ pub fn pbkdf2<'e>(
 /// `crypto.scrypt` on the `Cpu` lane (`n` a power of two; `index.js` has
 /// checked the parameters against the memory limit).
 #[napi]
-pub fn scrypt<'e>(
-    env: &'e Env,
+pub fn scrypt(
     password: Buffer,
     salt: Buffer,
     keylen: u32,
     n: u32,
     r: u32,
     p: u32,
-) -> napi::Result<Object<'e>> {
+) -> napi::Result<f64> {
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(env, Lane::Cpu, move || {
+    submit(Lane::Cpu, move || {
         if n < 2 || !n.is_power_of_two() {
             return Done::Fail(Failure::message(
                 "invalid",
@@ -429,8 +503,8 @@ pub fn scrypt<'e>(
 
 /// `crypto.randomBytes(size)` on the `Cpu` lane.
 #[napi]
-pub fn random_bytes(env: &Env, size: u32) -> napi::Result<Object<'_>> {
-    submit(env, Lane::Cpu, move || {
+pub fn random_bytes(size: u32) -> napi::Result<f64> {
+    submit(Lane::Cpu, move || {
         let mut out = vec![0u8; size as usize];
         match getrandom::fill(&mut out) {
             Ok(()) => Done::Bytes(out),
@@ -446,14 +520,14 @@ pub fn random_bytes(env: &Env, size: u32) -> napi::Result<Object<'_>> {
 /// `zlib.gzip(buffer, { level })` on the `Cpu` lane; `level` -1 is zlib's
 /// default (6).
 #[napi]
-pub fn gzip(env: &Env, data: Buffer, level: i32) -> napi::Result<Object<'_>> {
+pub fn gzip(data: Buffer, level: i32) -> napi::Result<f64> {
     let level = if level < 0 {
         sluice::zlib::DEFAULT_LEVEL
     } else {
         level.unsigned_abs()
     };
     let data = data.to_vec();
-    submit(env, Lane::Cpu, move || {
+    submit(Lane::Cpu, move || {
         match sluice::zlib::gzip_sync(&data, level) {
             Ok(packed) => Done::Bytes(packed),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
@@ -465,9 +539,9 @@ pub fn gzip(env: &Env, data: Buffer, level: i32) -> napi::Result<Object<'_>> {
 /// read in turn until the input ends; bytes after a member that do not
 /// start another are `incorrect header check`, as in Node.
 #[napi]
-pub fn gunzip(env: &Env, data: Buffer) -> napi::Result<Object<'_>> {
+pub fn gunzip(data: Buffer) -> napi::Result<f64> {
     let data = data.to_vec();
-    submit(env, Lane::Cpu, move || gunzip_members(&data))
+    submit(Lane::Cpu, move || gunzip_members(&data))
 }
 
 fn zlib_failure(code: &str, message: &str) -> Done {
@@ -507,8 +581,8 @@ fn gunzip_members(data: &[u8]) -> Done {
 /// `fs.readFile(path)` on the `FastIo` lane: `open` (the error names the
 /// path), then `read` (it does not, as in Node).
 #[napi]
-pub fn read_file(env: &Env, path: String) -> napi::Result<Object<'_>> {
-    submit(env, Lane::FastIo, move || {
+pub fn read_file(path: String) -> napi::Result<f64> {
+    submit(Lane::FastIo, move || {
         let mut file = match std::fs::File::open(&path) {
             Ok(f) => f,
             Err(e) => return Done::Fail(Failure::sys(&e, "open", true)),
@@ -524,8 +598,8 @@ pub fn read_file(env: &Env, path: String) -> napi::Result<Object<'_>> {
 /// `fs.stat(path)` on the `FastIo` lane: the fields in the order of Node's
 /// `Stats` constructor, each time as seconds and nanoseconds.
 #[napi]
-pub fn stat(env: &Env, path: String) -> napi::Result<Object<'_>> {
-    submit(env, Lane::FastIo, move || match std::fs::metadata(&path) {
+pub fn stat(path: String) -> napi::Result<f64> {
+    submit(Lane::FastIo, move || match std::fs::metadata(&path) {
         Ok(m) => Done::Stat(stat_fields(&m)),
         Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
     })
@@ -603,14 +677,14 @@ fn dns_failure(err: &DnsError) -> Failure {
 /// tokio runtime: no pool thread waits on a name server. `family` is 0, 4
 /// or 6; the addresses come back in the resolver's order.
 #[napi]
-pub fn lookup(env: &Env, host: String, family: u32) -> napi::Result<Object<'_>> {
+pub fn lookup(host: String, family: u32) -> napi::Result<f64> {
     let family = match family {
         4 => Family::V4,
         6 => Family::V6,
         _ => Family::Any,
     };
-    let (deferred, promise) = env.create_deferred::<Out, Resolve>()?;
-    let settle = Settle(Some(deferred));
+    let settle = Settle::open()?;
+    let id = settle.id;
     let (runtime, resolver) = match runtime().and_then(|rt| Ok((rt, resolver()?))) {
         Ok(both) => both,
         Err(message) => {
@@ -619,7 +693,7 @@ pub fn lookup(env: &Env, host: String, family: u32) -> napi::Result<Object<'_>> 
                 Some("EAI_FAIL"),
                 message,
             )));
-            return Ok(promise);
+            return Ok(id);
         }
     };
     runtime.spawn(async move {
@@ -629,21 +703,21 @@ pub fn lookup(env: &Env, host: String, family: u32) -> napi::Result<Object<'_>> 
         };
         settle.finish(done);
     });
-    Ok(promise)
+    Ok(id)
 }
 
 /// The cheapest task there is, on the `FastIo` lane: what a round trip
 /// from JavaScript to a sluice worker and back costs.
 #[napi]
-pub fn noop(env: &Env) -> napi::Result<Object<'_>> {
-    submit(env, Lane::FastIo, || Done::Unit)
+pub fn noop() -> napi::Result<f64> {
+    submit(Lane::FastIo, || Done::Unit)
 }
 
 /// A task that panics on the `Cpu` lane: the test of "a panic becomes a
 /// rejected promise".
 #[napi]
-pub fn panic_for_test(env: &Env, message: String) -> napi::Result<Object<'_>> {
-    submit(env, Lane::Cpu, move || panic!("{message}"))
+pub fn panic_for_test(message: String) -> napi::Result<f64> {
+    submit(Lane::Cpu, move || panic!("{message}"))
 }
 
 /// The pool's metrics as Prometheus text (OpenMetrics), `index.js` turns

@@ -110,6 +110,38 @@ test('one pool per process: the main thread and a worker_thread count into the s
   });
 });
 
+test('every call settles exactly once, with its own value, from the main thread and two workers at once', () => {
+  // 3 threads each start 3000 round trips, 200 random reads of distinct
+  // sizes and 100 stats at once: every promise settles with its own value
+  // (the sizes tell them apart), no id is settled twice or left behind, and
+  // the process then exits by itself (the bell is unref'd when the last
+  // call settles).
+  const burst = `async function burst(s) {
+      let settled = 0, wrong = 0;
+      const all = [];
+      for (let i = 0; i < 3000; i++) all.push(s._internal.noop().then(() => { settled++; }));
+      for (let i = 1; i <= 200; i++) all.push(s.crypto.randomBytes(i).then((b) => { settled++; if (b.length !== i) wrong++; }));
+      for (let i = 0; i < 100; i++) all.push(s.fs.stat('.').then((st) => { settled++; if (!st.isDirectory()) wrong++; }));
+      await Promise.all(all);
+      return { settled, wrong };
+    }`;
+  const r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const src = ${JSON.stringify(burst)};
+    const burst = new Function('return ' + src)();
+    const inWorker = 'const { parentPort } = require("node:worker_threads");' +
+      '(' + src + ')(require(' + JSON.stringify(require.resolve('.')) + ')).then((o) => parentPort.postMessage(o));';
+    const workers = [0, 1].map(() => new Promise((res, rej) => {
+      const w = new Worker(inWorker, { eval: true });
+      w.on('message', res);
+      w.on('error', rej);
+    }));
+    Promise.all([burst(require('.')), ...workers]).then((outs) => console.log(JSON.stringify(outs)));`);
+  assert.strictEqual(r.signal, null, 'exited by itself');
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, [0, 1, 2].map(() => ({ settled: 3300, wrong: 0 })));
+});
+
 test('an idle pool does not keep node alive; work in flight does, until it settles', () => {
   const r = runChild(`
     const s = require('.');
@@ -170,21 +202,35 @@ test('buildProfile says how the addon was compiled', () => {
 // The Cpu workers' policy and nice value, read back from /proc for every
 // thread named sluice-cpu once a call has run: SCHED_OTHER 0, SCHED_BATCH 3,
 // SCHED_IDLE 5 (field 41 of /proc/PID/task/TID/stat; nice is field 19).
+// The Cpu workers' nice value and policy, read from /proc, with the lane's
+// count of live threads. A worker starting or retiring at that moment (the
+// lane counts it a moment before /proc lists it, or after /proc dropped it)
+// makes the two differ for a few milliseconds: read again until they agree.
 const cpuThreadsScript = (configure) => `
   const fs = require('node:fs');
   const s = require('.');
   ${configure}
-  Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(() => {
+  const read = (file) => { try { return fs.readFileSync(file, 'utf8'); } catch { return null; } };
+  function look() {
     const threads = [];
     for (const tid of fs.readdirSync('/proc/self/task')) {
       const dir = '/proc/self/task/' + tid;
-      if (fs.readFileSync(dir + '/comm', 'utf8').trim() !== 'sluice-cpu') continue;
-      const stat = fs.readFileSync(dir + '/stat', 'utf8');
+      const comm = read(dir + '/comm');
+      const stat = read(dir + '/stat');
+      if (comm === null || stat === null || comm.trim() !== 'sluice-cpu') continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       threads.push({ nice: Number(f[16]), policy: Number(f[38]) });
     }
     const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
-    console.log(JSON.stringify({ threads, alive }));
+    return { threads, alive };
+  }
+  Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
+    let seen = look();
+    for (let i = 0; i < 200 && seen.threads.length !== seen.alive; i++) {
+      await new Promise((res) => setTimeout(res, 10));
+      seen = look();
+    }
+    console.log(JSON.stringify(seen));
     process.exit(0);
   });`;
 

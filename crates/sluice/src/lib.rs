@@ -89,6 +89,7 @@ pub mod health;
 mod hooks;
 mod lane;
 mod loom;
+pub mod mailbox;
 mod metrics;
 #[cfg(feature = "ops")]
 mod ops;

@@ -22,6 +22,8 @@ mod loom_cancel_vs_start;
 #[cfg(loom)]
 mod loom_lane_budget;
 #[cfg(loom)]
+mod loom_mailbox;
+#[cfg(loom)]
 mod loom_reserve;
 #[cfg(loom)]
 mod loom_resize;
