@@ -139,51 +139,61 @@ fn marker(what: &str) -> String {
 /// `scope --all --cmdline` watches only the processes the test started, so
 /// its exit code does not depend on other Node processes on the host: 0
 /// with two idle ones, 1 when one of them is saturated, 2 when nothing
-/// matches.
+/// matches. Each run is ended (SIGINT) once every process has reported a
+/// window, so a slow attach on a busy machine cannot leave one unjudged.
 #[test]
 fn scope_all_exits_0_healthy_1_on_a_finding_2_with_nothing_to_watch() {
-    let all = |marker: &str| {
-        code(&[
-            "scope",
-            "--all",
-            "--cmdline",
-            marker,
-            "--json",
-            "--duration",
-            "3",
-            "--rate",
-            "100",
-        ])
+    let all = |marker: &str, nodes: [&Marked; 2]| {
+        let pids = nodes.map(|n| n.0.id());
+        let run = common::scope_all_until(&["--cmdline", marker, "--rate", "100"], &pids);
+        let shown: std::collections::BTreeSet<u32> = run
+            .stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["pid"]
+                    .as_u64()
+                    .unwrap() as u32
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            pids.into_iter().collect(),
+            "the two started, and no other process: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        run
     };
     let healthy = marker("healthy");
-    let (_a, _b) = (Marked::start(IDLE, &healthy), Marked::start(IDLE, &healthy));
-    let (got, text) = all(&healthy);
-    assert_eq!(got, Some(0), "{text}");
-    let pids: std::collections::BTreeSet<&str> = text
-        .lines()
-        .filter_map(|l| l.split("\"pid\":").nth(1))
-        .map(|rest| rest.split(',').next().unwrap())
-        .collect();
-    assert_eq!(
-        pids,
-        [_a.0.id().to_string(), _b.0.id().to_string()]
-            .iter()
-            .map(String::as_str)
-            .collect(),
-        "the two started, and no other process: {text}"
-    );
+    let (a, b) = (Marked::start(IDLE, &healthy), Marked::start(IDLE, &healthy));
+    let run = all(&healthy, [&a, &b]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
 
     let mixed = marker("mixed");
-    let (_idle, _busy) = (
+    let (idle, busy) = (
         Marked::start(IDLE, &mixed),
         Marked::start(SATURATED, &mixed),
     );
-    let (got, text) = all(&mixed);
-    assert_eq!(got, Some(1), "{text}");
-    assert!(text.contains("\"verdict\":\"pool-saturated\""), "{text}");
+    let run = all(&mixed, [&idle, &busy]);
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("\"verdict\":\"pool-saturated\""),
+        "{}",
+        run.stdout
+    );
 
     let none = marker("none");
-    let (got, text) = all(&none);
+    let (got, text) = code(&[
+        "scope",
+        "--all",
+        "--cmdline",
+        &none,
+        "--json",
+        "--duration",
+        "2",
+        "--rate",
+        "100",
+    ]);
     assert_eq!(got, Some(2), "{text}");
     assert!(
         text.contains(&format!(

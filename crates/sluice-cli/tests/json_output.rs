@@ -201,31 +201,25 @@ fn scope_writes_its_json_lines_to_a_file_too() {
             .all(|v| v["pid"] == node.id() && v["timestamp"].is_string())
     );
 
-    // --all: the same lines as stdout, each labelled with the process.
+    // --all: the same lines as stdout, each labelled with the process (the
+    // run ended once the process has reported a window).
     let all = dir.path().join("all.jsonl");
-    let out = sluice()
-        .args([
-            "scope",
-            "--all",
+    let all_arg = all.display().to_string();
+    let run = common::scope_all_until(
+        &[
             "--cmdline",
             &marker,
-            "--json",
-            "--duration",
-            "2",
-        ])
-        .args(["--rate", "100", "--json-out"])
-        .arg(&all)
-        .output()
-        .unwrap();
+            "--rate",
+            "100",
+            "--json-out",
+            &all_arg,
+        ],
+        &[node.id()],
+    );
     let _ = node.kill();
     let _ = node.wait();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let shown = lines(&out.stdout);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let shown = lines(run.stdout.as_bytes());
     assert!(!shown.is_empty(), "no window on stdout");
     assert_eq!(lines(&std::fs::read(&all).unwrap()), shown);
     assert!(
