@@ -301,12 +301,14 @@ fn negative_values(cmd: Command) -> Command {
 fn scope_command() -> Command {
     Command::new("scope")
         .about("Watch a running Node process's libuv pool from outside: threads, saturation, the loop, a verdict")
-        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop-blocked, pool-saturated, slow-io-throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later. --probe (root) adds uprobes for queue wait and run time per libuv kind. Exit code: 0 every window diagnosed was healthy, 1 a window's verdict was a problem (with --all: any process's), 2 an error or no verdict at all (the pool never found, no window completed; a --profile still exits 0 then).")
+        .long_about("Watch a running Node process's libuv pool from outside, with no change to it. Finds the pool threads (by name on libuv >= 1.50; otherwise from libuv's symbols and the process's memory, from each thread's start routine, or the futex its idle threads wait on), samples them and the loop thread from /proc, and reports per second: pool size, busy threads, utilization, saturation (time every pool thread was busy), loop utilization (time outside epoll_pwait), libuv's queue depth, and the doctor's verdict: loop-blocked, pool-saturated, slow-io-throttled, healthy, or unknown (the pool could not be found; the reason is given, and it is never called healthy). Works on nodejs.org's builds and on distributions' (shared, stripped libuv.so.1: the pool is told by each thread's start routine). Needs the process's user or root. --all watches every Node process on the host, in containers too, and the ones that start later (--cmdline REGEX: only those whose command line matches). --probe (root) adds uprobes for queue wait and run time per libuv kind. Exit code: 0 every window diagnosed was healthy, 1 a window's verdict was a problem (with --all: any process's), 2 an error or no verdict at all (the pool never found, no window completed, with --all no Node process found; a --profile still exits 0 then). --json-out FILE writes the --json lines to FILE as well, whatever the view.")
         .arg(Arg::new("pid").value_name("PID").required_unless_present("all").help("the Node process (`pgrep -a node` lists them)"))
         .arg(Arg::new("all").long("all").action(ArgAction::SetTrue).conflicts_with_all(["pid", "probe"]).help("watch every Node process on this host, containers included, and the ones that start later: one line each, sorted by saturation (Enter opens one); with --prometheus one exposition labelled pid, comm, container, pod"))
         .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
         .arg(Arg::new("duration").long("duration").value_name("TIME").help("stop after TIME (10, 2.5s, 500ms, 5m) and print the summary [default: until Ctrl-C or the process exits]"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).conflicts_with("prometheus").help("one JSON object per second on stdout"))
+        .arg(Arg::new("json-out").long("json-out").value_name("FILE").help("also write the JSON lines (with --profile: its JSON object) to FILE, whatever the view (checked before anything runs)"))
+        .arg(Arg::new("cmdline").long("cmdline").value_name("REGEX").requires("all").help("with --all: watch only the processes whose command line (arguments joined by spaces, as `ps -o args` shows it) matches REGEX, e.g. 'server\\.js'"))
         .arg(Arg::new("prometheus").long("prometheus").value_name("ADDR").help("serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9464"))
         .arg(Arg::new("probe").long("probe").action(ArgAction::SetTrue).help("also set uprobes on libuv (root): queue wait and run time per kind"))
         .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, start (each thread's start routine), futex"))
@@ -332,24 +334,9 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.options.probe = m.get_flag("probe");
     c.duration = get("duration").map(config::parse_duration).transpose()?;
-    let profile_time = get("profile")
-        .map(|t| {
-            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
-                flag: "--profile",
-                value: t.to_string(),
-                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
-            })
-        })
-        .transpose()?;
-    let mut p = sluice_scope::profile::ProfileConfig::new(
-        profile_time.unwrap_or(std::time::Duration::from_secs(5)),
-    );
-    p.yes = m.get_flag("yes");
-    p.progress = true;
-    p.out_dir = get("profile-out").unwrap_or(".").into();
-    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
-    p.fresh_code = !m.get_flag("profile-keep-code");
-    c.profile = Some(p);
+    let (profile_time, profile) = scope_profile(m)?;
+    c.profile = Some(profile);
+    c.json_out = json_out(m)?;
     c.interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     c.face = match get("prometheus") {
         Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
@@ -376,11 +363,46 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         }
         c.profile = None;
     }
-    let profiled = profile_time.is_some();
     let outcome = sluice_scope::run(&c)?;
     if !outcome.left_behind.is_empty() {
         anyhow::bail!("probes left behind: {}", outcome.left_behind.join("; "));
     }
+    Ok(scope_exit_code(&outcome, &c, profile_time.is_some()))
+}
+
+/// `--profile TIME` (when given) and the profile's settings, which the
+/// terminal view's `p` uses too.
+fn scope_profile(
+    m: &ArgMatches,
+) -> anyhow::Result<(Option<Duration>, sluice_scope::profile::ProfileConfig)> {
+    use sluice_scope::config;
+    let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
+    let profile_time = get("profile")
+        .map(|t| {
+            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
+                flag: "--profile",
+                value: t.to_string(),
+                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
+            })
+        })
+        .transpose()?;
+    let mut p =
+        sluice_scope::profile::ProfileConfig::new(profile_time.unwrap_or(Duration::from_secs(5)));
+    p.yes = m.get_flag("yes");
+    p.progress = true;
+    p.out_dir = get("profile-out").unwrap_or(".").into();
+    p.interval = config::parse_interval(get("profile-interval").unwrap_or_default())?;
+    p.fresh_code = !m.get_flag("profile-keep-code");
+    Ok((profile_time, p))
+}
+
+/// 1 when a window's verdict was a finding; 2 (said on stderr) when a watch
+/// reached no verdict at all; else 0.
+fn scope_exit_code(
+    outcome: &sluice_scope::RunOutcome,
+    c: &sluice_scope::ScopeConfig,
+    profiled: bool,
+) -> ExitCode {
     // A window cut short by the process exiting is not judged: its
     // threads were going away, not busy.
     let mut verdicts: Vec<_> = outcome.summary.verdicts().collect();
@@ -393,7 +415,7 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     }
     let verdicts: Vec<_> = verdicts.into_iter().map(|(v, _)| v).collect();
     if verdicts.iter().any(|v| v.is_finding()) {
-        return Ok(ExitCode::from(1));
+        return ExitCode::from(1);
     }
     // A profile is a result of its own; a watch with no verdict at all
     // (the pool never found, or no window completed) diagnosed nothing.
@@ -406,9 +428,9 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
                 "the pool was not found in any window (see the evidence)"
             }
         );
-        return Ok(ExitCode::from(2));
+        return ExitCode::from(2);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// `sluice scope --all`: every Node process on the host.
@@ -420,6 +442,10 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.duration = get("duration").map(config::parse_duration).transpose()?;
+    c.cmdline = get("cmdline")
+        .map(sluice_scope::host::CmdlineFilter::new)
+        .transpose()?;
+    c.json_out = json_out(m)?;
     c.face = match get("prometheus") {
         Some(addr) => Face::Prometheus(config::parse_listen(addr)?),
         None if m.get_flag("json") => Face::Json,
@@ -427,12 +453,43 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         None => Face::Text,
     };
     let outcome = sluice_scope::host::run(&c)?;
+    let seen = |w: &sluice_scope::host::Watched, v: &sluice_scope::Verdict| {
+        w.verdicts.get(v.as_str()).is_some_and(|n| *n > 0)
+    };
     let finding = outcome.processes.values().any(|w| {
         sluice_scope::Verdict::ALL
             .iter()
-            .any(|v| v.is_finding() && w.verdicts.get(v.as_str()).is_some_and(|n| *n > 0))
+            .any(|v| v.is_finding() && seen(w, v))
     });
-    Ok(ExitCode::from(u8::from(finding)))
+    if finding {
+        return Ok(ExitCode::from(1));
+    }
+    // As for one PID: a run in which no process had a healthy window
+    // diagnosed nothing.
+    if !outcome
+        .processes
+        .values()
+        .any(|w| seen(w, &sluice_scope::Verdict::Healthy))
+    {
+        eprintln!(
+            "sluice scope --all: no verdict: {}",
+            if outcome.processes.is_empty() {
+                match &c.cmdline {
+                    Some(f) => format!(
+                        "no Node process whose command line matches --cmdline {:?} was found",
+                        f.as_str()
+                    ),
+                    None => "no Node process was found".to_string(),
+                }
+            } else if outcome.processes.values().all(|w| w.windows == 0) {
+                "no window completed".to_string()
+            } else {
+                "no process's pool was found in any window (see the evidence)".to_string()
+            }
+        );
+        return Ok(ExitCode::from(2));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {

@@ -102,3 +102,112 @@ fn scope_exits_0_healthy_1_on_a_finding() {
     assert_eq!(finding, Some(1), "{text}");
     assert!(text.contains("\"verdict\":\"pool-saturated\""), "{text}");
 }
+
+/// A node running `script` with `marker` as its argument (so `--cmdline`
+/// picks it, and nothing else on the host), killed on drop.
+struct Marked(std::process::Child);
+
+impl Marked {
+    fn start(script: &str, marker: &str) -> Marked {
+        let mut node = Command::new("node")
+            .args(["-e", script, marker])
+            .env("UV_THREADPOOL_SIZE", "2")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("node on PATH");
+        common::await_ready(&mut node);
+        Marked(node)
+    }
+}
+
+impl Drop for Marked {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A marker no other process on the host has in its command line.
+fn marker(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    format!("sluice-exit-{what}-{}-{nanos}", std::process::id())
+}
+
+/// `scope --all --cmdline` watches only the processes the test started, so
+/// its exit code does not depend on other Node processes on the host: 0
+/// with two idle ones, 1 when one of them is saturated, 2 when nothing
+/// matches. Each run is ended (SIGINT) once every process has reported a
+/// window, so a slow attach on a busy machine cannot leave one unjudged.
+#[test]
+fn scope_all_exits_0_healthy_1_on_a_finding_2_with_nothing_to_watch() {
+    let all = |marker: &str, nodes: [&Marked; 2]| {
+        let pids = nodes.map(|n| n.0.id());
+        let run = common::scope_all_until(&["--cmdline", marker, "--rate", "100"], &pids);
+        let shown: std::collections::BTreeSet<u32> = run
+            .stdout
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["pid"]
+                    .as_u64()
+                    .unwrap() as u32
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            pids.into_iter().collect(),
+            "the two started, and no other process: {}{}",
+            run.stdout,
+            run.stderr
+        );
+        run
+    };
+    let healthy = marker("healthy");
+    let (a, b) = (Marked::start(IDLE, &healthy), Marked::start(IDLE, &healthy));
+    let run = all(&healthy, [&a, &b]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+
+    let mixed = marker("mixed");
+    let (idle, busy) = (
+        Marked::start(IDLE, &mixed),
+        Marked::start(SATURATED, &mixed),
+    );
+    let run = all(&mixed, [&idle, &busy]);
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("\"verdict\":\"pool-saturated\""),
+        "{}",
+        run.stdout
+    );
+
+    let none = marker("none");
+    let (got, text) = code(&[
+        "scope",
+        "--all",
+        "--cmdline",
+        &none,
+        "--json",
+        "--duration",
+        "2",
+        "--rate",
+        "100",
+    ]);
+    assert_eq!(got, Some(2), "{text}");
+    assert!(
+        text.contains(&format!(
+            "no Node process whose command line matches --cmdline \"{none}\" was found"
+        )),
+        "{text}"
+    );
+
+    let (got, text) = code(&["scope", "--all", "--cmdline", "(", "--duration", "1"]);
+    assert_eq!(got, Some(2), "{text}");
+    assert!(
+        text.contains("--cmdline \"(\": not a regular expression"),
+        "{text}"
+    );
+    let (got, text) = code(&["scope", "--cmdline", "node", "1"]);
+    assert_eq!(got, Some(2), "--cmdline needs --all: {text}");
+}

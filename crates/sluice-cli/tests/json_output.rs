@@ -109,3 +109,144 @@ fn load_and_doctor_print_json_and_write_the_same_to_a_file() {
             .contains("--json-out /nonexistent/d.json: the directory /nonexistent does not exist")
     );
 }
+
+/// A node with its pool of 2 started (one fs.stat), idle; `marker` is its
+/// argument, for `--all --cmdline`.
+fn idle_node(marker: &str) -> std::process::Child {
+    let mut node = std::process::Command::new("node")
+        .args([
+            "-e",
+            "require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);",
+            marker,
+        ])
+        .env("UV_THREADPOOL_SIZE", "2")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("node on PATH");
+    common::await_ready(&mut node);
+    node
+}
+
+fn lines(bytes: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|l| json(l.as_bytes()))
+        .collect()
+}
+
+#[test]
+fn scope_writes_its_json_lines_to_a_file_too() {
+    let marker = format!("sluice-json-out-{}", std::process::id());
+    let mut node = idle_node(&marker);
+    let pid = node.id().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.jsonl");
+    let out = sluice()
+        .args([
+            "scope",
+            &pid,
+            "--json",
+            "--duration",
+            "2",
+            "--rate",
+            "100",
+            "--json-out",
+        ])
+        .arg(&both)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = lines(&out.stdout);
+    assert!(!shown.is_empty(), "no window on stdout");
+    assert_eq!(
+        lines(&std::fs::read(&both).unwrap()),
+        shown,
+        "the file holds the same lines"
+    );
+    assert_eq!(shown[0]["pool_size"], 2, "{}", shown[0]);
+    assert_eq!(shown[0]["verdict"], "healthy", "{}", shown[0]);
+
+    // --json-out without --json: the text on stdout, the JSON in the file.
+    let only = dir.path().join("only.jsonl");
+    let out = sluice()
+        .args([
+            "scope",
+            &pid,
+            "--duration",
+            "2",
+            "--rate",
+            "100",
+            "--json-out",
+        ])
+        .arg(&only)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("healthy"), "{text}");
+    assert!(!text.contains('{'), "no JSON on stdout: {text}");
+    let written = lines(&std::fs::read(&only).unwrap());
+    assert!(
+        written.iter().filter(|v| v["verdict"] == "healthy").count() >= 1,
+        "{written:?}"
+    );
+    assert!(
+        written
+            .iter()
+            .all(|v| v["pid"] == node.id() && v["timestamp"].is_string())
+    );
+
+    // --all: the same lines as stdout, each labelled with the process (the
+    // run ended once the process has reported a window).
+    let all = dir.path().join("all.jsonl");
+    let all_arg = all.display().to_string();
+    let run = common::scope_all_until(
+        &[
+            "--cmdline",
+            &marker,
+            "--rate",
+            "100",
+            "--json-out",
+            &all_arg,
+        ],
+        &[node.id()],
+    );
+    let _ = node.kill();
+    let _ = node.wait();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let shown = lines(run.stdout.as_bytes());
+    assert!(!shown.is_empty(), "no window on stdout");
+    assert_eq!(lines(&std::fs::read(&all).unwrap()), shown);
+    assert!(
+        shown
+            .iter()
+            .all(|v| v["pid"] == node.id() && v["comm"] == "node" && v["verdict"] == "healthy"),
+        "{shown:?}"
+    );
+}
+
+#[test]
+fn scope_refuses_an_unwritable_json_out_before_it_attaches() {
+    // This test process is no Node process: had scope attached first, the
+    // error would say so.
+    let me = std::process::id().to_string();
+    for args in [
+        &["scope", &me, "--json-out", "/nonexistent/s.jsonl"][..],
+        &["scope", "--all", "--json-out", "/nonexistent/s.jsonl"],
+    ] {
+        let out = sluice().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(
+                "--json-out /nonexistent/s.jsonl: the directory /nonexistent does not exist"
+            ),
+            "{args:?}: {err}"
+        );
+    }
+}

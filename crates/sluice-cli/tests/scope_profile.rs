@@ -207,6 +207,36 @@ fn an_open_inspector_needs_no_consent_and_stays_open() {
     assert_eq!(node.ports(), before);
 }
 
+/// `--json-out FILE` with `--profile`: the report's text on stdout, the
+/// JSON object `--json` prints in the file.
+#[test]
+fn a_profile_writes_its_json_object_to_json_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let node = Node::start(dir.path(), &["--inspect=127.0.0.1:0"], SPIN);
+    let file = dir.path().join("profile.json");
+    let out = sluice()
+        .args(["scope", &node.pid().to_string(), "--profile", "1500ms"])
+        .arg("--profile-out")
+        .arg(dir.path())
+        .arg("--json-out")
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.starts_with("sluice scope --profile: process"),
+        "{stdout}{stderr}"
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap())
+        .unwrap_or_else(|e| panic!("{e}; stderr:\n{stderr}"));
+    names(&v, "hashLegacy", 2);
+    assert_eq!(v["pid"], node.pid());
+    let finding = !matches!(v["window"]["verdict"].as_str(), Some("healthy" | "unknown"));
+    assert_eq!(out.status.code(), Some(i32::from(finding)), "{stderr}");
+}
+
 #[test]
 fn a_closed_inspector_is_not_opened_without_consent() {
     let dir = tempfile::tempdir().unwrap();

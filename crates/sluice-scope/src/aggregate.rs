@@ -177,6 +177,25 @@ pub struct Context<'a> {
     pub order: Option<Order>,
 }
 
+#[cfg(test)]
+impl<'a> Context<'a> {
+    /// A one-second window's context with its time, process and pool only
+    /// (no CPU figures, no probes, no onsets): the unit tests' windows.
+    pub(crate) fn bare(t_s: f64, pid: u32, status: &'a PoolStatus) -> Context<'a> {
+        Context {
+            t_s,
+            pid,
+            window_s: 1.0,
+            status,
+            pool_cpu_ns: vec![],
+            loop_cpu_ns: None,
+            sampler_cpu_ns: 0,
+            probe: None,
+            order: None,
+        }
+    }
+}
+
 impl Window {
     /// An empty window over the pool threads `pool_tids` (sampler order).
     pub fn new(pool_tids: Vec<u32>) -> Window {
@@ -267,92 +286,113 @@ impl Window {
         )
     }
 
-    /// The report of this window.
-    pub fn finish(self, cx: Context<'_>) -> Report {
+    /// `count` samples as a percentage of the window's.
+    fn pct(&self, count: u32) -> f64 {
+        100.0 * f64::from(count) / f64::from(self.samples.max(1))
+    }
+
+    /// The pool's busy states with their mean thread counts, and the
+    /// loop's with their share of samples (%).
+    fn state_shares(&self) -> (BTreeMap<String, f64>, BTreeMap<String, f64>) {
         let n = f64::from(self.samples.max(1));
-        let pct = |count: f64| 100.0 * count / n;
-        let pool_size = self.pool_tids.len();
-        let busy_threads = self.busy_sum as f64 / n;
-        let utilization_pct = if pool_size == 0 {
-            0.0
-        } else {
-            100.0 * busy_threads / pool_size as f64
-        };
-        let saturation_pct = if pool_size == 0 {
-            0.0
-        } else {
-            pct(f64::from(self.all_busy))
-        };
-        let loop_utilization_pct = pct(f64::from(self.loop_busy));
-        let (loop_stalled_pct, loop_longest_ms) = self.stretches(cx.window_s);
-        let cpu_pct = |ns: u64| 100.0 * ns as f64 / 1e9 / cx.window_s.max(1e-9);
-        let pool_states: BTreeMap<String, f64> = self
+        let pool = self
             .pool_states
             .iter()
             .map(|(k, v)| (k.to_string(), *v as f64 / n))
             .collect();
-        let loop_states: BTreeMap<String, f64> = self
+        let lp = self
             .loop_states
             .iter()
-            .map(|(k, v)| (k.to_string(), pct(f64::from(*v))))
+            .map(|(k, v)| (k.to_string(), self.pct(*v)))
             .collect();
-        let queue_depth = (self.queue_readings > 0)
+        (pool, lp)
+    }
+
+    /// Mean queue depth, and slow I/O's figures: counted where
+    /// `slow_io_work_running` was read (the same symbol group as
+    /// `slow_io_pending_wq`); where it was not, the share of samples with
+    /// libuv's limit of pool threads in the resolver.
+    fn queue_vitals(&self, v: &mut Vitals) {
+        v.queue_depth = (self.queue_readings > 0)
             .then(|| self.queue_sum as f64 / f64::from(self.queue_readings));
-        // Slow I/O is counted where slow_io_work_running was read (the
-        // same symbol group as slow_io_pending_wq).
-        let running_readings = f64::from(self.slow_running_readings);
-        let slow_queue_depth = (self.slow_running_readings > 0)
-            .then(|| self.slow_sum as f64 / f64::from(self.queue_readings));
-        let slow_io_running = (self.slow_running_readings > 0)
-            .then(|| self.slow_running_sum as f64 / running_readings);
-        let slow_io_throttled_pct = (self.slow_running_readings > 0)
-            .then(|| 100.0 * f64::from(self.slow_throttled) / running_readings);
-        let resolver_at_limit_pct = (self.slow_running_readings == 0 && pool_size >= 2)
-            .then(|| pct(f64::from(self.resolver_at_limit)));
-        let sorted = |m: &BTreeMap<String, f64>| {
-            let mut v: Vec<(String, f64)> = m.iter().map(|(k, x)| (k.clone(), *x)).collect();
-            v.sort_by(|a, b| b.1.total_cmp(&a.1));
-            v
-        };
-        let (verdict, evidence) = doctor::diagnose(&Vitals {
+        if self.slow_running_readings > 0 {
+            let running_readings = f64::from(self.slow_running_readings);
+            v.slow_queue_depth = Some(self.slow_sum as f64 / f64::from(self.queue_readings));
+            v.slow_io_running = Some(self.slow_running_sum as f64 / running_readings);
+            v.slow_io_throttled_pct =
+                Some(100.0 * f64::from(self.slow_throttled) / running_readings);
+        } else if v.pool_size >= 2 {
+            v.resolver_at_limit_pct = Some(self.pct(self.resolver_at_limit));
+        }
+    }
+
+    /// What the doctor reads of this window.
+    fn vitals(
+        &self,
+        cx: &Context<'_>,
+        pool_states: &BTreeMap<String, f64>,
+        loop_states: &BTreeMap<String, f64>,
+    ) -> Vitals {
+        let pool_size = self.pool_tids.len();
+        let (loop_stalled_pct, loop_longest_ms) = self.stretches(cx.window_s);
+        let mut v = Vitals {
             order: cx.order,
             pool_size,
             pool_unknown: match cx.status {
                 PoolStatus::NotFound { evidence } => Some(evidence.clone()),
                 _ => None,
             },
-            busy_threads,
-            saturation_pct,
-            loop_utilization_pct,
+            busy_threads: self.busy_sum as f64 / f64::from(self.samples.max(1)),
+            saturation_pct: if pool_size == 0 {
+                0.0
+            } else {
+                self.pct(self.all_busy)
+            },
+            loop_utilization_pct: self.pct(self.loop_busy),
             loop_stalled_pct,
             loop_longest_ms,
-            loop_states: sorted(&loop_states),
-            pool_states: sorted(&pool_states),
-            queue_depth,
-            slow_queue_depth,
-            slow_io_running,
-            slow_io_throttled_pct,
-            resolver_at_limit_pct,
-        });
+            loop_states: largest_first(loop_states),
+            pool_states: largest_first(pool_states),
+            ..Vitals::default()
+        };
+        self.queue_vitals(&mut v);
+        v
+    }
+
+    /// Each pool thread: its busy share, CPU, and state at the last sample.
+    fn thread_reports(&self, cx: &Context<'_>) -> Vec<ThreadReport> {
         let last = self.last.as_ref();
-        let threads = self
-            .pool_tids
+        self.pool_tids
             .iter()
             .enumerate()
             .map(|(i, &tid)| ThreadReport {
                 tid,
-                busy_pct: pct(f64::from(self.per_thread_busy[i])),
-                cpu_pct: cx.pool_cpu_ns.get(i).copied().flatten().map(cpu_pct),
+                busy_pct: self.pct(self.per_thread_busy[i]),
+                cpu_pct: cx
+                    .pool_cpu_ns
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|ns| cpu_pct(ns, cx.window_s)),
                 state: last
                     .and_then(|t| t.pool.get(i))
                     .map_or(ThreadState::Gone, |s| *s)
                     .label()
                     .to_string(),
             })
-            .collect();
+            .collect()
+    }
+
+    /// The report of this window.
+    pub fn finish(self, cx: Context<'_>) -> Report {
+        let (pool_states, loop_states) = self.state_shares();
+        let v = self.vitals(&cx, &pool_states, &loop_states);
+        let (verdict, evidence) = doctor::diagnose(&v);
+        let threads = self.thread_reports(&cx);
+        let cpu = |ns: u64| cpu_pct(ns, cx.window_s);
         let pool_cpu_pct = (!cx.pool_cpu_ns.is_empty())
             .then(|| cx.pool_cpu_ns.iter().map(|c| c.unwrap_or(0)).sum::<u64>())
-            .map(cpu_pct);
+            .map(cpu);
         let (pool_started, discovery) = match cx.status {
             PoolStatus::Started(p) => (true, p.method.as_str()),
             PoolStatus::NotStarted { .. } => (false, "not-started"),
@@ -365,28 +405,32 @@ impl Window {
             samples: self.samples,
             pool_started,
             discovery: discovery.to_string(),
-            pool_size,
-            busy_threads,
+            pool_size: v.pool_size,
+            busy_threads: v.busy_threads,
             busy_threads_max: self.busy_max,
-            utilization_pct,
-            saturation_pct,
-            loop_utilization_pct,
-            loop_stalled_pct,
-            loop_longest_ms,
+            utilization_pct: if v.pool_size == 0 {
+                0.0
+            } else {
+                100.0 * v.busy_threads / v.pool_size as f64
+            },
+            saturation_pct: v.saturation_pct,
+            loop_utilization_pct: v.loop_utilization_pct,
+            loop_stalled_pct: v.loop_stalled_pct,
+            loop_longest_ms: v.loop_longest_ms,
             pool_states,
             loop_states,
-            queue_depth,
+            queue_depth: v.queue_depth,
             queue_depth_max: (self.queue_readings > 0).then_some(self.queue_max),
             queue_depth_at_least: self.queue_at_least,
-            slow_queue_depth,
-            slow_io_running,
-            slow_io_limit: doctor::slow_io_limit(pool_size),
-            slow_io_throttled_pct,
-            resolver_at_limit_pct,
+            slow_queue_depth: v.slow_queue_depth,
+            slow_io_running: v.slow_io_running,
+            slow_io_limit: doctor::slow_io_limit(v.pool_size),
+            slow_io_throttled_pct: v.slow_io_throttled_pct,
+            resolver_at_limit_pct: v.resolver_at_limit_pct,
             pool_cpu_pct,
-            loop_cpu_pct: cx.loop_cpu_ns.map(cpu_pct),
+            loop_cpu_pct: cx.loop_cpu_ns.map(cpu),
             threads,
-            sampler_cpu_pct: cpu_pct(cx.sampler_cpu_ns),
+            sampler_cpu_pct: cpu(cx.sampler_cpu_ns),
             onset: (verdict == Verdict::Both)
                 .then(|| cx.order.map(doctor::Onset::from))
                 .flatten(),
@@ -395,6 +439,18 @@ impl Window {
             probe: cx.probe,
         }
     }
+}
+
+/// CPU nanoseconds over a window of `window_s` as a percentage of a core.
+fn cpu_pct(ns: u64, window_s: f64) -> f64 {
+    100.0 * ns as f64 / 1e9 / window_s.max(1e-9)
+}
+
+/// A map's entries, largest value first.
+fn largest_first(m: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
+    let mut v: Vec<(String, f64)> = m.iter().map(|(k, x)| (k.clone(), *x)).collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1));
+    v
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::error::ScopeError;
 use crate::profile::ProfileConfig;
 use crate::session::{self, Options};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How the reports are shown.
@@ -39,6 +40,9 @@ pub struct ScopeConfig {
     pub profile: Option<ProfileConfig>,
     /// Whether a person can be asked (stdin and stderr are terminals).
     pub interactive: bool,
+    /// `--json-out FILE`: also write the `--json` lines (or `--profile`'s
+    /// JSON object) to this file, whatever the face.
+    pub json_out: Option<PathBuf>,
 }
 
 impl ScopeConfig {
@@ -53,6 +57,7 @@ impl ScopeConfig {
             face: Face::Tui,
             profile: None,
             interactive: false,
+            json_out: None,
         }
     }
 }

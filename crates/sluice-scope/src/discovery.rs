@@ -46,6 +46,7 @@ use crate::memory::RemoteMemory;
 use crate::syscalls::SyscallLine;
 use crate::target::Target;
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 /// Which discovery method(s) to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -217,81 +218,29 @@ pub fn discover(
     known: Option<&Pool>,
 ) -> Result<PoolStatus, ScopeError> {
     let threads = snapshot(target)?;
-    let syms = &target.image.symbols;
-    let cond = syms.cond.as_ref().map(|r| target.image.runtime_range(r));
-    let idle_wait = || match &cond {
-        Some(r) => IdleWait::Cond(r.clone()),
-        None => IdleWait::AnyFutex,
+    let cond = target
+        .image
+        .symbols
+        .cond
+        .as_ref()
+        .map(|r| target.image.runtime_range(r));
+    let look = Look {
+        target,
+        threads: &threads,
+        cond: cond.clone(),
+        strategy,
     };
     let mut notes = Vec::new();
     if matches!(strategy, Strategy::Auto | Strategy::Names) {
-        let named: Vec<u32> = threads
-            .iter()
-            .filter(|t| t.name == WORKER_NAME)
-            .map(|t| t.tid)
-            .collect();
-        if !named.is_empty() {
-            let evidence = vec![format!(
-                "{} named {WORKER_NAME} (libuv >= 1.50 names its pool)",
-                threads_text(named.len())
-            )];
-            return Ok(PoolStatus::Started(Pool {
-                method: Method::Names,
-                tids: named,
-                idle: idle_wait(),
-                evidence,
-            }));
+        match look.by_names() {
+            Step::Done(status) => return Ok(status),
+            Step::Next(why) => notes.push(why),
         }
-        if strategy == Strategy::Names {
-            return Ok(PoolStatus::NotFound {
-                evidence: format!(
-                    "no thread is named {WORKER_NAME} (libuv before 1.50 names none; try --discover auto)"
-                ),
-            });
-        }
-        notes.push(format!("no thread named {WORKER_NAME} (libuv < 1.50)"));
     }
     if matches!(strategy, Strategy::Auto | Strategy::Memory) {
-        match (mem, syms.nthreads, syms.threads) {
-            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t) {
-                Ok(MemoryPool::NotStarted) => {
-                    return Ok(PoolStatus::NotStarted {
-                        evidence: "libuv's nthreads is 0: no pool work has been submitted yet (libuv starts its threads at the first fs call, dns.lookup, async crypto or zlib call)".into(),
-                    });
-                }
-                Ok(MemoryPool::Found { tids, offset }) => {
-                    let mut evidence = vec![format!(
-                        "libuv's nthreads = {} and threads[] read from memory (threadpool.c statics in {}); TIDs from struct pthread (+{offset:#x})",
-                        tids.len(),
-                        target.image.shown
-                    )];
-                    evidence.extend(cross_check(&tids, &threads, cond.as_ref()));
-                    return Ok(PoolStatus::Started(Pool {
-                        method: Method::Memory,
-                        tids,
-                        idle: idle_wait(),
-                        evidence,
-                    }));
-                }
-                Err(why) if strategy == Strategy::Memory => {
-                    return Err(ScopeError::Elf {
-                        path: target.image.shown.clone().into(),
-                        message: why,
-                    });
-                }
-                Err(why) => notes.push(why),
-            },
-            (None, _, _) => notes.push("process memory not readable".into()),
-            _ => notes.push(format!(
-                "{} has no nthreads/threads symbols",
-                target.image.shown
-            )),
-        }
-        if strategy == Strategy::Memory {
-            return Err(ScopeError::Elf {
-                path: target.image.shown.clone().into(),
-                message: format!("--discover memory: {}", notes.join("; ")),
-            });
+        match look.by_memory(mem)? {
+            Step::Done(status) => return Ok(status),
+            Step::Next(why) => notes.push(why),
         }
     }
     if matches!(strategy, Strategy::Auto | Strategy::Start) {
@@ -309,6 +258,109 @@ pub fn discover(
         Some(cond) => futex_with_symbols(target, &threads, cond, known, notes),
         None => futex_heuristic(target, &threads, known, notes),
     })
+}
+
+/// What one method of [`discover`] concluded.
+enum Step {
+    /// The answer: the pool, not started, or not found by the one method
+    /// asked for.
+    Done(PoolStatus),
+    /// This method cannot tell, and why (evidence for the methods after).
+    Next(String),
+}
+
+/// What every method of [`discover`] looks at.
+struct Look<'a> {
+    target: &'a Target,
+    threads: &'a [Snapshot],
+    /// libuv's `cond` (runtime addresses), when the symbol table has it.
+    cond: Option<Range<u64>>,
+    strategy: Strategy,
+}
+
+impl Look<'_> {
+    /// How an idle pool thread waits: on libuv's cond where it is known.
+    fn idle_wait(&self) -> IdleWait {
+        match &self.cond {
+            Some(r) => IdleWait::Cond(r.clone()),
+            None => IdleWait::AnyFutex,
+        }
+    }
+
+    /// Threads named `libuv-worker` (libuv >= 1.50).
+    fn by_names(&self) -> Step {
+        let named: Vec<u32> = self
+            .threads
+            .iter()
+            .filter(|t| t.name == WORKER_NAME)
+            .map(|t| t.tid)
+            .collect();
+        if !named.is_empty() {
+            let evidence = vec![format!(
+                "{} named {WORKER_NAME} (libuv >= 1.50 names its pool)",
+                threads_text(named.len())
+            )];
+            return Step::Done(PoolStatus::Started(Pool {
+                method: Method::Names,
+                tids: named,
+                idle: self.idle_wait(),
+                evidence,
+            }));
+        }
+        if self.strategy == Strategy::Names {
+            return Step::Done(PoolStatus::NotFound {
+                evidence: format!(
+                    "no thread is named {WORKER_NAME} (libuv before 1.50 names none; try --discover auto)"
+                ),
+            });
+        }
+        Step::Next(format!("no thread named {WORKER_NAME} (libuv < 1.50)"))
+    }
+
+    /// libuv's `nthreads` and `threads[]` read from memory; with
+    /// `--discover memory`, a reason it cannot is an error.
+    fn by_memory(&self, mem: Option<&RemoteMemory>) -> Result<Step, ScopeError> {
+        let (target, syms) = (self.target, &self.target.image.symbols);
+        let why = match (mem, syms.nthreads, syms.threads) {
+            (Some(mem), Some(n), Some(t)) => match from_memory(target, mem, n, t) {
+                Ok(MemoryPool::NotStarted) => {
+                    return Ok(Step::Done(PoolStatus::NotStarted {
+                        evidence: "libuv's nthreads is 0: no pool work has been submitted yet (libuv starts its threads at the first fs call, dns.lookup, async crypto or zlib call)".into(),
+                    }));
+                }
+                Ok(MemoryPool::Found { tids, offset }) => {
+                    let mut evidence = vec![format!(
+                        "libuv's nthreads = {} and threads[] read from memory (threadpool.c statics in {}); TIDs from struct pthread (+{offset:#x})",
+                        tids.len(),
+                        target.image.shown
+                    )];
+                    evidence.extend(cross_check(&tids, self.threads, self.cond.as_ref()));
+                    return Ok(Step::Done(PoolStatus::Started(Pool {
+                        method: Method::Memory,
+                        tids,
+                        idle: self.idle_wait(),
+                        evidence,
+                    })));
+                }
+                Err(why) if self.strategy == Strategy::Memory => {
+                    return Err(ScopeError::Elf {
+                        path: target.image.shown.clone().into(),
+                        message: why,
+                    });
+                }
+                Err(why) => why,
+            },
+            (None, _, _) => "process memory not readable".into(),
+            _ => format!("{} has no nthreads/threads symbols", target.image.shown),
+        };
+        if self.strategy == Strategy::Memory {
+            return Err(ScopeError::Elf {
+                path: target.image.shown.clone().into(),
+                message: format!("--discover memory: {why}"),
+            });
+        }
+        Ok(Step::Next(why))
+    }
 }
 
 /// The pool by each thread's start routine (`start_routine.rs`); `Err`
@@ -550,61 +602,9 @@ fn futex_heuristic(
     known: Option<&Pool>,
     notes: Vec<String>,
 ) -> PoolStatus {
-    let known = known.filter(|k| k.method == Method::FutexHeuristic);
-    // Futex waits in the image's static data, by word.
-    let mut by_word: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
-    for t in threads.iter().filter(|t| t.tid != target.pid) {
-        if let Some(w) = t.line.and_then(|l| l.futex_wait_word())
-            && target.image.holds_data(w)
-        {
-            by_word.entry(w).or_default().push(t.tid);
-        }
-    }
-    // Words within 8 bytes of each other are one condition variable.
-    let mut groups: Vec<(Vec<u64>, Vec<u32>)> = Vec::new();
-    for (w, tids) in by_word {
-        match groups.last_mut() {
-            Some((words, g)) if w - words.last().copied().unwrap_or(w) <= 8 => {
-                words.push(w);
-                g.extend(tids);
-            }
-            _ => groups.push((vec![w], tids)),
-        }
-    }
-    if let Some(k) = known {
-        // Keep the known pool's group: threads on its words join it.
-        let IdleWait::Words(kw) = &k.idle else {
-            unreachable!("heuristic pools wait on words")
-        };
-        let alive: Vec<u32> = threads.iter().map(|t| t.tid).collect();
-        let mut tids: Vec<u32> = k
-            .tids
-            .iter()
-            .copied()
-            .filter(|t| alive.contains(t))
-            .collect();
-        let mut words = kw.clone();
-        for (gw, gt) in &groups {
-            if gw.iter().any(|w| kw.iter().any(|k| w.abs_diff(*k) <= 8)) {
-                for w in gw {
-                    if !words.contains(w) {
-                        words.push(*w);
-                    }
-                }
-                for t in gt {
-                    if !tids.contains(t) {
-                        tids.push(*t);
-                    }
-                }
-            }
-        }
-        tids.sort_unstable();
-        return PoolStatus::Started(Pool {
-            method: Method::FutexHeuristic,
-            tids,
-            idle: IdleWait::Words(words),
-            evidence: k.evidence.clone(),
-        });
+    let groups = futex_groups(target, threads);
+    if let Some(k) = known.filter(|k| k.method == Method::FutexHeuristic) {
+        return PoolStatus::Started(keep_known(k, threads, &groups));
     }
     if groups.is_empty() {
         return PoolStatus::NotFound {
@@ -615,16 +615,97 @@ fn futex_heuristic(
             ),
         };
     }
-    let newest = |g: &Vec<u32>| {
+    PoolStatus::Started(likeliest_group(target, groups, &notes))
+}
+
+/// Threads waiting on futex words close together: one condition variable.
+struct WordGroup {
+    /// The words, ascending.
+    words: Vec<u64>,
+    /// The threads waiting on them.
+    tids: Vec<u32>,
+}
+
+/// Futex waits in the image's static data (the main thread's left out),
+/// grouped: words within 8 bytes of each other are one condition variable.
+fn futex_groups(target: &Target, threads: &[Snapshot]) -> Vec<WordGroup> {
+    let mut by_word: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    for t in threads.iter().filter(|t| t.tid != target.pid) {
+        if let Some(w) = t.line.and_then(|l| l.futex_wait_word())
+            && target.image.holds_data(w)
+        {
+            by_word.entry(w).or_default().push(t.tid);
+        }
+    }
+    let mut groups: Vec<WordGroup> = Vec::new();
+    for (w, tids) in by_word {
+        match groups.last_mut() {
+            Some(g) if w - g.words.last().copied().unwrap_or(w) <= 8 => {
+                g.words.push(w);
+                g.tids.extend(tids);
+            }
+            _ => groups.push(WordGroup {
+                words: vec![w],
+                tids,
+            }),
+        }
+    }
+    groups
+}
+
+/// The known pool, its threads still alive, joined by the threads of any
+/// group on (or next to) its words.
+fn keep_known(k: &Pool, threads: &[Snapshot], groups: &[WordGroup]) -> Pool {
+    let IdleWait::Words(kw) = &k.idle else {
+        unreachable!("heuristic pools wait on words")
+    };
+    let alive: Vec<u32> = threads.iter().map(|t| t.tid).collect();
+    let mut tids: Vec<u32> = k
+        .tids
+        .iter()
+        .copied()
+        .filter(|t| alive.contains(t))
+        .collect();
+    let mut words = kw.clone();
+    let near_known = |g: &&WordGroup| {
+        g.words
+            .iter()
+            .any(|w| kw.iter().any(|k| w.abs_diff(*k) <= 8))
+    };
+    for g in groups.iter().filter(near_known) {
+        for w in &g.words {
+            if !words.contains(w) {
+                words.push(*w);
+            }
+        }
+        for t in &g.tids {
+            if !tids.contains(t) {
+                tids.push(*t);
+            }
+        }
+    }
+    tids.sort_unstable();
+    Pool {
+        method: Method::FutexHeuristic,
+        tids,
+        idle: IdleWait::Words(words),
+        evidence: k.evidence.clone(),
+    }
+}
+
+/// The pool among the groups (not empty): the largest, then the newest
+/// (the latest first thread start), labelled a heuristic.
+fn likeliest_group(target: &Target, groups: Vec<WordGroup>, notes: &[String]) -> Pool {
+    let newest = |g: &[u32]| {
         g.iter()
             .filter_map(|t| target.thread_start_time(*t))
             .min()
             .unwrap_or(0)
     };
     let candidates = groups.len();
-    let (words, mut tids) = groups
+    let WordGroup { words, mut tids } = groups
         .into_iter()
-        .max_by_key(|(_, g)| (g.len(), newest(g)))
+        .max_by_key(|g| (g.tids.len(), newest(&g.tids)))
         .expect("not empty");
     tids.sort_unstable();
     let lone = if tids.len() == 1 {
@@ -643,14 +724,14 @@ fn futex_heuristic(
             .join(", "),
         target.image.shown,
         if candidates == 1 { "" } else { "s" },
-        notes_suffix(&notes)
+        notes_suffix(notes)
     )];
-    PoolStatus::Started(Pool {
+    Pool {
         method: Method::FutexHeuristic,
         tids,
         idle: IdleWait::Words(words),
         evidence,
-    })
+    }
 }
 
 /// `1 thread`, `4 threads`.

@@ -296,109 +296,10 @@ pub fn pool_doing(states: &[(String, f64)]) -> String {
 /// assert_eq!(diagnose(&throttled).0, Verdict::SlowIoThrottled);
 /// ```
 pub fn diagnose(v: &Vitals) -> (Verdict, String) {
-    let stalled = v.loop_stalled_pct >= LOOP_STALLED_PCT;
-    let loop_blocked = v.loop_utilization_pct >= LOOP_BLOCKED_PCT || stalled;
-    let saturated = v.pool_size > 0 && v.saturation_pct >= POOL_SATURATED_PCT;
-    let throttled = v.pool_size > 0
-        && !saturated
-        && v.slow_io_throttled_pct
-            .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
-    let slow_unseen = v.slow_io_throttled_pct.is_none()
-        && v.resolver_at_limit_pct
-            .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT);
-    let verdict = match (loop_blocked, saturated, throttled) {
-        (false, false, false) if v.pool_unknown.is_some() || slow_unseen => Verdict::Unknown,
-        (false, false, false) => Verdict::Healthy,
-        (true, false, false) => Verdict::LoopBlocked,
-        (false, true, _) => Verdict::PoolSaturated,
-        (true, true, _) => Verdict::Both,
-        (false, false, true) => Verdict::SlowIoThrottled,
-        (true, false, true) => Verdict::LoopBlockedSlowIoThrottled,
-    };
-    // States too rare to show at one decimal are left out.
-    let states = |s: &[(String, f64)], unit: &str| {
-        s.iter()
-            .filter(|(_, x)| *x >= 0.05)
-            .map(|(k, x)| format!("{k} {x:.1}{unit}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let stretches = if v.loop_longest_ms >= LOOP_STALL_MS {
-        format!(
-            ", {:.0}% in stretches of {LOOP_STALL_MS:.0} ms or more, the longest {:.0} ms",
-            v.loop_stalled_pct, v.loop_longest_ms
-        )
-    } else {
-        String::new()
-    };
-    let loop_text = if loop_blocked {
-        format!(
-            "loop blocked: the main thread was outside epoll_pwait {:.0}% of the window{stretches} ({}); timers, I/O callbacks and requests wait",
-            v.loop_utilization_pct,
-            states(&v.loop_states, "%")
-        )
-    } else {
-        format!("loop {:.0}% busy{stretches}", v.loop_utilization_pct)
-    };
-    let queue = v
-        .queue_depth
-        .map(|q| {
-            let slow = v
-                .slow_queue_depth
-                .filter(|s| *s >= 0.05)
-                .map(|s| format!(", {s:.1} of them slow I/O"))
-                .unwrap_or_default();
-            format!("; {q:.1} requests queued on average{slow}")
-        })
-        .unwrap_or_default();
-    let pool_text = if let Some(why) = &v.pool_unknown {
-        format!("pool unknown: {why}")
-    } else if slow_unseen && !saturated {
-        let n = v.pool_size;
-        format!(
-            "slow I/O at libuv's limit, queue unseen: {} of {n} threads (libuv's (n + 1) / 2 limit) were in the resolver's network calls (getaddrinfo) {:.0}% of the window; lookups beyond them wait in slow_io_pending_wq, which cannot be read without libuv's symbols, so whether lookups are throttled is unknown (pool {:.1} of {n} busy)",
-            slow_io_limit(n),
-            v.resolver_at_limit_pct.unwrap_or(0.0),
-            v.busy_threads
-        )
-    } else if v.pool_size == 0 {
-        "no pool thread seen (libuv starts its pool at the first fs, dns.lookup, crypto or zlib call)".to_string()
-    } else if saturated {
-        format!(
-            "pool saturated: {} busy at once {:.0}% of the window ({:.1} busy on average: {}{queue}); new fs, dns.lookup, crypto and zlib work waits",
-            match v.pool_size {
-                1 => "its one thread".to_string(),
-                n => format!("all {n} threads"),
-            },
-            v.saturation_pct,
-            v.busy_threads,
-            states(&v.pool_states, "")
-        )
-    } else if throttled {
-        let n = v.pool_size;
-        let limit = slow_io_limit(n);
-        let running = v.slow_io_running.unwrap_or(0.0);
-        let busy_states = states(&v.pool_states, "");
-        format!(
-            "slow I/O throttled: {:.1} slow requests (dns.lookup, dns.lookupService) queued on average while {running:.1} threads ran slow I/O, at libuv's limit of (n + 1) / 2 = {limit} of {n} threads, in {:.0}% of the window; the other {} threads were {:.1} busy on average, so new lookups wait though {:.1} threads are idle (pool {:.1} of {n} busy{})",
-            v.slow_queue_depth.unwrap_or(0.0),
-            v.slow_io_throttled_pct.unwrap_or(0.0),
-            n - limit,
-            (v.busy_threads - running).max(0.0),
-            (n as f64 - v.busy_threads).max(0.0),
-            v.busy_threads,
-            if busy_states.is_empty() {
-                String::new()
-            } else {
-                format!(": {busy_states}")
-            }
-        )
-    } else {
-        format!(
-            "pool {:.1} of {} threads busy, all busy {:.0}% of the window{queue}",
-            v.busy_threads, v.pool_size, v.saturation_pct
-        )
-    };
+    let found = Findings::of(v);
+    let verdict = found.verdict();
+    let loop_text = loop_text(v, found.loop_blocked);
+    let pool_text = pool_text(v, &found);
     let evidence = match verdict {
         Verdict::Healthy => format!("healthy: {pool_text}; {loop_text}"),
         Verdict::Unknown => format!("{pool_text}; {loop_text}"),
@@ -413,6 +314,169 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         Verdict::LoopBlockedSlowIoThrottled => format!("{loop_text}; and {pool_text}"),
     };
     (verdict, evidence)
+}
+
+/// Which of the thresholds a window's vitals cross.
+struct Findings {
+    /// Outside epoll_pwait at least [`LOOP_BLOCKED_PCT`], or in long
+    /// stretches at least [`LOOP_STALLED_PCT`].
+    loop_blocked: bool,
+    /// Every pool thread busy at least [`POOL_SATURATED_PCT`].
+    saturated: bool,
+    /// Not saturated, but slow I/O at libuv's limit with more waiting.
+    throttled: bool,
+    /// No queue to read, but libuv's limit of threads in the resolver.
+    slow_unseen: bool,
+    /// The pool could not be found.
+    pool_unknown: bool,
+}
+
+impl Findings {
+    fn of(v: &Vitals) -> Findings {
+        let saturated = v.pool_size > 0 && v.saturation_pct >= POOL_SATURATED_PCT;
+        Findings {
+            loop_blocked: v.loop_utilization_pct >= LOOP_BLOCKED_PCT
+                || v.loop_stalled_pct >= LOOP_STALLED_PCT,
+            saturated,
+            throttled: v.pool_size > 0
+                && !saturated
+                && v.slow_io_throttled_pct
+                    .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT),
+            slow_unseen: v.slow_io_throttled_pct.is_none()
+                && v.resolver_at_limit_pct
+                    .is_some_and(|p| p >= SLOW_IO_THROTTLED_PCT),
+            pool_unknown: v.pool_unknown.is_some(),
+        }
+    }
+
+    fn verdict(&self) -> Verdict {
+        match (self.loop_blocked, self.saturated, self.throttled) {
+            (false, false, false) if self.pool_unknown || self.slow_unseen => Verdict::Unknown,
+            (false, false, false) => Verdict::Healthy,
+            (true, false, false) => Verdict::LoopBlocked,
+            (false, true, _) => Verdict::PoolSaturated,
+            (true, true, _) => Verdict::Both,
+            (false, false, true) => Verdict::SlowIoThrottled,
+            (true, false, true) => Verdict::LoopBlockedSlowIoThrottled,
+        }
+    }
+}
+
+/// `cpu 3.0, read 1.0` (with `unit` after each figure); states too rare to
+/// show at one decimal are left out.
+fn states_text(s: &[(String, f64)], unit: &str) -> String {
+    s.iter()
+        .filter(|(_, x)| *x >= 0.05)
+        .map(|(k, x)| format!("{k} {x:.1}{unit}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The loop's half of the evidence.
+fn loop_text(v: &Vitals, blocked: bool) -> String {
+    let stretches = if v.loop_longest_ms >= LOOP_STALL_MS {
+        format!(
+            ", {:.0}% in stretches of {LOOP_STALL_MS:.0} ms or more, the longest {:.0} ms",
+            v.loop_stalled_pct, v.loop_longest_ms
+        )
+    } else {
+        String::new()
+    };
+    if blocked {
+        format!(
+            "loop blocked: the main thread was outside epoll_pwait {:.0}% of the window{stretches} ({}); timers, I/O callbacks and requests wait",
+            v.loop_utilization_pct,
+            states_text(&v.loop_states, "%")
+        )
+    } else {
+        format!("loop {:.0}% busy{stretches}", v.loop_utilization_pct)
+    }
+}
+
+/// The pool's half of the evidence.
+fn pool_text(v: &Vitals, found: &Findings) -> String {
+    if let Some(why) = &v.pool_unknown {
+        format!("pool unknown: {why}")
+    } else if found.slow_unseen && !found.saturated {
+        unseen_text(v)
+    } else if v.pool_size == 0 {
+        "no pool thread seen (libuv starts its pool at the first fs, dns.lookup, crypto or zlib call)".to_string()
+    } else if found.saturated {
+        saturated_text(v)
+    } else if found.throttled {
+        throttled_text(v)
+    } else {
+        format!(
+            "pool {:.1} of {} threads busy, all busy {:.0}% of the window{}",
+            v.busy_threads,
+            v.pool_size,
+            v.saturation_pct,
+            queue_text(v)
+        )
+    }
+}
+
+/// `; 3.0 requests queued on average, 1.0 of them slow I/O`, where the
+/// queue was read.
+fn queue_text(v: &Vitals) -> String {
+    v.queue_depth
+        .map(|q| {
+            let slow = v
+                .slow_queue_depth
+                .filter(|s| *s >= 0.05)
+                .map(|s| format!(", {s:.1} of them slow I/O"))
+                .unwrap_or_default();
+            format!("; {q:.1} requests queued on average{slow}")
+        })
+        .unwrap_or_default()
+}
+
+/// Slow I/O at libuv's limit where its queue cannot be read.
+fn unseen_text(v: &Vitals) -> String {
+    let n = v.pool_size;
+    format!(
+        "slow I/O at libuv's limit, queue unseen: {} of {n} threads (libuv's (n + 1) / 2 limit) were in the resolver's network calls (getaddrinfo) {:.0}% of the window; lookups beyond them wait in slow_io_pending_wq, which cannot be read without libuv's symbols, so whether lookups are throttled is unknown (pool {:.1} of {n} busy)",
+        slow_io_limit(n),
+        v.resolver_at_limit_pct.unwrap_or(0.0),
+        v.busy_threads
+    )
+}
+
+/// Every pool thread busy at once.
+fn saturated_text(v: &Vitals) -> String {
+    format!(
+        "pool saturated: {} busy at once {:.0}% of the window ({:.1} busy on average: {}{}); new fs, dns.lookup, crypto and zlib work waits",
+        match v.pool_size {
+            1 => "its one thread".to_string(),
+            n => format!("all {n} threads"),
+        },
+        v.saturation_pct,
+        v.busy_threads,
+        states_text(&v.pool_states, ""),
+        queue_text(v)
+    )
+}
+
+/// Slow I/O held at libuv's (n + 1) / 2 while other threads are idle.
+fn throttled_text(v: &Vitals) -> String {
+    let n = v.pool_size;
+    let limit = slow_io_limit(n);
+    let running = v.slow_io_running.unwrap_or(0.0);
+    let busy_states = states_text(&v.pool_states, "");
+    format!(
+        "slow I/O throttled: {:.1} slow requests (dns.lookup, dns.lookupService) queued on average while {running:.1} threads ran slow I/O, at libuv's limit of (n + 1) / 2 = {limit} of {n} threads, in {:.0}% of the window; the other {} threads were {:.1} busy on average, so new lookups wait though {:.1} threads are idle (pool {:.1} of {n} busy{})",
+        v.slow_queue_depth.unwrap_or(0.0),
+        v.slow_io_throttled_pct.unwrap_or(0.0),
+        n - limit,
+        (v.busy_threads - running).max(0.0),
+        (n as f64 - v.busy_threads).max(0.0),
+        v.busy_threads,
+        if busy_states.is_empty() {
+            String::new()
+        } else {
+            format!(": {busy_states}")
+        }
+    )
 }
 
 /// Which came first, in words.

@@ -169,63 +169,21 @@ impl Session {
             });
         }
         self.rediscover()?;
-        let period = Duration::from_secs_f64(1.0 / f64::from(self.options.rate_hz));
         let mut window = Window::new(self.sampler.pool_tids());
-        let (pool_cpu0, loop_cpu0) = self.sampler.cpu_ns();
-        let cpu0 = thread_cpu_ns();
+        let cpu0 = self.cpu_mark();
         let start = Instant::now();
-        let end = start + len;
-        let mut next = start;
-        loop {
-            let tick = self.sampler.tick();
-            if tick.loop_state == crate::classify::ThreadState::Gone && !self.target.is_alive() {
-                // The process is gone: this sample saw nothing; report the
-                // window up to here.
-                self.exited = true;
-                break;
-            }
-            let q = match (&self.mem, self.queue) {
-                (Some(mem), Some(at)) if self.status.pool().is_some() => queue::read(mem, at),
-                _ => None,
-            };
-            window.add(&tick, q);
-            self.onsets.add(
-                self.attached.elapsed().as_secs_f64(),
-                tick.loop_state.is_busy(),
-                !tick.pool.is_empty() && tick.busy() == tick.pool.len(),
-            );
-            if let Some(p) = self.probe.as_mut() {
-                p.poll();
-            }
-            if stop() {
-                break;
-            }
-            next += period;
-            let now = Instant::now();
-            if next >= end {
-                if end > now {
-                    std::thread::sleep(end - now);
-                }
-                break;
-            }
-            if next > now {
-                std::thread::sleep(next - now);
-            } else {
-                // Behind (a slow read, a busy machine): skip the missed
-                // samples rather than bunch them.
-                next = now;
-            }
-        }
+        let mut pace = Pace::new(start, len, self.options.rate_hz);
+        while self.sample(&mut window) && !stop() && pace.wait() {}
         let window_s = start.elapsed().as_secs_f64();
-        let (pool_cpu1, loop_cpu1) = self.sampler.cpu_ns();
-        let delta = |a: Option<u64>, b: Option<u64>| Some(b?.saturating_sub(a?));
-        let pool_cpu_ns = pool_cpu0
-            .iter()
-            .zip(&pool_cpu1)
-            .map(|(a, b)| delta(*a, *b))
-            .collect();
+        let (pool, main) = self.sampler.cpu_ns();
         let probe = self.probe.as_mut().map(|p| p.take_report(window_s));
-        let sampler_cpu_ns = thread_cpu_ns().saturating_sub(cpu0);
+        // The sampler's own CPU includes draining the probes.
+        let cpu1 = CpuMark {
+            pool,
+            main,
+            sampler: thread_cpu_ns(),
+        };
+        let (pool_cpu_ns, loop_cpu_ns, sampler_cpu_ns) = cpu1.since(&cpu0);
         let t_s = self.attached.elapsed().as_secs_f64();
         Ok(window.finish(Context {
             t_s,
@@ -234,10 +192,46 @@ impl Session {
             window_s,
             status: &self.status,
             pool_cpu_ns,
-            loop_cpu_ns: delta(loop_cpu0, loop_cpu1),
+            loop_cpu_ns,
             sampler_cpu_ns,
             probe,
         }))
+    }
+
+    /// One sample of the pool, the loop and the queue into `window` (and
+    /// the onsets, and the probes' pipe); `false` when the process is gone
+    /// (that sample saw nothing and is not counted).
+    fn sample(&mut self, window: &mut Window) -> bool {
+        let tick = self.sampler.tick();
+        if tick.loop_state == crate::classify::ThreadState::Gone && !self.target.is_alive() {
+            self.exited = true;
+            return false;
+        }
+        let q = match (&self.mem, self.queue) {
+            (Some(mem), Some(at)) if self.status.pool().is_some() => queue::read(mem, at),
+            _ => None,
+        };
+        window.add(&tick, q);
+        self.onsets.add(
+            self.attached.elapsed().as_secs_f64(),
+            tick.loop_state.is_busy(),
+            !tick.pool.is_empty() && tick.busy() == tick.pool.len(),
+        );
+        if let Some(p) = self.probe.as_mut() {
+            p.poll();
+        }
+        true
+    }
+
+    /// CPU time so far of the pool threads, the loop thread and this
+    /// (sampling) thread.
+    fn cpu_mark(&mut self) -> CpuMark {
+        let (pool, main) = self.sampler.cpu_ns();
+        CpuMark {
+            pool,
+            main,
+            sampler: thread_cpu_ns(),
+        }
     }
 
     /// Ends the session: removes the probes, if any. Returns what could not
@@ -247,6 +241,70 @@ impl Session {
             .take()
             .map(ProbeSession::detach)
             .unwrap_or_default()
+    }
+}
+
+/// CPU nanoseconds read at one moment (`None`: not readable).
+struct CpuMark {
+    pool: Vec<Option<u64>>,
+    main: Option<u64>,
+    sampler: u64,
+}
+
+impl CpuMark {
+    /// The CPU spent since `earlier`: per pool thread, the loop thread,
+    /// the sampler.
+    fn since(&self, earlier: &CpuMark) -> (Vec<Option<u64>>, Option<u64>, u64) {
+        let delta = |a: Option<u64>, b: Option<u64>| Some(b?.saturating_sub(a?));
+        let pool = earlier
+            .pool
+            .iter()
+            .zip(&self.pool)
+            .map(|(a, b)| delta(*a, *b))
+            .collect();
+        (
+            pool,
+            delta(earlier.main, self.main),
+            self.sampler.saturating_sub(earlier.sampler),
+        )
+    }
+}
+
+/// The sampling clock of one window: a sample every period until the end.
+struct Pace {
+    period: Duration,
+    end: Instant,
+    next: Instant,
+}
+
+impl Pace {
+    fn new(start: Instant, len: Duration, rate_hz: u32) -> Pace {
+        Pace {
+            period: Duration::from_secs_f64(1.0 / f64::from(rate_hz)),
+            end: start + len,
+            next: start,
+        }
+    }
+
+    /// Sleeps until the next sample is due; `false` (after sleeping to the
+    /// window's end) when none is due before the end.
+    fn wait(&mut self) -> bool {
+        self.next += self.period;
+        let now = Instant::now();
+        if self.next >= self.end {
+            if self.end > now {
+                std::thread::sleep(self.end - now);
+            }
+            return false;
+        }
+        if self.next > now {
+            std::thread::sleep(self.next - now);
+        } else {
+            // Behind (a slow read, a busy machine): skip the missed samples
+            // rather than bunch them.
+            self.next = now;
+        }
+        true
     }
 }
 

@@ -77,13 +77,41 @@ pub fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found,
         .copied()
         .filter(|t| tids.is_other(*t))
         .collect();
-    let others = live.len();
     let len = structs.iter().map(|(_, b)| b.len()).min().unwrap_or(0);
-    // The TID's offset: the most structs holding distinct live TIDs.
+    let tid_offset = tid_offset(&structs, &live, len)?;
+    let by_tid = by_tid(&structs, tid_offset, &live);
+    let code = Code::of(target, &maps);
+    let candidates = start_candidates(&by_tid, len, &code);
+    let chosen = choose(&candidates, &code, by_tid.len())?;
+    let inner = code.pool_threads(&chosen.values);
+    let routine = chosen
+        .values
+        .iter()
+        .find(|(t, _)| inner.contains(t))
+        .map(|(_, v)| *v);
+    let mut host: Vec<u32> = inner.iter().filter_map(|t| tids.host(*t)).collect();
+    host.sort_unstable();
+    Ok(Found {
+        tids: host,
+        described: by_tid.len(),
+        others: live.len(),
+        tid_offset,
+        start_offset: chosen.offset,
+        routine,
+    })
+}
+
+/// The TID's offset in `struct pthread`: where the most structs hold
+/// distinct live TIDs (at least two, or the only other thread).
+fn tid_offset(
+    structs: &[(u64, Vec<u8>)],
+    live: &BTreeSet<u32>,
+    len: usize,
+) -> Result<usize, String> {
     let mut best: Option<(usize, usize)> = None;
     for off in (0..len.saturating_sub(3)).step_by(4) {
         let mut seen = BTreeSet::new();
-        for (_, b) in &structs {
+        for (_, b) in structs {
             let v = u32_at(b, off);
             if live.contains(&v) {
                 seen.insert(v);
@@ -93,95 +121,137 @@ pub fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found,
             best = Some((off, seen.len()));
         }
     }
-    let Some((tid_offset, count)) = best.filter(|b| b.1 >= 2 || (others == 1 && b.1 == 1)) else {
-        return Err(format!(
-            "no offset of the {} struct pthread found holds the TIDs of the process's threads",
-            structs.len()
-        ));
-    };
-    // Keep the structs of live threads, one per TID.
+    best.filter(|b| b.1 >= 2 || (live.len() == 1 && b.1 == 1))
+        .map(|(off, _)| off)
+        .ok_or_else(|| {
+            format!(
+                "no offset of the {} struct pthread found holds the TIDs of the process's threads",
+                structs.len()
+            )
+        })
+}
+
+/// The structs of live threads, one per TID.
+fn by_tid<'a>(
+    structs: &'a [(u64, Vec<u8>)],
+    tid_offset: usize,
+    live: &BTreeSet<u32>,
+) -> BTreeMap<u32, &'a [u8]> {
     let mut by_tid: BTreeMap<u32, &[u8]> = BTreeMap::new();
-    for (_, b) in &structs {
+    for (_, b) in structs {
         let t = u32_at(b, tid_offset);
         if live.contains(&t) {
             by_tid.entry(t).or_insert(b);
         }
     }
-    debug_assert_eq!(by_tid.len(), count);
-    let exec: Vec<&Mapping> = maps.iter().filter(|m| m.perms.contains('x')).collect();
-    let in_exec = |v: u64| exec.iter().any(|m| (m.start..m.end).contains(&v));
-    let worker = target
-        .image
-        .symbols
-        .worker
-        .as_ref()
-        .map(|f| target.image.runtime(f.addr));
-    let is_libuv = |v: u64| match worker {
-        Some(w) => v == w,
-        None => target.image.holds_libuv_code(v),
-    };
-    // The start routine's offset: every struct holds code there.
-    let mut candidates = Vec::new();
-    for off in (0..len.saturating_sub(7)).step_by(8) {
-        let values: Vec<(u32, u64)> = by_tid.iter().map(|(t, b)| (*t, u64_at(b, off))).collect();
-        if values.iter().all(|(_, v)| in_exec(*v)) {
-            candidates.push((off, values));
+    by_tid
+}
+
+/// The process's code, and libuv's within it.
+struct Code<'a> {
+    /// Executable mappings.
+    exec: Vec<&'a Mapping>,
+    /// `worker`'s runtime address, when the symbol table has it.
+    worker: Option<u64>,
+    target: &'a Target,
+}
+
+impl<'a> Code<'a> {
+    fn of(target: &'a Target, maps: &'a [Mapping]) -> Code<'a> {
+        Code {
+            exec: maps.iter().filter(|m| m.perms.contains('x')).collect(),
+            worker: target
+                .image
+                .symbols
+                .worker
+                .as_ref()
+                .map(|f| target.image.runtime(f.addr)),
+            target,
         }
     }
-    let pool_at = |values: &[(u32, u64)]| -> Vec<u32> {
+
+    fn holds(&self, v: u64) -> bool {
+        self.exec.iter().any(|m| (m.start..m.end).contains(&v))
+    }
+
+    /// `worker` itself, or where the symbol is missing libuv's code range.
+    fn is_libuv(&self, v: u64) -> bool {
+        match self.worker {
+            Some(w) => v == w,
+            None => self.target.image.holds_libuv_code(v),
+        }
+    }
+
+    /// The threads whose value is libuv's code.
+    fn pool_threads(&self, values: &[(u32, u64)]) -> Vec<u32> {
         values
             .iter()
-            .filter(|(_, v)| is_libuv(*v))
+            .filter(|(_, v)| self.is_libuv(*v))
             .map(|(t, _)| *t)
             .collect()
-    };
-    let with_pool: Vec<&(usize, Vec<(u32, u64)>)> = candidates
+    }
+}
+
+/// An offset where every struct holds a code address: each thread's value
+/// there.
+struct Candidate {
+    offset: usize,
+    values: Vec<(u32, u64)>,
+}
+
+fn start_candidates(by_tid: &BTreeMap<u32, &[u8]>, len: usize, code: &Code<'_>) -> Vec<Candidate> {
+    (0..len.saturating_sub(7))
+        .step_by(8)
+        .filter_map(|offset| {
+            let values: Vec<(u32, u64)> = by_tid
+                .iter()
+                .map(|(t, b)| (*t, u64_at(b, offset)))
+                .collect();
+            values
+                .iter()
+                .all(|(_, v)| code.holds(*v))
+                .then_some(Candidate { offset, values })
+        })
+        .collect()
+}
+
+/// The start routine's offset among the candidates: the one that points
+/// into libuv for some thread (several only if they agree on which), or the
+/// only one.
+fn choose<'c>(
+    candidates: &'c [Candidate],
+    code: &Code<'_>,
+    described: usize,
+) -> Result<&'c Candidate, String> {
+    let with_pool: Vec<&Candidate> = candidates
         .iter()
-        .filter(|(_, v)| !pool_at(v).is_empty())
+        .filter(|c| !code.pool_threads(&c.values).is_empty())
         .collect();
-    let chosen = match (with_pool.as_slice(), candidates.as_slice()) {
-        ([one], _) => *one,
-        ([], [only]) => only,
-        ([], []) => {
-            return Err(format!(
-                "no offset of the {} struct pthread found holds code addresses for every thread",
-                by_tid.len()
-            ));
-        }
-        ([], _) => {
-            return Err(format!(
-                "{} offsets of struct pthread hold code addresses for every thread and none points into libuv's code: cannot tell the start routine",
-                candidates.len()
-            ));
-        }
+    match (with_pool.as_slice(), candidates) {
+        ([one], _) => Ok(one),
+        ([], [only]) => Ok(only),
+        ([], []) => Err(format!(
+            "no offset of the {described} struct pthread found holds code addresses for every thread"
+        )),
+        ([], _) => Err(format!(
+            "{} offsets of struct pthread hold code addresses for every thread and none points into libuv's code: cannot tell the start routine",
+            candidates.len()
+        )),
         (several, _) => {
             // The same threads at each: a field that copies the routine.
-            let first = pool_at(&several[0].1);
-            if several.iter().any(|(_, v)| pool_at(v) != first) {
+            let first = code.pool_threads(&several[0].values);
+            if several
+                .iter()
+                .any(|c| code.pool_threads(&c.values) != first)
+            {
                 return Err(format!(
                     "{} offsets of struct pthread point into libuv's code for different threads: cannot tell the start routine",
                     several.len()
                 ));
             }
-            several[0]
+            Ok(several[0])
         }
-    };
-    let inner = pool_at(&chosen.1);
-    let routine = chosen
-        .1
-        .iter()
-        .find(|(t, _)| inner.contains(t))
-        .map(|(_, v)| *v);
-    let mut host: Vec<u32> = inner.iter().filter_map(|t| tids.host(*t)).collect();
-    host.sort_unstable();
-    Ok(Found {
-        tids: host,
-        described: by_tid.len(),
-        others,
-        tid_offset,
-        start_offset: chosen.0,
-        routine,
-    })
+    }
 }
 
 /// Every `struct pthread` found at the top of a thread stack: its address

@@ -6,6 +6,53 @@ use crate::aggregate::Report;
 use crate::doctor::Verdict;
 use std::fmt::Write;
 
+/// A row of the table: its name, and the figure of one window (`None`: not
+/// read in that window).
+type Figure = (&'static str, fn(&Report) -> Option<f64>);
+
+/// The rows of every run, in order.
+const FIGURES: &[Figure] = &[
+    ("pool size", |r| Some(r.pool_size as f64)),
+    ("busy threads", |r| Some(r.busy_threads)),
+    ("utilization %", |r| Some(r.utilization_pct)),
+    ("saturation %", |r| Some(r.saturation_pct)),
+    ("loop utilization %", |r| Some(r.loop_utilization_pct)),
+    ("queue depth", |r| r.queue_depth),
+    ("slow I/O queued", |r| r.slow_queue_depth),
+    ("slow I/O running", |r| r.slow_io_running),
+    ("slow I/O throttled %", |r| r.slow_io_throttled_pct),
+    ("pool CPU % of a core", |r| r.pool_cpu_pct),
+    ("sampler CPU % of a core", |r| Some(r.sampler_cpu_pct)),
+    ("samples per window", |r| Some(f64::from(r.samples))),
+];
+
+/// The rows added when a window had probes.
+const PROBE_FIGURES: &[Figure] = &[
+    ("probe: submitted per s", |r| {
+        r.probe.as_ref().map(|p| p.submitted_per_s)
+    }),
+    ("probe: cpu wait ms (p50)", |r| {
+        r.probe.as_ref().and_then(|p| p.cpu.wait_ms_p50)
+    }),
+    ("probe: fast_io wait ms (p50)", |r| {
+        r.probe.as_ref().and_then(|p| p.fast_io.wait_ms_p50)
+    }),
+    ("probe: slow_io wait ms (p50)", |r| {
+        r.probe.as_ref().and_then(|p| p.slow_io.wait_ms_p50)
+    }),
+];
+
+/// One row: `name`, then min, mean and max of `v` (dashes when empty).
+fn min_mean_max(name: &str, v: &[f64], width: usize) -> String {
+    if v.is_empty() {
+        return format!("{name:<width$}  {:>8}  {:>8}  {:>8}", "-", "-", "-");
+    }
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    format!("{name:<width$}  {min:>8.1}  {mean:>8.1}  {max:>8.1}")
+}
+
 /// Figures over every window of a run.
 #[derive(Debug, Clone, Default)]
 pub struct Summary {
@@ -76,66 +123,20 @@ impl Summary {
             if self.reports.len() == 1 { "" } else { "s" },
             last.discovery
         );
-        let mut rows: Vec<(&str, Vec<f64>)> = vec![
-            ("pool size", self.col(|r| Some(r.pool_size as f64))),
-            ("busy threads", self.col(|r| Some(r.busy_threads))),
-            ("utilization %", self.col(|r| Some(r.utilization_pct))),
-            ("saturation %", self.col(|r| Some(r.saturation_pct))),
-            (
-                "loop utilization %",
-                self.col(|r| Some(r.loop_utilization_pct)),
-            ),
-            ("queue depth", self.col(|r| r.queue_depth)),
-            ("slow I/O queued", self.col(|r| r.slow_queue_depth)),
-            ("slow I/O running", self.col(|r| r.slow_io_running)),
-            (
-                "slow I/O throttled %",
-                self.col(|r| r.slow_io_throttled_pct),
-            ),
-            ("pool CPU % of a core", self.col(|r| r.pool_cpu_pct)),
-            (
-                "sampler CPU % of a core",
-                self.col(|r| Some(r.sampler_cpu_pct)),
-            ),
-            (
-                "samples per window",
-                self.col(|r| Some(f64::from(r.samples))),
-            ),
-        ];
-        if self.reports.iter().any(|r| r.probe.is_some()) {
-            rows.push((
-                "probe: submitted per s",
-                self.col(|r| r.probe.as_ref().map(|p| p.submitted_per_s)),
-            ));
-            rows.push((
-                "probe: cpu wait ms (p50)",
-                self.col(|r| r.probe.as_ref().and_then(|p| p.cpu.wait_ms_p50)),
-            ));
-            rows.push((
-                "probe: fast_io wait ms (p50)",
-                self.col(|r| r.probe.as_ref().and_then(|p| p.fast_io.wait_ms_p50)),
-            ));
-            rows.push((
-                "probe: slow_io wait ms (p50)",
-                self.col(|r| r.probe.as_ref().and_then(|p| p.slow_io.wait_ms_p50)),
-            ));
-        }
-        let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let probed = self.reports.iter().any(|r| r.probe.is_some());
+        let figures: Vec<&Figure> = FIGURES
+            .iter()
+            .chain(PROBE_FIGURES.iter().filter(|_| probed))
+            .collect();
+        let width = figures.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
         let _ = writeln!(
             out,
             "{:<width$}  {:>8}  {:>8}  {:>8}",
             "figure", "min", "mean", "max"
         );
         let _ = writeln!(out, "{}", "-".repeat(width + 30));
-        for (name, v) in rows {
-            if v.is_empty() {
-                let _ = writeln!(out, "{name:<width$}  {:>8}  {:>8}  {:>8}", "-", "-", "-");
-                continue;
-            }
-            let min = v.iter().copied().fold(f64::INFINITY, f64::min);
-            let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let mean = v.iter().sum::<f64>() / v.len() as f64;
-            let _ = writeln!(out, "{name:<width$}  {min:>8.1}  {mean:>8.1}  {max:>8.1}");
+        for (name, of) in figures {
+            let _ = writeln!(out, "{}", min_mean_max(name, &self.col(of), width));
         }
         let verdicts: Vec<String> = Verdict::ALL
             .iter()
@@ -179,17 +180,7 @@ mod tests {
             },
             None,
         );
-        w.finish(Context {
-            t_s,
-            pid: 9,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        })
+        w.finish(Context::bare(t_s, 9, &status))
     }
 
     #[test]

@@ -36,79 +36,21 @@ impl Target {
     /// `cache` has not seen that file (device and inode) before.
     pub fn open_cached(pid: u32, cache: &mut ImageCache) -> Result<Target, ScopeError> {
         let proc = PathBuf::from(format!("/proc/{pid}"));
-        let status = match std::fs::read_to_string(proc.join("status")) {
-            Ok(s) => s,
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Err(ScopeError::NoSuchProcess { pid });
-            }
-            Err(e) => return Err(ScopeError::io(format!("reading /proc/{pid}/status"), e)),
-        };
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
-                .map(str::trim)
-        };
-        let tgid: u32 = field("Tgid").and_then(|v| v.parse().ok()).unwrap_or(pid);
-        if tgid != pid {
-            return Err(ScopeError::NotAProcess { pid, tgid });
-        }
-        if field("State").is_some_and(|s| s.starts_with('Z') || s.starts_with('X')) {
-            return Err(ScopeError::Exited { pid });
-        }
-        let comm = field("Name").unwrap_or("?").to_string();
-        let denied = |path: PathBuf| {
-            if rustix::process::geteuid().is_root() {
-                ScopeError::DeniedToRoot { pid, path }
-            } else {
-                ScopeError::PermissionDenied { pid, path }
-            }
-        };
+        let comm = live_process_name(pid, &proc)?;
         let exe_link = proc.join("exe");
-        let exe = match std::fs::read_link(&exe_link) {
-            Ok(p) => p.display().to_string(),
-            Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(denied(exe_link)),
-            Err(_) => {
-                return Err(ScopeError::NotNode {
-                    pid,
-                    comm,
-                    exe: "no executable: a kernel thread".into(),
-                });
-            }
-        };
-        let syscall = proc.join(format!("task/{pid}/syscall"));
-        if let Err(e) = std::fs::read_to_string(&syscall) {
-            return Err(match e.kind() {
-                ErrorKind::PermissionDenied => denied(syscall),
-                ErrorKind::NotFound => ScopeError::Exited { pid },
-                _ => ScopeError::io(format!("reading {}", syscall.display()), e),
-            });
-        }
+        let exe = readable_executable(pid, &proc, &comm)?;
         let maps = maps::read(pid).map_err(|e| match e.kind() {
-            ErrorKind::PermissionDenied => denied(proc.join("maps")),
+            ErrorKind::PermissionDenied => denied(pid, proc.join("maps")),
             _ => ScopeError::io(format!("reading /proc/{pid}/maps"), e),
         })?;
         let start_time = start_time(pid).ok_or(ScopeError::Exited { pid })?;
         let exe_inode = std::fs::metadata(&exe_link)
             .map_err(|e| ScopeError::io(format!("reading {}", exe_link.display()), e))?
             .ino();
-        let mut image = cache.load(&exe_link, &exe, exe_inode, &maps)?;
-        if image.is_none() {
-            // A distribution's node may link libuv as a shared library.
-            let mut seen = Vec::new();
-            for m in &maps {
-                let name = m.path.rsplit('/').next().unwrap_or("");
-                if !name.starts_with("libuv") || seen.contains(&m.inode) {
-                    continue;
-                }
-                seen.push(m.inode);
-                let path = proc.join("root").join(m.path.trim_start_matches('/'));
-                if let Some(img) = cache.load(&path, &m.path, m.inode, &maps)? {
-                    image = Some(img);
-                    break;
-                }
-            }
-        }
+        let image = match cache.load(&exe_link, &exe, exe_inode, &maps)? {
+            Some(image) => Some(image),
+            None => shared_libuv(&proc, &maps, cache)?,
+        };
         let image = image.ok_or_else(|| ScopeError::NotNode {
             pid,
             comm: comm.clone(),
@@ -215,6 +157,89 @@ impl TidMap {
 #[derive(Debug, Default)]
 pub struct ImageCache {
     images: std::collections::HashMap<(u64, u64), Option<LibuvImage>>,
+}
+
+/// Reading `path` of process `pid` was refused: to root, or to this user.
+fn denied(pid: u32, path: PathBuf) -> ScopeError {
+    if rustix::process::geteuid().is_root() {
+        ScopeError::DeniedToRoot { pid, path }
+    } else {
+        ScopeError::PermissionDenied { pid, path }
+    }
+}
+
+/// The `comm` of process `pid` (`/proc/PID` is `proc`), after checking that
+/// it is a process (not a thread of one) and has not exited.
+fn live_process_name(pid: u32, proc: &std::path::Path) -> Result<String, ScopeError> {
+    let status = match std::fs::read_to_string(proc.join("status")) {
+        Ok(s) => s,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(ScopeError::NoSuchProcess { pid });
+        }
+        Err(e) => return Err(ScopeError::io(format!("reading /proc/{pid}/status"), e)),
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
+            .map(str::trim)
+    };
+    let tgid: u32 = field("Tgid").and_then(|v| v.parse().ok()).unwrap_or(pid);
+    if tgid != pid {
+        return Err(ScopeError::NotAProcess { pid, tgid });
+    }
+    if field("State").is_some_and(|s| s.starts_with('Z') || s.starts_with('X')) {
+        return Err(ScopeError::Exited { pid });
+    }
+    Ok(field("Name").unwrap_or("?").to_string())
+}
+
+/// The process's executable, after checking that this user may read what
+/// scope reads (its executable link and its main thread's `syscall`).
+fn readable_executable(pid: u32, proc: &std::path::Path, comm: &str) -> Result<String, ScopeError> {
+    let exe_link = proc.join("exe");
+    let exe = match std::fs::read_link(&exe_link) {
+        Ok(p) => p.display().to_string(),
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(denied(pid, exe_link)),
+        Err(_) => {
+            return Err(ScopeError::NotNode {
+                pid,
+                comm: comm.to_string(),
+                exe: "no executable: a kernel thread".into(),
+            });
+        }
+    };
+    let syscall = proc.join(format!("task/{pid}/syscall"));
+    if let Err(e) = std::fs::read_to_string(&syscall) {
+        return Err(match e.kind() {
+            ErrorKind::PermissionDenied => denied(pid, syscall),
+            ErrorKind::NotFound => ScopeError::Exited { pid },
+            _ => ScopeError::io(format!("reading {}", syscall.display()), e),
+        });
+    }
+    Ok(exe)
+}
+
+/// libuv in a mapped `libuv*.so` (a distribution's node may link it as a
+/// shared library), read through the process's root.
+fn shared_libuv(
+    proc: &std::path::Path,
+    maps: &[maps::Mapping],
+    cache: &mut ImageCache,
+) -> Result<Option<LibuvImage>, ScopeError> {
+    let mut seen = Vec::new();
+    for m in maps {
+        let name = m.path.rsplit('/').next().unwrap_or("");
+        if !name.starts_with("libuv") || seen.contains(&m.inode) {
+            continue;
+        }
+        seen.push(m.inode);
+        let path = proc.join("root").join(m.path.trim_start_matches('/'));
+        if let Some(img) = cache.load(&path, &m.path, m.inode, maps)? {
+            return Ok(Some(img));
+        }
+    }
+    Ok(None)
 }
 
 impl ImageCache {

@@ -133,3 +133,69 @@ pub fn await_ready(child: &mut std::process::Child) {
         .unwrap();
     assert_eq!(line.trim(), "ready", "node did not start");
 }
+
+/// What a `sluice scope --all` run printed, and how it ended.
+pub struct AllRun {
+    /// Its exit code.
+    pub code: Option<i32>,
+    /// Its stdout: with `--json`, one JSON line per process per window.
+    pub stdout: String,
+    /// Its stderr.
+    pub stderr: String,
+}
+
+/// Runs `sluice scope --all ARGS --json` until every process of `pids` has
+/// reported a window (or 90 s pass), then ends it with SIGINT, as a person
+/// would with Ctrl-C: the run covers those windows however long attaching
+/// took on a busy machine, and its exit code judges them.
+pub fn scope_all_until(args: &[&str], pids: &[u32]) -> AllRun {
+    use std::io::{BufRead, Read};
+    let mut scope = sluice()
+        .args(["scope", "--all", "--json"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = scope.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines: Vec<String> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while !pids.iter().all(|p| seen.contains(p)) && std::time::Instant::now() < deadline {
+        let Ok(line) = rx.recv_timeout(std::time::Duration::from_millis(200)) else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        seen.insert(v["pid"].as_u64().unwrap() as u32);
+        lines.push(line);
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(scope.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = scope.wait().unwrap();
+    reader.join().unwrap();
+    lines.extend(rx.try_iter());
+    let mut stderr = String::new();
+    scope
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    AllRun {
+        code: status.code(),
+        stdout: lines.iter().map(|l| format!("{l}\n")).collect(),
+        stderr,
+    }
+}

@@ -111,7 +111,8 @@ impl HostFace for HostText {
     }
 }
 
-/// JSON lines for every process; announcements on stderr.
+/// JSON lines for every process (written by `face::json::JsonLines`, the
+/// same for `--json-out`); announcements on stderr.
 pub(crate) struct HostJson;
 
 /// One window of `w` as a JSON object: the report's fields, then `comm`,
@@ -133,10 +134,8 @@ impl HostFace for HostJson {
         Ok(())
     }
 
-    fn report(&mut self, w: &Watched, r: &Report) -> Result<(), ScopeError> {
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{}", json_line(w, r)).map_err(io)?;
-        out.flush().map_err(io)
+    fn report(&mut self, _w: &Watched, _r: &Report) -> Result<(), ScopeError> {
+        Ok(())
     }
 
     fn ended(&mut self, w: &Watched) -> Result<(), ScopeError> {

@@ -5,11 +5,11 @@
 //! shows, `tui::render`), Esc or Backspace goes back, `q` quits.
 
 use super::host::HostFace;
+use super::screen::Screen;
 use super::tui::{push, render, verdict_color};
 use crate::aggregate::Report;
 use crate::error::ScopeError;
 use crate::host::{Processes, Watched};
-use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
@@ -27,7 +27,7 @@ struct History {
 
 /// The `--all` terminal view.
 pub(crate) struct HostTui {
-    terminal: Option<DefaultTerminal>,
+    terminal: Screen,
     history: HashMap<u32, History>,
     /// PIDs in the order shown.
     order: Vec<u32>,
@@ -42,9 +42,8 @@ pub(crate) struct HostTui {
 impl HostTui {
     /// Takes over the terminal; restored by `finish` or on drop.
     pub(crate) fn new() -> Result<HostTui, ScopeError> {
-        let terminal = ratatui::try_init().map_err(ScopeError::Terminal)?;
         Ok(HostTui {
-            terminal: Some(terminal),
+            terminal: Screen::take()?,
             history: HashMap::new(),
             order: Vec::new(),
             selected: 0,
@@ -83,7 +82,7 @@ impl HostTui {
     }
 
     fn draw(&mut self, procs: &Processes) -> Result<(), ScopeError> {
-        let Some(terminal) = self.terminal.as_mut() else {
+        let Some(terminal) = self.terminal.terminal() else {
             return Ok(());
         };
         let open = self.open.and_then(|pid| procs.get(&pid));
@@ -253,18 +252,8 @@ impl HostFace for HostTui {
     }
 
     fn finish(&mut self) -> Result<bool, ScopeError> {
-        if self.terminal.take().is_some() {
-            ratatui::try_restore().map_err(ScopeError::Terminal)?;
-        }
+        self.terminal.restore()?;
         Ok(true)
-    }
-}
-
-impl Drop for HostTui {
-    fn drop(&mut self) {
-        if self.terminal.take().is_some() {
-            ratatui::restore();
-        }
     }
 }
 
@@ -301,17 +290,7 @@ mod tests {
                     None,
                 );
             }
-            win.finish(Context {
-                t_s: 1.0,
-                pid,
-                window_s: 1.0,
-                status: &status,
-                pool_cpu_ns: vec![],
-                loop_cpu_ns: None,
-                sampler_cpu_ns: 0,
-                probe: None,
-                order: None,
-            })
+            win.finish(Context::bare(1.0, pid, &status))
         });
         Watched {
             pid,

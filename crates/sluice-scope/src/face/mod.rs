@@ -1,8 +1,10 @@
 //! The faces of `sluice scope`: how reports reach a person or a program.
 //!
-//! - `tui.rs`: the live terminal view (ratatui), the default on a terminal.
+//! - `tui.rs`: the live terminal view (ratatui), the default on a terminal;
+//!   `screen.rs`: the terminal it (and `host_tui.rs`) takes over and gives back.
 //! - `text.rs`: one line per window, when stdout is not a terminal.
-//! - `json.rs`: `--json`, one JSON object per window.
+//! - `json.rs`: `--json`, one JSON object per window; `--json-out FILE`,
+//!   the same lines in a file, whatever the face.
 //! - `prometheus.rs`: `--prometheus ADDR`, an exporter for the Prometheus
 //!   a fleet already has.
 //! - `host.rs`, `host_tui.rs`: the same faces for `--all` (every Node
@@ -15,8 +17,9 @@
 
 pub(crate) mod host;
 pub(crate) mod host_tui;
-mod json;
+pub(crate) mod json;
 pub(crate) mod prometheus;
+mod screen;
 pub(crate) mod text;
 pub(crate) mod tui;
 
@@ -27,9 +30,10 @@ use crate::inspector::Plan;
 use crate::profile::{Consent, ProfileReport};
 use crate::session::Session;
 use crate::summary::Summary;
+use json::JsonLines;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A way of showing reports.
 pub(crate) trait Face {
@@ -149,6 +153,7 @@ fn profile_once(
     profile: &crate::profile::ProfileConfig,
     stop: &AtomicBool,
 ) -> Result<RunOutcome, ScopeError> {
+    let mut lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
     let mut session = Session::attach(config.pid, config.options)?;
     let mut ask = ask_on_terminal;
     let consent = if config.interactive {
@@ -161,14 +166,10 @@ fn profile_once(
     });
     let left_behind = session.close();
     let report = result?;
-    if config.face == FaceKind::Json {
-        println!(
-            "{}",
-            serde_json::to_string(&report).expect("a report serialises")
-        );
-    } else {
+    if config.face != FaceKind::Json {
         print!("{}", report.render());
     }
+    lines.write(&report)?;
     let mut summary = Summary::new();
     summary.add(&report.window);
     Ok(RunOutcome {
@@ -201,68 +202,32 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
     {
         return profile_once(config, profile, &stop);
     }
-    let mut session = Session::attach(config.pid, config.options)?;
-    let mut face: Box<dyn Face> = match config.face {
+    let lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
+    let session = Session::attach(config.pid, config.options)?;
+    let face: Box<dyn Face> = match config.face {
         FaceKind::Tui => Box::new(tui::Tui::new()?),
         FaceKind::Text => Box::new(text::Text::default()),
         FaceKind::Json => Box::new(json::Json),
         FaceKind::Prometheus(addr) => Box::new(prometheus::Exporter::start(addr)?),
     };
-    let started = Instant::now();
-    let mut summary = Summary::new();
-    let mut profiles = Vec::new();
-    let result = (|| {
-        face.start(&session)?;
-        loop {
-            let len = match config.duration {
-                Some(d) => {
-                    let left = d.saturating_sub(started.elapsed());
-                    if left.is_zero() {
-                        return Ok(End::Duration);
-                    }
-                    left.min(config.window)
-                }
-                None => config.window,
-            };
-            // Relaxed: a flag polled every sample; nothing else is
-            // published through it.
-            let report = match session.window(len, &mut || {
-                stop.load(Ordering::Relaxed) || face.wants_stop()
-            }) {
-                Ok(r) => r,
-                Err(ScopeError::Exited { .. }) => return Ok(End::Exited),
-                Err(e) => return Err(e),
-            };
-            summary.add(&report);
-            face.show(&report, &session)?;
-            if stop.load(Ordering::Relaxed) || face.wants_stop() {
-                return Ok(End::Stopped);
-            }
-            if let Some(p) = &config.profile
-                && face.take_profile_request()
-            {
-                face.show_profile(vec![format!(
-                    "profiling for {:.1} s…",
-                    p.duration.as_secs_f64()
-                )])?;
-                let mut ask = |plan: &Plan| face.confirm_open(plan);
-                let taken =
-                    crate::profile::take(&mut session, p, Consent::Ask(&mut ask), &mut || {
-                        stop.load(Ordering::Relaxed)
-                    });
-                match taken {
-                    Ok(r) => {
-                        summary.add(&r.window);
-                        face.show(&r.window, &session)?;
-                        face.show_profile(profile_lines(&r))?;
-                        profiles.push(r);
-                    }
-                    Err(ScopeError::Exited { .. }) => return Ok(End::Exited),
-                    Err(e) => face.show_profile(vec![format!("no profile: {e}")])?,
-                }
-            }
-        }
-    })();
+    let mut watch = Watch {
+        config,
+        stop: &stop,
+        session,
+        face,
+        lines,
+        started: Instant::now(),
+        summary: Summary::new(),
+        profiles: Vec::new(),
+    };
+    let result = watch.windows();
+    let Watch {
+        session,
+        mut face,
+        summary,
+        profiles,
+        ..
+    } = watch;
     let to_stdout = face.finish();
     let pid = session.target().pid;
     let left_behind = session.close();
@@ -283,6 +248,102 @@ pub fn run(config: &ScopeConfig) -> Result<RunOutcome, ScopeError> {
         left_behind,
         profiles,
     })
+}
+
+/// One watched process shown on one face, window after window.
+struct Watch<'a> {
+    config: &'a ScopeConfig,
+    /// Set by Ctrl-C, SIGTERM and SIGHUP.
+    stop: &'a AtomicBool,
+    session: Session,
+    face: Box<dyn Face>,
+    lines: JsonLines,
+    started: Instant,
+    summary: Summary,
+    profiles: Vec<ProfileReport>,
+}
+
+impl Watch<'_> {
+    /// Whether a signal came. Relaxed: a flag polled every sample; nothing
+    /// else is published through it.
+    fn signalled(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The next window's length: the window, or what is left of
+    /// `--duration` (`None` when nothing is).
+    fn next_len(&self) -> Option<Duration> {
+        match self.config.duration {
+            Some(d) => {
+                let left = d.saturating_sub(self.started.elapsed());
+                (!left.is_zero()).then(|| left.min(self.config.window))
+            }
+            None => Some(self.config.window),
+        }
+    }
+
+    /// Windows until the run ends; why it ended.
+    fn windows(&mut self) -> Result<End, ScopeError> {
+        self.face.start(&self.session)?;
+        loop {
+            let Some(len) = self.next_len() else {
+                return Ok(End::Duration);
+            };
+            let (stop, face) = (self.stop, &mut self.face);
+            let report = match self.session.window(len, &mut || {
+                stop.load(Ordering::Relaxed) || face.wants_stop()
+            }) {
+                Ok(r) => r,
+                Err(ScopeError::Exited { .. }) => return Ok(End::Exited),
+                Err(e) => return Err(e),
+            };
+            self.show(&report)?;
+            if self.signalled() || self.face.wants_stop() {
+                return Ok(End::Stopped);
+            }
+            if let Some(end) = self.profile_if_asked()? {
+                return Ok(end);
+            }
+        }
+    }
+
+    /// Counts a window and shows it (and writes its JSON line).
+    fn show(&mut self, report: &Report) -> Result<(), ScopeError> {
+        self.summary.add(report);
+        self.lines.report(report)?;
+        self.face.show(report, &self.session)
+    }
+
+    /// The terminal view's `p`: a profile between two windows, its window
+    /// shown like any other. `Some(End::Exited)` when the process exited
+    /// during it; a profile that failed otherwise is shown as such.
+    fn profile_if_asked(&mut self) -> Result<Option<End>, ScopeError> {
+        let Some(p) = &self.config.profile else {
+            return Ok(None);
+        };
+        if !self.face.take_profile_request() {
+            return Ok(None);
+        }
+        self.face.show_profile(vec![format!(
+            "profiling for {:.1} s…",
+            p.duration.as_secs_f64()
+        )])?;
+        let (stop, face) = (self.stop, &mut self.face);
+        let mut ask = |plan: &Plan| face.confirm_open(plan);
+        let taken = crate::profile::take(&mut self.session, p, Consent::Ask(&mut ask), &mut || {
+            stop.load(Ordering::Relaxed)
+        });
+        match taken {
+            Ok(r) => {
+                self.show(&r.window)?;
+                self.face.show_profile(profile_lines(&r))?;
+                self.profiles.push(r);
+            }
+            Err(ScopeError::Exited { .. }) => return Ok(Some(End::Exited)),
+            Err(e) => self.face.show_profile(vec![format!("no profile: {e}")])?,
+        }
+        Ok(None)
+    }
 }
 
 #[cfg(test)]
@@ -308,17 +369,7 @@ mod tests {
         let status = PoolStatus::NotStarted {
             evidence: String::new(),
         };
-        let window = Window::new(vec![]).finish(Context {
-            t_s: 1.0,
-            pid: 7,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        });
+        let window = Window::new(vec![]).finish(Context::bare(1.0, 7, &status));
         let report = ProfileReport {
             pid: 7,
             duration_s: 4.0,

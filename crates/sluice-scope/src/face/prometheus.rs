@@ -177,161 +177,174 @@ impl Drop for Exporter {
     }
 }
 
+/// A series of one value per process: its name (after `sluice_scope_`),
+/// its help, and how to read it (`None`: not read for this process).
+type Series<T> = (&'static str, &'static str, fn(&T) -> Option<f64>);
+
+/// The last window's gauges, in the page's order.
+const GAUGES: &[Series<Report>] = &[
+    ("pool_threads", "libuv pool threads found", |r| {
+        Some(r.pool_size as f64)
+    }),
+    (
+        "pool_busy_threads",
+        "Mean busy pool threads in the last window",
+        |r| Some(r.busy_threads),
+    ),
+    (
+        "pool_utilization_ratio",
+        "Busy pool threads / pool threads, last window",
+        |r| Some(r.utilization_pct / 100.0),
+    ),
+    (
+        "pool_saturation_ratio",
+        "Share of samples with every pool thread busy, last window",
+        |r| Some(r.saturation_pct / 100.0),
+    ),
+    (
+        "loop_utilization_ratio",
+        "Share of samples with the loop thread outside its epoll wait, last window",
+        |r| Some(r.loop_utilization_pct / 100.0),
+    ),
+    (
+        "pool_queue_depth",
+        "Mean requests waiting in libuv's queue, last window",
+        |r| r.queue_depth,
+    ),
+    (
+        "pool_slow_io_queue_depth",
+        "Mean slow I/O requests (dns.lookup) waiting in libuv's slow_io_pending_wq, last window",
+        |r| r.slow_queue_depth,
+    ),
+    (
+        "pool_slow_io_running",
+        "Mean slow I/O requests running on pool threads (libuv's slow_io_work_running), last window",
+        |r| r.slow_io_running,
+    ),
+    (
+        "pool_slow_io_limit",
+        "libuv's limit on pool threads running slow I/O: (threads + 1) / 2",
+        |r| Some(r.slow_io_limit as f64),
+    ),
+    (
+        "pool_slow_io_throttled_ratio",
+        "Share of queue readings with slow I/O waiting while the slow I/O running stood at libuv's limit, last window",
+        |r| r.slow_io_throttled_pct.map(|p| p / 100.0),
+    ),
+    (
+        "sampler_cpu_ratio",
+        "CPU of scope's sampling thread, in cores",
+        |r| Some(r.sampler_cpu_pct / 100.0),
+    ),
+];
+
+/// The counters over every window, in the page's order.
+const COUNTERS: &[Series<Totals>] = &[
+    (
+        "pool_saturated_seconds",
+        "Time every pool thread was busy",
+        |t| Some(t.saturated_s),
+    ),
+    (
+        "pool_busy_thread_seconds",
+        "Pool thread-seconds busy",
+        |t| Some(t.busy_thread_s),
+    ),
+    (
+        "loop_busy_seconds",
+        "Time the loop thread was outside its epoll wait",
+        |t| Some(t.loop_busy_s),
+    ),
+    ("pool_cpu_seconds", "CPU time of the pool threads", |t| {
+        t.pool_cpu_s
+    }),
+    ("loop_cpu_seconds", "CPU time of the loop thread", |t| {
+        t.loop_cpu_s
+    }),
+    (
+        "sampler_cpu_seconds",
+        "CPU time of scope's own sampling thread",
+        |t| Some(t.sampler_cpu_s),
+    ),
+];
+
+/// Probe mode's counters per kind, in the order of [`Totals::probe`]'s
+/// figures.
+const PROBE_COUNTERS: [(&str, &str); 5] = [
+    ("probe_submitted", "Pool requests submitted"),
+    ("probe_started", "Pool requests a thread started"),
+    ("probe_completed", "Pool requests that ran"),
+    (
+        "probe_queue_wait_seconds",
+        "Summed queue wait of started requests",
+    ),
+    ("probe_run_seconds", "Summed run time of completed requests"),
+];
+
+/// libuv's kinds in sluice's lane vocabulary (`lane="fastio"`), in the
+/// order of [`Totals::probe`].
+const LANES: [&str; 3] = ["cpu", "fastio", "slowio"];
+
 /// The text page of one window: gauges from `r`, counters from `t`.
 fn encode(r: &Report, t: &Totals) -> String {
     let pid: Labels = vec![("pid".into(), r.pid.to_string())];
     encode_many(&[(pid, r, t)])
 }
 
+/// `labels` and one more label.
+fn with(labels: &Labels, key: &str, value: &str) -> Labels {
+    let mut l = labels.clone();
+    l.push((key.into(), value.into()));
+    l
+}
+
 /// The text page of many processes' last windows, each series labelled
 /// with its process's labels (`pid`, and for `--all` `comm`, `container`,
-/// `pod`); a gauge read for none of them is left out.
+/// `pod`); a series read for none of them is left out.
 pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
     let mut reg = Registry::with_prefix("sluice_scope");
-    let gauge_of =
-        |reg: &mut Registry, name: &str, help: &str, v: &dyn Fn(&Report) -> Option<f64>| {
-            let f = Family::<Labels, FGauge>::default();
-            let mut any = false;
-            for (labels, r, _) in entries {
-                if let Some(x) = v(r) {
-                    f.get_or_create(labels).set(x);
-                    any = true;
-                }
+    for (name, help, read) in GAUGES {
+        let f = Family::<Labels, FGauge>::default();
+        let mut any = false;
+        for (labels, r, _) in entries {
+            if let Some(x) = read(r) {
+                f.get_or_create(labels).set(x);
+                any = true;
             }
-            if any {
-                reg.register(name, help, f);
-            }
-        };
-    let gauge = |reg: &mut Registry, name: &str, help: &str, v: fn(&Report) -> f64| {
-        gauge_of(reg, name, help, &|r| Some(v(r)));
-    };
-    let counter = |reg: &mut Registry, name: &str, help: &str, v: fn(&Totals) -> f64| {
-        let f = Family::<Labels, FCounter>::default();
-        for (labels, _, t) in entries {
-            f.get_or_create(labels).inc_by(v(t));
         }
-        reg.register(name, help, f);
-    };
-    gauge(&mut reg, "pool_threads", "libuv pool threads found", |r| {
-        r.pool_size as f64
-    });
-    gauge(
-        &mut reg,
-        "pool_busy_threads",
-        "Mean busy pool threads in the last window",
-        |r| r.busy_threads,
-    );
-    gauge(
-        &mut reg,
-        "pool_utilization_ratio",
-        "Busy pool threads / pool threads, last window",
-        |r| r.utilization_pct / 100.0,
-    );
-    gauge(
-        &mut reg,
-        "pool_saturation_ratio",
-        "Share of samples with every pool thread busy, last window",
-        |r| r.saturation_pct / 100.0,
-    );
-    gauge(
-        &mut reg,
-        "loop_utilization_ratio",
-        "Share of samples with the loop thread outside its epoll wait, last window",
-        |r| r.loop_utilization_pct / 100.0,
-    );
-    gauge_of(
-        &mut reg,
-        "pool_queue_depth",
-        "Mean requests waiting in libuv's queue, last window",
-        &|r| r.queue_depth,
-    );
-    gauge_of(
-        &mut reg,
-        "pool_slow_io_queue_depth",
-        "Mean slow I/O requests (dns.lookup) waiting in libuv's slow_io_pending_wq, last window",
-        &|r| r.slow_queue_depth,
-    );
-    gauge_of(
-        &mut reg,
-        "pool_slow_io_running",
-        "Mean slow I/O requests running on pool threads (libuv's slow_io_work_running), last window",
-        &|r| r.slow_io_running,
-    );
-    gauge(
-        &mut reg,
-        "pool_slow_io_limit",
-        "libuv's limit on pool threads running slow I/O: (threads + 1) / 2",
-        |r| r.slow_io_limit as f64,
-    );
-    gauge_of(
-        &mut reg,
-        "pool_slow_io_throttled_ratio",
-        "Share of queue readings with slow I/O waiting while the slow I/O running stood at libuv's limit, last window",
-        &|r| r.slow_io_throttled_pct.map(|p| p / 100.0),
-    );
-    gauge(
-        &mut reg,
-        "sampler_cpu_ratio",
-        "CPU of scope's sampling thread, in cores",
-        |r| r.sampler_cpu_pct / 100.0,
-    );
-    counter(
-        &mut reg,
-        "pool_saturated_seconds",
-        "Time every pool thread was busy",
-        |t| t.saturated_s,
-    );
-    counter(
-        &mut reg,
-        "pool_busy_thread_seconds",
-        "Pool thread-seconds busy",
-        |t| t.busy_thread_s,
-    );
-    counter(
-        &mut reg,
-        "loop_busy_seconds",
-        "Time the loop thread was outside its epoll wait",
-        |t| t.loop_busy_s,
-    );
-    let cpu_counter =
-        |reg: &mut Registry, name: &str, help: &str, v: fn(&Totals) -> Option<f64>| {
-            let f = Family::<Labels, FCounter>::default();
-            let mut any = false;
-            for (labels, _, t) in entries {
-                if let Some(x) = v(t) {
-                    f.get_or_create(labels).inc_by(x);
-                    any = true;
-                }
+        if any {
+            reg.register(*name, *help, f);
+        }
+    }
+    for (name, help, read) in COUNTERS {
+        let f = Family::<Labels, FCounter>::default();
+        let mut any = false;
+        for (labels, _, t) in entries {
+            if let Some(x) = read(t) {
+                f.get_or_create(labels).inc_by(x);
+                any = true;
             }
-            if any {
-                reg.register(name, help, f);
-            }
-        };
-    cpu_counter(
-        &mut reg,
-        "pool_cpu_seconds",
-        "CPU time of the pool threads",
-        |t| t.pool_cpu_s,
-    );
-    cpu_counter(
-        &mut reg,
-        "loop_cpu_seconds",
-        "CPU time of the loop thread",
-        |t| t.loop_cpu_s,
-    );
-    cpu_counter(
-        &mut reg,
-        "sampler_cpu_seconds",
-        "CPU time of scope's own sampling thread",
-        |t| Some(t.sampler_cpu_s),
-    );
+        }
+        if any {
+            reg.register(*name, *help, f);
+        }
+    }
+    register_verdicts(&mut reg, entries);
+    if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
+        register_probes(&mut reg, entries);
+    }
+    let mut out = String::new();
+    prometheus_client::encoding::text::encode(&mut out, &reg).expect("writing to a String");
+    out
+}
+
+/// `verdict`: 1 for the last window's verdict, 0 for the others.
+fn register_verdicts(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)]) {
     let verdicts = Family::<Labels, FGauge>::default();
     for (labels, r, _) in entries {
         for v in Verdict::ALL {
-            let mut l = labels.clone();
-            l.push(("verdict".into(), v.as_str().into()));
             verdicts
-                .get_or_create(&l)
+                .get_or_create(&with(labels, "verdict", v.as_str()))
                 .set(if v == r.verdict { 1.0 } else { 0.0 });
         }
     }
@@ -340,54 +353,39 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
         "The doctor's verdict on the last window (1: this one)",
         verdicts,
     );
-    if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
-        let names = [
-            ("probe_submitted", "Pool requests submitted"),
-            ("probe_started", "Pool requests a thread started"),
-            ("probe_completed", "Pool requests that ran"),
-            (
-                "probe_queue_wait_seconds",
-                "Summed queue wait of started requests",
-            ),
-            ("probe_run_seconds", "Summed run time of completed requests"),
-        ];
-        for (i, (name, help)) in names.iter().enumerate() {
-            let f = Family::<Labels, FCounter>::default();
-            for (labels, _, t) in entries {
-                // The lane vocabulary of sluice's own series (`lane="fastio"`).
-                for (k, lane) in ["cpu", "fastio", "slowio"].iter().enumerate() {
-                    let mut l = labels.clone();
-                    l.push(("lane".into(), (*lane).into()));
-                    f.get_or_create(&l).inc_by(t.probe[k][i]);
-                }
+}
+
+/// Probe mode's counters and histograms, per lane.
+fn register_probes(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)]) {
+    for (i, (name, help)) in PROBE_COUNTERS.iter().enumerate() {
+        let f = Family::<Labels, FCounter>::default();
+        for (labels, _, t) in entries {
+            for (k, lane) in LANES.iter().enumerate() {
+                f.get_or_create(&with(labels, "lane", lane))
+                    .inc_by(t.probe[k][i]);
             }
-            reg.register(*name, *help, f);
         }
-        let histograms = |of: fn(&Totals) -> &[TimeBuckets; 3]| {
-            let mut series = Vec::new();
-            for (labels, _, t) in entries {
-                for (k, lane) in ["cpu", "fastio", "slowio"].iter().enumerate() {
-                    let mut l = labels.clone();
-                    l.push(("lane".into(), (*lane).into()));
-                    series.push((l, of(t)[k].clone()));
-                }
-            }
-            Histograms(series)
-        };
-        reg.register(
-            "queue_wait_seconds",
-            "Queue wait of each pool request, submit to start (probe mode)",
-            histograms(|t| &t.probe_wait),
-        );
-        reg.register(
-            "run_time_seconds",
-            "Run time of each pool request on its thread (probe mode)",
-            histograms(|t| &t.probe_run),
-        );
+        reg.register(*name, *help, f);
     }
-    let mut out = String::new();
-    prometheus_client::encoding::text::encode(&mut out, &reg).expect("writing to a String");
-    out
+    let histograms = |of: fn(&Totals) -> &[TimeBuckets; 3]| {
+        let mut series = Vec::new();
+        for (labels, _, t) in entries {
+            for (k, lane) in LANES.iter().enumerate() {
+                series.push((with(labels, "lane", lane), of(t)[k].clone()));
+            }
+        }
+        Histograms(series)
+    };
+    reg.register(
+        "queue_wait_seconds",
+        "Queue wait of each pool request, submit to start (probe mode)",
+        histograms(|t| &t.probe_wait),
+    );
+    reg.register(
+        "run_time_seconds",
+        "Run time of each pool request on its thread (probe mode)",
+        histograms(|t| &t.probe_run),
+    );
 }
 
 impl Totals {
@@ -466,17 +464,7 @@ mod tests {
             },
             None,
         );
-        w.finish(Context {
-            t_s: 1.0,
-            pid: 42,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        })
+        w.finish(Context::bare(1.0, 42, &status))
     }
 
     #[test]
@@ -507,10 +495,10 @@ mod tests {
 
     /// CPU as `_seconds_total` counters and probe waits as histograms,
     /// summed over windows; the page read by a strict parser.
-    #[test]
-    fn cpu_counters_and_wait_histograms_parse_strictly() {
+    /// A 2 s window with CPU figures, and probe mode's cpu kind: 3 started
+    /// (waits of 0.5 ms, 2 ms, 20 s), 2 completed (runs of 30 and 40 ms).
+    fn probed_report() -> Report {
         use crate::probe::stats::ProbeReport;
-        use sluice::health::scrape::{Kind, parse};
         let mut r = window_report();
         r.window_s = 2.0;
         r.pool_cpu_pct = Some(50.0);
@@ -531,6 +519,13 @@ mod tests {
             cpu,
             ..ProbeReport::default()
         });
+        r
+    }
+
+    #[test]
+    fn cpu_counters_and_wait_histograms_parse_strictly() {
+        use sluice::health::scrape::{Kind, parse};
+        let r = probed_report();
         let mut t = Totals::default();
         t.add(&r);
         t.add(&r);

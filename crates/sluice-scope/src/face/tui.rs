@@ -7,13 +7,13 @@
 //! closed inspector asks first (`y`), unless `--yes` was given.
 
 use super::Face;
+use super::screen::Screen;
 use crate::aggregate::Report;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::inspector::Plan;
 use crate::probe::KindReport;
 use crate::session::Session;
-use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -27,7 +27,7 @@ const HISTORY: usize = 240;
 
 /// The terminal view.
 pub(crate) struct Tui {
-    terminal: Option<DefaultTerminal>,
+    terminal: Screen,
     title: String,
     found: String,
     last: Option<Report>,
@@ -43,9 +43,8 @@ impl Tui {
     /// Takes over the terminal (alternate screen, raw mode); restored by
     /// [`Face::finish`], or by ratatui's panic hook on a panic.
     pub(crate) fn new() -> Result<Tui, ScopeError> {
-        let terminal = ratatui::try_init().map_err(ScopeError::Terminal)?;
         Ok(Tui {
-            terminal: Some(terminal),
+            terminal: Screen::take()?,
             title: String::new(),
             found: String::new(),
             last: None,
@@ -59,7 +58,7 @@ impl Tui {
     }
 
     fn draw(&mut self) -> Result<(), ScopeError> {
-        let Some(terminal) = self.terminal.as_mut() else {
+        let Some(terminal) = self.terminal.terminal() else {
             return Ok(());
         };
         let (title, found, last) = (&self.title, &self.found, self.last.as_ref());
@@ -125,6 +124,19 @@ fn slow_io(r: &Report) -> String {
     }
 }
 
+/// A bordered block titled `t`.
+fn block(t: &str) -> Block<'static> {
+    Block::default().borders(Borders::ALL).title(t.to_string())
+}
+
+/// A bold header row.
+fn header<'a>(cells: Vec<&'a str>) -> Row<'a> {
+    Row::new(cells).style(Style::default().add_modifier(Modifier::BOLD))
+}
+
+/// The whole per-process view in `area`: how the pool was found, then (once
+/// a window has ended) the gauges, their history, the threads, probe mode's
+/// table and the doctor.
 pub(crate) fn render(
     f: &mut ratatui::Frame<'_>,
     area: Rect,
@@ -134,7 +146,7 @@ pub(crate) fn render(
     history: [&VecDeque<u64>; 3],
 ) {
     let probe = last.and_then(|r| r.probe.as_ref());
-    let rows = Layout::vertical([
+    let [found_area, gauges, sparks, threads, probes, doctor] = Layout::vertical([
         Constraint::Length(4),
         Constraint::Length(3),
         Constraint::Length(5),
@@ -142,31 +154,34 @@ pub(crate) fn render(
         Constraint::Length(if probe.is_some() { 7 } else { 0 }),
         Constraint::Length(4),
     ])
-    .split(area);
-    let block = |t: &str| Block::default().borders(Borders::ALL).title(t.to_string());
+    .areas(area);
     f.render_widget(
         Paragraph::new(found.to_string())
             .wrap(Wrap { trim: true })
             .block(block(title)),
-        rows[0],
+        found_area,
     );
     let Some(r) = last else {
         f.render_widget(
             Paragraph::new("sampling the first window…").block(block("pool")),
-            rows[1],
+            gauges,
         );
         return;
     };
-    let gauges = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(rows[1]);
-    let gauge = |t: String, pct: f64, color: Color| {
-        Gauge::default()
-            .block(block(&t))
-            .gauge_style(Style::default().fg(color))
-            .ratio((pct / 100.0).clamp(0.0, 1.0))
-            .label(format!("{pct:.0}%"))
-    };
-    f.render_widget(
-        gauge(
+    render_gauges(f, gauges, r);
+    render_history(f, sparks, history);
+    render_threads(f, threads, r);
+    if let Some(p) = probe {
+        render_probes(f, probes, p);
+    }
+    render_doctor(f, doctor, r);
+}
+
+/// Pool utilisation, saturation and loop utilisation, side by side.
+fn render_gauges(f: &mut ratatui::Frame<'_>, area: Rect, r: &Report) {
+    let cells = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(area);
+    let gauges = [
+        (
             format!(
                 "pool utilization ({:.1} of {} busy)",
                 r.busy_threads, r.pool_size
@@ -174,25 +189,32 @@ pub(crate) fn render(
             r.utilization_pct,
             Color::Cyan,
         ),
-        gauges[0],
-    );
-    f.render_widget(
-        gauge(
+        (
             "saturation (all busy)".into(),
             r.saturation_pct,
             Color::Yellow,
         ),
-        gauges[1],
-    );
-    f.render_widget(
-        gauge(
+        (
             "loop utilization".into(),
             r.loop_utilization_pct,
             Color::Magenta,
         ),
-        gauges[2],
-    );
-    let sparks = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(rows[2]);
+    ];
+    for ((t, pct, color), cell) in gauges.into_iter().zip(cells.iter()) {
+        f.render_widget(
+            Gauge::default()
+                .block(block(&t))
+                .gauge_style(Style::default().fg(color))
+                .ratio((pct / 100.0).clamp(0.0, 1.0))
+                .label(format!("{pct:.0}%")),
+            *cell,
+        );
+    }
+}
+
+/// The three figures' history, one bar a window, as many as fit.
+fn render_history(f: &mut ratatui::Frame<'_>, area: Rect, history: [&VecDeque<u64>; 3]) {
+    let sparks = Layout::horizontal([Constraint::Ratio(1, 3); 3]).split(area);
     for (i, (h, t)) in history
         .iter()
         .zip(["utilization %", "saturation %", "loop %"])
@@ -209,8 +231,12 @@ pub(crate) fn render(
             sparks[i],
         );
     }
-    let queue = r
-        .queue_depth
+}
+
+/// `queue: 3.0 waiting on average, 4 at most` (and slow I/O where read), or
+/// that the queue could not be read.
+fn queue_line(r: &Report) -> String {
+    r.queue_depth
         .map_or("queue: not readable".to_string(), |q| {
             format!(
                 "queue: {q:.1} waiting on average, {} at most{}{}",
@@ -222,7 +248,12 @@ pub(crate) fn render(
                 },
                 slow_io(r)
             )
-        });
+        })
+}
+
+/// The pool threads one a row, titled with the loop, the queue and the
+/// sampler's cost.
+fn render_threads(f: &mut ratatui::Frame<'_>, area: Rect, r: &Report) {
     let thread_rows: Vec<Row<'_>> = r
         .threads
         .iter()
@@ -245,58 +276,61 @@ pub(crate) fn render(
                 Constraint::Min(10),
             ],
         )
-        .header(
-            Row::new(vec!["tid", "busy %", "cpu %", "now"])
-                .style(Style::default().add_modifier(Modifier::BOLD)),
-        )
+        .header(header(vec!["tid", "busy %", "cpu %", "now"]))
         .block(block(&format!(
             "pool threads ({}); loop {:.0}% busy, {}; sampler {:.1}% of a core",
-            r.discovery, r.loop_utilization_pct, queue, r.sampler_cpu_pct
+            r.discovery,
+            r.loop_utilization_pct,
+            queue_line(r),
+            r.sampler_cpu_pct
         ))),
-        rows[3],
+        area,
     );
-    if let Some(p) = probe {
-        let kind_row = |name: &str, k: &KindReport| {
-            let ms = |v: Option<f64>| v.map_or("-".into(), |x| format!("{x:.1}"));
-            Row::new(vec![
-                name.to_string(),
-                k.submitted.to_string(),
-                k.queue_depth.to_string(),
-                k.queue_depth_max.to_string(),
-                ms(k.wait_ms_p50),
-                ms(k.wait_ms_max),
-                ms(k.run_ms_p50),
-                ms(k.run_ms_max),
-            ])
-        };
-        let rows_p = vec![
-            kind_row("cpu", &p.cpu),
-            kind_row("fast_io", &p.fast_io),
-            kind_row("slow_io", &p.slow_io),
-            kind_row("unknown", &p.unknown),
-        ];
-        f.render_widget(
-            Table::new(rows_p, [Constraint::Length(9); 8])
-                .header(
-                    Row::new(vec![
-                        "kind",
-                        "submit",
-                        "queue",
-                        "queue max",
-                        "wait p50",
-                        "wait max",
-                        "run p50",
-                        "run max",
-                    ])
-                    .style(Style::default().add_modifier(Modifier::BOLD)),
-                )
-                .block(block(&format!(
-                    "probes: {:.0} submissions/s, ms; {} events lost",
-                    p.submitted_per_s, p.lost_events
-                ))),
-            rows[4],
-        );
-    }
+}
+
+/// Probe mode's table: one row per libuv kind.
+fn render_probes(f: &mut ratatui::Frame<'_>, area: Rect, p: &crate::probe::ProbeReport) {
+    let kind_row = |name: &str, k: &KindReport| {
+        let ms = |v: Option<f64>| v.map_or("-".into(), |x| format!("{x:.1}"));
+        Row::new(vec![
+            name.to_string(),
+            k.submitted.to_string(),
+            k.queue_depth.to_string(),
+            k.queue_depth_max.to_string(),
+            ms(k.wait_ms_p50),
+            ms(k.wait_ms_max),
+            ms(k.run_ms_p50),
+            ms(k.run_ms_max),
+        ])
+    };
+    let rows = vec![
+        kind_row("cpu", &p.cpu),
+        kind_row("fast_io", &p.fast_io),
+        kind_row("slow_io", &p.slow_io),
+        kind_row("unknown", &p.unknown),
+    ];
+    f.render_widget(
+        Table::new(rows, [Constraint::Length(9); 8])
+            .header(header(vec![
+                "kind",
+                "submit",
+                "queue",
+                "queue max",
+                "wait p50",
+                "wait max",
+                "run p50",
+                "run max",
+            ]))
+            .block(block(&format!(
+                "probes: {:.0} submissions/s, ms; {} events lost",
+                p.submitted_per_s, p.lost_events
+            ))),
+        area,
+    );
+}
+
+/// The verdict and its evidence, in the verdict's colour.
+fn render_doctor(f: &mut ratatui::Frame<'_>, area: Rect, r: &Report) {
     f.render_widget(
         Paragraph::new(vec![Line::styled(
             format!("{}: {}", r.verdict.as_str(), r.evidence),
@@ -306,7 +340,7 @@ pub(crate) fn render(
         )])
         .wrap(Wrap { trim: true })
         .block(block("doctor")),
-        rows[5],
+        area,
     );
 }
 
@@ -354,9 +388,7 @@ impl Face for Tui {
     }
 
     fn finish(&mut self) -> Result<bool, ScopeError> {
-        if self.terminal.take().is_some() {
-            ratatui::try_restore().map_err(ScopeError::Terminal)?;
-        }
+        self.terminal.restore()?;
         Ok(true)
     }
 
@@ -388,14 +420,6 @@ impl Face for Tui {
     fn show_profile(&mut self, lines: Vec<String>) -> Result<(), ScopeError> {
         self.profile = lines;
         self.draw()
-    }
-}
-
-impl Drop for Tui {
-    fn drop(&mut self) {
-        if self.terminal.take().is_some() {
-            ratatui::restore();
-        }
     }
 }
 
@@ -431,17 +455,7 @@ mod tests {
                 slow_running: Some(2),
             }),
         );
-        let r = w.finish(Context {
-            t_s: 1.0,
-            pid: 42,
-            window_s: 1.0,
-            status: &status,
-            pool_cpu_ns: vec![],
-            loop_cpu_ns: None,
-            sampler_cpu_ns: 0,
-            probe: None,
-            order: None,
-        });
+        let r = w.finish(Context::bare(1.0, 42, &status));
         let mut term = ratatui::Terminal::new(TestBackend::new(200, 40)).unwrap();
         let history = VecDeque::new();
         term.draw(|f| {

@@ -8,6 +8,8 @@
 //!   containers are found the same way: `/proc/PID/exe` and
 //!   `/proc/PID/root` name their files across mount namespaces, and every
 //!   address scope reads is the process's own, whatever its PID namespace.
+//!   With `--cmdline REGEX` ([`CmdlineFilter`]) only processes whose
+//!   command line matches are opened.
 //! - **Watching them**: one thread per process runs a [`Session`], window
 //!   after window, and sends each [`Report`] to the main thread, which
 //!   hands it to the face. A process that exits is dropped.
@@ -18,14 +20,18 @@
 //!   or the terminal view: one line per process sorted by saturation, Enter
 //!   for the per-process view.
 
+pub mod cmdline;
 pub mod container;
+
+pub use cmdline::CmdlineFilter;
 
 use crate::aggregate::Report;
 use crate::config::Face as FaceKind;
 use crate::doctor::Verdict;
 use crate::error::ScopeError;
-use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText};
+use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText, json_line};
 use crate::face::host_tui::HostTui;
+use crate::face::json::JsonLines;
 use crate::face::prometheus::Totals;
 use crate::face::{End, install_signals};
 use crate::session::{Options, Session};
@@ -33,6 +39,7 @@ use crate::target::{ImageCache, Target};
 use container::Placement;
 use std::collections::{BTreeMap, HashSet};
 use std::io::ErrorKind;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -53,6 +60,12 @@ pub struct HostConfig {
     pub window: Duration,
     /// How reports are shown.
     pub face: FaceKind,
+    /// `--json-out FILE`: also write the `--json` lines to this file,
+    /// whatever the face.
+    pub json_out: Option<PathBuf>,
+    /// `--cmdline REGEX`: watch only the processes whose command line (its
+    /// arguments joined by spaces) matches.
+    pub cmdline: Option<CmdlineFilter>,
 }
 
 impl HostConfig {
@@ -64,6 +77,8 @@ impl HostConfig {
             duration: None,
             window: Duration::from_secs(1),
             face: FaceKind::Tui,
+            json_out: None,
+            cmdline: None,
         }
     }
 }
@@ -127,6 +142,24 @@ impl Watched {
         ]
     }
 
+    /// `target`, before its first window.
+    fn new(target: &Target) -> Watched {
+        Watched {
+            pid: target.pid,
+            comm: target.comm.clone(),
+            exe: target.exe.clone(),
+            placement: container::of_process(target.pid),
+            found: "attaching".into(),
+            last: None,
+            totals: Totals::default(),
+            windows: 0,
+            saturation_sum: 0.0,
+            sampler_cpu_sum: 0.0,
+            verdicts: BTreeMap::new(),
+            ended: None,
+        }
+    }
+
     fn add(&mut self, r: &Report) {
         self.totals.add(r);
         self.windows += 1;
@@ -158,14 +191,16 @@ enum Event {
     Ended(u32, String),
 }
 
-/// The processes not tried before that are Node processes, opened. `tried`
-/// holds (PID, start time) of every process looked at; `cache` the ELF
-/// files read (one node binary is read once for all its processes);
-/// `denied` counts the processes this user may not read.
+/// The processes not tried before that are Node processes (and match
+/// `filter`, when given), opened. `tried` holds (PID, start time) of every
+/// process looked at; `cache` the ELF files read (one node binary is read
+/// once for all its processes); `denied` counts the processes this user may
+/// not read.
 pub fn scan(
     tried: &mut HashSet<(u32, u64)>,
     cache: &mut ImageCache,
     denied: &mut Vec<(u32, String)>,
+    filter: Option<&CmdlineFilter>,
 ) -> Vec<Target> {
     let me = std::process::id();
     let Ok(dir) = std::fs::read_dir("/proc") else {
@@ -188,7 +223,7 @@ pub fn scan(
             continue;
         };
         present.insert((pid, start));
-        if !tried.insert((pid, start)) {
+        if !tried.insert((pid, start)) || filter.is_some_and(|f| !f.matches(pid)) {
             continue;
         }
         match Target::open_cached(pid, cache) {
@@ -220,85 +255,35 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
         });
     }
     let stop = install_signals()?;
-    let mut face: Box<dyn HostFace> = match config.face {
+    let lines = JsonLines::open(config.face == FaceKind::Json, config.json_out.as_deref())?;
+    let face: Box<dyn HostFace> = match config.face {
         FaceKind::Tui => Box::new(HostTui::new()?),
         FaceKind::Text => Box::new(HostText::default()),
         FaceKind::Json => Box::new(HostJson),
         FaceKind::Prometheus(addr) => Box::new(HostPrometheus::start(addr)?),
     };
-    let halt = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Event>();
-    let mut threads = Vec::new();
-    let mut procs: Processes = BTreeMap::new();
-    let mut tried = HashSet::new();
-    let mut cache = ImageCache::default();
-    let mut denied = Vec::new();
-    let started = Instant::now();
-    let mut next_scan = started;
-    let result = (|| -> Result<End, ScopeError> {
-        loop {
-            // Relaxed: flags polled in a loop; nothing else is published
-            // through them.
-            if stop.load(Ordering::Relaxed) || face.wants_stop() {
-                return Ok(End::Stopped);
-            }
-            if config.duration.is_some_and(|d| started.elapsed() >= d) {
-                return Ok(End::Duration);
-            }
-            if Instant::now() >= next_scan {
-                for target in scan(&mut tried, &mut cache, &mut denied) {
-                    let w = Watched {
-                        pid: target.pid,
-                        comm: target.comm.clone(),
-                        exe: target.exe.clone(),
-                        placement: container::of_process(target.pid),
-                        found: "attaching".into(),
-                        last: None,
-                        totals: Totals::default(),
-                        windows: 0,
-                        saturation_sum: 0.0,
-                        sampler_cpu_sum: 0.0,
-                        verdicts: BTreeMap::new(),
-                        ended: None,
-                    };
-                    face.added(&w)?;
-                    procs.insert(w.pid, w);
-                    threads.push(spawn_watcher(
-                        target,
-                        config.options,
-                        config.window,
-                        tx.clone(),
-                        Arc::clone(&halt),
-                    )?);
-                }
-                next_scan = Instant::now() + RESCAN;
-            }
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(Event::Report(pid, r, found)) => {
-                    if let Some(w) = procs.get_mut(&pid) {
-                        w.found = found;
-                        w.add(&r);
-                        face.report(w, &r)?;
-                    }
-                }
-                Ok(Event::Ended(pid, why)) => {
-                    if let Some(w) = procs.get_mut(&pid) {
-                        w.ended = Some(why);
-                        face.ended(w)?;
-                    }
-                }
-                Err(_) => {}
-            }
-            face.tick(&procs)?;
-        }
-    })();
-    halt.store(true, Ordering::Relaxed);
-    for t in threads {
+    let mut host = Host {
+        config,
+        face,
+        lines,
+        halt: Arc::new(AtomicBool::new(false)),
+        tx,
+        rx,
+        threads: Vec::new(),
+        procs: BTreeMap::new(),
+        tried: HashSet::new(),
+        cache: ImageCache::default(),
+        denied: Vec::new(),
+    };
+    let result = host.watch(&stop);
+    host.halt.store(true, Ordering::Relaxed);
+    for t in host.threads.drain(..) {
         let _ = t.join();
     }
-    let to_stdout = face.finish();
+    let to_stdout = host.face.finish();
     let end = result?;
-    let table = summary(&procs, &denied);
+    let table = summary(&host.procs, &host.denied);
     if to_stdout? {
         print!("{table}");
     } else {
@@ -306,9 +291,91 @@ pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
     }
     Ok(HostOutcome {
         end,
-        processes: procs,
-        denied,
+        processes: host.procs,
+        denied: host.denied,
     })
+}
+
+/// The main thread's state: the face, the watchers and what they sent.
+struct Host<'a> {
+    config: &'a HostConfig,
+    face: Box<dyn HostFace>,
+    lines: JsonLines,
+    /// Tells the watcher threads to end.
+    halt: Arc<AtomicBool>,
+    tx: mpsc::Sender<Event>,
+    rx: mpsc::Receiver<Event>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    procs: Processes,
+    /// What [`scan`] keeps between scans.
+    tried: HashSet<(u32, u64)>,
+    cache: ImageCache,
+    denied: Vec<(u32, String)>,
+}
+
+impl Host<'_> {
+    /// Scans, watches and shows until the run ends; why it ended.
+    fn watch(&mut self, stop: &AtomicBool) -> Result<End, ScopeError> {
+        let started = Instant::now();
+        let mut next_scan = started;
+        loop {
+            // Relaxed: flags polled in a loop; nothing else is published
+            // through them.
+            if stop.load(Ordering::Relaxed) || self.face.wants_stop() {
+                return Ok(End::Stopped);
+            }
+            if self.config.duration.is_some_and(|d| started.elapsed() >= d) {
+                return Ok(End::Duration);
+            }
+            if Instant::now() >= next_scan {
+                self.watch_new()?;
+                next_scan = Instant::now() + RESCAN;
+            }
+            if let Ok(event) = self.rx.recv_timeout(Duration::from_millis(50)) {
+                self.receive(event)?;
+            }
+            self.face.tick(&self.procs)?;
+        }
+    }
+
+    /// A watcher thread for each Node process not seen before.
+    fn watch_new(&mut self) -> Result<(), ScopeError> {
+        let filter = self.config.cmdline.as_ref();
+        for target in scan(&mut self.tried, &mut self.cache, &mut self.denied, filter) {
+            let w = Watched::new(&target);
+            self.face.added(&w)?;
+            self.procs.insert(w.pid, w);
+            self.threads.push(spawn_watcher(
+                target,
+                self.config.options,
+                self.config.window,
+                self.tx.clone(),
+                Arc::clone(&self.halt),
+            )?);
+        }
+        Ok(())
+    }
+
+    /// A watcher's window (counted, shown, written as a JSON line) or end.
+    fn receive(&mut self, event: Event) -> Result<(), ScopeError> {
+        match event {
+            Event::Report(pid, r, found) => {
+                if let Some(w) = self.procs.get_mut(&pid) {
+                    w.found = found;
+                    w.add(&r);
+                    self.lines.write(&json_line(w, &r))?;
+                    self.face.report(w, &r)?;
+                }
+            }
+            Event::Ended(pid, why) => {
+                if let Some(w) = self.procs.get_mut(&pid) {
+                    w.ended = Some(why);
+                    self.face.ended(w)?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 fn spawn_watcher(

@@ -20,7 +20,7 @@
 //! profile's end), so the four shares add up to 100 %. Locations are `url:line:column`,
 //! 1-based as DevTools shows them.
 
-use super::cpuprofile::{CallFrame, Indexed};
+use super::cpuprofile::{CallFrame, Indexed, Node};
 use super::sync_api;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -192,84 +192,95 @@ struct Acc {
     samples: u64,
 }
 
-/// Analyses `p`; `pid` is the process whose files the source lines are
-/// read from (`None`: no source read).
-pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
-    let durations = p.durations_us();
-    let span_us = (p.profile.end_time - p.profile.start_time).max(1.0);
-    // Shares are of the time the samples cover (from the first sample to
-    // the end), so that they add up to 100.
-    let covered_us = durations.iter().sum::<f64>().max(1.0);
-    let pct = |us: f64| 100.0 * us / covered_us;
-    let mut shares_us = [0.0f64; 4]; // js, native, gc, idle
-    let mut self_t: HashMap<Key, Acc> = HashMap::new();
-    let mut total_t: HashMap<Key, Acc> = HashMap::new();
-    let mut held: HashMap<Key, Acc> = HashMap::new();
-    let mut held_own: HashMap<Key, f64> = HashMap::new();
-    let mut apis: HashMap<(Key, String), f64> = HashMap::new();
-    let mut frames: HashMap<Key, CallFrame> = HashMap::new();
-    for (&id, &us) in p.profile.samples.iter().zip(&durations) {
-        let stack = p.stack(id);
+impl Acc {
+    fn add(&mut self, us: f64) {
+        self.us += us;
+        self.samples += 1;
+    }
+}
+
+/// Sample time summed per function, as the samples are walked.
+#[derive(Default)]
+struct Tally {
+    /// Time of JavaScript, native (`(program)`), GC and idle leaves.
+    shares_us: [f64; 4],
+    /// Time each function was the leaf.
+    self_t: HashMap<Key, Acc>,
+    /// Time each function was on the stack (once per sample).
+    total_t: HashMap<Key, Acc>,
+    /// Time folded into the nearest frame of the program's own.
+    held: HashMap<Key, Acc>,
+    /// Of it, time that frame ran its own code (nothing below it).
+    held_own: HashMap<Key, f64>,
+    /// Time below a program frame in each synchronous API.
+    apis: HashMap<(Key, String), f64>,
+    /// A call frame of each function seen.
+    frames: HashMap<Key, CallFrame>,
+}
+
+impl Tally {
+    /// Counts one sample of `us` whose stack, leaf first, is `stack`.
+    fn add(&mut self, stack: &[&Node], us: f64) {
         let leaf = &stack[0].call_frame;
-        match leaf.function_name.as_str() {
-            "(idle)" => shares_us[3] += us,
-            "(garbage collector)" => shares_us[2] += us,
-            "(program)" | "(root)" => shares_us[1] += us,
-            _ => shares_us[0] += us,
-        }
+        let share = match leaf.function_name.as_str() {
+            "(idle)" => 3,
+            "(garbage collector)" => 2,
+            "(program)" | "(root)" => 1,
+            _ => 0,
+        };
+        self.shares_us[share] += us;
         if is_meta(leaf) {
-            continue;
+            return;
         }
-        let k = key(leaf);
-        frames.entry(k.clone()).or_insert_with(|| leaf.clone());
-        let a = self_t.entry(k).or_default();
-        a.us += us;
-        a.samples += 1;
+        let k = self.frame(leaf);
+        self.self_t.entry(k).or_default().add(us);
         let mut seen = HashSet::new();
-        for n in &stack {
-            let f = &n.call_frame;
-            if is_meta(f) {
-                continue;
-            }
-            let k = key(f);
+        for f in stack.iter().map(|n| &n.call_frame).filter(|f| !is_meta(f)) {
+            let k = self.frame(f);
             if seen.insert(k.clone()) {
-                frames.entry(k.clone()).or_insert_with(|| f.clone());
-                let a = total_t.entry(k).or_default();
-                a.us += us;
-                a.samples += 1;
+                self.total_t.entry(k).or_default().add(us);
             }
         }
-        // Fold into the nearest frame of the program's own.
+        self.fold(stack, us);
+    }
+
+    /// Records `f`'s frame; its key.
+    fn frame(&mut self, f: &CallFrame) -> Key {
+        let k = key(f);
+        self.frames.entry(k.clone()).or_insert_with(|| f.clone());
+        k
+    }
+
+    /// Folds the sample into the nearest frame of the program's own (the
+    /// leaf when there is none), and names the API nearest that frame.
+    fn fold(&mut self, stack: &[&Node], us: f64) {
         let owner = stack
             .iter()
             .position(|n| sync_api::is_user_code(&n.call_frame.function_name, &n.call_frame.url));
         let (owner_frame, below) = match owner {
             Some(i) => (&stack[i].call_frame, &stack[..i]),
-            None => (leaf, &stack[..0]),
+            None => (&stack[0].call_frame, &stack[..0]),
         };
-        let ok = key(owner_frame);
-        frames
-            .entry(ok.clone())
-            .or_insert_with(|| owner_frame.clone());
-        let a = held.entry(ok.clone()).or_default();
-        a.us += us;
-        a.samples += 1;
+        let ok = self.frame(owner_frame);
+        self.held.entry(ok.clone()).or_default().add(us);
         // The API nearest the program's code names the call it made.
         let api = below
             .iter()
             .rev()
             .find_map(|n| sync_api::api_of_frame(&n.call_frame.function_name, &n.call_frame.url));
         match api {
-            Some(api) => *apis.entry((ok, api)).or_default() += us,
-            None if below.is_empty() => *held_own.entry(ok).or_default() += us,
+            Some(api) => *self.apis.entry((ok, api)).or_default() += us,
+            None if below.is_empty() => *self.held_own.entry(ok).or_default() += us,
             None => {}
         }
     }
-    let table = |m: &HashMap<Key, Acc>| -> Vec<FunctionTime> {
+
+    /// The [`TOP`] functions of `m`, most time first.
+    fn table(&self, m: &HashMap<Key, Acc>, pct: impl Fn(f64) -> f64) -> Vec<FunctionTime> {
         let mut v: Vec<FunctionTime> = m
             .iter()
             .map(|(k, a)| {
-                let f = &frames[k];
+                let f = &self.frames[k];
                 FunctionTime {
                     function: name(f),
                     url: f.url.clone(),
@@ -284,16 +295,74 @@ pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
             b.ms.total_cmp(&a.ms)
                 .then_with(|| a.location.cmp(&b.location))
         });
+        v.truncate(TOP);
         v
-    };
-    let mut top_self = table(&self_t);
-    top_self.truncate(TOP);
-    let mut top_total = table(&total_t);
-    top_total.truncate(TOP);
-    let mut held_by_all = table(&held);
-    held_by_all.truncate(TOP);
-    // Per-line ticks of each function, over all its nodes, where it ran
-    // its own code.
+    }
+
+    /// The key of the function a table row names.
+    fn key_of(&self, time: &FunctionTime) -> Key {
+        self.frames
+            .iter()
+            .find(|(_, f)| location(f) == time.location && name(f) == time.function)
+            .map(|(k, _)| k.clone())
+            .expect("a function in the table has a frame")
+    }
+
+    /// One row of `held_by`: the function, its hot line, the synchronous
+    /// APIs under it (by frame, or by its hot line's call where a builtin
+    /// has no frame of its own).
+    fn held_by(
+        &self,
+        time: FunctionTime,
+        lines: &HashMap<Key, BTreeMap<i64, u64>>,
+        pid: Option<u32>,
+        pct: impl Fn(f64) -> f64,
+    ) -> HeldBy {
+        let k = self.key_of(&time);
+        let own_us = self.held_own.get(&k).copied().unwrap_or(0.0);
+        let hot_line = lines.get(&k).and_then(|l| hot_line(l, &time.url, pid));
+        let mut mine: Vec<SyncApi> = self
+            .apis
+            .iter()
+            .filter(|((o, _), _)| *o == k)
+            .map(|((_, api), us)| SyncApi {
+                api: api.clone(),
+                seen_as: "frame".into(),
+                ms: us / 1e3,
+                pct: pct(*us),
+                called_from: time.location.clone(),
+            })
+            .collect();
+        // A builtin without a frame: the hot line's call, if it makes one
+        // scope knows, carries the function's own time.
+        if let Some(api) = hot_line
+            .as_ref()
+            .and_then(|h| h.text.as_deref())
+            .and_then(sync_api::api_of_source_line)
+            && own_us > 0.0
+            && !mine.iter().any(|m| m.api == api)
+        {
+            mine.push(SyncApi {
+                api,
+                seen_as: "source line".into(),
+                ms: own_us / 1e3,
+                pct: pct(own_us),
+                called_from: time.location.clone(),
+            });
+        }
+        mine.sort_by(|a, b| b.ms.total_cmp(&a.ms));
+        HeldBy {
+            own_ms: own_us / 1e3,
+            time,
+            hot_line,
+            apis: mine,
+        }
+    }
+}
+
+/// Per-line ticks of each function, over all its nodes, where it ran its
+/// own code.
+fn line_ticks(p: &Indexed) -> HashMap<Key, BTreeMap<i64, u64>> {
     let mut lines: HashMap<Key, BTreeMap<i64, u64>> = HashMap::new();
     for n in &p.profile.nodes {
         for t in &n.position_ticks {
@@ -304,77 +373,56 @@ pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
                 .or_default() += t.ticks;
         }
     }
-    let mut sync_apis = Vec::new();
-    let held_by: Vec<HeldBy> = held_by_all
+    lines
+}
+
+/// The line with the most ticks (the first of equals), its share, and its
+/// text from the process's file `url` when `pid` is given.
+fn hot_line(ticks: &BTreeMap<i64, u64>, url: &str, pid: Option<u32>) -> Option<HotLine> {
+    let total: u64 = ticks.values().sum();
+    let (line, n) = ticks.iter().max_by_key(|(line, t)| (**t, -**line))?;
+    Some(HotLine {
+        line: *line,
+        pct: 100.0 * *n as f64 / total.max(1) as f64,
+        text: pid.and_then(|pid| sync_api::source_line(pid, url, *line)),
+    })
+}
+
+/// Analyses `p`; `pid` is the process whose files the source lines are
+/// read from (`None`: no source read).
+pub fn analyse(p: &Indexed, pid: Option<u32>) -> Analysis {
+    let durations = p.durations_us();
+    let span_us = (p.profile.end_time - p.profile.start_time).max(1.0);
+    // Shares are of the time the samples cover (from the first sample to
+    // the end), so that they add up to 100.
+    let covered_us = durations.iter().sum::<f64>().max(1.0);
+    let pct = |us: f64| 100.0 * us / covered_us;
+    let mut tally = Tally::default();
+    for (&id, &us) in p.profile.samples.iter().zip(&durations) {
+        tally.add(&p.stack(id), us);
+    }
+    let lines = line_ticks(p);
+    let held_by: Vec<HeldBy> = tally
+        .table(&tally.held, pct)
         .into_iter()
-        .map(|time| {
-            let k = frames
-                .iter()
-                .find(|(_, f)| location(f) == time.location && name(f) == time.function)
-                .map(|(k, _)| k.clone())
-                .expect("a function in the table has a frame");
-            let own_us = held_own.get(&k).copied().unwrap_or(0.0);
-            let hot_line = lines.get(&k).and_then(|l| {
-                let total: u64 = l.values().sum();
-                let (line, ticks) = l.iter().max_by_key(|(line, t)| (**t, -**line))?;
-                Some(HotLine {
-                    line: *line,
-                    pct: 100.0 * *ticks as f64 / total.max(1) as f64,
-                    text: pid.and_then(|pid| sync_api::source_line(pid, &time.url, *line)),
-                })
-            });
-            let mut mine: Vec<SyncApi> = apis
-                .iter()
-                .filter(|((o, _), _)| *o == k)
-                .map(|((_, api), us)| SyncApi {
-                    api: api.clone(),
-                    seen_as: "frame".into(),
-                    ms: us / 1e3,
-                    pct: pct(*us),
-                    called_from: time.location.clone(),
-                })
-                .collect();
-            // A builtin without a frame: the hot line's call, if it makes
-            // one scope knows, carries the function's own time.
-            if let Some(api) = hot_line
-                .as_ref()
-                .and_then(|h| h.text.as_deref())
-                .and_then(sync_api::api_of_source_line)
-                && own_us > 0.0
-                && !mine.iter().any(|m| m.api == api)
-            {
-                mine.push(SyncApi {
-                    api,
-                    seen_as: "source line".into(),
-                    ms: own_us / 1e3,
-                    pct: pct(own_us),
-                    called_from: time.location.clone(),
-                });
-            }
-            mine.sort_by(|a, b| b.ms.total_cmp(&a.ms));
-            sync_apis.extend(mine.iter().cloned());
-            HeldBy {
-                own_ms: own_us / 1e3,
-                time,
-                hot_line,
-                apis: mine,
-            }
-        })
+        .map(|time| tally.held_by(time, &lines, pid, pct))
         .collect();
+    let mut sync_apis: Vec<SyncApi> = held_by.iter().flat_map(|h| h.apis.clone()).collect();
     sync_apis.sort_by(|a, b| b.ms.total_cmp(&a.ms));
     let n = p.profile.samples.len();
+    let s = &tally.shares_us;
     Analysis {
         span_ms: span_us / 1e3,
         samples: n,
         mean_interval_us: if n == 0 { 0.0 } else { span_us / n as f64 },
         shares: Shares {
-            javascript_pct: pct(shares_us[0]),
-            native_pct: pct(shares_us[1]),
-            gc_pct: pct(shares_us[2]),
-            idle_pct: pct(shares_us[3]),
+            javascript_pct: pct(s[0]),
+            native_pct: pct(s[1]),
+            gc_pct: pct(s[2]),
+            idle_pct: pct(s[3]),
         },
-        top_self,
-        top_total,
+        top_self: tally.table(&tally.self_t, pct),
+        top_total: tally.table(&tally.total_t, pct),
         note: held_by.first().and_then(caution),
         held_by,
         sync_apis,

@@ -1,6 +1,6 @@
 //! [`ProfileReport`]: one `--profile` run, as JSON (`--json`) or text.
 
-use super::analysis::{Analysis, FunctionTime};
+use super::analysis::{Analysis, FunctionTime, SyncApi};
 use crate::aggregate::Report;
 use crate::inspector::Closed;
 use serde::Serialize;
@@ -83,8 +83,24 @@ fn clip(s: &str, n: usize) -> String {
 impl ProfileReport {
     /// The report as text.
     pub fn render(&self) -> String {
-        let a = &self.analysis;
         let mut out = String::new();
+        self.header(&mut out);
+        held_by(&mut out, &self.analysis);
+        let a = &self.analysis;
+        table(&mut out, "top self time (V8's frames):", &a.top_self, 5);
+        let _ = writeln!(out);
+        table(&mut out, "top total time:", &a.top_total, 5);
+        let _ = writeln!(out);
+        sync_apis(&mut out, &a.sync_apis);
+        let _ = writeln!(out);
+        self.files_and_changes(&mut out);
+        out
+    }
+
+    /// The process, the samples, the verdict over the same window and the
+    /// main thread's shares.
+    fn header(&self, out: &mut String) {
+        let a = &self.analysis;
         let _ = writeln!(
             out,
             "sluice scope --profile: process {} ({}), {:.1} s of samples every {} µs: {} samples",
@@ -107,66 +123,10 @@ impl ProfileReport {
             s.javascript_pct, s.native_pct, s.gc_pct, s.idle_pct
         );
         let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "held by your code (Node's and V8's frames folded into the caller):"
-        );
-        let _ = writeln!(
-            out,
-            "  {:>9}  {:>5}  {:<28}  location",
-            "ms", "%", "function"
-        );
-        for h in a.held_by.iter().take(5) {
-            let t = &h.time;
-            let _ = writeln!(
-                out,
-                "  {:>9.1}  {:>5.1}  {:<28}  {}",
-                t.ms,
-                t.pct,
-                clip(&t.function, 28),
-                t.location
-            );
-            for api in &h.apis {
-                let _ = writeln!(
-                    out,
-                    "  {:>9.1}  {:>5.1}    via {} ({})",
-                    api.ms, api.pct, api.api, api.seen_as
-                );
-            }
-            if let Some(line) = &h.hot_line {
-                let _ = writeln!(
-                    out,
-                    "                   hot line {} ({:.0}% of its ticks){}",
-                    line.line,
-                    line.pct,
-                    line.text
-                        .as_deref()
-                        .map(|t| format!(": {t}"))
-                        .unwrap_or_default()
-                );
-            }
-        }
-        if let Some(note) = &a.note {
-            let _ = writeln!(out, "  note: {note}");
-        }
-        let _ = writeln!(out);
-        table(&mut out, "top self time (V8's frames):", &a.top_self, 5);
-        let _ = writeln!(out);
-        table(&mut out, "top total time:", &a.top_total, 5);
-        let _ = writeln!(out);
-        if a.sync_apis.is_empty() {
-            let _ = writeln!(out, "synchronous APIs on the loop: none seen");
-        } else {
-            let _ = writeln!(out, "synchronous APIs on the loop:");
-            for api in &a.sync_apis {
-                let _ = writeln!(
-                    out,
-                    "  {:>9.1} ms {:>5.1}%  {}  from {}",
-                    api.ms, api.pct, api.api, api.called_from
-                );
-            }
-        }
-        let _ = writeln!(out);
+    }
+
+    /// The files written, and what stays changed in the process.
+    fn files_and_changes(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "profile: {} (Chrome DevTools: Performance, Load profile)",
@@ -182,6 +142,69 @@ impl ProfileReport {
                 "V8's optimized code was discarded as the profile began (precise coverage, turned off after), so that functions V8 had inlined into their callers are named; the process runs unoptimized code until V8 optimizes it again"
             );
         }
-        out
+    }
+}
+
+/// The program's functions that held the loop (top 5), each with its APIs
+/// and hot line, and the caution, if any.
+fn held_by(out: &mut String, a: &Analysis) {
+    let _ = writeln!(
+        out,
+        "held by your code (Node's and V8's frames folded into the caller):"
+    );
+    let _ = writeln!(
+        out,
+        "  {:>9}  {:>5}  {:<28}  location",
+        "ms", "%", "function"
+    );
+    for h in a.held_by.iter().take(5) {
+        let t = &h.time;
+        let _ = writeln!(
+            out,
+            "  {:>9.1}  {:>5.1}  {:<28}  {}",
+            t.ms,
+            t.pct,
+            clip(&t.function, 28),
+            t.location
+        );
+        for api in &h.apis {
+            let _ = writeln!(
+                out,
+                "  {:>9.1}  {:>5.1}    via {} ({})",
+                api.ms, api.pct, api.api, api.seen_as
+            );
+        }
+        if let Some(line) = &h.hot_line {
+            let _ = writeln!(
+                out,
+                "                   hot line {} ({:.0}% of its ticks){}",
+                line.line,
+                line.pct,
+                line.text
+                    .as_deref()
+                    .map(|t| format!(": {t}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    if let Some(note) = &a.note {
+        let _ = writeln!(out, "  note: {note}");
+    }
+    let _ = writeln!(out);
+}
+
+/// Every synchronous API seen on the loop, most time first.
+fn sync_apis(out: &mut String, apis: &[SyncApi]) {
+    if apis.is_empty() {
+        let _ = writeln!(out, "synchronous APIs on the loop: none seen");
+        return;
+    }
+    let _ = writeln!(out, "synchronous APIs on the loop:");
+    for api in apis {
+        let _ = writeln!(
+            out,
+            "  {:>9.1} ms {:>5.1}%  {}  from {}",
+            api.ms, api.pct, api.api, api.called_from
+        );
     }
 }

@@ -12,7 +12,7 @@
 //! 4. Close what scope opened, even after an error.
 //! 5. Write the `.cpuprofile` as V8 sent it and the flame graph; analyse.
 
-use super::analysis::{self};
+use super::analysis::{self, Analysis};
 use super::cpuprofile::CpuProfile;
 use super::flame;
 use super::report::{Files, InspectorReport, ProfileReport};
@@ -88,24 +88,9 @@ pub fn take(
     consent: Consent<'_>,
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<ProfileReport, ScopeError> {
-    let target = session.target();
-    let pid = target.pid;
+    let pid = session.target().pid;
     let plan = inspector::plan(pid)?;
-    if !plan.already_open && !config.yes {
-        let addr = plan
-            .addr
-            .unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
-        match consent {
-            Consent::NonInteractive => {
-                return Err(InspectorError::NeedsConsent { pid, addr }.into());
-            }
-            Consent::Ask(ask) => {
-                if !ask(&plan) {
-                    return Err(InspectorError::Declined { pid }.into());
-                }
-            }
-        }
-    }
+    consent_to_open(&plan, config, consent)?;
     if !config.out_dir.is_dir() {
         return Err(ScopeError::Config {
             flag: "--profile-out",
@@ -113,7 +98,7 @@ pub fn take(
             expected: "expected an existing directory for the .cpuprofile and the .svg".into(),
         });
     }
-    let mut ins = Inspector::open(&plan, target.liveness())?;
+    let mut ins = Inspector::open(&plan, session.target().liveness())?;
     if config.progress {
         eprintln!(
             "sluice scope: profiling process {pid} for {:.1} s through its inspector at {} ({})…",
@@ -127,16 +112,67 @@ pub fn take(
         );
     }
     let taken = run_profiler(&mut ins, session, config, stop);
-    let addr = ins.addr();
+    let addr = ins.addr().to_string();
     let title = ins.title().to_string();
     let closed = ins.close();
     let (raw, window) = taken?;
+    let (analysis, files) = analyse_and_write(&raw, config, pid, &addr)?;
+    Ok(ProfileReport {
+        pid,
+        duration_s: config.duration.as_secs_f64(),
+        interval_us: config.interval.as_micros() as u64,
+        fresh_code: config.fresh_code,
+        inspector: InspectorReport {
+            addr,
+            title,
+            closed,
+        },
+        window,
+        analysis,
+        files,
+    })
+}
+
+/// An inspector that is closed is opened only with `--yes` or when the
+/// person asked says yes.
+fn consent_to_open(
+    plan: &Plan,
+    config: &ProfileConfig,
+    consent: Consent<'_>,
+) -> Result<(), ScopeError> {
+    if plan.already_open || config.yes {
+        return Ok(());
+    }
+    let pid = plan.pid;
+    let addr = plan
+        .addr
+        .unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
+    match consent {
+        Consent::NonInteractive => Err(InspectorError::NeedsConsent { pid, addr }.into()),
+        Consent::Ask(ask) => {
+            if ask(plan) {
+                Ok(())
+            } else {
+                Err(InspectorError::Declined { pid }.into())
+            }
+        }
+    }
+}
+
+/// Writes the `.cpuprofile` as V8 sent it, analyses it, and draws the
+/// flame graph (none without samples: the report's count says so).
+fn analyse_and_write(
+    raw: &serde_json::Value,
+    config: &ProfileConfig,
+    pid: u32,
+    addr: &str,
+) -> Result<(Analysis, Files), ScopeError> {
     let stamp = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let base = config.out_dir.join(format!("sluice-profile-{pid}-{stamp}"));
     let cpuprofile = base.with_extension("cpuprofile");
-    let bytes = serde_json::to_vec(&raw).expect("a JSON value serialises");
+    let bytes = serde_json::to_vec(raw).expect("a JSON value serialises");
     write(&cpuprofile, &bytes)?;
     let indexed = CpuProfile::from_json(&bytes).map_err(|what| InspectorError::Protocol {
         pid,
@@ -144,37 +180,23 @@ pub fn take(
         what: format!("Profiler.stop's profile: {what}"),
     })?;
     let analysis = analysis::analyse(&indexed, Some(pid));
-    let flamegraph = match flame::svg(
-        &indexed,
-        &format!(
-            "sluice scope --profile: process {pid}, {:.1} s",
-            analysis.span_ms / 1e3
-        ),
-    ) {
+    let title = format!(
+        "sluice scope --profile: process {pid}, {:.1} s",
+        analysis.span_ms / 1e3
+    );
+    let flamegraph = match flame::svg(&indexed, &title) {
         Ok(svg) => {
             let path = base.with_extension("svg");
             write(&path, &svg)?;
             Some(path.display().to_string())
         }
-        Err(_) => None, // no samples: said by the report's sample count
+        Err(_) => None,
     };
-    Ok(ProfileReport {
-        pid,
-        duration_s: config.duration.as_secs_f64(),
-        interval_us: config.interval.as_micros() as u64,
-        fresh_code: config.fresh_code,
-        inspector: InspectorReport {
-            addr: addr.to_string(),
-            title,
-            closed,
-        },
-        window,
-        analysis,
-        files: Files {
-            cpuprofile: cpuprofile.display().to_string(),
-            flamegraph,
-        },
-    })
+    let files = Files {
+        cpuprofile: cpuprofile.display().to_string(),
+        flamegraph,
+    };
+    Ok((analysis, files))
 }
 
 /// Starts the profiler, samples one window, stops it.

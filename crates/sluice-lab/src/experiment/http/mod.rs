@@ -943,18 +943,29 @@ fn pool_env(cmd: &mut Command, var: &str, pool: PoolSize) {
     };
 }
 
-/// The goals of the issue, checked on this run's numbers: sluice at its
-/// largest pool size.
+/// The goals, checked on this run's numbers for each subject with lanes
+/// (`sluice serve`, and Node with the npm package) at its largest pool size:
+/// `/login` at 90 % of the ideal for both; `/ping`'s p99 during the flood
+/// within 5 ms for the Rust service and within 2 ms for Node with the
+/// package (its goal as an npm package: Node's own twin gives 4-11 ms).
 fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
     let cores = lab.machine().cores as f64;
-    let names: Vec<String> = rows.iter().map(|r| r.subject.clone()).collect();
-    let Some(lanes) = crate::subject::SUBJECTS
+    crate::subject::SUBJECTS
         .iter()
-        .find(|s| s.has_lanes() && names.iter().any(|n| n == s.name()))
-        .map(|s| s.name())
-    else {
-        return Vec::new();
-    };
+        .filter(|s| s.has_lanes() && rows.iter().any(|r| r.subject == s.name()))
+        .flat_map(|s| {
+            let ping_goal = if s.runtime() == Runtime::Node {
+                2.0
+            } else {
+                5.0
+            };
+            subject_goals(s.name(), ping_goal, cores, rows)
+        })
+        .collect()
+}
+
+/// The goals of one subject with lanes, at its largest pool size.
+fn subject_goals(lanes: &str, ping_goal: f64, cores: f64, rows: &[Row]) -> Vec<String> {
     let metric = |pool: &Value, cell: &str, m: &str| {
         rows.iter()
             .find(|r| {
@@ -988,7 +999,7 @@ fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
             )
         });
         out.push(format!(
-            "goal /login throughput >= 90% of cores / one hash's time: sluice pool {}: {req:.1} req/s of {ideal:.1} ({} cores / {hash:.1} ms) = {:.0}%: {}{got}",
+            "goal /login throughput >= 90% of cores / one hash's time: {lanes} pool {}: {req:.1} req/s of {ideal:.1} ({} cores / {hash:.1} ms) = {:.0}%: {}{got}",
             text(&pool),
             cores,
             share * 100.0,
@@ -997,9 +1008,9 @@ fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
     }
     if let Some(p99) = metric(&pool, "ping-during-login", "p99_ms") {
         out.push(format!(
-            "goal /ping p99 <= 5 ms during a /login flood: sluice pool {}: {p99:.2} ms: {}",
+            "goal /ping p99 <= {ping_goal} ms during a /login flood: {lanes} pool {}: {p99:.2} ms: {}",
             text(&pool),
-            if p99 <= 5.0 { "met" } else { "NOT met" }
+            if p99 <= ping_goal { "met" } else { "NOT met" }
         ));
     }
     out
