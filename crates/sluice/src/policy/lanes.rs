@@ -319,6 +319,17 @@ pub(crate) struct LaneCore {
     /// second never counts a task a searcher has already taken (README.md,
     /// "queued and not yet claimed"). `SeqCst`: it is the submitter's half
     /// of the Dekker pair with `Park::sleep` (README.md).
+    ///
+    /// Invariant (no stranded task): each task counted here is (1) reserved
+    /// by a submitter that will push it and then wake or start a worker if
+    /// none searches; (2) in the queue, where a searcher, the next busy
+    /// worker, or the worker woken or started for it pops it (a sleeper
+    /// re-reads `depth` after announcing its sleep); or (3) popped by a
+    /// worker that still searches, or is busy and claims it at once. A
+    /// claim that loses to a cancel, the deadline or shutdown leaves the
+    /// decrement to the winner, which tells the waiter; the worker pops
+    /// again. Only a claim or an abort, each under the cell's lock, takes a
+    /// task out, so none is counted twice or dropped uncounted.
     depth: AtomicUsize,
     /// The concurrency budget: at most this many threads, each running one
     /// task. Changed by `resize`; read with `SeqCst` where it gates a spawn.
