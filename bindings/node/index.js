@@ -65,8 +65,14 @@ const waiting = new Map();
 const bell = openBell();
 
 function openBell() {
-  const socket = new net.Socket({ fd: native.openInbox(), readable: true, writable: false });
-  socket.on('data', deliver);
+  // `onread` reads the bell's bytes into one small buffer of our own: no
+  // 64 KiB Buffer per ring for the garbage collector.
+  const socket = new net.Socket({
+    fd: native.openInbox(),
+    readable: true,
+    writable: false,
+    onread: { buffer: Buffer.alloc(64), callback: deliver },
+  });
   socket.on('error', (err) => {
     process.emitWarning(`sluice: the inbox socket failed (${err.message}); calls in flight will not settle`);
   });
