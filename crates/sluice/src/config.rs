@@ -524,7 +524,10 @@ impl Builder {
     }
 
     /// The nice value `Cpu` lane workers set on themselves, `0..=19`
-    /// (default 10; 0 leaves them at the process's priority).
+    /// (default 10; 0 leaves them at the process's priority). A worker only
+    /// ever lowers its priority: one born at a higher nice value (a process
+    /// started under `nice -n 19`) keeps it, even where the process could
+    /// raise it (root).
     ///
     /// When CPU work fills every core, a file read or the event loop thread
     /// that wakes up would otherwise wait for the kernel to preempt a CPU

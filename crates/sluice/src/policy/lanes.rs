@@ -649,17 +649,22 @@ impl LaneCore {
         let _hooks = crate::hooks::ThreadScope::enter(&self.settings.hooks);
         // Under loom every model thread shares one OS thread: leave it alone.
         #[cfg(not(loom))]
-        set_sched(self.settings.sched);
-        #[cfg(not(loom))]
-        if self.settings.nice != 0 {
-            // Linux applies a nice value per thread when given a thread id.
-            // Raising it needs no privilege, so this cannot fail with EACCES;
-            // if it fails anyway, the worker runs at the process's priority,
-            // which is what every other pool does.
-            let _ = rustix::process::setpriority_process(
-                Some(rustix::thread::gettid()),
-                self.settings.nice,
-            );
+        {
+            // Linux keeps a nice value per thread; a new thread inherits its
+            // creator's. A worker only ever lowers its priority: the lane's
+            // nice value, or the one it was born with if that is higher (a
+            // process started under `nice -n 19` keeps its workers at 19,
+            // even where root could raise them).
+            let tid = Some(rustix::thread::gettid());
+            let born = rustix::process::getpriority_process(tid).unwrap_or(0);
+            set_sched(self.settings.sched);
+            let want = self.settings.nice.max(born);
+            if rustix::process::getpriority_process(tid).ok() != Some(want) {
+                // Raising a nice value needs no privilege, so this cannot
+                // fail with EACCES; if it fails anyway, the worker runs at
+                // the process's priority, which is what every other pool does.
+                let _ = rustix::process::setpriority_process(tid, want);
+            }
         }
         let _pinned = self.settings.pin.as_deref().and_then(pin_current);
         let shard = self.metrics.shards.lease();
