@@ -50,7 +50,7 @@ use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
-use prometheus_client::registry::Registry;
+use prometheus_client::registry::{Metric, Registry};
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
@@ -304,30 +304,16 @@ fn with(labels: &Labels, key: &str, value: &str) -> Labels {
 pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
     let mut reg = Registry::with_prefix("sluice_scope");
     for (name, help, read) in GAUGES {
-        let f = Family::<Labels, FGauge>::default();
-        let mut any = false;
-        for (labels, r, _) in entries {
-            if let Some(x) = read(r) {
-                f.get_or_create(labels).set(x);
-                any = true;
-            }
-        }
-        if any {
-            reg.register(*name, *help, f);
-        }
+        let values = entries.iter().map(|(labels, r, _)| (labels, read(r)));
+        register_present(&mut reg, name, help, values, |g: &FGauge, x| {
+            g.set(x);
+        });
     }
     for (name, help, read) in COUNTERS {
-        let f = Family::<Labels, FCounter>::default();
-        let mut any = false;
-        for (labels, _, t) in entries {
-            if let Some(x) = read(t) {
-                f.get_or_create(labels).inc_by(x);
-                any = true;
-            }
-        }
-        if any {
-            reg.register(*name, *help, f);
-        }
+        let values = entries.iter().map(|(labels, _, t)| (labels, read(t)));
+        register_present(&mut reg, name, help, values, |c: &FCounter, x| {
+            c.inc_by(x);
+        });
     }
     register_verdicts(&mut reg, entries);
     if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
@@ -336,6 +322,31 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
     let mut out = String::new();
     prometheus_client::encoding::text::encode(&mut out, &reg).expect("writing to a String");
     out
+}
+
+/// Registers `name` with a series for each process that has a value, set
+/// by `record`; a metric no process has a value for is left out.
+fn register_present<'a, M>(
+    reg: &mut Registry,
+    name: &str,
+    help: &str,
+    values: impl Iterator<Item = (&'a Labels, Option<f64>)>,
+    record: impl Fn(&M, f64),
+) where
+    M: Default,
+    Family<Labels, M>: Metric,
+{
+    let f = Family::<Labels, M>::default();
+    let mut any = false;
+    for (labels, value) in values {
+        if let Some(x) = value {
+            record(&f.get_or_create(labels), x);
+            any = true;
+        }
+    }
+    if any {
+        reg.register(name, help, f);
+    }
 }
 
 /// `verdict`: 1 for the last window's verdict, 0 for the others.
