@@ -53,21 +53,31 @@ pub struct ProfileReport {
 
 fn table(out: &mut String, title: &str, rows: &[FunctionTime], n: usize) {
     let _ = writeln!(out, "{title}");
+    header(out);
+    for r in rows.iter().take(n) {
+        row(out, r);
+    }
+}
+
+/// The column heads of a function table.
+fn header(out: &mut String) {
     let _ = writeln!(
         out,
         "  {:>9}  {:>5}  {:<28}  location",
         "ms", "%", "function"
     );
-    for r in rows.iter().take(n) {
-        let _ = writeln!(
-            out,
-            "  {:>9.1}  {:>5.1}  {:<28}  {}",
-            r.ms,
-            r.pct,
-            clip(&r.function, 28),
-            r.location
-        );
-    }
+}
+
+/// One function's line under [`header`].
+fn row(out: &mut String, r: &FunctionTime) {
+    let _ = writeln!(
+        out,
+        "  {:>9.1}  {:>5.1}  {:<28}  {}",
+        r.ms,
+        r.pct,
+        clip(&r.function, 28),
+        r.location
+    );
 }
 
 fn clip(s: &str, n: usize) -> String {
@@ -152,21 +162,9 @@ fn held_by(out: &mut String, a: &Analysis) {
         out,
         "held by your code (Node's and V8's frames folded into the caller):"
     );
-    let _ = writeln!(
-        out,
-        "  {:>9}  {:>5}  {:<28}  location",
-        "ms", "%", "function"
-    );
+    header(out);
     for h in a.held_by.iter().take(5) {
-        let t = &h.time;
-        let _ = writeln!(
-            out,
-            "  {:>9.1}  {:>5.1}  {:<28}  {}",
-            t.ms,
-            t.pct,
-            clip(&t.function, 28),
-            t.location
-        );
+        row(out, &h.time);
         for api in &h.apis {
             let _ = writeln!(
                 out,
