@@ -200,17 +200,22 @@ test('buildProfile says how the addon was compiled', () => {
 });
 
 // The Cpu workers' policy and nice value, read back from /proc for every
-// thread named sluice-cpu once a call has run: SCHED_OTHER 0, SCHED_BATCH 3,
-// SCHED_IDLE 5 (field 41 of /proc/PID/task/TID/stat; nice is field 19).
-// The Cpu workers' nice value and policy, read from /proc, with the lane's
-// count of live threads. A worker starting or retiring at that moment (the
-// lane counts it a moment before /proc lists it, or after /proc dropped it)
-// makes the two differ for a few milliseconds: read again until they agree.
+// thread named sluice-cpu once a call has run (SCHED_OTHER 0, SCHED_BATCH 3,
+// SCHED_IDLE 5: field 41 of /proc/PID/task/TID/stat; nice is field 19), with
+// the lane's count of live threads and the process's own nice value. A
+// worker starting or retiring at that moment (the lane counts it a moment
+// before /proc lists it, or after /proc dropped it) makes the two counts
+// differ for a few milliseconds: read again until they agree.
 const cpuThreadsScript = (configure) => `
   const fs = require('node:fs');
   const s = require('.');
   ${configure}
   const read = (file) => { try { return fs.readFileSync(file, 'utf8'); } catch { return null; } };
+  // Nice value and policy from a stat line, fields counted after the name.
+  const sched = (stat) => {
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { nice: Number(f[16]), policy: Number(f[38]) };
+  };
   function look() {
     const threads = [];
     for (const tid of fs.readdirSync('/proc/self/task')) {
@@ -218,12 +223,10 @@ const cpuThreadsScript = (configure) => `
       const comm = read(dir + '/comm');
       const stat = read(dir + '/stat');
       if (comm === null || stat === null || comm.trim() !== 'sluice-cpu') continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.push({ nice: Number(f[16]), policy: Number(f[38]) });
+      threads.push(sched(stat));
     }
     const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
-    const own = read('/proc/self/stat');
-    return { threads, alive, own: Number(own.slice(own.lastIndexOf(')') + 2).split(' ')[16]) };
+    return { threads, alive, own: sched(read('/proc/self/stat')).nice };
   }
   Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
     let seen = look();

@@ -658,13 +658,11 @@ impl LaneCore {
             let tid = Some(rustix::thread::gettid());
             let born = rustix::process::getpriority_process(tid).unwrap_or(0);
             set_sched(self.settings.sched);
-            let want = self.settings.nice.max(born);
-            if rustix::process::getpriority_process(tid).ok() != Some(want) {
-                // Raising a nice value needs no privilege, so this cannot
-                // fail with EACCES; if it fails anyway, the worker runs at
-                // the process's priority, which is what every other pool does.
-                let _ = rustix::process::setpriority_process(tid, want);
-            }
+            // Set even when it equals `born`: `set_sched` may have passed
+            // through nice 0. Raising a nice value needs no privilege, so
+            // this cannot fail with EACCES; if it fails anyway, the worker
+            // runs at the process's priority, as every other pool does.
+            let _ = rustix::process::setpriority_process(tid, self.settings.nice.max(born));
         }
         let _pinned = self.settings.pin.as_deref().and_then(pin_current);
         let shard = self.metrics.shards.lease();
