@@ -206,9 +206,11 @@ impl Experiment for Http {
             }
             Ok(rows)
         })?;
-        let mut notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
-        notes.extend(goals(lab, &rows));
-        Ok(sweep.outcome(rows, notes))
+        let notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
+        let mut o = sweep.outcome(rows, notes);
+        let checked = goals(&o);
+        o.notes.extend(checked);
+        Ok(o)
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -948,32 +950,27 @@ fn pool_env(cmd: &mut Command, var: &str, pool: PoolSize) {
 /// `/login` at 90 % of the ideal for both; `/ping`'s p99 during the flood
 /// within 5 ms for the Rust service and within 2 ms for Node with the
 /// package (its goal as an npm package: Node's own twin gives 4-11 ms).
-fn goals(lab: &Lab, rows: &[Row]) -> Vec<String> {
-    let cores = lab.machine().cores as f64;
+fn goals(o: &Outcome) -> Vec<String> {
     crate::subject::SUBJECTS
         .iter()
-        .filter(|s| s.has_lanes() && rows.iter().any(|r| r.subject == s.name()))
+        .filter(|s| s.has_lanes() && o.rows.iter().any(|r| r.subject == s.name()))
         .flat_map(|s| {
             let ping_goal = if s.runtime() == Runtime::Node {
                 2.0
             } else {
                 5.0
             };
-            subject_goals(s.name(), ping_goal, cores, rows)
+            subject_goals(o, s.name(), ping_goal)
         })
         .collect()
 }
 
 /// The goals of one subject with lanes, at its largest pool size.
-fn subject_goals(lanes: &str, ping_goal: f64, cores: f64, rows: &[Row]) -> Vec<String> {
-    let metric = |pool: &Value, cell: &str, m: &str| {
-        rows.iter()
-            .find(|r| {
-                r.subject == lanes && r.params["pool"] == *pool && r.param_text("cell") == cell
-            })
-            .and_then(|r| r.metrics.get(m).copied())
-    };
-    let Some(pool) = rows
+fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
+    let cores = o.machine.cores as f64;
+    let metric = |pool: &Value, cell: &str, m: &str| metric(o, lanes, pool, cell, m);
+    let Some(pool) = o
+        .rows
         .iter()
         .filter(|r| r.subject == lanes)
         .map(|r| r.params["pool"].clone())
