@@ -64,12 +64,7 @@ impl InspectFlags {
     /// Reads process `pid`'s flags from `/proc`. An unreadable environment
     /// (another user's process) leaves `NODE_OPTIONS` unread.
     pub fn of_process(pid: u32) -> std::io::Result<InspectFlags> {
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))?;
-        let argv: Vec<String> = cmdline
-            .split(|b| *b == 0)
-            .filter(|a| !a.is_empty())
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
+        let argv = crate::host::cmdline::argv(pid)?;
         let node_options = std::fs::read(format!("/proc/{pid}/environ"))
             .ok()
             .and_then(|env| {
