@@ -80,8 +80,7 @@ function openBell() {
   return socket;
 }
 
-// The promise of operation `id`: settled by the first outcome delivered
-// for it (a refused call's queued guard may post a second, ignored).
+// The promise of operation `id`, settled by the one outcome posted for it.
 function promised(id) {
   return new Promise((resolve) => {
     if (waiting.size === 0) bell.ref();

@@ -284,20 +284,14 @@ fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
 fn submit(lane: Lane, work: impl FnOnce() -> Done + Send + 'static) -> napi::Result<f64> {
     let pool = pool()?;
     let settle = Settle::open()?;
-    let (id, inbox) = (settle.id, settle.inbox.clone());
-    let job = move || run_settled(settle, work);
-    if let Err(busy) = pool.try_spawn(lane, job) {
-        let failure = Failure {
+    let id = settle.id;
+    match pool.try_reserve(lane) {
+        Ok(place) => drop(place.spawn(move || run_settled(settle, work))),
+        Err(busy) => settle.finish(Done::Fail(Failure {
             lane: Some(lane_name(busy.lane())),
             bound: Some(busy.bound() as f64),
             ..Failure::new("busy")
-        };
-        if let Some(inbox) = inbox {
-            inbox.post((id, Done::Fail(failure)));
-        }
-        // The refused job's guard posts "dropped" for the same id after the
-        // refusal: `index.js` settles each id once, with its first letter.
-        drop(busy.into_inner());
+        })),
     }
     Ok(id)
 }
