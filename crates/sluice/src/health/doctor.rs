@@ -593,6 +593,82 @@ mod tests {
         assert_eq!(d.verdict, Verdict::LoopBlocked);
     }
 
+    /// Windows `(name, start, end, length)` that reach each branch of
+    /// [`diagnose`].
+    fn verdict_cases() -> Vec<(&'static str, Sample, Sample, Duration)> {
+        let second = Duration::from_secs(1);
+        let quiet = sample(0.0, &[], &[]);
+        let no_tick = sample(0.0, &[], &[1.0]);
+        let mut compensating = sample(0.0, &[0.01], &[0.5; 100]);
+        compensating.lanes[1].compensated_total = Some(12);
+        compensating.lanes[1].blocked_threads = Some(3);
+        compensating.lanes[2].blocked_threads = Some(1);
+        let mut both = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+        both.lanes[1].compensated_total = Some(12);
+        let mut unmeasured = sample(0.6, &[0.02], &[]);
+        unmeasured.lag = None;
+        unmeasured.lanes[2].saturated_seconds_total = 0.9;
+        unmeasured.lanes[2].queue_depth = 7;
+        let mut lag_at_end = sample(0.0, &[], &[3.0, 4.0]);
+        lag_at_end.lanes[0].lane = None;
+        lag_at_end.lanes[0].saturated_seconds_total = 0.7;
+        let mut unlagged = quiet.clone();
+        unlagged.lag = None;
+        let saturated = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+        let lagging = sample(0.0, &[0.01], &[0.5, 150.0, 150.0]);
+        let healthy = sample(0.0, &[0.02, 0.03], &[0.4; 50]);
+        let beyond = sample(0.0, &[90_000.0], &[90_000.0]);
+        let (short, long) = (Duration::from_millis(150), Duration::from_secs(2));
+        vec![
+            ("loop blocked", Sample::default(), lagging, second),
+            ("lane saturated", quiet.clone(), saturated, second),
+            ("healthy", quiet.clone(), healthy, second),
+            (
+                "no tick over a long window",
+                no_tick.clone(),
+                no_tick.clone(),
+                long,
+            ),
+            (
+                "no tick over a short window",
+                no_tick.clone(),
+                no_tick,
+                short,
+            ),
+            (
+                "waits beyond the last bucket",
+                quiet.clone(),
+                beyond,
+                second,
+            ),
+            ("compensating", quiet.clone(), compensating, second),
+            ("saturated and compensating", quiet.clone(), both, second),
+            ("no lag, saturated by share", quiet, unmeasured, second),
+            (
+                "an unknown lane, lag at the end only",
+                unlagged,
+                lag_at_end,
+                second,
+            ),
+        ]
+    }
+
+    /// The doctor's whole answer (its text and every number) for windows
+    /// that reach each branch, compared with `testdata/doctor.txt`.
+    #[test]
+    fn every_verdict_reads_as_on_file() {
+        let mut text = String::new();
+        for (name, start, end, window) in verdict_cases() {
+            let d = diagnose(&start, &end, window, &Thresholds::default());
+            text.push_str(&format!("== {name}\n{d}{d:#?}\n"));
+        }
+        crate::tests::golden::same(
+            &text,
+            include_str!("../../testdata/doctor.txt"),
+            "doctor.txt",
+        );
+    }
+
     #[test]
     fn window_quantiles_use_only_the_window() {
         let a = hist(&[100.0; 10]);

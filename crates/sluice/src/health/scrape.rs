@@ -439,6 +439,121 @@ mod tests {
         );
     }
 
+    /// Pages that reach each refusal of [`parse`] (and two it reads).
+    const REFUSALS: &[(&str, &str)] = &[
+        ("text after eof", "# TYPE a gauge\na 1\n# EOF\n# EOF\n"),
+        ("bad comment", "#  TYPE\n# EOF\n"),
+        ("comment without a name", "# TYPE\n# EOF\n"),
+        ("bad name", "# TYPE 1a counter\n# EOF\n"),
+        ("unknown type", "# TYPE a summary\n# EOF\n"),
+        (
+            "declared twice",
+            "# TYPE a gauge\na 1\n# TYPE a gauge\n# EOF\n",
+        ),
+        ("typed twice", "# TYPE a gauge\n# TYPE a gauge\n# EOF\n"),
+        (
+            "help twice opens again",
+            "# HELP a x\n# TYPE a gauge\na 1\n# HELP a y\n# TYPE a gauge\n# EOF\n",
+        ),
+        ("unknown comment", "# NOTE a x\n# EOF\n"),
+        ("bad help escape", "# HELP a x\\t\n# EOF\n"),
+        ("empty line", "\n# EOF\n"),
+        ("before type", "a 1\n# EOF\n"),
+        ("help only", "# HELP a x\na 1\n# EOF\n"),
+        ("outside family", "# TYPE a gauge\nb 1\n# EOF\n"),
+        ("counter suffix", "# TYPE a counter\na 1\n# EOF\n"),
+        ("gauge suffix", "# TYPE a gauge\na_total 1\n# EOF\n"),
+        ("info suffix", "# TYPE a info\na 1\n# EOF\n"),
+        ("histogram suffix", "# TYPE h histogram\nh_max 1\n# EOF\n"),
+        (
+            "le off a bucket",
+            "# TYPE h histogram\nh_sum{le=\"1\"} 1\n# EOF\n",
+        ),
+        (
+            "bucket without le",
+            "# TYPE h histogram\nh_bucket 1\n# EOF\n",
+        ),
+        (
+            "twice",
+            "# TYPE a gauge\na{x=\"1\",y=\"2\"} 1\na{y=\"2\",x=\"1\"} 2\n# EOF\n",
+        ),
+        ("no eof", "# TYPE a gauge\na 1\n"),
+        (
+            "no count",
+            "# TYPE h histogram\nh_sum 1\nh_bucket{le=\"+Inf\"} 0\n# EOF\n",
+        ),
+        (
+            "no sum",
+            "# TYPE h histogram\nh_count 1\nh_bucket{le=\"+Inf\"} 1\n# EOF\n",
+        ),
+        (
+            "buckets out of order",
+            "# TYPE h histogram\nh_sum 1\nh_count 2\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\n# EOF\n",
+        ),
+        (
+            "buckets falling",
+            "# TYPE h histogram\nh_sum 1\nh_count 2\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"+Inf\"} 2\n# EOF\n",
+        ),
+        (
+            "no inf bucket",
+            "# TYPE h histogram\nh_sum 1\nh_count 1\nh_bucket{le=\"1\"} 1\n# EOF\n",
+        ),
+        (
+            "bad le",
+            "# TYPE h histogram\nh_sum 1\nh_count 1\nh_bucket{le=\"one\"} 1\n# EOF\n",
+        ),
+        ("no value", "# TYPE a gauge\na\n# EOF\n"),
+        ("no space", "# TYPE a gauge\na{x=\"1\"}1\n# EOF\n"),
+        ("bad label", "# TYPE a gauge\na{x} 1\n# EOF\n"),
+        ("bad label name", "# TYPE a gauge\na{1x=\"1\"} 1\n# EOF\n"),
+        ("unquoted", "# TYPE a gauge\na{x=1} 1\n# EOF\n"),
+        ("bad escape", "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n"),
+        ("not closed", "# TYPE a gauge\na{x=\"1} 1\n# EOF\n"),
+        (
+            "label twice",
+            "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",
+        ),
+        ("no comma", "# TYPE a gauge\na{x=\"1\" y=\"2\"} 1\n# EOF\n"),
+        ("bad value", "# TYPE a gauge\na 0x1\n# EOF\n"),
+        ("bad timestamp", "# TYPE a gauge\na 1 soon\n# EOF\n"),
+        ("after the value", "# TYPE a gauge\na 1 2 3\n# EOF\n"),
+        (
+            "special values",
+            "# TYPE a gauge\na{x=\"a\"} +Inf\na{x=\"b\"} -Inf\na{x=\"c\"} NaN\na{x=\"d\"} 1e-3 17\n# EOF\n",
+        ),
+    ];
+
+    /// Every refusal, word for word, and a summary of what the exporter's
+    /// page reads as, compared with `testdata/scrape.txt`.
+    #[test]
+    fn every_refusal_reads_as_on_file() {
+        let mut text = String::new();
+        for (name, page) in REFUSALS {
+            let got = match parse(page) {
+                Ok(p) => format!("{:?}", p.samples().map(|s| s.value).collect::<Vec<_>>()),
+                Err(e) => e.to_string(),
+            };
+            text.push_str(&format!("{name}: {got}\n"));
+        }
+        let page = parse(include_str!("../../testdata/export_lanes.prom")).unwrap();
+        for f in &page.families {
+            text.push_str(&format!(
+                "{} {:?} help={:?} unit={:?} samples={} sum={}\n",
+                f.name,
+                f.kind,
+                f.help,
+                f.unit,
+                f.samples.len(),
+                f.samples.iter().map(|s| s.value).sum::<f64>()
+            ));
+        }
+        crate::tests::golden::same(
+            &text,
+            include_str!("../../testdata/scrape.txt"),
+            "scrape.txt",
+        );
+    }
+
     #[test]
     fn refuses_what_sluice_never_writes() {
         let bad = |text: &str, want: &str| {

@@ -418,3 +418,176 @@ impl Snapshot {
         Ok(())
     }
 }
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    //! The whole text the exporter writes, compared with the pages in
+    //! `testdata/`: every family, its order, HELP text, labels and values.
+    use super::*;
+    use crate::lane::Lane;
+    use crate::metrics::BUCKET_BOUNDS;
+
+    /// A histogram whose cumulative buckets hold `values` (seconds).
+    fn hist(values: &[f64]) -> HistogramSnapshot {
+        HistogramSnapshot {
+            count: values.len() as u64,
+            sum_seconds: values.iter().sum(),
+            buckets: BUCKET_BOUNDS
+                .iter()
+                .map(|&b| (b, values.iter().filter(|&&v| v <= b).count() as u64))
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    /// A lane whose every field holds its own number (`k` hundreds plus
+    /// the field's place), so a family reading the wrong field shows.
+    fn lane(lane: Lane, k: u64, lanes_policy: bool) -> LaneSnapshot {
+        let some = |v: u64| lanes_policy.then_some(v);
+        LaneSnapshot {
+            lane,
+            limit: k * 100 + 1,
+            queue_bound: (lane != Lane::FastIo && lanes_policy).then_some(k * 100 + 2),
+            submitted_total: k * 100 + 3,
+            started_total: k * 100 + 4,
+            completed_total: k * 100 + 5,
+            panicked_total: k * 100 + 6,
+            rejected_total: k * 100 + 7,
+            cancelled_total: k * 100 + 8,
+            expired_total: k * 100 + 9,
+            abandoned_total: k * 100 + 10,
+            spawn_failures_total: k * 100 + 11,
+            adaptive: lanes_policy,
+            max_threads: some(k * 100 + 12),
+            blocked_threads: some(k * 100 + 13),
+            compensated_total: k * 100 + 14,
+            blocking_sections_total: k * 100 + 15,
+            blocked_detected_total: k * 100 + 16,
+            threads_peak: some(k * 100 + 17),
+            queue_depth: k * 100 + 18,
+            reservations_waiting: k * 100 + 19,
+            in_flight: k * 100 + 20,
+            // Above i64::MAX: the gauge shows i64::MAX.
+            threads_alive: some(if lane == Lane::SlowIo {
+                u64::MAX
+            } else {
+                k * 100 + 21
+            }),
+            threads_idle: some(k * 100 + 22),
+            saturated_seconds_total: k as f64 + 0.25,
+            queue_wait_seconds: hist(&[2e-6, 3e-4, 0.015, 0.015, 7.0][..k as usize + 1]),
+            run_time_seconds: if k == 2 {
+                hist(&[])
+            } else {
+                hist(&[1e-3, 99.0])
+            },
+        }
+    }
+
+    fn snapshot(policy: crate::Policy) -> Snapshot {
+        let lanes_policy = policy == crate::Policy::Lanes;
+        Snapshot {
+            policy,
+            threads_alive: 61,
+            threads_idle: 62,
+            lanes: Lane::ALL
+                .iter()
+                .zip(1..)
+                .map(|(&l, k)| lane(l, k, lanes_policy))
+                .collect(),
+        }
+    }
+
+    /// `text` with the samples of each family ordered by their labels (the
+    /// lane first, in lane order; `le` left out, so a histogram's buckets
+    /// keep their order): prometheus-client's `Family` writes its series in
+    /// hash order.
+    fn in_lane_order(text: &str) -> String {
+        let key = |line: &str| {
+            let labels = line
+                .split_once('{')
+                .and_then(|(_, rest)| rest.split_once('}'))
+                .map_or("", |(labels, _)| labels);
+            let mut lane = Lane::ALL.len();
+            let mut rest = Vec::new();
+            for pair in labels.split(',').filter(|p| !p.starts_with("le=")) {
+                match Lane::ALL
+                    .iter()
+                    .position(|l| pair == format!("lane=\"{}\"", l.name()))
+                {
+                    Some(i) => lane = i,
+                    None => rest.push(pair.to_string()),
+                }
+            }
+            (lane, rest)
+        };
+        let mut out = String::new();
+        let mut block: Vec<&str> = Vec::new();
+        for line in text.lines().chain(["# end"]) {
+            if line.starts_with('#') {
+                block.sort_by_key(|l| key(l));
+                for l in block.drain(..) {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                if line != "# end" {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+            } else {
+                block.push(line);
+            }
+        }
+        out
+    }
+
+    /// `text`, in lane order and without the crate's version, is `want`.
+    fn same(text: &str, want: &str, page: &str) {
+        // The version is the crate's, not the page's.
+        let text = in_lane_order(text).replace(
+            &format!("version=\"{}\"", crate::VERSION),
+            "version=\"VERSION\"",
+        );
+        crate::tests::golden::same(&text, want, page);
+    }
+
+    #[test]
+    fn the_lanes_page_is_the_one_on_file() {
+        let text = snapshot(crate::Policy::Lanes).to_prometheus();
+        same(
+            &text,
+            include_str!("../../testdata/export_lanes.prom"),
+            "export_lanes.prom",
+        );
+    }
+
+    #[test]
+    fn the_libuv_page_is_the_one_on_file() {
+        let text = snapshot(crate::Policy::Libuv { threads: Some(4) }).to_prometheus();
+        same(
+            &text,
+            include_str!("../../testdata/export_libuv.prom"),
+            "export_libuv.prom",
+        );
+    }
+
+    #[cfg(feature = "health")]
+    #[test]
+    fn the_service_page_is_the_one_on_file() {
+        use crate::health::{HistogramSample, Sample, diagnose};
+        let snap = snapshot(crate::Policy::Lanes);
+        let lag = HistogramSample::from(&hist(&[1e-4, 2e-4, 0.03]));
+        let d = diagnose(
+            &Sample::default(),
+            &Sample::from_snapshot(&snap, Some(&lag)),
+            std::time::Duration::from_secs(2),
+            &Default::default(),
+        );
+        let text = crate::health::exposition(&snap, Some(&lag), Some(&d));
+        same(
+            &text,
+            include_str!("../../testdata/export_service.prom"),
+            "export_service.prom",
+        );
+    }
+}
