@@ -1013,32 +1013,20 @@ mod tests {
         ("cpu threads zero", &[("SLUICE_CPU_THREADS", "0")]),
         ("cpu threads over", &[("SLUICE_CPU_THREADS", "1025")]),
         ("fastio threads neg", &[("SLUICE_FASTIO_THREADS", "-1")]),
-        (
-            "slowio threads huge",
-            &[(
-                "SLUICE_SLOWIO_THREADS",
-                "99999999999999999999999999999999999999999",
-            )],
-        ),
         ("bound junk", &[("SLUICE_QUEUE_BOUND", "1e3")]),
         ("bound zero", &[("SLUICE_QUEUE_BOUND", "0")]),
         ("stack small", &[("SLUICE_STACK_SIZE", "1024")]),
         ("stack junk", &[("SLUICE_STACK_SIZE", "2M")]),
         ("max junk", &[("SLUICE_CPU_MAX_THREADS", "many")]),
         ("max zero", &[("SLUICE_SLOWIO_MAX_THREADS", "0")]),
-        (
-            "max below budget",
-            &[
-                ("SLUICE_FASTIO_THREADS", "9"),
-                ("SLUICE_FASTIO_MAX_THREADS", "8"),
-            ],
-        ),
         ("affinity junk", &[("SLUICE_CPU_AFFINITY", "pinned")]),
         ("sched junk", &[("SLUICE_CPU_SCHED", "fifo")]),
         ("adaptive junk", &[("SLUICE_ADAPTIVE", "2")]),
         ("nice over", &[("SLUICE_CPU_NICE", "20")]),
         ("nice neg", &[("SLUICE_CPU_NICE", "-5")]),
         ("nice junk", &[("SLUICE_CPU_NICE", "low")]),
+        ("bound huge", &HUGE_BOUND),
+        ("max below budget", &BELOW_BUDGET),
         ("every variable wrong", &WRONG),
         ("vars after threads", WRONG.split_at(7).0),
         ("vars after bound", WRONG.split_at(6).0),
@@ -1046,22 +1034,35 @@ mod tests {
         ("vars after max", WRONG.split_at(4).0),
         ("vars after affinity", WRONG.split_at(3).0),
         ("vars after sched", WRONG.split_at(2).0),
-        (
-            "every variable right",
-            &[
-                ("SLUICE_FASTIO_THREADS", " 3 "),
-                ("SLUICE_SLOWIO_THREADS", "5"),
-                ("SLUICE_QUEUE_BOUND", "77"),
-                ("SLUICE_STACK_SIZE", "65536"),
-                ("SLUICE_CPU_NICE", "0"),
-                ("SLUICE_ADAPTIVE", "no"),
-                ("SLUICE_CPU_MAX_THREADS", "1024"),
-                ("SLUICE_SLOWIO_MAX_THREADS", "6"),
-                ("SLUICE_CPU_AFFINITY", "off"),
-                ("SLUICE_CPU_SCHED", "Batch"),
-            ],
-        ),
+        ("every variable right", &RIGHT),
         ("no variable", &[]),
+    ];
+
+    /// A number beyond every integer type.
+    const HUGE_BOUND: [(&str, &str); 1] = [(
+        "SLUICE_QUEUE_BOUND",
+        "999999999999999999999999999999999999999",
+    )];
+
+    /// A ceiling below the lane's budget.
+    const BELOW_BUDGET: [(&str, &str); 2] = [
+        ("SLUICE_FASTIO_THREADS", "9"),
+        ("SLUICE_FASTIO_MAX_THREADS", "8"),
+    ];
+
+    /// Every variable accepted (but the Cpu budget, whose default is the
+    /// machine's).
+    const RIGHT: [(&str, &str); 10] = [
+        ("SLUICE_FASTIO_THREADS", " 3 "),
+        ("SLUICE_SLOWIO_THREADS", "5"),
+        ("SLUICE_QUEUE_BOUND", "77"),
+        ("SLUICE_STACK_SIZE", "65536"),
+        ("SLUICE_CPU_NICE", "0"),
+        ("SLUICE_ADAPTIVE", "no"),
+        ("SLUICE_CPU_MAX_THREADS", "1024"),
+        ("SLUICE_SLOWIO_MAX_THREADS", "6"),
+        ("SLUICE_CPU_AFFINITY", "off"),
+        ("SLUICE_CPU_SCHED", "Batch"),
     ];
 
     /// Every variable wrong, the last read first.

@@ -419,7 +419,7 @@ fn unescape(v: &str) -> Result<String, String> {
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
