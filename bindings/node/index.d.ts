@@ -62,9 +62,12 @@ export interface PoolOptions {
    * Scheduling policy of the Cpu workers. Default: `SLUICE_CPU_SCHED` when
    * set, else `'normal'` (SCHED_OTHER at `cpuNice`). `'idle'` (SCHED_IDLE)
    * lets any other thread of the machine preempt a hashing worker at once;
-   * `'batch'` is SCHED_BATCH. `node bench/cpu-sched.js` compares them.
+   * `'batch'` is SCHED_BATCH. `'guarded'` is SCHED_IDLE while the process
+   * has the cores, SCHED_OTHER at `cpuNice` while another process starves the
+   * lane (needs CAP_SYS_NICE or `ulimit -e` >= 20 - cpuNice; refused at first
+   * use otherwise). `node bench/cpu-sched.js` compares them.
    */
-  cpuSched?: 'normal' | 'batch' | 'idle';
+  cpuSched?: 'normal' | 'batch' | 'idle' | 'guarded';
 }
 
 /**

@@ -554,7 +554,7 @@ const OPTIONS = ['cpu', 'fastIo', 'slowIo', 'cpuQueueBound', 'fastIoQueueBound',
   'slowIoQueueBound', 'stackSize', 'cpuNice', 'cpuSched'];
 // The Cpu workers' scheduling policies (`cpuSched`); unset: SLUICE_CPU_SCHED,
 // else 'normal' (SCHED_OTHER at cpuNice).
-const CPU_SCHEDS = ['normal', 'batch', 'idle'];
+const CPU_SCHEDS = ['normal', 'batch', 'idle', 'guarded'];
 
 function configure(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

@@ -267,14 +267,15 @@ fn pool() -> napi::Result<&'static Pool> {
     Ok(POOL.get_or_init(|| pool))
 }
 
-/// A `cpuSched` option: `normal`, `batch` or `idle`.
+/// A `cpuSched` option: `normal`, `batch`, `idle` or `guarded`.
 fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
     match raw {
         "normal" => Ok(CpuSched::Normal),
         "batch" => Ok(CpuSched::Batch),
         "idle" => Ok(CpuSched::Idle),
+        "guarded" => Ok(CpuSched::Guarded),
         other => Err(napi::Error::from_reason(format!(
-            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch' or 'idle'"
+            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch', 'idle' or 'guarded'"
         ))),
     }
 }

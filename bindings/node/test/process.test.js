@@ -225,8 +225,8 @@ const cpuThreadsScript = (configure) => `
       if (comm === null || stat === null || comm.trim() !== 'sluice-cpu') continue;
       threads.push(sched(stat));
     }
-    const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
-    return { threads, alive, own: sched(read('/proc/self/stat')).nice };
+    const cpu = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu');
+    return { threads, alive: cpu.threads_alive, promoted: cpu.sched_promoted, own: sched(read('/proc/self/stat')).nice };
   }
   Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
     let seen = look();
@@ -244,16 +244,22 @@ test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cp
     { name: 'env idle', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: '', policy: 5 },
     { name: 'env batch', env: { SLUICE_CPU_SCHED: 'batch', SLUICE_CPU_NICE: '19' }, configure: '', policy: 3, nice: 19 },
     { name: 'option idle', env: { SLUICE_CPU_SCHED: undefined }, configure: "s.configure({ cpuSched: 'idle' });", policy: 5 },
+    // Guarded: SCHED_IDLE, or SCHED_OTHER where a busy machine starved the
+    // lane (its gauge says which; nothing moves once the calls are done).
+    { name: 'option guarded', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'guarded' });", policy: 'guarded', nice: 10 },
     { name: 'option over env', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'normal', cpuNice: 7 });", policy: 0, nice: 7 },
   ];
   for (const c of cases) {
     const r = runChild(cpuThreadsScript(c.configure), { env: c.env });
     assert.strictEqual(r.status, 0, `${c.name}: ${r.stderr}`);
-    const { threads, alive, own } = r.json;
+    const { threads, alive, own, promoted } = r.json;
+    const policy = c.policy === 'guarded' ? (promoted ? 0 : 5) : c.policy;
+    // The gauge exists only for a guarded lane.
+    assert.strictEqual(typeof promoted, c.policy === 'guarded' ? 'boolean' : 'object', `${c.name}: sched_promoted`);
     // Every live Cpu worker is counted, and each carries the policy.
     assert.ok(threads.length >= 1, `${c.name}: no sluice-cpu thread`);
     assert.strictEqual(threads.length, alive, `${c.name}: /proc and the lane disagree`);
-    assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => c.policy), c.name);
+    assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => policy), c.name);
     if (c.nice !== undefined) {
       // A worker only lowers its priority: under `nice -n 19` it stays at 19.
       const want = Math.max(c.nice, own);
@@ -262,7 +268,7 @@ test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cp
   }
 });
 
-test('configure: cpuSched takes normal, batch or idle, and names itself when refused', () => {
+test('configure: cpuSched takes normal, batch, idle or guarded, and names itself when refused', () => {
   const r = runChild(`
     const s = require('.');
     const out = {};
@@ -273,7 +279,7 @@ test('configure: cpuSched takes normal, batch or idle, and names itself when ref
     ${print};`);
   assert.strictEqual(r.status, 0, r.stderr);
   assert.deepStrictEqual(r.json.fifo.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_VALUE']);
-  assert.match(r.json.fifo[2], /option "cpuSched" = 'fifo' is not accepted; expected one of normal, batch, idle/);
+  assert.match(r.json.fifo[2], /option "cpuSched" = 'fifo' is not accepted; expected one of normal, batch, idle, guarded/);
   assert.deepStrictEqual(r.json.number.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_TYPE']);
   assert.match(r.json.number[2], /option "cpuSched" must be a string/);
   assert.strictEqual(r.json.configured, false);

@@ -115,6 +115,16 @@ pub struct LaneSnapshot {
     /// [`blocking`](crate::blocking) section, or found waiting by the
     /// monitor); `None` under the libuv policy.
     pub blocked_threads: Option<u64>,
+    /// Gauge: a guarded `Cpu` lane's workers run `SCHED_OTHER` now (the
+    /// guard found the lane starving), not `SCHED_IDLE`; `None` for a lane
+    /// that is not guarded ([`CpuSched::Guarded`](crate::CpuSched::Guarded)).
+    pub sched_promoted: Option<bool>,
+    /// Count: a guarded lane's moves to `SCHED_OTHER`; `None` when not
+    /// guarded.
+    pub sched_promotions_total: Option<u64>,
+    /// Count: a guarded lane's policy changes the kernel refused (the
+    /// worker kept its policy); `None` when not guarded.
+    pub sched_refused_total: Option<u64>,
     /// Count: threads started beyond the lane's budget because workers were
     /// blocked. A lane where this keeps growing lives on compensation.
     pub compensated_total: u64,

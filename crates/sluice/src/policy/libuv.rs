@@ -360,6 +360,7 @@ impl Libuv {
             Lane::Cpu | Lane::FastIo => st.nthreads,
         };
         t.snapshot(Gauges {
+            guard: None,
             lane,
             limit: limit as u64,
             queue_bound: None,
