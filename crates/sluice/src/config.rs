@@ -1225,6 +1225,16 @@ mod tests {
                 b().cpu_nice(30).max_threads(Lane::SlowIo, 0),
             ),
             (
+                "guarded without compensation",
+                b().cpu_sched(CpuSched::Guarded).adaptive(Lane::Cpu, false),
+            ),
+            (
+                "nice before guarded",
+                b().cpu_sched(CpuSched::Guarded)
+                    .adaptive(Lane::Cpu, false)
+                    .cpu_nice(20),
+            ),
+            (
                 "builder settings",
                 b().threads(Lane::SlowIo, 40)
                     .queue_bound(Lane::FastIo, 9)
