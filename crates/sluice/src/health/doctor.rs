@@ -319,31 +319,12 @@ fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::E
 /// ```
 pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) -> Diagnosis {
     let secs = window.as_secs_f64().max(1e-9);
-    let ms = |s: f64| s * 1e3;
     let lanes: Vec<LaneWindow> = end
         .lanes
         .iter()
         .map(|e| {
-            let s = start
-                .lanes
-                .iter()
-                .find(|s| s.lane == e.lane)
-                .cloned()
-                .unwrap_or_default();
-            let wait = e.queue_wait.since(&s.queue_wait);
-            LaneWindow {
-                lane: e.lane,
-                started: e.started_total.saturating_sub(s.started_total),
-                saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
-                    .clamp(0.0, 1.0),
-                queue_wait_mean_ms: ms(wait.mean()),
-                queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
-                queue_depth: e.queue_depth,
-                compensated: e
-                    .compensated_total
-                    .map(|c| c.saturating_sub(s.compensated_total.unwrap_or(0))),
-                blocked_threads: e.blocked_threads,
-            }
+            let s = start.lanes.iter().find(|s| s.lane == e.lane);
+            LaneWindow::between(&s.cloned().unwrap_or_default(), e, secs)
         })
         .collect();
     let lag = match (&start.lag, &end.lag) {
@@ -352,28 +333,95 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         _ => None,
     };
     let lag_p99 = lag.as_ref().and_then(|l| l.quantile_upper(0.99)).map(ms);
-    let mut evidence = Vec::new();
+    let mut evidence = vec![lag_evidence(lag.as_ref(), lag_p99, t)];
     // Strictly above: a p99 read from the buckets is the bucket's upper
     // bound, and a bound equal to the threshold holds values below it.
     let loop_blocked = lag_p99.is_some_and(|p| p > ms(t.loop_lag_p99.as_secs_f64()));
-    match (&lag, lag_p99) {
-        (Some(l), Some(p)) => evidence.push(format!(
+    let lag_stuck =
+        lag.as_ref().is_some_and(|l| l.count == 0) && window >= Duration::from_millis(200);
+    let saturated = most_saturated(&lanes, t, &mut evidence);
+    let compensating = most_compensating(&lanes, &mut evidence);
+    if saturated.is_none() {
+        evidence.push(format!(
+            "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
+            t.saturated_share * 100.0,
+            t.queue_wait_p99.as_millis()
+        ));
+    }
+    let verdict = if loop_blocked || lag_stuck {
+        Verdict::LoopBlocked
+    } else if let Some(lane) = saturated.and_then(|l| l.lane) {
+        Verdict::LaneSaturated(lane)
+    } else if let Some(lane) = compensating.and_then(|l| l.lane) {
+        Verdict::LaneCompensating(lane)
+    } else {
+        Verdict::Healthy
+    };
+    Diagnosis {
+        verdict,
+        lane: verdict.lane(),
+        window_seconds: secs,
+        loop_ticks: lag.as_ref().map(|l| l.count),
+        loop_lag_p99_ms: lag_p99,
+        loop_lag_mean_ms: lag.as_ref().map(|l| ms(l.mean())),
+        lanes,
+        evidence,
+    }
+}
+
+/// Seconds as milliseconds.
+fn ms(s: f64) -> f64 {
+    s * 1e3
+}
+
+impl LaneWindow {
+    /// A lane between its samples `s` and `e`, `secs` apart.
+    fn between(s: &LaneSample, e: &LaneSample, secs: f64) -> LaneWindow {
+        let wait = e.queue_wait.since(&s.queue_wait);
+        LaneWindow {
+            lane: e.lane,
+            started: e.started_total.saturating_sub(s.started_total),
+            saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
+                .clamp(0.0, 1.0),
+            queue_wait_mean_ms: ms(wait.mean()),
+            queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
+            queue_depth: e.queue_depth,
+            compensated: e
+                .compensated_total
+                .map(|c| c.saturating_sub(s.compensated_total.unwrap_or(0))),
+            blocked_threads: e.blocked_threads,
+        }
+    }
+}
+
+/// The evidence about the loop: its lag in the window, or why there is none.
+fn lag_evidence(lag: Option<&HistogramSample>, lag_p99: Option<f64>, t: &Thresholds) -> String {
+    match (lag, lag_p99) {
+        (Some(l), Some(p)) => format!(
             "loop lag p99 <= {} ms (mean {:.2} ms over {} ticks); blocked from {} ms",
             fmt_ms(p),
             ms(l.mean()),
             l.count,
             t.loop_lag_p99.as_millis()
-        )),
-        (Some(_), None) => evidence.push(
-            "loop lag: no timer tick in the window (the loop may be stuck for the whole window)"
-                .into(),
         ),
-        (None, _) => evidence.push("loop lag: not measured by this service".into()),
+        (Some(_), None) => {
+            "loop lag: no timer tick in the window (the loop may be stuck for the whole window)"
+                .into()
+        }
+        (None, _) => "loop lag: not measured by this service".into(),
     }
-    let lag_stuck =
-        lag.as_ref().is_some_and(|l| l.count == 0) && window >= Duration::from_millis(200);
+}
+
+/// The lane most saturated (share of the window plus mean wait), among
+/// those whose queue wait p99 or saturated share reach `t`; each of them
+/// gets a line of `evidence`.
+fn most_saturated<'a>(
+    lanes: &'a [LaneWindow],
+    t: &Thresholds,
+    evidence: &mut Vec<String>,
+) -> Option<&'a LaneWindow> {
     let mut saturated: Option<(&LaneWindow, f64)> = None;
-    for l in &lanes {
+    for l in lanes {
         let wait_bad = l
             .queue_wait_p99_ms
             .is_some_and(|p| p >= ms(t.queue_wait_p99.as_secs_f64()));
@@ -394,10 +442,18 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
             }
         }
     }
-    // A lane that started threads beyond its budget in the window, or ends
-    // it with blocked workers, lives on compensation.
+    saturated.map(|(l, _)| l)
+}
+
+/// The lane that started the most threads beyond its budget, among those
+/// that started any in the window or end it with blocked workers (they
+/// live on compensation); each of them gets a line of `evidence`.
+fn most_compensating<'a>(
+    lanes: &'a [LaneWindow],
+    evidence: &mut Vec<String>,
+) -> Option<&'a LaneWindow> {
     let mut compensating: Option<&LaneWindow> = None;
-    for l in &lanes {
+    for l in lanes {
         let started = l.compensated.unwrap_or(0);
         let blocked = l.blocked_threads.unwrap_or(0);
         if started > 0 || blocked > 0 {
@@ -410,32 +466,7 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
             }
         }
     }
-    if saturated.is_none() {
-        evidence.push(format!(
-            "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
-            t.saturated_share * 100.0,
-            t.queue_wait_p99.as_millis()
-        ));
-    }
-    let verdict = if loop_blocked || lag_stuck {
-        Verdict::LoopBlocked
-    } else if let Some(lane) = saturated.and_then(|(l, _)| l.lane) {
-        Verdict::LaneSaturated(lane)
-    } else if let Some(lane) = compensating.and_then(|l| l.lane) {
-        Verdict::LaneCompensating(lane)
-    } else {
-        Verdict::Healthy
-    };
-    Diagnosis {
-        verdict,
-        lane: verdict.lane(),
-        window_seconds: secs,
-        loop_ticks: lag.as_ref().map(|l| l.count),
-        loop_lag_p99_ms: lag_p99,
-        loop_lag_mean_ms: lag.as_ref().map(|l| ms(l.mean())),
-        lanes,
-        evidence,
-    }
+    compensating
 }
 
 fn lane_name(l: Option<Lane>) -> &'static str {
