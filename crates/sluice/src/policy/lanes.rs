@@ -211,6 +211,7 @@ impl Scheduler for Lanes {
         let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
         Snapshot {
             policy: crate::policy::Policy::Lanes,
+            cpu_sched: Some(self.lane(Lane::Cpu).settings.sched),
             threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
             threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
             lanes,
