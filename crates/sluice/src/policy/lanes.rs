@@ -211,6 +211,7 @@ impl Scheduler for Lanes {
         let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
         Snapshot {
             policy: crate::policy::Policy::Lanes,
+            cpu_sched: Some(self.lane(Lane::Cpu).settings.sched),
             threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
             threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
             lanes,
@@ -914,12 +915,10 @@ impl LaneCore {
             slots.push(Arc::clone(&slot));
             // Under the lock the monitor holds while it moves the lane's
             // workers: this worker joins them under the lane's policy now.
-            if let Some(g) = self
-                .guard
-                .as_ref()
-                .filter(|g| !g.promoted.load(Ordering::SeqCst))
-            {
-                self.guard_set(g, slot.tid, false);
+            // Set either way: a thread inherits its creator's policy, and
+            // a worker started by an idle worker (compensation) is idle.
+            if let Some(g) = &self.guard {
+                self.guard_set(g, slot.tid, g.promoted.load(Ordering::SeqCst));
             }
         }
         CURRENT.with(|c| {

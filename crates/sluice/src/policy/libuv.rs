@@ -424,6 +424,7 @@ impl Scheduler for Libuv {
             policy: Policy::Libuv {
                 threads: self.shared.configured,
             },
+            cpu_sched: None,
             threads_alive: alive as u64,
             threads_idle: idle as u64,
             lanes: Lane::ALL

@@ -347,6 +347,16 @@ mod imp {
     fn run(me: Weak<Monitor>) {
         let mut samples: HashMap<usize, Sample> = HashMap::new();
         let mut guards: HashMap<usize, GuardWindow> = HashMap::new();
+        let guarded = me
+            .upgrade()
+            .is_some_and(|m| m.lanes().iter().any(|l| l.guard.is_some()));
+        if guarded {
+            // The guard must run while its lane starves: never under
+            // `SCHED_IDLE`, whoever started this thread (a guarded pool may
+            // leave it, `Builder::build` checked).
+            let _ =
+                sluice_sched::set_policy(sluice_sched::current_tid(), sluice_sched::Policy::Other);
+        }
         let mut tick = BASE_TICK;
         loop {
             let Some(monitor) = me.upgrade() else { return };
