@@ -400,13 +400,17 @@ impl Builder {
             // The lower bound (the lane's budget) is checked by `build`.
             b.max_threads[lane.index()] = count(var, 1, budget::MAX_THREADS, String::new())?;
         }
-        b.cpu_vars(&lookup)?;
+        b.cpu_and_adaptive_vars(&lookup)?;
         Ok(b)
     }
 
-    /// The `Cpu` lane's variables and `SLUICE_ADAPTIVE`, read by
-    /// [`Builder::from_vars`] after the counts.
-    fn cpu_vars(&mut self, lookup: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
+    /// The `Cpu` lane's switches and words, `SLUICE_ADAPTIVE` (every
+    /// lane's) and `SLUICE_CPU_NICE`, read by [`Builder::from_vars`] after
+    /// the counts.
+    fn cpu_and_adaptive_vars(
+        &mut self,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfigError> {
         if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
             self.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
         }

@@ -542,6 +542,7 @@ mod tests {
         let lanes_policy = policy == crate::Policy::Lanes;
         Snapshot {
             policy,
+            cpu_sched: lanes_policy.then_some(crate::CpuSched::Guarded),
             threads_alive: 61,
             threads_idle: 62,
             lanes: Lane::ALL
