@@ -40,6 +40,9 @@ enum LaneRead {
     /// A gauge (`NAME{lane}`); a lane without a value has no series, and a
     /// family where no lane has one is not written.
     Gauge(fn(&LaneSnapshot) -> Option<u64>),
+    /// A count only some lanes keep (`NAME_total{lane}`); written like
+    /// `Gauge`.
+    OptCount(fn(&LaneSnapshot) -> Option<u64>),
     /// A histogram (`NAME_bucket{lane,le}`, `NAME_sum`, `NAME_count`).
     Histogram(fn(&LaneSnapshot) -> &HistogramSnapshot),
 }
@@ -74,7 +77,7 @@ fn gauge_value(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-use LaneRead::{Count, Gauge, Histogram, Seconds, Value};
+use LaneRead::{Count, Gauge, Histogram, OptCount, Seconds, Value};
 
 /// Every family of a snapshot after `sluice_info`, in the order written.
 const FAMILIES: &[FamilyDef] = &[
@@ -203,6 +206,21 @@ const FAMILIES: &[FamilyDef] = &[
         "The lane's idle worker threads",
         Gauge(|l| l.threads_idle),
     ),
+    lanes(
+        "sluice_sched_promoted",
+        "A guarded Cpu lane's workers run SCHED_OTHER (1: the lane starved) or SCHED_IDLE (0)",
+        Gauge(|l| l.sched_promoted.map(u64::from)),
+    ),
+    lanes(
+        "sluice_sched_promotions",
+        "A guarded Cpu lane's moves to SCHED_OTHER",
+        OptCount(|l| l.sched_promotions_total),
+    ),
+    lanes(
+        "sluice_sched_refused",
+        "A guarded Cpu lane's policy changes the kernel refused",
+        OptCount(|l| l.sched_refused_total),
+    ),
     pool(
         "sluice_pool_threads_alive",
         "Worker threads alive, all lanes",
@@ -234,7 +252,7 @@ impl FamilyDef {
                 self.help,
                 &ConstGauge::new(gauge_value(value(snap))),
             ),
-            Read::Lanes(LaneRead::Gauge(value))
+            Read::Lanes(LaneRead::Gauge(value) | LaneRead::OptCount(value))
                 if snap.lanes.iter().all(|l| value(l).is_none()) =>
             {
                 Ok(())
@@ -280,6 +298,13 @@ impl EncodeMetric for PerLane<'_> {
                             .encode_gauge(&gauge_value(v))?;
                     }
                 }
+                LaneRead::OptCount(value) => {
+                    if let Some(v) = value(l) {
+                        encoder
+                            .encode_family(&label)?
+                            .encode_counter::<NoLabelSet, _, u64>(&v, None)?;
+                    }
+                }
                 LaneRead::Histogram(value) => {
                     let h = value(l);
                     encoder
@@ -298,7 +323,9 @@ impl EncodeMetric for PerLane<'_> {
 
     fn metric_type(&self) -> MetricType {
         match self.read {
-            LaneRead::Count(_) | LaneRead::Seconds(_) => MetricType::Counter,
+            LaneRead::Count(_) | LaneRead::Seconds(_) | LaneRead::OptCount(_) => {
+                MetricType::Counter
+            }
             LaneRead::Value(_) | LaneRead::Gauge(_) => MetricType::Gauge,
             LaneRead::Histogram(_) => MetricType::Histogram,
         }
