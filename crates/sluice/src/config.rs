@@ -171,11 +171,11 @@ pub enum CpuSched {
     Idle,
     /// `SCHED_IDLE` while the lane gets the cores it can use, `SCHED_OTHER`
     /// at the lane's nice value while it starves. The pool's monitor
-    /// samples the busy workers' run and run-queue times every
-    /// 50 ms; a lane that ran less than a quarter of what it could
-    /// (its runnable time, at most one core per worker, at most the
-    /// process's cores) is promoted for a hold (0.5 s, doubling up to 8 s
-    /// each time a return to `SCHED_IDLE` starves again at once).
+    /// samples the computing workers' run time every 50 ms; a lane whose
+    /// workers ran less than a quarter of what they could (one core each,
+    /// at most the process's cores) is promoted for a hold (0.5 s,
+    /// doubling up to 8 s each time a return to `SCHED_IDLE` starves again
+    /// at once).
     ///
     /// Leaving `SCHED_IDLE` needs `CAP_SYS_NICE` or an `RLIMIT_NICE` of at
     /// least `20 - nice` (`ulimit -e`); [`Builder::build`] refuses the

@@ -31,9 +31,12 @@
 //!   compensate.
 //! - **The guard** (`CpuSched::Guarded`). While a guarded `Cpu` lane has
 //!   a busy worker, the monitor runs and, every [`GUARD_WINDOW`], sums the
-//!   workers' run time and run-queue wait (the same files). The lane
-//!   *starves* when it ran less than a quarter of what it could: its
-//!   runnable time, capped at the process's cores times the window. It then
+//!   run time (the same files) of the workers that computed a task at both
+//!   ends of the window. The lane *starves* when they ran less than a
+//!   quarter of what they could: one core each, at most the process's
+//!   cores, for the window. (Their run-queue wait cannot tell: the kernel
+//!   adds it only when a thread runs again, so a starved worker shows
+//!   none.) It then
 //!   moves every worker from `SCHED_IDLE` to `SCHED_OTHER` for a hold
 //!   ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
 //!   starves again at once is promoted for twice the hold, up to
@@ -249,8 +252,9 @@ mod imp {
         lane.guard.is_some() && lane.counters().busy() > 0
     }
 
-    /// Each worker's run and wait times (ns), keyed by its slot.
-    type Times = HashMap<usize, (u64, u64)>;
+    /// Each worker's run time (ns), and whether it was computing a task,
+    /// keyed by its slot.
+    type Times = HashMap<usize, (u64, bool)>;
 
     /// The guard's view of one lane (see the module docs).
     struct GuardWindow {
@@ -278,14 +282,15 @@ mod imp {
             }
         }
 
-        /// Each registered worker's run and wait times.
+        /// Each registered worker's run time, and whether it computes.
         fn sample(lane: &LaneCore) -> Times {
             let slots = lane.slots.lock().unwrap_or_else(|p| p.into_inner());
             slots
                 .iter()
                 .filter_map(|s| {
-                    let t = s.schedstat.as_ref()?.run_and_wait_ns()?;
-                    Some((Arc::as_ptr(s) as usize, t))
+                    let (run, _) = s.schedstat.as_ref()?.run_and_wait_ns()?;
+                    let busy = s.task_started.load(Ordering::SeqCst) != 0 && s.is_computing();
+                    Some((Arc::as_ptr(s) as usize, (run, busy)))
                 })
                 .collect()
         }
@@ -312,21 +317,25 @@ mod imp {
                 return false;
             }
             let after = Self::sample(lane);
-            let (mut run, mut wait) = (0u64, 0u64);
-            for (k, (r1, w1)) in &after {
-                if let Some((r0, w0)) = before.get(k) {
+            // The workers computing at both ends of the window, and what
+            // they ran. (The kernel adds a thread's run-queue wait to
+            // schedstat only when the thread runs again, so a starved
+            // worker shows no wait at all: demand is read from the
+            // workers' own state instead.)
+            let (mut run, mut computing) = (0u64, 0u64);
+            for (k, (r1, busy1)) in &after {
+                if let (Some((r0, true)), true) = (before.get(k), *busy1) {
                     run += r1.saturating_sub(*r0);
-                    wait += w1.saturating_sub(*w0);
+                    computing += 1;
                 }
             }
             self.start = Some((now, after));
-            if self.until.is_some() {
+            if self.until.is_some() || computing == 0 {
                 return false;
             }
             let wall_ns = wall.as_nanos() as u64;
-            let could = (run + wait).min(self.cores.saturating_mul(wall_ns));
-            // Less than a tenth of a core runnable: nothing to judge.
-            let starving = could >= wall_ns / 10 && run.saturating_mul(4) < could;
+            let could = computing.min(self.cores).saturating_mul(wall_ns);
+            let starving = run.saturating_mul(4) < could;
             let probed = std::mem::take(&mut self.probing);
             if !starving {
                 if probed {
