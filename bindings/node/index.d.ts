@@ -59,12 +59,18 @@ export interface PoolOptions {
   /** Nice value of the Cpu workers (0..=19, default 10). */
   cpuNice?: number;
   /**
-   * Scheduling policy of the Cpu workers. Default: `SLUICE_CPU_SCHED` when
-   * set, else `'normal'` (SCHED_OTHER at `cpuNice`). `'idle'` (SCHED_IDLE)
-   * lets any other thread of the machine preempt a hashing worker at once;
-   * `'batch'` is SCHED_BATCH. `node bench/cpu-sched.js` compares them.
+   * Scheduling policy of the Cpu workers. `'idle'` (SCHED_IDLE) lets any
+   * other thread of the machine preempt a hashing worker at once, but runs
+   * only on cores nobody else wants; `'guarded'` is SCHED_IDLE while the
+   * lane gets the cores, SCHED_OTHER at `cpuNice` while another process
+   * starves it (needs CAP_SYS_NICE or `ulimit -e` >= 20 - cpuNice; refused
+   * otherwise); `'normal'` is SCHED_OTHER at `cpuNice`; `'batch'` is
+   * SCHED_BATCH. Default: `SLUICE_CPU_SCHED` when set, else `'guarded'`
+   * where the process may leave SCHED_IDLE, else `'normal'`;
+   * `metricsJson().pool.cpu_sched` says which is in force.
+   * `node bench/cpu-sched.js` compares them.
    */
-  cpuSched?: 'normal' | 'batch' | 'idle';
+  cpuSched?: 'normal' | 'batch' | 'idle' | 'guarded';
 }
 
 /**
@@ -105,12 +111,23 @@ export interface LaneMetrics {
   queue_depth: number;
   in_flight: number;
   threads_alive: number;
+  /** Cpu lane under `'guarded'`: its workers run SCHED_OTHER now (else null). */
+  sched_promoted: boolean | null;
+  /** Cpu lane under `'guarded'`: moves to SCHED_OTHER so far (else null). */
+  sched_promotions_total: number | null;
   [key: string]: unknown;
 }
 
 export interface MetricsJson {
   /** The process's pool (every thread's calls). */
-  pool: { policy: string; threads_alive: number; threads_idle: number; lanes: LaneMetrics[] };
+  pool: {
+    policy: string;
+    /** The Cpu workers' scheduling policy in force (see `cpuSched`). */
+    cpu_sched: 'normal' | 'batch' | 'idle' | 'guarded';
+    threads_alive: number;
+    threads_idle: number;
+    lanes: LaneMetrics[];
+  };
   /** The resolver's counters, once a lookup ran (else null). */
   dns: { lookups_total: number; hosts_total: number; dns_total: number; [key: string]: number } | null;
   /** This thread's calls through sluice and hand-offs to Node, by operation. */

@@ -553,8 +553,10 @@ const dns = {
 const OPTIONS = ['cpu', 'fastIo', 'slowIo', 'cpuQueueBound', 'fastIoQueueBound',
   'slowIoQueueBound', 'stackSize', 'cpuNice', 'cpuSched'];
 // The Cpu workers' scheduling policies (`cpuSched`); unset: SLUICE_CPU_SCHED,
-// else 'normal' (SCHED_OTHER at cpuNice).
-const CPU_SCHEDS = ['normal', 'batch', 'idle'];
+// else 'guarded' where the process may take a thread out of SCHED_IDLE
+// (CAP_SYS_NICE, `ulimit -e` >= 20 - cpuNice), else 'normal' (SCHED_OTHER at
+// cpuNice); metricsJson().pool.cpu_sched says which.
+const CPU_SCHEDS = ['normal', 'batch', 'idle', 'guarded'];
 
 function configure(options) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

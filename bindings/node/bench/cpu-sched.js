@@ -1,6 +1,6 @@
 'use strict';
 // The Cpu workers' scheduling policy, A/B interleaved: for each round, each
-// policy in turn (SLUICE_CPU_SCHED=normal|batch|idle) measures
+// policy in turn (SLUICE_CPU_SCHED=normal|batch|idle|guarded) measures
 //
 //   timer   how late setTimeout(1) fires while 4 sluice pbkdf2 blockers fill
 //           the Cpu lane: p99 over every wake-up of the run (some hundreds),
@@ -8,14 +8,16 @@
 //           throughput under the policy)
 //   http    /ping p99 during a /login flood, and /login as % of the ideal
 //           (cores / one hash's time), through the lab's node+sluice
-//           subject: `sluice lab http --cells login-1,login,ping-during-login`
-//           (skipped with --no-lab)
+//           subject: `sluice lab http --cells login-1,login,ping-during-login,
+//           login-neighbour` (skipped with --no-lab); and /login beside a
+//           neighbour that spins on every core, as % of the flood alone
+//           (what the lane keeps when another process wants the cores)
 //
 // and prints per policy the median and the range over the rounds, with
 // /proc/loadavg: the rounds alternate so a busy machine weighs on every
 // policy alike. Build the addon first (`npm run build`).
 //
-//   node bench/cpu-sched.js [--rounds N] [--policies normal,batch,idle]
+//   node bench/cpu-sched.js [--rounds N] [--policies normal,batch,idle,guarded]
 //                           [--no-lab] [--lab PATH] [--duration-ms MS] [--pool N]
 //
 // --lab is the sluice binary (default: target/release/sluice, else
@@ -27,7 +29,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const POLICIES = ['normal', 'batch', 'idle'];
+const POLICIES = ['normal', 'batch', 'idle', 'guarded'];
 
 function option(name, fallback, check) {
   const args = process.argv.slice(2);
@@ -117,7 +119,7 @@ const metric = (rows, cell, name) => {
   return row ? row.metrics[name] : undefined;
 };
 
-const seen = Object.fromEntries(policies.map((p) => [p, { timer: [], blockers: [], ping: [], login: [], loads: [] }]));
+const seen = Object.fromEntries(policies.map((p) => [p, { timer: [], blockers: [], ping: [], login: [], beside: [], loads: [] }]));
 for (let round = 1; round <= ROUNDS; round++) {
   for (const policy of policies) {
     const before = load();
@@ -128,14 +130,16 @@ for (let round = 1; round <= ROUNDS; round++) {
     let line = `round ${round} ${policy.padEnd(6)} setTimeout(1) late p99 ${t.p99.toFixed(2)} ms `
       + `(${t.wakeups} wake-ups)  4 blockers ${t.blockers_ms.toFixed(0)} ms`;
     if (!NO_LAB) {
-      const http = run(policy, ['lab', 'http', '--cells', 'login-1,login,ping-during-login', '--pools', String(POOL),
+      const http = run(policy, ['lab', 'http', '--cells', 'login-1,login,ping-during-login,login-neighbour', '--pools', String(POOL),
         '--autocannon', 'off', '--duration-ms', String(DURATION)]);
       const oneHash = metric(http, 'login-1', 'p50_ms');
       const loginPct = 100 * metric(http, 'login', 'req_s') / (os.availableParallelism() / (oneHash / 1e3));
       const ping = metric(http, 'ping-during-login', 'p99_ms');
+      const beside = 100 * metric(http, 'login-neighbour', 'req_s') / metric(http, 'login', 'req_s');
       s.ping.push(ping);
       s.login.push(loginPct);
-      line += `  /ping p99 ${ping.toFixed(2)} ms  /login ${loginPct.toFixed(0)}% of ideal`;
+      s.beside.push(beside);
+      line += `  /ping p99 ${ping.toFixed(2)} ms  /login ${loginPct.toFixed(0)}% of ideal, ${beside.toFixed(0)}% beside a neighbour`;
     }
     s.loads.push(Number(before), Number(load()));
     console.log(`${line}  load ${before} -> ${load()}`);
@@ -151,10 +155,11 @@ const spread = (v, digits) =>
   `${median(v).toFixed(digits)} [${Math.min(...v).toFixed(digits)}..${Math.max(...v).toFixed(digits)}]`;
 const show = (v, digits) => (v.length ? spread(v, digits) : '-');
 console.log(`\n${ROUNDS} rounds, interleaved; median [min..max]${NO_LAB ? '' : `; lab ${lab}`}`);
-console.log('policy  setTimeout(1) late p99 ms  4 blockers ms         /ping p99 ms during /login  /login % of ideal  load average');
+console.log('policy  setTimeout(1) late p99 ms  4 blockers ms         /ping p99 ms during /login  /login % of ideal  beside neighbour %  load average');
 for (const policy of policies) {
   const s = seen[policy];
   console.log(`${policy.padEnd(7)} ${show(s.timer, 2).padEnd(25)} ${show(s.blockers, 0).padEnd(21)} `
-    + `${show(s.ping, 2).padEnd(27)} ${show(s.login, 0).padEnd(18)} ${Math.min(...s.loads)}..${Math.max(...s.loads)}`);
+    + `${show(s.ping, 2).padEnd(27)} ${show(s.login, 0).padEnd(18)} ${show(s.beside, 0).padEnd(19)} `
+    + `${Math.min(...s.loads)}..${Math.max(...s.loads)}`);
 }
 fs.rmSync(tmp, { recursive: true, force: true });

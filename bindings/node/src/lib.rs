@@ -262,19 +262,38 @@ fn pool() -> napi::Result<&'static Pool> {
         return Ok(pool);
     }
     let pool = sluice::Builder::from_env()
-        .and_then(sluice::Builder::build)
+        .and_then(|b| build(b, false))
         .map_err(|e| napi::Error::from_reason(format!("sluice: {e}")))?;
     Ok(POOL.get_or_init(|| pool))
 }
 
-/// A `cpuSched` option: `normal`, `batch` or `idle`.
+/// Builds the pool of this process. Unless a `Cpu` policy was chosen
+/// (`cpuSched`, `SLUICE_CPU_SCHED`), the package's default is `guarded`:
+/// `SCHED_IDLE`, so that the event loop preempts a hashing worker at once,
+/// and `SCHED_OTHER` at nice 10 while another process starves the lane. A
+/// process that may not take a thread out of `SCHED_IDLE` (no
+/// `CAP_SYS_NICE`, `ulimit -e` below 20 - nice) gets the library's default,
+/// `normal`; `metricsJson().pool.cpu_sched` says which is in force.
+fn build(b: sluice::Builder, chosen: bool) -> Result<Pool, ConfigError> {
+    let chosen = chosen || std::env::var_os("SLUICE_CPU_SCHED").is_some();
+    if !chosen {
+        match b.clone().cpu_sched(CpuSched::Guarded).build() {
+            Err(ConfigError::Refused { .. }) => {}
+            built => return built,
+        }
+    }
+    b.build()
+}
+
+/// A `cpuSched` option: `normal`, `batch`, `idle` or `guarded`.
 fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
     match raw {
         "normal" => Ok(CpuSched::Normal),
         "batch" => Ok(CpuSched::Batch),
         "idle" => Ok(CpuSched::Idle),
+        "guarded" => Ok(CpuSched::Guarded),
         other => Err(napi::Error::from_reason(format!(
-            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch' or 'idle'"
+            "ERR_INVALID_ARG_VALUE: option \"cpuSched\" = {other:?} is not accepted; expected 'normal', 'batch', 'idle' or 'guarded'"
         ))),
     }
 }
@@ -403,7 +422,7 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
     if let Some(sched) = &options.cpu_sched {
         b = b.cpu_sched(parse_cpu_sched(sched)?);
     }
-    let pool = b.build().map_err(|e| {
+    let pool = build(b, options.cpu_sched.is_some()).map_err(|e| {
         napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {}", config_message(&e)))
     })?;
     if POOL.set(pool).is_err() {

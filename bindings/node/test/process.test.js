@@ -3,6 +3,7 @@
 // node, since the pool is built once per process.
 const test = require('node:test');
 const assert = require('node:assert');
+const fs = require('node:fs');
 const { runChild } = require('./helpers.js');
 
 const print = 'console.log(JSON.stringify(out))';
@@ -225,8 +226,8 @@ const cpuThreadsScript = (configure) => `
       if (comm === null || stat === null || comm.trim() !== 'sluice-cpu') continue;
       threads.push(sched(stat));
     }
-    const alive = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu').threads_alive;
-    return { threads, alive, own: sched(read('/proc/self/stat')).nice };
+    const cpu = s.metricsJson().pool.lanes.find((l) => l.lane === 'cpu');
+    return { threads, alive: cpu.threads_alive, promoted: cpu.sched_promoted, sched: s.metricsJson().pool.cpu_sched, own: sched(read('/proc/self/stat')).nice };
   }
   Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
     let seen = look();
@@ -238,22 +239,42 @@ const cpuThreadsScript = (configure) => `
     process.exit(0);
   });`;
 
-test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
+// Whether this process may take a thread out of SCHED_IDLE (the kernel's
+// rule): CAP_SYS_NICE, or RLIMIT_NICE >= 20 - 10 for the Cpu lane's nice 10.
+function mayLeaveIdle() {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const capEff = BigInt('0x' + /CapEff:\s*([0-9a-f]+)/.exec(status)[1]);
+  if (capEff & (1n << 23n)) return true;
+  const limits = fs.readFileSync('/proc/self/limits', 'utf8');
+  const soft = /Max nice priority\s+(\S+)/.exec(limits)[1];
+  return soft === 'unlimited' || Number(soft) >= 10;
+}
+
+test('Cpu workers are guarded by default (SCHED_IDLE, nice 10) where the process may leave SCHED_IDLE, else SCHED_OTHER nice 10; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
+  const guarded = mayLeaveIdle();
   const cases = [
-    { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: 0, nice: 10 },
+    { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: guarded ? 'guarded' : 0, nice: 10, sched: guarded ? 'guarded' : 'normal' },
+    { name: 'env normal', env: { SLUICE_CPU_SCHED: 'normal', SLUICE_CPU_NICE: undefined }, configure: '', policy: 0, nice: 10, sched: 'normal' },
     { name: 'env idle', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: '', policy: 5 },
     { name: 'env batch', env: { SLUICE_CPU_SCHED: 'batch', SLUICE_CPU_NICE: '19' }, configure: '', policy: 3, nice: 19 },
     { name: 'option idle', env: { SLUICE_CPU_SCHED: undefined }, configure: "s.configure({ cpuSched: 'idle' });", policy: 5 },
+    // Guarded: SCHED_IDLE, or SCHED_OTHER where a busy machine starved the
+    // lane (its gauge says which; nothing moves once the calls are done).
+    { name: 'option guarded', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'guarded' });", policy: 'guarded', nice: 10 },
     { name: 'option over env', env: { SLUICE_CPU_SCHED: 'idle', SLUICE_CPU_NICE: undefined }, configure: "s.configure({ cpuSched: 'normal', cpuNice: 7 });", policy: 0, nice: 7 },
   ];
   for (const c of cases) {
     const r = runChild(cpuThreadsScript(c.configure), { env: c.env });
     assert.strictEqual(r.status, 0, `${c.name}: ${r.stderr}`);
-    const { threads, alive, own } = r.json;
+    const { threads, alive, own, promoted, sched } = r.json;
+    if (c.sched) assert.strictEqual(sched, c.sched, `${c.name}: cpu_sched in force`);
+    const policy = c.policy === 'guarded' ? (promoted ? 0 : 5) : c.policy;
+    // The gauge exists only for a guarded lane.
+    assert.strictEqual(typeof promoted, c.policy === 'guarded' ? 'boolean' : 'object', `${c.name}: sched_promoted`);
     // Every live Cpu worker is counted, and each carries the policy.
     assert.ok(threads.length >= 1, `${c.name}: no sluice-cpu thread`);
     assert.strictEqual(threads.length, alive, `${c.name}: /proc and the lane disagree`);
-    assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => c.policy), c.name);
+    assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => policy), c.name);
     if (c.nice !== undefined) {
       // A worker only lowers its priority: under `nice -n 19` it stays at 19.
       const want = Math.max(c.nice, own);
@@ -262,7 +283,7 @@ test('Cpu workers run at SCHED_OTHER nice 10 by default; SLUICE_CPU_SCHED and cp
   }
 });
 
-test('configure: cpuSched takes normal, batch or idle, and names itself when refused', () => {
+test('configure: cpuSched takes normal, batch, idle or guarded, and names itself when refused', () => {
   const r = runChild(`
     const s = require('.');
     const out = {};
@@ -273,7 +294,7 @@ test('configure: cpuSched takes normal, batch or idle, and names itself when ref
     ${print};`);
   assert.strictEqual(r.status, 0, r.stderr);
   assert.deepStrictEqual(r.json.fifo.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_VALUE']);
-  assert.match(r.json.fifo[2], /option "cpuSched" = 'fifo' is not accepted; expected one of normal, batch, idle/);
+  assert.match(r.json.fifo[2], /option "cpuSched" = 'fifo' is not accepted; expected one of normal, batch, idle, guarded/);
   assert.deepStrictEqual(r.json.number.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_TYPE']);
   assert.match(r.json.number[2], /option "cpuSched" must be a string/);
   assert.strictEqual(r.json.configured, false);

@@ -28,6 +28,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "login-1",
         "login",
         "ping-during-login",
+        "login-neighbour",
         "gzip",
         "file",
         "admission",
@@ -58,6 +59,11 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         }
         let p = [("pool", json!(2)), ("cell", json!("ping-during-login"))];
         assert!(metric(&v, s, &p, "login_req_s") > 0.0);
+        // The neighbour's busy loops ran beside the flood, and the probe
+        // got answers.
+        let p = [("pool", json!(2)), ("cell", json!("login-neighbour"))];
+        assert!(metric(&v, s, &p, "neighbour_cores") > 0.0, "{s}");
+        assert!(metric(&v, s, &p, "ping_p99_ms") > 0.0, "{s}");
     }
     assert!(
         rows(&v, "tokio", &[]).is_empty(),
@@ -105,6 +111,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "http /login flood",
         "http /ping alone and during the /login flood",
         "http admission",
+        "http /login beside a CPU-bound neighbour",
     ] {
         assert!(text.contains(title), "{title}:\n{text}");
     }

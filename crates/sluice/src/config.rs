@@ -169,6 +169,19 @@ pub enum CpuSched {
     /// `SCHED_IDLE`: the workers run only on cores no other thread of the
     /// machine wants, below even nice 19.
     Idle,
+    /// `SCHED_IDLE` while the lane gets the cores it can use, `SCHED_OTHER`
+    /// at the lane's nice value while it starves. The pool's monitor
+    /// samples the busy workers' run and run-queue times every
+    /// 50 ms; a lane that ran less than a quarter of what it could
+    /// (its runnable time, at most one core per worker, at most the
+    /// process's cores) is promoted for a hold (0.5 s, doubling up to 8 s
+    /// each time a return to `SCHED_IDLE` starves again at once).
+    ///
+    /// Leaving `SCHED_IDLE` needs `CAP_SYS_NICE` or an `RLIMIT_NICE` of at
+    /// least `20 - nice` (`ulimit -e`); [`Builder::build`] refuses the
+    /// policy where the process has neither, and an adaptive `Cpu` lane
+    /// (the monitor watches its workers).
+    Guarded,
 }
 
 impl CpuSched {
@@ -183,6 +196,7 @@ impl CpuSched {
             CpuSched::Normal => "normal",
             CpuSched::Batch => "batch",
             CpuSched::Idle => "idle",
+            CpuSched::Guarded => "guarded",
         }
     }
 
@@ -191,10 +205,11 @@ impl CpuSched {
             "normal" | "other" => Ok(CpuSched::Normal),
             "batch" => Ok(CpuSched::Batch),
             "idle" => Ok(CpuSched::Idle),
+            "guarded" => Ok(CpuSched::Guarded),
             _ => Err(ConfigError::NotAccepted {
                 setting: setting.to_string(),
                 value: raw.to_string(),
-                expected: "normal, batch or idle".to_string(),
+                expected: "normal, batch, idle or guarded".to_string(),
             }),
         }
     }
@@ -622,6 +637,9 @@ impl Builder {
     /// thread that wakes up (the event loop, a file read, a lookup) waits for
     /// the kernel to preempt a `Cpu` worker; `Batch` and `Idle` shorten that
     /// wait, and `Idle` also yields to every other process of the machine.
+    /// `Guarded` is `Idle` with a guard: while another process takes the
+    /// cores, the lane moves back to `SCHED_OTHER` at its nice value
+    /// ([`CpuSched::Guarded`]).
     /// `SLUICE_CPU_SCHED=idle sluice lab probe --subjects sluice` measures one
     /// against the default on this machine.
     /// Lowering a policy needs no privilege; where the kernel refuses
@@ -713,7 +731,11 @@ impl Builder {
                         check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
                 }
                 if let Some(sched) = &self.cpu_sched {
-                    settings[Lane::Cpu.index()].sched = sched.value;
+                    let cpu = &mut settings[Lane::Cpu.index()];
+                    if sched.value == CpuSched::Guarded {
+                        check_guard(&sched.source, cpu)?;
+                    }
+                    cpu.sched = sched.value;
                 }
                 if self.cpu_affinity {
                     let cpus = process_cpus()?;
@@ -828,6 +850,59 @@ fn thread_name(prefix: &str, lane: Lane) -> Result<String, ConfigError> {
         });
     }
     Ok(format!("{prefix}-{}", lane.name()))
+}
+
+/// `CpuSched::Guarded` needs an adaptive `Cpu` lane and the right to take
+/// a worker out of `SCHED_IDLE` again.
+fn check_guard(source: &str, cpu: &crate::policy::lanes::LaneSettings) -> Result<(), ConfigError> {
+    if !cpu.adaptive {
+        return Err(ConfigError::Refused {
+            setting: source.to_string(),
+            why: "guarded needs the adaptive Cpu lane: its monitor watches the workers \
+                  (leave adaptive(Lane::Cpu) on, or choose normal, batch or idle)"
+                .to_string(),
+        });
+    }
+    may_leave_idle(source, cpu.nice)
+}
+
+/// Whether this process may move a thread of nice `nice` (or higher) from
+/// `SCHED_IDLE` back to `SCHED_OTHER`: `CAP_SYS_NICE`, or `RLIMIT_NICE`
+/// of at least `20 - nice` (the kernel's rule, `is_nice_reduction`).
+#[cfg(not(loom))]
+fn may_leave_idle(source: &str, nice: i32) -> Result<(), ConfigError> {
+    use rustix::process::{Resource, getrlimit};
+    use rustix::thread::{CapabilitySet, capabilities};
+    // A worker runs at the lane's nice value or the process's, whichever
+    // is higher.
+    let born = rustix::process::getpriority_process(None).unwrap_or(0);
+    let nice = nice.max(born);
+    let cap = capabilities(None).is_ok_and(|c| c.effective.contains(CapabilitySet::SYS_NICE));
+    let have = getrlimit(Resource::Nice).current.unwrap_or(u64::MAX);
+    let Some(need) = idle_exit_refused(cap, have, nice) else {
+        return Ok(());
+    };
+    Err(ConfigError::Refused {
+        setting: source.to_string(),
+        why: format!(
+            "guarded must be able to take a Cpu worker out of SCHED_IDLE, which needs CAP_SYS_NICE \
+             or RLIMIT_NICE >= {need} (`ulimit -e` is {have} here); raise the limit or choose idle or normal"
+        ),
+    })
+}
+
+/// The kernel's rule for leaving `SCHED_IDLE` (`is_nice_reduction`): with
+/// `CAP_SYS_NICE`, always; else `RLIMIT_NICE` must reach `20 - nice`.
+/// `Some(that limit)` when refused.
+#[cfg(not(loom))]
+fn idle_exit_refused(cap_sys_nice: bool, rlimit_nice: u64, nice: i32) -> Option<u64> {
+    let need = (20 - nice.clamp(-20, 19)) as u64;
+    (!cap_sys_nice && rlimit_nice < need).then_some(need)
+}
+
+#[cfg(loom)]
+fn may_leave_idle(_source: &str, _nice: i32) -> Result<(), ConfigError> {
+    Ok(())
 }
 
 /// The CPUs of the process's affinity set, after checking that the kernel
@@ -949,6 +1024,18 @@ pub(crate) fn check_resize(lane: Lane, n: usize) -> Result<usize, ConfigError> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leaving_sched_idle_follows_the_kernels_rule() {
+        // CAP_SYS_NICE: always.
+        assert_eq!(idle_exit_refused(true, 0, 10), None);
+        // No capability: RLIMIT_NICE must reach 20 - nice.
+        assert_eq!(idle_exit_refused(false, 0, 10), Some(10));
+        assert_eq!(idle_exit_refused(false, 9, 10), Some(10));
+        assert_eq!(idle_exit_refused(false, 10, 10), None);
+        assert_eq!(idle_exit_refused(false, 1, 19), None);
+        assert_eq!(idle_exit_refused(false, 0, 19), Some(1));
+    }
 
     fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
         move |name| {

@@ -3,6 +3,9 @@
 //! change; bad values and the libuv policy are refused with the setting named.
 
 use sluice::{Builder, CpuSched, Lane, Policy, Pool};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The calling thread's scheduling policy (`SCHED_OTHER` 0, `SCHED_BATCH`
 /// 3, `SCHED_IDLE` 5) and nice value, from `/proc`.
@@ -56,7 +59,7 @@ fn the_environment_chooses_the_policy() {
     let err = Builder::from_vars(env("fifo")).unwrap_err().to_string();
     assert!(err.contains("SLUICE_CPU_SCHED"), "{err}");
     assert!(err.contains("fifo"), "{err}");
-    assert!(err.contains("normal, batch or idle"), "{err}");
+    assert!(err.contains("normal, batch, idle or guarded"), "{err}");
 }
 
 #[test]
@@ -69,4 +72,114 @@ fn the_libuv_policy_refuses_it() {
         .to_string();
     assert!(err.contains("cpu_sched"), "{err}");
     assert!(err.contains("scheduling policy"), "{err}");
+}
+
+/// Threads of this process that spin at its own policy and nice value until
+/// dropped: a neighbour that wants every core.
+struct Hogs {
+    stop: Arc<AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Hogs {
+    fn start(n: usize) -> Hogs {
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads = (0..n)
+            .map(|_| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        Hogs { stop, threads }
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            t.join().unwrap();
+        }
+    }
+}
+
+/// A `Cpu` task that computes until its own policy is `want` (or 60 s pass),
+/// so that the lane is busy while the guard judges it. Returns the policy it
+/// ended under.
+fn compute_until(pool: &Pool, want: u32) -> u32 {
+    pool.spawn(Lane::Cpu, move || {
+        let until = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (policy, _) = policy_and_nice();
+            if policy == want || Instant::now() > until {
+                return policy;
+            }
+            // A little work between reads of /proc.
+            let mut x = 0u64;
+            for i in 0..200_000u64 {
+                x = std::hint::black_box(x.wrapping_add(i));
+            }
+        }
+    })
+    .wait()
+    .unwrap()
+}
+
+#[test]
+fn a_guarded_lane_idles_is_promoted_while_starved_and_returns() {
+    let pool = match Pool::builder().cpu_sched(CpuSched::Guarded).build() {
+        Ok(pool) => pool,
+        Err(e) => {
+            // Only a process that may not leave SCHED_IDLE is refused.
+            let e = e.to_string();
+            assert!(e.contains("RLIMIT_NICE"), "{e}");
+            eprintln!("skipped: {e}");
+            return;
+        }
+    };
+    let process_nice = policy_and_nice().1;
+    // A short task: SCHED_IDLE at the lane's nice value.
+    assert_eq!(on(&pool, Lane::Cpu), (5, process_nice.max(10)));
+    assert_eq!(pool.metrics().lane(Lane::Cpu).sched_promoted, Some(false));
+    // Every core wanted by this process's own spinning threads, at its own
+    // priority: the idle worker starves, and the guard promotes it.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let hogs = Hogs::start(cores + 1);
+    assert_eq!(compute_until(&pool, 0), 0, "promoted while starved");
+    let m = pool.metrics();
+    let cpu = m.lane(Lane::Cpu);
+    assert_eq!(cpu.sched_promoted, Some(true));
+    assert!(cpu.sched_promotions_total.unwrap() >= 1);
+    assert_eq!(cpu.sched_refused_total, Some(0));
+    // Promoted at the lane's nice value, not the process's.
+    assert_eq!(on(&pool, Lane::Cpu), (0, process_nice.max(10)));
+    drop(hogs);
+    // The cores are free again: after its hold the lane goes back to
+    // SCHED_IDLE and stays there.
+    assert_eq!(compute_until(&pool, 5), 5, "back to SCHED_IDLE");
+    assert_eq!(pool.metrics().lane(Lane::Cpu).sched_promoted, Some(false));
+    // The I/O lanes are never moved.
+    assert_eq!(on(&pool, Lane::FastIo).0, 0);
+}
+
+#[test]
+fn guarded_needs_the_adaptive_cpu_lane() {
+    let err = Pool::builder()
+        .cpu_sched(CpuSched::Guarded)
+        .adaptive(Lane::Cpu, false)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cpu_sched"), "{err}");
+    assert!(err.contains("adaptive"), "{err}");
+    let env = |k: &str| (k == "SLUICE_CPU_SCHED").then(|| "Guarded".to_string());
+    // The environment's token is accepted; the build then needs the right
+    // to leave SCHED_IDLE.
+    if let Err(e) = Builder::from_vars(env).unwrap().build() {
+        assert!(e.to_string().contains("RLIMIT_NICE"), "{e}");
+    }
 }

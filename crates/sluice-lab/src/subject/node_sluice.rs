@@ -44,17 +44,27 @@ pub(super) static SPEC: SubjectSpec = SubjectSpec {
 /// How the addon was compiled (`release` or `debug`), asked once.
 static PROFILE: OnceLock<Result<String, String>> = OnceLock::new();
 
-/// Asks the addon, in `node`, how it was compiled.
+/// The `Cpu` policy the addon's pool takes in the lab's environment
+/// (`guarded`, or `normal` where the process may not leave `SCHED_IDLE`),
+/// asked with the build profile.
+static SCHED: OnceLock<String> = OnceLock::new();
+
+/// Asks the addon, in `node`, how it was compiled, and which `Cpu` policy
+/// its pool takes here.
 fn build_profile(node: &Path) -> Result<String, String> {
     let package = serde_json::to_string(&package_dir()).map_err(|e| e.to_string())?;
     let out = Command::new(node)
         .arg("-p")
-        .arg(format!("require({package}).buildProfile()"))
+        .arg(format!(
+            "const s = require({package}); s.buildProfile() + ' ' + s.metricsJson().pool.cpu_sched"
+        ))
         .output()
         .map_err(|e| format!("running {}: {e}", node.display()))?;
     let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if out.status.success() && (text == "release" || text == "debug") {
-        Ok(text)
+    let (profile, sched) = text.split_once(' ').unwrap_or((&text, ""));
+    if out.status.success() && (profile == "release" || profile == "debug") && !sched.is_empty() {
+        let _ = SCHED.set(sched.to_string());
+        Ok(profile.to_string())
     } else {
         let err = String::from_utf8_lossy(&out.stderr);
         Err(err
@@ -112,12 +122,17 @@ impl Subject for NodeSluice {
             ),
             _ => String::new(),
         };
-        // The children inherit the lab's environment, so the addon reads
-        // the same variable; unset, its Cpu workers keep the library's
-        // SCHED_OTHER at nice 10.
-        let sched = match std::env::var("SLUICE_CPU_SCHED") {
-            Ok(v) => format!("SLUICE_CPU_SCHED={v}"),
-            Err(_) => "SCHED_OTHER at nice 10, the default".to_string(),
+        // The children inherit the lab's environment, so the addon's pool
+        // in them takes the policy it took when asked.
+        let sched = match (SCHED.get(), std::env::var("SLUICE_CPU_SCHED")) {
+            (Some(s), Ok(v)) => format!("{s} (SLUICE_CPU_SCHED={v})"),
+            (Some(s), Err(_)) if s == "guarded" => {
+                "guarded, the package's default (SCHED_IDLE at nice 10, SCHED_OTHER while another process starves the lane)".to_string()
+            }
+            (Some(s), Err(_)) => format!(
+                "{s} (the package's default where the process may not leave SCHED_IDLE)"
+            ),
+            (None, _) => "the package's default policy".to_string(),
         };
         format!(
             "node+sluice: the preloaded calls run on sluice's lanes sized from the machine (Cpu {cores}, its workers under {sched}); {pool} sizes only libuv's pool, left to what the preload does not take{debug}"

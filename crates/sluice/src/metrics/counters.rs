@@ -256,6 +256,8 @@ pub(crate) struct Gauges {
     pub(crate) threads: Option<(u64, u64)>,
     /// Blocking compensation's gauges (lanes policy).
     pub(crate) adaptive: Option<AdaptiveGauges>,
+    /// A guarded `Cpu` lane's `(promoted, promotions, refused)`.
+    pub(crate) guard: Option<(bool, u64, u64)>,
 }
 
 /// The gauges of a lane's blocking compensation.
@@ -285,6 +287,9 @@ impl Totals {
             adaptive: g.adaptive.as_ref().is_some_and(|a| a.on),
             max_threads: g.adaptive.as_ref().map(|a| a.max_threads),
             blocked_threads: g.adaptive.as_ref().map(|a| a.blocked),
+            sched_promoted: g.guard.map(|g| g.0),
+            sched_promotions_total: g.guard.map(|g| g.1),
+            sched_refused_total: g.guard.map(|g| g.2),
             compensated_total: self.compensated,
             blocking_sections_total: self.declared,
             blocked_detected_total: self.detected,

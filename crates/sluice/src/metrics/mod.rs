@@ -52,6 +52,11 @@ pub struct Snapshot {
     /// `"libuv"`, in JSON and in `sluice_info{policy}`).
     #[cfg_attr(feature = "serde", serde(serialize_with = "policy_name"))]
     pub policy: crate::Policy,
+    /// The `Cpu` workers' scheduling policy ([`Builder::cpu_sched`](crate::Builder::cpu_sched);
+    /// its token in JSON: `"normal"`, `"batch"`, `"idle"`, `"guarded"`);
+    /// `None` under the libuv policy.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "sched_token"))]
+    pub cpu_sched: Option<crate::CpuSched>,
     /// Gauge: worker threads alive, all lanes.
     pub threads_alive: u64,
     /// Gauge: worker threads alive and waiting for work, all lanes.
@@ -115,6 +120,16 @@ pub struct LaneSnapshot {
     /// [`blocking`](crate::blocking) section, or found waiting by the
     /// monitor); `None` under the libuv policy.
     pub blocked_threads: Option<u64>,
+    /// Gauge: a guarded `Cpu` lane's workers run `SCHED_OTHER` now (the
+    /// guard found the lane starving), not `SCHED_IDLE`; `None` for a lane
+    /// that is not guarded ([`CpuSched::Guarded`](crate::CpuSched::Guarded)).
+    pub sched_promoted: Option<bool>,
+    /// Count: a guarded lane's moves to `SCHED_OTHER`; `None` when not
+    /// guarded.
+    pub sched_promotions_total: Option<u64>,
+    /// Count: a guarded lane's policy changes the kernel refused (the
+    /// worker kept its policy); `None` when not guarded.
+    pub sched_refused_total: Option<u64>,
     /// Count: threads started beyond the lane's budget because workers were
     /// blocked. A lane where this keeps growing lives on compensation.
     pub compensated_total: u64,
@@ -225,6 +240,14 @@ impl HistogramSnapshot {
 #[cfg(feature = "serde")]
 fn policy_name<S: Serializer>(p: &crate::Policy, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(p.name())
+}
+
+#[cfg(feature = "serde")]
+fn sched_token<S: Serializer>(p: &Option<crate::CpuSched>, s: S) -> Result<S::Ok, S::Error> {
+    match p {
+        Some(p) => s.serialize_str(p.token()),
+        None => s.serialize_none(),
+    }
 }
 
 #[cfg(feature = "serde")]

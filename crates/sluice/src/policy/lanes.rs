@@ -29,7 +29,7 @@ use crate::budget;
 use crate::clock;
 use crate::config::{ConfigError, check_resize};
 use crate::lane::Lane;
-use crate::loom::sync::atomic::AtomicU8;
+use crate::loom::sync::atomic::{AtomicBool, AtomicU8};
 use crate::loom::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use crate::loom::sync::{Condvar, Mutex};
 use crate::loom::thread;
@@ -149,6 +149,13 @@ impl Lanes {
         let monitor = Monitor::new();
         let lanes = settings.map(|s| Arc::new(LaneCore::new(s, Arc::clone(&monitor))));
         monitor.watch(lanes.iter().filter(|l| l.settings.adaptive));
+        if lanes.iter().any(|l| l.guard.is_some()) {
+            // Started here, from the builder's thread, so that it inherits
+            // the process's policy: started later by a guarded worker, it
+            // would run under `SCHED_IDLE` and starve with the lane it
+            // watches.
+            monitor.kick();
+        }
         Lanes { lanes, monitor }
     }
 
@@ -204,6 +211,7 @@ impl Scheduler for Lanes {
         let lanes: Vec<_> = self.iter().map(|l| l.snapshot()).collect();
         Snapshot {
             policy: crate::policy::Policy::Lanes,
+            cpu_sched: Some(self.lane(Lane::Cpu).settings.sched),
             threads_alive: lanes.iter().filter_map(|l| l.threads_alive).sum(),
             threads_idle: lanes.iter().filter_map(|l| l.threads_idle).sum(),
             lanes,
@@ -255,8 +263,47 @@ pub(crate) struct WorkerSlot {
     pub(crate) task_started: AtomicU64,
     /// Raw clock ticks at which the current blocking section began.
     pub(crate) section_started: AtomicU64,
-    /// The thread's scheduler statistics, for the monitor (detecting lanes).
+    /// The thread's scheduler statistics, for the monitor (detecting and
+    /// guarded lanes).
     pub(crate) schedstat: Option<Schedstat>,
+    /// The thread's id, for the guard's policy changes. Valid while the
+    /// slot is in its lane's `slots`: the worker registers it and removes
+    /// it itself, under `slots`'s lock, before it exits.
+    pub(crate) tid: i32,
+}
+
+/// A `Cpu` lane under [`crate::CpuSched::Guarded`]: its workers run
+/// `SCHED_IDLE` until the monitor finds the lane starving and promotes them
+/// to `SCHED_OTHER` at the lane's nice value (`policy/monitor.rs`).
+pub(crate) struct Guard {
+    /// True while the workers run `SCHED_OTHER`. Written only under the
+    /// lane's `slots` lock, with every registered worker moved alike; a
+    /// worker registering reads it under the same lock.
+    pub(crate) promoted: AtomicBool,
+    /// Moves to `SCHED_OTHER`.
+    pub(crate) promotions: AtomicU64,
+    /// Policy changes the kernel refused (the worker kept its policy).
+    pub(crate) refused: AtomicU64,
+}
+
+impl Guard {
+    fn new() -> Self {
+        Guard {
+            promoted: AtomicBool::new(false),
+            promotions: AtomicU64::new(0),
+            refused: AtomicU64::new(0),
+        }
+    }
+}
+
+/// The calling thread's id (0 under loom, where threads share one).
+fn current_tid() -> i32 {
+    #[cfg(not(loom))]
+    {
+        rustix::thread::gettid().as_raw_nonzero().get()
+    }
+    #[cfg(loom)]
+    0
 }
 
 impl WorkerSlot {
@@ -356,6 +403,8 @@ pub(crate) struct LaneCore {
     /// The adaptive workers alive, for the monitor.
     pub(crate) slots: Mutex<Vec<Arc<WorkerSlot>>>,
     monitor: Arc<Monitor>,
+    /// `Some` for a guarded `Cpu` lane.
+    pub(crate) guard: Option<Guard>,
 }
 
 impl LaneCore {
@@ -367,6 +416,7 @@ impl LaneCore {
             gate_cv: Condvar::new(),
             slots: Mutex::new(Vec::new()),
             monitor,
+            guard: (settings.sched == crate::CpuSched::Guarded).then(Guard::new),
             limit: AtomicUsize::new(settings.limit),
             metrics: LaneMetrics::new(settings.timed),
             settings,
@@ -402,6 +452,11 @@ impl LaneCore {
     }
 
     /// The lane's thread counters now.
+    /// The monitor looks for undeclared blocked workers in this lane.
+    pub(crate) fn detects(&self) -> bool {
+        self.settings.detect
+    }
+
     pub(crate) fn counters(&self) -> crate::park::Counters {
         self.park.counters()
     }
@@ -848,16 +903,24 @@ impl LaneCore {
             state: AtomicU8::new(COMPUTING),
             task_started: AtomicU64::new(0),
             section_started: AtomicU64::new(0),
-            schedstat: if self.settings.detect {
+            schedstat: if self.settings.detect || self.guard.is_some() {
                 Schedstat::open_current()
             } else {
                 None
             },
+            tid: current_tid(),
         });
-        self.slots
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(Arc::clone(&slot));
+        {
+            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            slots.push(Arc::clone(&slot));
+            // Under the lock the monitor holds while it moves the lane's
+            // workers: this worker joins them under the lane's policy now.
+            // Set either way: a thread inherits its creator's policy, and
+            // a worker started by an idle worker (compensation) is idle.
+            if let Some(g) = &self.guard {
+                self.guard_set(g, slot.tid, g.promoted.load(Ordering::SeqCst));
+            }
+        }
         CURRENT.with(|c| {
             *c.borrow_mut() = Some(Current {
                 lane: Arc::clone(self),
@@ -865,6 +928,38 @@ impl LaneCore {
             })
         });
         slot
+    }
+
+    /// A guarded lane starves (`promote`) or has the cores again: moves
+    /// every registered worker to `SCHED_OTHER` or `SCHED_IDLE`. Under the
+    /// `slots` lock, so each tid belongs to a live worker of this lane.
+    pub(crate) fn guard_move(&self, promote: bool) {
+        let Some(g) = &self.guard else { return };
+        let slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+        g.promoted.store(promote, Ordering::SeqCst);
+        if promote {
+            g.promotions.fetch_add(1, Ordering::Relaxed);
+        }
+        for slot in slots.iter() {
+            self.guard_set(g, slot.tid, promote);
+        }
+    }
+
+    /// Moves one worker (the caller holds `slots`'s lock, or is the worker).
+    fn guard_set(&self, g: &Guard, tid: i32, promote: bool) {
+        #[cfg(not(loom))]
+        {
+            let policy = if promote {
+                sluice_sched::Policy::Other
+            } else {
+                sluice_sched::Policy::Idle
+            };
+            if sluice_sched::set_policy(tid, policy).is_err() {
+                g.refused.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        #[cfg(loom)]
+        let _ = (g, tid, promote);
     }
 
     /// The worker thread leaves (it is no longer counted alive).
@@ -993,6 +1088,13 @@ impl LaneCore {
         let t = self.metrics.totals();
         let c = self.park.counters();
         t.snapshot(Gauges {
+            guard: self.guard.as_ref().map(|g| {
+                (
+                    g.promoted.load(Ordering::Relaxed),
+                    g.promotions.load(Ordering::Relaxed),
+                    g.refused.load(Ordering::Relaxed),
+                )
+            }),
             lane: self.settings.lane,
             limit: self.limit() as u64,
             queue_bound: self.is_bounded().then_some(self.settings.bound as u64),
@@ -1032,6 +1134,12 @@ impl RunHooks for Hooks<'_> {
         if let Some(slot) = self.slot {
             slot.task_started
                 .store(self.started_at.max(1), Ordering::SeqCst);
+        }
+        if self.lane.guard.is_some() {
+            // The guard samples a lane while it computes: one load when
+            // the monitor already runs (busy was raised before: the Dekker
+            // pair with the monitor's `try_deactivate`).
+            self.lane.monitor.kick();
         }
         if self.lane.metrics.timed {
             self.shard
@@ -1161,7 +1269,8 @@ fn set_sched(sched: crate::CpuSched) {
     };
     use thread_priority::{ThreadPriority, ThreadPriorityValue};
     let policy = match sched {
-        crate::CpuSched::Normal => return,
+        // A guarded worker moves to `SCHED_IDLE` as it registers.
+        crate::CpuSched::Normal | crate::CpuSched::Guarded => return,
         crate::CpuSched::Batch => NormalThreadSchedulePolicy::Batch,
         crate::CpuSched::Idle => NormalThreadSchedulePolicy::Idle,
     };

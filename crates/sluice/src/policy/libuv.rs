@@ -360,6 +360,7 @@ impl Libuv {
             Lane::Cpu | Lane::FastIo => st.nthreads,
         };
         t.snapshot(Gauges {
+            guard: None,
             lane,
             limit: limit as u64,
             queue_bound: None,
@@ -423,6 +424,7 @@ impl Scheduler for Libuv {
             policy: Policy::Libuv {
                 threads: self.shared.configured,
             },
+            cpu_sched: None,
             threads_alive: alive as u64,
             threads_idle: idle as u64,
             lanes: Lane::ALL

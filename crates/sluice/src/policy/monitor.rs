@@ -29,6 +29,16 @@
 //!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
 //!   is off for that worker; declared sections ([`crate::blocking`]) still
 //!   compensate.
+//! - **The guard** (`CpuSched::Guarded`). While a guarded `Cpu` lane has
+//!   a busy worker, the monitor runs and, every [`GUARD_WINDOW`], sums the
+//!   workers' run time and run-queue wait (the same files). The lane
+//!   *starves* when it ran less than a quarter of what it could: its
+//!   runnable time, capped at the process's cores times the window. It then
+//!   moves every worker from `SCHED_IDLE` to `SCHED_OTHER` for a hold
+//!   ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
+//!   starves again at once is promoted for twice the hold, up to
+//!   [`GUARD_MAX_HOLD`], so a machine that stays busy costs the lane one
+//!   window per hold. A lane with no busy worker is not judged.
 //! - Under loom the monitor does nothing: the models cover declared
 //!   sections, and `/proc` is not a protocol.
 
@@ -42,6 +52,18 @@ pub(crate) const WINDOW: std::time::Duration = std::time::Duration::from_micros(
 /// as blocked. Shorter sections (a page-cache read) return before anyone
 /// needs their thread.
 pub(crate) const GRACE_NANOS: u64 = 50_000;
+
+/// The wall time over which the guard judges a lane.
+#[cfg(not(loom))]
+pub(crate) const GUARD_WINDOW: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How long a starving guarded lane first stays promoted.
+#[cfg(not(loom))]
+pub(crate) const GUARD_HOLD: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The longest hold (after repeated starvation right after a return).
+#[cfg(not(loom))]
+pub(crate) const GUARD_MAX_HOLD: std::time::Duration = std::time::Duration::from_secs(8);
 
 #[cfg(not(loom))]
 pub(crate) use imp::{Monitor, Schedstat};
@@ -75,13 +97,18 @@ mod imp {
 
         /// Nanoseconds on a CPU plus nanoseconds waiting for one.
         pub(crate) fn cpu_and_wait_ns(&self) -> Option<u64> {
+            self.run_and_wait_ns().map(|(run, wait)| run + wait)
+        }
+
+        /// Nanoseconds on a CPU, and nanoseconds runnable but waiting.
+        pub(crate) fn run_and_wait_ns(&self) -> Option<(u64, u64)> {
             let mut buf = [0u8; 96];
             let n = self.0.read_at(&mut buf, 0).ok()?;
             let text = std::str::from_utf8(&buf[..n]).ok()?;
             let mut fields = text.split_ascii_whitespace();
             let run: u64 = fields.next()?.parse().ok()?;
             let wait: u64 = fields.next()?.parse().ok()?;
-            Some(run + wait)
+            Some((run, wait))
         }
     }
 
@@ -209,11 +236,127 @@ mod imp {
     }
 
     fn needs_monitor(lane: &LaneCore) -> bool {
+        needs_detect(lane) || needs_guard(lane)
+    }
+
+    /// Work queued behind busy workers: look for blocked ones.
+    fn needs_detect(lane: &LaneCore) -> bool {
         lane.depth() > 0 && lane.counters().busy() > 0
+    }
+
+    /// A guarded lane computes: judge whether it starves.
+    fn needs_guard(lane: &LaneCore) -> bool {
+        lane.guard.is_some() && lane.counters().busy() > 0
+    }
+
+    /// Each worker's run and wait times (ns), keyed by its slot.
+    type Times = HashMap<usize, (u64, u64)>;
+
+    /// The guard's view of one lane (see the module docs).
+    struct GuardWindow {
+        /// When the window began, and each worker's run and wait then.
+        start: Option<(Instant, Times)>,
+        /// The hold of the next promotion.
+        hold: Duration,
+        /// While promoted: when the hold ends.
+        until: Option<Instant>,
+        /// Just moved back to `SCHED_IDLE`: the window being judged decides
+        /// whether the next hold doubles.
+        probing: bool,
+        /// The process's cores.
+        cores: u64,
+    }
+
+    impl GuardWindow {
+        fn new() -> Self {
+            GuardWindow {
+                start: None,
+                hold: GUARD_HOLD,
+                until: None,
+                probing: false,
+                cores: crate::loom::usable_cores() as u64,
+            }
+        }
+
+        /// Each registered worker's run and wait times.
+        fn sample(lane: &LaneCore) -> Times {
+            let slots = lane.slots.lock().unwrap_or_else(|p| p.into_inner());
+            slots
+                .iter()
+                .filter_map(|s| {
+                    let t = s.schedstat.as_ref()?.run_and_wait_ns()?;
+                    Some((Arc::as_ptr(s) as usize, t))
+                })
+                .collect()
+        }
+
+        /// One monitor tick while the lane computes. True when the lane's
+        /// policy changed.
+        fn tick(&mut self, lane: &LaneCore) -> bool {
+            let now = Instant::now();
+            if self.until.is_some_and(|u| now >= u) {
+                // The hold is over: back to the cores nobody else wants,
+                // and judge the next window.
+                lane.guard_move(false);
+                self.until = None;
+                self.probing = true;
+                self.start = None;
+                return true;
+            }
+            let Some((at, before)) = &self.start else {
+                self.start = Some((now, Self::sample(lane)));
+                return false;
+            };
+            let wall = now.duration_since(*at);
+            if wall < GUARD_WINDOW {
+                return false;
+            }
+            let after = Self::sample(lane);
+            let (mut run, mut wait) = (0u64, 0u64);
+            for (k, (r1, w1)) in &after {
+                if let Some((r0, w0)) = before.get(k) {
+                    run += r1.saturating_sub(*r0);
+                    wait += w1.saturating_sub(*w0);
+                }
+            }
+            self.start = Some((now, after));
+            if self.until.is_some() {
+                return false;
+            }
+            let wall_ns = wall.as_nanos() as u64;
+            let could = (run + wait).min(self.cores.saturating_mul(wall_ns));
+            // Less than a tenth of a core runnable: nothing to judge.
+            let starving = could >= wall_ns / 10 && run.saturating_mul(4) < could;
+            let probed = std::mem::take(&mut self.probing);
+            if !starving {
+                if probed {
+                    self.hold = GUARD_HOLD;
+                }
+                return false;
+            }
+            if probed {
+                self.hold = (self.hold * 2).min(GUARD_MAX_HOLD);
+            }
+            lane.guard_move(true);
+            self.until = Some(now + self.hold);
+            self.start = None;
+            true
+        }
     }
 
     fn run(me: Weak<Monitor>) {
         let mut samples: HashMap<usize, Sample> = HashMap::new();
+        let mut guards: HashMap<usize, GuardWindow> = HashMap::new();
+        let guarded = me
+            .upgrade()
+            .is_some_and(|m| m.lanes().iter().any(|l| l.guard.is_some()));
+        if guarded {
+            // The guard must run while its lane starves: never under
+            // `SCHED_IDLE`, whoever started this thread (a guarded pool may
+            // leave it, `Builder::build` checked).
+            let _ =
+                sluice_sched::set_policy(sluice_sched::current_tid(), sluice_sched::Policy::Other);
+        }
         let mut tick = BASE_TICK;
         loop {
             let Some(monitor) = me.upgrade() else { return };
@@ -231,7 +374,19 @@ mod imp {
             let mut changed = false;
             let mut live = Vec::new();
             for lane in &lanes {
-                if !needs_monitor(lane) {
+                if lane.guard.is_some() {
+                    let w = guards
+                        .entry(Arc::as_ptr(lane) as usize)
+                        .or_insert_with(GuardWindow::new);
+                    if needs_guard(lane) {
+                        needed = true;
+                        changed |= w.tick(lane);
+                    } else {
+                        // Idle: the next busy spell starts a new window.
+                        w.start = None;
+                    }
+                }
+                if !needs_detect(lane) {
                     continue;
                 }
                 needed = true;
@@ -281,7 +436,8 @@ mod imp {
             // Not yet: look again at the next tick.
             return true;
         }
-        let Some(stat) = slot.schedstat.as_ref() else {
+        // A guarded Cpu lane's workers have the file too, for the guard.
+        let Some(stat) = slot.schedstat.as_ref().filter(|_| lane.detects()) else {
             return false;
         };
         let Some(cpu_ns) = stat.cpu_and_wait_ns() else {

@@ -13,6 +13,11 @@
 //! - `login-1`: `/login` one at a time: one hash's time through the server;
 //! - `login`: the `/login` flood;
 //! - `ping-during-login`: `/ping` while the `/login` flood runs;
+//! - `login-neighbour`: the `/login` flood and the `/ping` probe while
+//!   another process spins on every core (`neighbour.rs`): what a lane of
+//!   the server gets beside a busy neighbour (a `Cpu` lane under
+//!   `SCHED_IDLE` gets nothing; `SLUICE_CPU_SCHED` in the lab's
+//!   environment reaches the Node twin with the package);
 //! - `gzip`, `file`: `/gzip` (256 KiB) and `/file` (4 KiB) floods;
 //! - `admission`: a second server with a small Cpu bound (`--admission-queue`;
 //!   Node: seed 002's semaphore in the twin), flooded with `/login` by
@@ -41,6 +46,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+mod neighbour;
+
 /// The declaration of `http`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
     .seed("seed 000 §5, seed 002 §3")
@@ -59,6 +66,7 @@ const CELLS: &[&str] = &[
     "login-1",
     "login",
     "ping-during-login",
+    "login-neighbour",
     "gzip",
     "file",
     "admission",
@@ -69,9 +77,9 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "cells",
         value_name: "LIST",
-        help: "cells to run: ping, login-1, login, ping-during-login, gzip, file, admission, crowd",
-        default: "ping,login-1,login,ping-during-login,gzip,file,admission,crowd",
-        report: "ping,login-1,login,ping-during-login,gzip,file,admission,crowd",
+        help: "cells to run: ping, login-1, login, ping-during-login, login-neighbour, gzip, file, admission, crowd",
+        default: "ping,login-1,login,ping-during-login,login-neighbour,gzip,file,admission,crowd",
+        report: "ping,login-1,login,ping-during-login,login-neighbour,gzip,file,admission,crowd",
     },
     ArgSpec {
         name: "crowd",
@@ -159,6 +167,7 @@ impl Experiment for Http {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
             },
+            cores: lab.machine().cores,
         };
         let sweep = Sweep::new(lab, &SPEC);
         if sweep.subjects().is_empty() {
@@ -225,6 +234,7 @@ impl Experiment for Http {
             true,
         ));
         tables.push(ping_table(o, &keys));
+        tables.push(neighbour_table(o, &keys));
         tables.push(route_table(
             "gzip",
             "http /gzip flood (256 KiB each)".into(),
@@ -317,6 +327,8 @@ struct Plan {
     crowd: usize,
     crowd_iterations: u64,
     autocannon: Option<PathBuf>,
+    /// The machine's cores: the neighbour's busy loops.
+    cores: usize,
 }
 
 impl Plan {
@@ -393,6 +405,22 @@ impl Plan {
                 "ping-during-login" => {
                     let rs = loadgen::run(&[flood("login"), self.ping(url("ping"))])?;
                     metrics(row("ping-during-login"), &rs[1]).metric("login_req_s", rs[0].ok_per_s)
+                }
+                "login-neighbour" => {
+                    let busy = neighbour::Neighbour::start(self.cores)?;
+                    let (n0, t0) = (busy.cpu_seconds(), Instant::now());
+                    let rs = loadgen::run(&[flood("login"), self.ping(url("ping"))])?;
+                    let used = busy.cpu_seconds();
+                    let wall = t0.elapsed().as_secs_f64();
+                    drop(busy);
+                    let mut r = metrics(row(cell), &rs[0]);
+                    if rs[1].p99_ms.is_finite() {
+                        r = r.metric("ping_p99_ms", rs[1].p99_ms);
+                    }
+                    match (n0, used) {
+                        (Some(a), Some(b)) => r.metric("neighbour_cores", (b - a) / wall),
+                        _ => r,
+                    }
                 }
                 "login" | "gzip" | "file" => metrics(row(cell), &one(flood(cell))?),
                 _ => continue,
@@ -698,6 +726,44 @@ fn ping_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
         ]);
     }
     ping
+}
+
+/// The `/login` flood beside a neighbour that wants every core, against
+/// the same flood alone.
+fn neighbour_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let get = |s: &str, pool: &Value, m: &str| metric(o, s, pool, "login-neighbour", m);
+    let mut t = Table::new(
+        "http /login beside a CPU-bound neighbour (one busy process per core)",
+        &[
+            "subject",
+            "pool",
+            "/login req/s",
+            "% of the flood alone",
+            "/login p99 ms",
+            "/ping p99 ms",
+            "server cores used",
+            "neighbour cores used",
+        ],
+    );
+    let cores = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.2}"));
+    for (s, pool) in keys
+        .iter()
+        .filter(|(s, pool)| get(s, pool, "req_s").is_some())
+    {
+        let login = get(s, pool, "req_s");
+        t.rows.push(vec![
+            s.clone(),
+            text(pool),
+            rate(login),
+            pct(login, metric(o, s, pool, "login", "req_s")),
+            get(s, pool, "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping_p99_ms").map_or("-".into(), ms),
+            cores(get(s, pool, "server_cores")),
+            cores(get(s, pool, "neighbour_cores")),
+        ]);
+    }
+    t.note = "a Cpu lane under SCHED_IDLE gets only what the neighbour leaves; under guarded it returns to SCHED_OTHER at its nice value while it starves".into();
+    t
 }
 
 /// The cross-check of the lab's load generator against autocannon, if
