@@ -9,7 +9,7 @@ use crate::compat;
 use crate::lane::Lane;
 use crate::loom;
 use crate::policy::Policy;
-use crate::policy::lanes::default_settings;
+use crate::policy::lanes::{LaneSettings, default_settings};
 use crate::pool::Pool;
 use std::time::Duration;
 
@@ -377,108 +377,66 @@ impl Builder {
     /// ```
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let cores = loom::usable_cores();
+        let count = |var: &str, min, max, why| count_var(&lookup, var, min, max, why);
         let mut b = Builder::new();
-        let lanes = [
-            (Lane::Cpu, "SLUICE_CPU_THREADS"),
-            (Lane::FastIo, "SLUICE_FASTIO_THREADS"),
-            (Lane::SlowIo, "SLUICE_SLOWIO_THREADS"),
-        ];
-        for (lane, var) in lanes {
-            if let Some(raw) = lookup(var) {
-                let value = parse_count(
-                    var,
-                    &raw,
-                    1,
-                    budget::max_threads(lane, cores),
-                    cores_why(lane, cores),
-                )?;
-                b.threads[lane.index()] = Some(Setting {
-                    value,
-                    raw,
-                    source: var.to_string(),
-                });
-            }
+        for (lane, var) in THREADS_VARS {
+            let max = budget::max_threads(lane, cores);
+            b.threads[lane.index()] = count(var, 1, max, cores_why(lane, cores))?;
         }
-        if let Some(raw) = lookup("SLUICE_QUEUE_BOUND") {
-            let value = parse_count(
-                "SLUICE_QUEUE_BOUND",
-                &raw,
-                1,
-                budget::MAX_QUEUE_BOUND,
-                String::new(),
-            )?;
-            for lane in Lane::ALL {
-                b.queue_bound[lane.index()] = Some(Setting {
-                    value,
-                    raw: raw.clone(),
-                    source: "SLUICE_QUEUE_BOUND".to_string(),
-                });
-            }
+        let bound = count(
+            "SLUICE_QUEUE_BOUND",
+            1,
+            budget::MAX_QUEUE_BOUND,
+            String::new(),
+        )?;
+        b.queue_bound = Lane::ALL.map(|_| bound.clone());
+        b.stack_size = count(
+            "SLUICE_STACK_SIZE",
+            budget::MIN_STACK_SIZE,
+            budget::MAX_STACK_SIZE,
+            String::new(),
+        )?;
+        for (lane, var) in MAX_THREADS_VARS {
+            // The lower bound (the lane's budget) is checked by `build`.
+            b.max_threads[lane.index()] = count(var, 1, budget::MAX_THREADS, String::new())?;
         }
-        if let Some(raw) = lookup("SLUICE_STACK_SIZE") {
-            let value = parse_count(
-                "SLUICE_STACK_SIZE",
-                &raw,
-                budget::MIN_STACK_SIZE,
-                budget::MAX_STACK_SIZE,
-                String::new(),
-            )?;
-            b.stack_size = Some(Setting {
-                value,
-                raw,
-                source: "SLUICE_STACK_SIZE".to_string(),
-            });
-        }
-        for (lane, var) in [
-            (Lane::Cpu, "SLUICE_CPU_MAX_THREADS"),
-            (Lane::FastIo, "SLUICE_FASTIO_MAX_THREADS"),
-            (Lane::SlowIo, "SLUICE_SLOWIO_MAX_THREADS"),
-        ] {
-            if let Some(raw) = lookup(var) {
-                // The lower bound (the lane's budget) is checked by `build`.
-                let value = parse_count(var, &raw, 1, budget::MAX_THREADS, String::new())?;
-                b.max_threads[lane.index()] = Some(Setting {
-                    value,
-                    raw,
-                    source: var.to_string(),
-                });
-            }
-        }
+        b.cpu_and_adaptive_vars(&lookup)?;
+        Ok(b)
+    }
+
+    /// The `Cpu` lane's switches and words, `SLUICE_ADAPTIVE` (every
+    /// lane's) and `SLUICE_CPU_NICE`, read by [`Builder::from_vars`] after
+    /// the counts.
+    fn cpu_and_adaptive_vars(
+        &mut self,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<(), ConfigError> {
         if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
-            b.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
+            self.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
         }
         if let Some(raw) = lookup("SLUICE_CPU_SCHED") {
-            b.cpu_sched = Some(Setting {
+            self.cpu_sched = Some(Setting {
                 value: CpuSched::parse("SLUICE_CPU_SCHED", &raw)?,
                 raw,
                 source: "SLUICE_CPU_SCHED".to_string(),
             });
         }
         if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
-            let value = parse_switch("SLUICE_ADAPTIVE", raw.clone())?;
-            for lane in Lane::ALL {
-                b.adaptive[lane.index()] = Some(Setting {
-                    value,
-                    raw: raw.clone(),
-                    source: "SLUICE_ADAPTIVE".to_string(),
-                });
-            }
-        }
-        if let Some(raw) = lookup("SLUICE_CPU_NICE") {
-            let value = parse_count(
-                "SLUICE_CPU_NICE",
-                &raw,
-                0,
-                budget::MAX_NICE as usize,
-                String::new(),
-            )?;
-            b.cpu_nice = Some(Setting {
-                value,
+            let adaptive = Setting {
+                value: parse_switch("SLUICE_ADAPTIVE", raw.clone())?,
                 raw,
-                source: "SLUICE_CPU_NICE".to_string(),
-            });
+                source: "SLUICE_ADAPTIVE".to_string(),
+            };
+            self.adaptive = Lane::ALL.map(|_| Some(adaptive.clone()));
         }
-        Ok(b)
+        self.cpu_nice = count_var(
+            &lookup,
+            "SLUICE_CPU_NICE",
+            0,
+            budget::MAX_NICE as usize,
+            String::new(),
+        )?;
+        Ok(())
     }
 
     /// Chooses the policy (default [`Policy::Lanes`]).
@@ -671,164 +629,203 @@ impl Builder {
     /// lanes policy starts workers on demand, the libuv policy at the first
     /// submission.
     pub fn build(self) -> Result<Pool, ConfigError> {
-        let cores = loom::usable_cores();
-        let stack_size = match &self.stack_size {
+        let stack_size = self.checked_stack_size()?;
+        match self.policy {
+            Policy::Lanes => self.build_lanes(stack_size),
+            Policy::Libuv { threads } => self.build_libuv(threads, stack_size),
+        }
+    }
+
+    /// The workers' stack size: the one set, checked, or the policy's.
+    fn checked_stack_size(&self) -> Result<usize, ConfigError> {
+        match &self.stack_size {
             Some(s) => check_range(
                 s,
                 budget::MIN_STACK_SIZE,
                 budget::MAX_STACK_SIZE,
                 String::new(),
-            )?,
-            None => match self.policy {
+            ),
+            None => Ok(match self.policy {
                 Policy::Lanes => budget::DEFAULT_STACK_SIZE,
                 Policy::Libuv { .. } => compat::LIBUV_STACK_SIZE,
-            },
-        };
-        let timeouts = self.queue_timeout;
-        match self.policy {
-            Policy::Lanes => {
-                let mut settings = Lane::ALL.map(|lane| default_settings(lane, cores));
-                for lane in Lane::ALL {
-                    let s = &mut settings[lane.index()];
-                    if let Some(t) = &self.threads[lane.index()] {
-                        s.limit = check_range(
-                            t,
-                            1,
-                            budget::max_threads(lane, cores),
-                            cores_why(lane, cores),
-                        )?;
-                    }
-                    if let Some(b) = &self.queue_bound[lane.index()] {
-                        s.bound = check_range(b, 1, budget::MAX_QUEUE_BOUND, String::new())?;
-                    }
-                    if let Some(k) = self.keep_alive[lane.index()] {
-                        s.keep_alive = k;
-                    }
-                    s.stack_size = stack_size;
-                    s.timed = !self.untimed;
-                    if let Some(p) = &self.thread_name_prefix {
-                        s.thread_name = thread_name(p, lane)?;
-                    }
-                    s.hooks = self.hooks.clone();
-                    if let Some(a) = &self.adaptive[lane.index()] {
-                        s.adaptive = a.value;
-                    }
-                    match &self.max_threads[lane.index()] {
-                        Some(m) => {
-                            s.max_threads = check_range(
-                                m,
-                                s.limit,
-                                budget::MAX_THREADS,
-                                " (from the lane's budget to the ceiling)".to_string(),
-                            )?;
-                        }
-                        // A budget set above the default maximum raises it.
-                        None => s.max_threads = s.max_threads.max(s.limit),
-                    }
-                }
-                if let Some(n) = &self.cpu_nice {
-                    settings[Lane::Cpu.index()].nice =
-                        check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
-                }
-                if let Some(sched) = &self.cpu_sched {
-                    let cpu = &mut settings[Lane::Cpu.index()];
-                    if sched.value == CpuSched::Guarded {
-                        check_guard(&sched.source, cpu)?;
-                    }
-                    cpu.sched = sched.value;
-                }
-                if self.cpu_affinity {
-                    let cpus = process_cpus()?;
-                    settings[Lane::Cpu.index()].pin = Some(std::sync::Arc::new(
-                        crate::policy::lanes::CpuSlots::new(cpus),
-                    ));
-                }
-                Ok(Pool::new_lanes(
-                    settings,
-                    timeouts,
-                    self.hooks.panic.clone(),
-                ))
-            }
-            Policy::Libuv { threads } => {
-                let unsupported = |setting: &str, why: &str| ConfigError::Unsupported {
-                    setting: setting.to_string(),
-                    policy: "libuv",
-                    why: why.to_string(),
-                };
-                if let Some(t) = self.threads.iter().flatten().next() {
-                    return Err(unsupported(
-                        &t.source,
-                        "libuv has one pool size for every lane; set Policy::Libuv { threads }",
-                    ));
-                }
-                if let Some(b) = self.queue_bound.iter().flatten().next() {
-                    return Err(unsupported(&b.source, "libuv's queue is unbounded"));
-                }
-                if let Some(n) = &self.cpu_nice {
-                    return Err(unsupported(
-                        &n.source,
-                        "libuv runs every thread at the process's priority",
-                    ));
-                }
-                if let Some(m) = self.max_threads.iter().flatten().next() {
-                    return Err(unsupported(
-                        &m.source,
-                        "libuv's pool has a fixed size and no compensation",
-                    ));
-                }
-                if let Some(a) = self.adaptive.iter().flatten().next() {
-                    return Err(unsupported(
-                        &a.source,
-                        "libuv's pool has a fixed size and no compensation",
-                    ));
-                }
-                if let Some(sched) = &self.cpu_sched {
-                    return Err(unsupported(
-                        &sched.source,
-                        "libuv runs every thread under the process's scheduling policy",
-                    ));
-                }
-                if self.cpu_affinity {
-                    return Err(unsupported(
-                        "cpu_affinity",
-                        "libuv's threads run wherever the process may",
-                    ));
-                }
-                if self.keep_alive.iter().any(Option::is_some) {
-                    return Err(unsupported(
-                        "keep_alive",
-                        "libuv's threads live as long as the process",
-                    ));
-                }
-                if let Some(n) = threads {
-                    let s = Setting {
-                        value: n,
-                        raw: n.to_string(),
-                        source: "Policy::Libuv { threads }".to_string(),
-                    };
-                    check_range(&s, 1, compat::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
-                }
-                if self.thread_name_prefix.is_some() {
-                    return Err(unsupported(
-                        "thread_name_prefix",
-                        "libuv's threads are all named libuv-worker",
-                    ));
-                }
-                if self.hooks.start.is_some() || self.hooks.stop.is_some() {
-                    return Err(unsupported(
-                        "on_thread_start / on_thread_stop",
-                        "the libuv policy reproduces libuv's workers, which run no user code but the task",
-                    ));
-                }
-                Ok(Pool::new_libuv(
-                    threads,
-                    stack_size,
-                    !self.untimed,
-                    timeouts,
-                    self.hooks.panic.clone(),
-                ))
-            }
+            }),
         }
+    }
+
+    /// The lanes policy: each lane's settings over its defaults, lane by
+    /// lane, then the `Cpu` lane's own.
+    fn build_lanes(self, stack_size: usize) -> Result<Pool, ConfigError> {
+        let cores = loom::usable_cores();
+        let mut settings = Lane::ALL.map(|lane| default_settings(lane, cores));
+        for lane in Lane::ALL {
+            self.lane_settings(lane, cores, stack_size, &mut settings[lane.index()])?;
+        }
+        self.cpu_settings(&mut settings[Lane::Cpu.index()])?;
+        Ok(Pool::new_lanes(
+            settings,
+            self.queue_timeout,
+            self.hooks.panic.clone(),
+        ))
+    }
+
+    /// What is set for `lane`, checked, written over its defaults `s`:
+    /// budget, queue bound, keep-alive, thread name, hooks, compensation
+    /// and its ceiling.
+    fn lane_settings(
+        &self,
+        lane: Lane,
+        cores: usize,
+        stack_size: usize,
+        s: &mut LaneSettings,
+    ) -> Result<(), ConfigError> {
+        if let Some(t) = &self.threads[lane.index()] {
+            s.limit = check_range(
+                t,
+                1,
+                budget::max_threads(lane, cores),
+                cores_why(lane, cores),
+            )?;
+        }
+        if let Some(b) = &self.queue_bound[lane.index()] {
+            s.bound = check_range(b, 1, budget::MAX_QUEUE_BOUND, String::new())?;
+        }
+        if let Some(k) = self.keep_alive[lane.index()] {
+            s.keep_alive = k;
+        }
+        s.stack_size = stack_size;
+        s.timed = !self.untimed;
+        if let Some(p) = &self.thread_name_prefix {
+            s.thread_name = thread_name(p, lane)?;
+        }
+        s.hooks = self.hooks.clone();
+        if let Some(a) = &self.adaptive[lane.index()] {
+            s.adaptive = a.value;
+        }
+        match &self.max_threads[lane.index()] {
+            Some(m) => {
+                s.max_threads = check_range(
+                    m,
+                    s.limit,
+                    budget::MAX_THREADS,
+                    " (from the lane's budget to the ceiling)".to_string(),
+                )?;
+            }
+            // A budget set above the default maximum raises it.
+            None => s.max_threads = s.max_threads.max(s.limit),
+        }
+        Ok(())
+    }
+
+    /// The `Cpu` lane's own settings, checked, written over `cpu`: nice
+    /// value, scheduling policy, affinity.
+    fn cpu_settings(&self, cpu: &mut LaneSettings) -> Result<(), ConfigError> {
+        if let Some(n) = &self.cpu_nice {
+            cpu.nice = check_range(n, 0, budget::MAX_NICE as usize, String::new())? as i32;
+        }
+        if let Some(sched) = &self.cpu_sched {
+            if sched.value == CpuSched::Guarded {
+                check_guard(&sched.source, cpu)?;
+            }
+            cpu.sched = sched.value;
+        }
+        if self.cpu_affinity {
+            let cpus = process_cpus()?;
+            cpu.pin = Some(std::sync::Arc::new(crate::policy::lanes::CpuSlots::new(
+                cpus,
+            )));
+        }
+        Ok(())
+    }
+
+    /// The libuv policy: libuv's pool size checked, and every setting libuv
+    /// has no equivalent of refused.
+    fn build_libuv(self, threads: Option<usize>, stack_size: usize) -> Result<Pool, ConfigError> {
+        let lacks = self.libuv_lacks();
+        let (before_size, after_size) = lacks.split_at(LIBUV_LACKS_BEFORE_SIZE);
+        refuse_under_libuv(before_size)?;
+        if let Some(n) = threads {
+            let s = Setting {
+                value: n,
+                raw: n.to_string(),
+                source: "Policy::Libuv { threads }".to_string(),
+            };
+            check_range(&s, 1, compat::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
+        }
+        refuse_under_libuv(after_size)?;
+        Ok(Pool::new_libuv(
+            threads,
+            stack_size,
+            !self.untimed,
+            self.queue_timeout,
+            self.hooks.panic.clone(),
+        ))
+    }
+
+    /// What libuv has no equivalent of, in the order refused: where it is
+    /// set, the setting's name, and why libuv lacks it. The first
+    /// [`LIBUV_LACKS_BEFORE_SIZE`] are refused before the pool size is
+    /// checked.
+    fn libuv_lacks(&self) -> [(Option<&str>, &'static str); 10] {
+        fn first<T>(set: &[Option<Setting<T>>; 3]) -> Option<&str> {
+            set.iter().flatten().next().map(|s| s.source.as_str())
+        }
+        let no_compensation = "libuv's pool has a fixed size and no compensation";
+        [
+            (
+                first(&self.threads),
+                "libuv has one pool size for every lane; set Policy::Libuv { threads }",
+            ),
+            (first(&self.queue_bound), "libuv's queue is unbounded"),
+            (
+                self.cpu_nice.as_ref().map(|n| n.source.as_str()),
+                "libuv runs every thread at the process's priority",
+            ),
+            (first(&self.max_threads), no_compensation),
+            (first(&self.adaptive), no_compensation),
+            (
+                self.cpu_sched.as_ref().map(|s| s.source.as_str()),
+                "libuv runs every thread under the process's scheduling policy",
+            ),
+            (
+                self.cpu_affinity.then_some("cpu_affinity"),
+                "libuv's threads run wherever the process may",
+            ),
+            (
+                self.keep_alive
+                    .iter()
+                    .any(Option::is_some)
+                    .then_some("keep_alive"),
+                "libuv's threads live as long as the process",
+            ),
+            (
+                self.thread_name_prefix
+                    .is_some()
+                    .then_some("thread_name_prefix"),
+                "libuv's threads are all named libuv-worker",
+            ),
+            (
+                (self.hooks.start.is_some() || self.hooks.stop.is_some())
+                    .then_some("on_thread_start / on_thread_stop"),
+                "the libuv policy reproduces libuv's workers, which run no user code but the task",
+            ),
+        ]
+    }
+}
+
+/// How many of [`Builder::libuv_lacks`] are refused before libuv's pool
+/// size is checked (the lanes' settings; the threads' name and hooks come
+/// after).
+const LIBUV_LACKS_BEFORE_SIZE: usize = 8;
+
+/// The first of `lacks` that is set, as [`ConfigError::Unsupported`].
+fn refuse_under_libuv(lacks: &[(Option<&str>, &'static str)]) -> Result<(), ConfigError> {
+    match lacks.iter().find_map(|&(set, why)| set.map(|s| (s, why))) {
+        Some((setting, why)) => Err(ConfigError::Unsupported {
+            setting: setting.to_string(),
+            policy: "libuv",
+            why: why.to_string(),
+        }),
+        None => Ok(()),
     }
 }
 
@@ -977,6 +974,38 @@ fn parse_switch(setting: &str, raw: String) -> Result<bool, ConfigError> {
     }
 }
 
+/// The variable of each lane's budget.
+const THREADS_VARS: [(Lane, &str); 3] = [
+    (Lane::Cpu, "SLUICE_CPU_THREADS"),
+    (Lane::FastIo, "SLUICE_FASTIO_THREADS"),
+    (Lane::SlowIo, "SLUICE_SLOWIO_THREADS"),
+];
+
+/// The variable of each lane's thread ceiling.
+const MAX_THREADS_VARS: [(Lane, &str); 3] = [
+    (Lane::Cpu, "SLUICE_CPU_MAX_THREADS"),
+    (Lane::FastIo, "SLUICE_FASTIO_MAX_THREADS"),
+    (Lane::SlowIo, "SLUICE_SLOWIO_MAX_THREADS"),
+];
+
+/// The whole number in `var`, if set, in `min..=max` ([`parse_count`]).
+fn count_var(
+    lookup: impl Fn(&str) -> Option<String>,
+    var: &str,
+    min: usize,
+    max: usize,
+    why: String,
+) -> Result<Option<Setting<usize>>, ConfigError> {
+    let Some(raw) = lookup(var) else {
+        return Ok(None);
+    };
+    Ok(Some(Setting {
+        value: parse_count(var, &raw, min, max, why)?,
+        raw,
+        source: var.to_string(),
+    }))
+}
+
 /// Parses a whole number from an environment variable, strictly.
 pub(crate) fn parse_count(
     setting: &str,
@@ -1044,6 +1073,286 @@ mod tests {
                 .find(|(k, _)| *k == name)
                 .map(|(_, v)| v.to_string())
         }
+    }
+
+    /// What `b` builds into: the error's text, or each lane's limit, bound,
+    /// thread ceiling and compensation switch (`default` where the value is
+    /// the machine's default, so the text is the same on every machine).
+    fn outcome(b: Result<Builder, ConfigError>) -> String {
+        let cores = loom::usable_cores();
+        let shown = |v: Option<u64>, default: usize| match v {
+            Some(v) if v == default as u64 => "default".to_string(),
+            Some(v) => v.to_string(),
+            None => "none".to_string(),
+        };
+        match b.and_then(Builder::build) {
+            Err(e) => e.to_string(),
+            Ok(pool) => {
+                let lanes: Vec<String> = pool
+                    .metrics()
+                    .lanes
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "{} limit={} bound={:?} max={} adaptive={}",
+                            l.lane.name(),
+                            shown(Some(l.limit), budget::default_threads(l.lane, cores)),
+                            l.queue_bound,
+                            shown(l.max_threads, budget::default_max_threads(l.lane, cores)),
+                            l.adaptive
+                        )
+                    })
+                    .collect();
+                format!("built: {}", lanes.join("; "))
+            }
+        }
+    }
+
+    /// `from_vars` over these variables, with these values.
+    fn vars(pairs: &[(&str, &str)]) -> Result<Builder, ConfigError> {
+        let pairs: Vec<(String, String)> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Builder::from_vars(move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        })
+    }
+
+    /// Environments: each variable's refusals, then which of several wrong
+    /// variables is named (each case drops the one named before).
+    const ENV_CASES: &[(&str, &[(&str, &str)])] = &[
+        ("cpu threads junk", &[("SLUICE_CPU_THREADS", "abc")]),
+        ("cpu threads zero", &[("SLUICE_CPU_THREADS", "0")]),
+        ("cpu threads over", &[("SLUICE_CPU_THREADS", "1025")]),
+        ("fastio threads neg", &[("SLUICE_FASTIO_THREADS", "-1")]),
+        ("bound junk", &[("SLUICE_QUEUE_BOUND", "1e3")]),
+        ("bound zero", &[("SLUICE_QUEUE_BOUND", "0")]),
+        ("stack small", &[("SLUICE_STACK_SIZE", "1024")]),
+        ("stack junk", &[("SLUICE_STACK_SIZE", "2M")]),
+        ("max junk", &[("SLUICE_CPU_MAX_THREADS", "many")]),
+        ("max zero", &[("SLUICE_SLOWIO_MAX_THREADS", "0")]),
+        ("affinity junk", &[("SLUICE_CPU_AFFINITY", "pinned")]),
+        ("sched junk", &[("SLUICE_CPU_SCHED", "fifo")]),
+        ("adaptive junk", &[("SLUICE_ADAPTIVE", "2")]),
+        ("nice over", &[("SLUICE_CPU_NICE", "20")]),
+        ("nice neg", &[("SLUICE_CPU_NICE", "-5")]),
+        ("nice junk", &[("SLUICE_CPU_NICE", "low")]),
+        ("bound huge", &HUGE_BOUND),
+        ("max below budget", &BELOW_BUDGET),
+        ("every variable wrong", &WRONG),
+        ("vars after threads", WRONG.split_at(7).0),
+        ("vars after bound", WRONG.split_at(6).0),
+        ("vars after stack", WRONG.split_at(5).0),
+        ("vars after max", WRONG.split_at(4).0),
+        ("vars after affinity", WRONG.split_at(3).0),
+        ("vars after sched", WRONG.split_at(2).0),
+        ("every variable right", &RIGHT),
+        ("no variable", &[]),
+    ];
+
+    /// A number beyond every integer type.
+    const HUGE_BOUND: [(&str, &str); 1] = [(
+        "SLUICE_QUEUE_BOUND",
+        "999999999999999999999999999999999999999",
+    )];
+
+    /// A ceiling below the lane's budget.
+    const BELOW_BUDGET: [(&str, &str); 2] = [
+        ("SLUICE_FASTIO_THREADS", "9"),
+        ("SLUICE_FASTIO_MAX_THREADS", "8"),
+    ];
+
+    /// Every variable accepted (but the Cpu budget, whose default is the
+    /// machine's).
+    const RIGHT: [(&str, &str); 10] = [
+        ("SLUICE_FASTIO_THREADS", " 3 "),
+        ("SLUICE_SLOWIO_THREADS", "5"),
+        ("SLUICE_QUEUE_BOUND", "77"),
+        ("SLUICE_STACK_SIZE", "65536"),
+        ("SLUICE_CPU_NICE", "0"),
+        ("SLUICE_ADAPTIVE", "no"),
+        ("SLUICE_CPU_MAX_THREADS", "1024"),
+        ("SLUICE_SLOWIO_MAX_THREADS", "6"),
+        ("SLUICE_CPU_AFFINITY", "off"),
+        ("SLUICE_CPU_SCHED", "Batch"),
+    ];
+
+    /// Every variable wrong, the last read first.
+    const WRONG: [(&str, &str); 9] = [
+        ("SLUICE_CPU_NICE", "x"),
+        ("SLUICE_ADAPTIVE", "x"),
+        ("SLUICE_CPU_SCHED", "x"),
+        ("SLUICE_CPU_AFFINITY", "x"),
+        ("SLUICE_SLOWIO_MAX_THREADS", "x"),
+        ("SLUICE_STACK_SIZE", "x"),
+        ("SLUICE_QUEUE_BOUND", "x"),
+        ("SLUICE_SLOWIO_THREADS", "x"),
+        ("SLUICE_FASTIO_THREADS", "x"),
+    ];
+
+    /// Builder calls under the lanes policy, one setting each: each refusal.
+    fn lanes_cases() -> Vec<(&'static str, Builder)> {
+        let b = Builder::new;
+        vec![
+            ("builder threads zero", b().threads(Lane::FastIo, 0)),
+            ("builder cpu over", b().threads(Lane::Cpu, 1025)),
+            (
+                "builder bound over",
+                b().queue_bound(Lane::SlowIo, 16_777_217),
+            ),
+            ("builder stack small", b().stack_size(100)),
+            ("builder nice over", b().cpu_nice(20)),
+            (
+                "builder max below",
+                b().threads(Lane::SlowIo, 10).max_threads(Lane::SlowIo, 9),
+            ),
+            (
+                "builder max over",
+                b().threads(Lane::FastIo, 4).max_threads(Lane::FastIo, 1025),
+            ),
+            ("prefix long", b().thread_name_prefix("nine-char")),
+            ("prefix empty", b().thread_name_prefix("")),
+            ("prefix nul", b().thread_name_prefix("a\0b")),
+        ]
+    }
+
+    /// Builder calls under the lanes policy that set several things at
+    /// once: which refusal is named, and what the settings build into.
+    fn lanes_combined_cases() -> Vec<(&'static str, Builder)> {
+        let b = Builder::new;
+        vec![
+            (
+                "stack before lanes",
+                b().threads(Lane::Cpu, 0).stack_size(1),
+            ),
+            (
+                "cpu lane before fastio",
+                b().threads(Lane::FastIo, 0)
+                    .threads(Lane::Cpu, 1)
+                    .max_threads(Lane::Cpu, 0),
+            ),
+            (
+                "threads before bound, prefix, max",
+                b().max_threads(Lane::Cpu, 0)
+                    .thread_name_prefix("")
+                    .queue_bound(Lane::Cpu, 0)
+                    .threads(Lane::Cpu, 0),
+            ),
+            (
+                "the cpu lane's prefix before fastio's threads",
+                b().threads(Lane::FastIo, 0).thread_name_prefix(""),
+            ),
+            (
+                "bound before prefix, max",
+                b().max_threads(Lane::Cpu, 0)
+                    .thread_name_prefix("")
+                    .queue_bound(Lane::Cpu, 0),
+            ),
+            (
+                "prefix before max",
+                b().max_threads(Lane::Cpu, 0).thread_name_prefix(""),
+            ),
+            (
+                "lanes before nice",
+                b().cpu_nice(30).max_threads(Lane::SlowIo, 0),
+            ),
+            (
+                "guarded without compensation",
+                b().cpu_sched(CpuSched::Guarded).adaptive(Lane::Cpu, false),
+            ),
+            (
+                "nice before guarded",
+                b().cpu_sched(CpuSched::Guarded)
+                    .adaptive(Lane::Cpu, false)
+                    .cpu_nice(20),
+            ),
+            (
+                "builder settings",
+                b().threads(Lane::SlowIo, 40)
+                    .queue_bound(Lane::FastIo, 9)
+                    .adaptive(Lane::Cpu, false)
+                    .max_threads(Lane::FastIo, 500)
+                    .keep_alive(Lane::Cpu, Duration::from_secs(1))
+                    .thread_name_prefix("app")
+                    .cpu_nice(19)
+                    .cpu_sched(CpuSched::Idle)
+                    .timing(false),
+            ),
+        ]
+    }
+
+    /// Builder calls under the libuv policy: each setting it refuses, and
+    /// which is named first.
+    fn libuv_cases() -> Vec<(&'static str, Builder)> {
+        let libuv = |threads| Builder::new().policy(Policy::Libuv { threads });
+        let b = || libuv(Some(4));
+        let second = Duration::from_secs(1);
+        vec![
+            ("libuv threads", b().threads(Lane::SlowIo, 2)),
+            ("libuv bound", b().queue_bound(Lane::Cpu, 2)),
+            ("libuv nice", b().cpu_nice(1)),
+            ("libuv max", b().max_threads(Lane::FastIo, 2)),
+            ("libuv adaptive", b().adaptive(Lane::Cpu, true)),
+            ("libuv sched", b().cpu_sched(CpuSched::Batch)),
+            ("libuv affinity", b().cpu_affinity(true)),
+            ("libuv keep alive", b().keep_alive(Lane::SlowIo, second)),
+            ("libuv zero", libuv(Some(0))),
+            ("libuv over", libuv(Some(1025))),
+            ("libuv prefix", b().thread_name_prefix("x")),
+            ("libuv start hook", b().on_thread_start(|| ())),
+            ("libuv stop hook", b().on_thread_stop(|| ())),
+            ("libuv stack small", b().stack_size(1)),
+            (
+                "libuv first refusal",
+                libuv(Some(0))
+                    .on_thread_start(|| ())
+                    .thread_name_prefix("x")
+                    .keep_alive(Lane::Cpu, second)
+                    .cpu_affinity(true)
+                    .cpu_sched(CpuSched::Idle)
+                    .adaptive(Lane::Cpu, true)
+                    .max_threads(Lane::Cpu, 2)
+                    .cpu_nice(3)
+                    .queue_bound(Lane::Cpu, 2)
+                    .threads(Lane::Cpu, 1),
+            ),
+            (
+                "libuv panic handler",
+                b().panic_handler(|_, _| ())
+                    .queue_timeout(Lane::Cpu, second),
+            ),
+        ]
+    }
+
+    /// Every refusal of `from_vars` and `build`, and which one wins when
+    /// several settings are wrong, compared with `testdata/config.txt`
+    /// (`CORES` stands for the usable cores).
+    #[test]
+    fn every_refusal_reads_as_on_file() {
+        let mut cases: Vec<(&str, Result<Builder, ConfigError>)> = ENV_CASES
+            .iter()
+            .map(|&(name, pairs)| (name, vars(pairs)))
+            .collect();
+        cases.extend(lanes_cases().into_iter().map(|(n, b)| (n, Ok(b))));
+        cases.extend(lanes_combined_cases().into_iter().map(|(n, b)| (n, Ok(b))));
+        cases.extend(libuv_cases().into_iter().map(|(n, b)| (n, Ok(b))));
+        let env_then_libuv =
+            vars(&[("SLUICE_ADAPTIVE", "on")]).map(|b| b.policy(Policy::Libuv { threads: None }));
+        cases.insert(cases.len() - 2, ("libuv env", env_then_libuv));
+        let mut text = String::new();
+        for (name, b) in cases {
+            text.push_str(&format!("{name}: {}\n", outcome(b)));
+        }
+        let cores = loom::usable_cores();
+        let text = text
+            .replace(&format!("1..={cores} "), "1..=CORES ")
+            .replace(&format!("1..={cores}\n"), "1..=CORES\n")
+            .replace(&format!("; {cores} found"), "; CORES found");
+        crate::tests::golden::same(&text, include_str!("../testdata/config.txt"), "config.txt");
     }
 
     #[test]

@@ -6,9 +6,10 @@ mod common;
 
 use common::{Gate, fixed, wait_for};
 use rand::Rng;
-use sluice::{Lane, Pool};
+use sluice::{Lane, Pool, Task, TaskError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
 /// The counters of a quiet lane balance, and none of its workers is
@@ -308,9 +309,6 @@ fn cpu_affinity_pins_each_cpu_worker_to_a_core_of_its_own() {
 /// lane's counts balance with nothing left queued or counted blocked.
 #[test]
 fn stress_submit_cancel_and_block_at_once() {
-    const SUBMITTERS: usize = 8;
-    const PER: usize = 1_500;
-    const TOTAL: usize = SUBMITTERS * PER;
     let pool = Pool::builder()
         .threads(Lane::Cpu, 1)
         .threads(Lane::FastIo, 1)
@@ -320,81 +318,19 @@ fn stress_submit_cancel_and_block_at_once() {
         .keep_alive(Lane::FastIo, Duration::from_millis(1))
         .build()
         .unwrap();
-    // How many times each task's closure ran.
-    let ran: Arc<Vec<AtomicUsize>> = Arc::new((0..TOTAL).map(|_| AtomicUsize::new(0)).collect());
-    // Tasks whose cancel returned true, by whichever thread called it.
-    let cancelled_ok = Arc::new(AtomicUsize::new(0));
-    let (to_canceller, inbox) = std::sync::mpsc::channel::<(usize, sluice::Task<usize>)>();
+    let ledger = Arc::new(Ledger {
+        ran: (0..STRESS_TOTAL).map(|_| AtomicUsize::new(0)).collect(),
+        cancelled_ok: AtomicUsize::new(0),
+    });
+    let (to_canceller, inbox) = std::sync::mpsc::channel();
     let canceller = {
-        let (ran, cancelled_ok) = (ran.clone(), cancelled_ok.clone());
-        std::thread::spawn(move || {
-            let mut resolved = 0;
-            for (id, task) in inbox {
-                let cancelled = task.cancel();
-                match task.wait() {
-                    Ok(v) => assert!(!cancelled && v == id),
-                    Err(e) => {
-                        assert!(cancelled && e == sluice::TaskError::Cancelled, "{e:?}");
-                        assert_eq!(ran[id].load(Ordering::SeqCst), 0, "cancelled task {id} ran");
-                        cancelled_ok.fetch_add(1, Ordering::SeqCst);
-                    }
-                }
-                resolved += 1;
-            }
-            resolved
-        })
+        let ledger = ledger.clone();
+        std::thread::spawn(move || cancel_each(inbox, &ledger))
     };
-    let submitters: Vec<_> = (0..SUBMITTERS)
+    let submitters: Vec<_> = (0..STRESS_SUBMITTERS)
         .map(|s| {
-            let (pool, ran, cancelled_ok) = (pool.clone(), ran.clone(), cancelled_ok.clone());
-            let to_canceller = to_canceller.clone();
-            std::thread::spawn(move || {
-                let mut rng = rand::rng();
-                let mut mine = Vec::new();
-                let mut sent = 0;
-                for i in 0..PER {
-                    let id = s * PER + i;
-                    let lane = Lane::ALL[rng.random_range(0..3)];
-                    let wait_us = rng.random_range(50..800);
-                    let kind = rng.random_range(0..100);
-                    let ran = ran.clone();
-                    let task = pool.spawn(lane, move || {
-                        ran[id].fetch_add(1, Ordering::SeqCst);
-                        match kind {
-                            // A declared wait, long enough to be counted.
-                            0..8 => sluice::blocking(|| {
-                                std::thread::sleep(Duration::from_micros(wait_us))
-                            }),
-                            // An undeclared wait (the monitor's to find).
-                            8..11 => std::thread::sleep(Duration::from_micros(wait_us)),
-                            _ => {
-                                std::hint::black_box((0..200u64).sum::<u64>());
-                            }
-                        }
-                        id
-                    });
-                    match rng.random_range(0..12) {
-                        0 => {
-                            if task.cancel() {
-                                cancelled_ok.fetch_add(1, Ordering::SeqCst);
-                            }
-                            mine.push((id, task));
-                        }
-                        1 => {
-                            to_canceller.send((id, task)).unwrap();
-                            sent += 1;
-                        }
-                        _ => mine.push((id, task)),
-                    }
-                }
-                for (id, task) in mine {
-                    match task.wait() {
-                        Ok(v) => assert_eq!(v, id),
-                        Err(e) => assert_eq!(e, sluice::TaskError::Cancelled, "task {id}"),
-                    }
-                }
-                sent
-            })
+            let (pool, ledger, to_canceller) = (pool.clone(), ledger.clone(), to_canceller.clone());
+            std::thread::spawn(move || submit_some_cancel_some(&pool, s, &ledger, &to_canceller))
         })
         .collect();
     drop(to_canceller);
@@ -404,15 +340,19 @@ fn stress_submit_cancel_and_block_at_once() {
         sent,
         "every handed-over task resolved"
     );
-    let ran_once = ran.iter().filter(|r| r.load(Ordering::SeqCst) == 1).count();
+    let ran_once = ledger
+        .ran
+        .iter()
+        .filter(|r| r.load(Ordering::SeqCst) == 1)
+        .count();
     assert!(
-        ran.iter().all(|r| r.load(Ordering::SeqCst) <= 1),
+        ledger.ran.iter().all(|r| r.load(Ordering::SeqCst) <= 1),
         "a task ran twice"
     );
-    let cancelled = cancelled_ok.load(Ordering::SeqCst);
+    let cancelled = ledger.cancelled_ok.load(Ordering::SeqCst);
     assert_eq!(
         ran_once + cancelled,
-        TOTAL,
+        STRESS_TOTAL,
         "every task ran or was cancelled, once"
     );
     assert!(cancelled > 0);
@@ -428,4 +368,99 @@ fn stress_submit_cancel_and_block_at_once() {
     assert_eq!(started, ran_once as u64);
     assert_eq!(cancelled_total, cancelled as u64);
     assert!(pool.shutdown(Duration::from_secs(10)).drained);
+}
+
+const STRESS_SUBMITTERS: usize = 8;
+const STRESS_PER: usize = 1_500;
+const STRESS_TOTAL: usize = STRESS_SUBMITTERS * STRESS_PER;
+
+/// What the stress test's threads saw.
+struct Ledger {
+    /// How many times each task's closure ran.
+    ran: Vec<AtomicUsize>,
+    /// Tasks whose cancel returned true, by whichever thread called it.
+    cancelled_ok: AtomicUsize,
+}
+
+/// The canceller: cancels each task handed over, then checks that its
+/// handle agrees (cancelled and never run, or run and not cancelled).
+/// Returns how many it resolved.
+fn cancel_each(inbox: Receiver<(usize, Task<usize>)>, ledger: &Ledger) -> usize {
+    let mut resolved = 0;
+    for (id, task) in inbox {
+        let cancelled = task.cancel();
+        match task.wait() {
+            Ok(v) => assert!(!cancelled && v == id),
+            Err(e) => {
+                assert!(cancelled && e == TaskError::Cancelled, "{e:?}");
+                assert_eq!(
+                    ledger.ran[id].load(Ordering::SeqCst),
+                    0,
+                    "cancelled task {id} ran"
+                );
+                ledger.cancelled_ok.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        resolved += 1;
+    }
+    resolved
+}
+
+/// Submitter `s`: its tasks on random lanes, one in twelve cancelled by
+/// itself at once and one in twelve handed to the canceller; waits for
+/// the rest. Returns how many it handed over.
+fn submit_some_cancel_some(
+    pool: &Pool,
+    s: usize,
+    ledger: &Arc<Ledger>,
+    to_canceller: &Sender<(usize, Task<usize>)>,
+) -> usize {
+    let mut rng = rand::rng();
+    let mut mine = Vec::new();
+    let mut sent = 0;
+    for i in 0..STRESS_PER {
+        let id = s * STRESS_PER + i;
+        let lane = Lane::ALL[rng.random_range(0..3)];
+        let (wait_us, kind) = (rng.random_range(50..800), rng.random_range(0..100));
+        let counts = ledger.clone();
+        let task = pool.spawn(lane, move || {
+            counts.ran[id].fetch_add(1, Ordering::SeqCst);
+            wait_or_compute(kind, wait_us);
+            id
+        });
+        match rng.random_range(0..12) {
+            0 => {
+                if task.cancel() {
+                    ledger.cancelled_ok.fetch_add(1, Ordering::SeqCst);
+                }
+                mine.push((id, task));
+            }
+            1 => {
+                to_canceller.send((id, task)).unwrap();
+                sent += 1;
+            }
+            _ => mine.push((id, task)),
+        }
+    }
+    for (id, task) in mine {
+        match task.wait() {
+            Ok(v) => assert_eq!(v, id),
+            Err(e) => assert_eq!(e, TaskError::Cancelled, "task {id}"),
+        }
+    }
+    sent
+}
+
+/// A stress task's work, by `kind` (0..100): a declared wait, an
+/// undeclared one, or a little computing.
+fn wait_or_compute(kind: u32, wait_us: u64) {
+    match kind {
+        // A declared wait, long enough to be counted.
+        0..8 => sluice::blocking(|| std::thread::sleep(Duration::from_micros(wait_us))),
+        // An undeclared wait (the monitor's to find).
+        8..11 => std::thread::sleep(Duration::from_micros(wait_us)),
+        _ => {
+            std::hint::black_box((0..200u64).sum::<u64>());
+        }
+    }
 }

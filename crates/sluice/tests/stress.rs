@@ -28,38 +28,8 @@ fn run(pool: Pool, tasks: usize) {
         .map(|s| {
             let (pool, seen, barrier) = (pool.clone(), seen.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let mut rng = rand::rngs::StdRng::seed_from_u64(s as u64);
                 barrier.wait();
-                let mut handles = Vec::with_capacity(per);
-                for i in 0..per {
-                    let lane = Lane::ALL[rng.random_range(0..3)];
-                    let panics = rng.random_ratio(1, 50);
-                    let task = if rng.random_ratio(1, 50) {
-                        // Some deadlines pass before a worker gets there, some not.
-                        let at = Instant::now() + Duration::from_micros(rng.random_range(0..200));
-                        pool.spawn_before(lane, at, move || {
-                            if panics {
-                                panic!("stress panic {i}");
-                            }
-                            i
-                        })
-                    } else {
-                        pool.spawn(lane, move || {
-                            if panics {
-                                panic!("stress panic {i}");
-                            }
-                            i
-                        })
-                    };
-                    if rng.random_ratio(1, 10) && task.cancel() {
-                        seen.cancel_true.fetch_add(1, Ordering::Relaxed);
-                    }
-                    handles.push(task);
-                    if handles.len() >= 256 {
-                        drain(&mut handles, &seen);
-                    }
-                }
-                drain(&mut handles, &seen);
+                submit(&pool, s as u64, per, &seen);
             })
         })
         .collect();
@@ -67,9 +37,46 @@ fn run(pool: Pool, tasks: usize) {
         s.join().unwrap();
     }
     assert!(pool.shutdown(Duration::from_secs(60)).drained);
-
     let snap = pool.metrics();
-    let sum = |f: fn(&sluice::LaneSnapshot) -> u64| snap.lanes.iter().map(f).sum::<u64>();
+    assert_balanced(&snap);
+    assert_agrees(&snap, &seen, per * SUBMITTERS);
+}
+
+/// One submitter: `per` tasks on random lanes, some panicking, some with
+/// a deadline, some cancelled, waited for in batches.
+fn submit(pool: &Pool, seed: u64, per: usize, seen: &Seen) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut handles = Vec::with_capacity(per);
+    for i in 0..per {
+        let lane = Lane::ALL[rng.random_range(0..3)];
+        let panics = rng.random_ratio(1, 50);
+        let job = move || {
+            if panics {
+                panic!("stress panic {i}");
+            }
+            i
+        };
+        let task = if rng.random_ratio(1, 50) {
+            // Some deadlines pass before a worker gets there, some not.
+            let at = Instant::now() + Duration::from_micros(rng.random_range(0..200));
+            pool.spawn_before(lane, at, job)
+        } else {
+            pool.spawn(lane, job)
+        };
+        if rng.random_ratio(1, 10) && task.cancel() {
+            seen.cancel_true.fetch_add(1, Ordering::Relaxed);
+        }
+        handles.push(task);
+        if handles.len() >= 256 {
+            drain(&mut handles, seen);
+        }
+    }
+    drain(&mut handles, seen);
+}
+
+/// Each lane of an idle pool: nothing queued or running, every submitted
+/// task accounted for once, every started one timed.
+fn assert_balanced(snap: &sluice::Snapshot) {
     for l in &snap.lanes {
         assert_eq!(l.queue_depth, 0, "{l:?}");
         assert_eq!(l.in_flight, 0, "{l:?}");
@@ -87,8 +94,12 @@ fn run(pool: Pool, tasks: usize) {
         assert_eq!(l.queue_wait_seconds.count, l.started_total);
         assert_eq!(l.run_time_seconds.count, l.started_total);
     }
-    let per_submitter = (tasks / SUBMITTERS) * SUBMITTERS;
-    assert_eq!(sum(|l| l.submitted_total), per_submitter as u64);
+}
+
+/// The pool's counts, all lanes, are what the submitters saw.
+fn assert_agrees(snap: &sluice::Snapshot, seen: &Seen, submitted: usize) {
+    let sum = |f: fn(&sluice::LaneSnapshot) -> u64| snap.lanes.iter().map(f).sum::<u64>();
+    assert_eq!(sum(|l| l.submitted_total), submitted as u64);
     assert_eq!(sum(|l| l.completed_total), seen.ok.load(Ordering::Relaxed));
     assert_eq!(
         sum(|l| l.panicked_total),

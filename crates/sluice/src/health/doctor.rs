@@ -319,31 +319,12 @@ fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::E
 /// ```
 pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) -> Diagnosis {
     let secs = window.as_secs_f64().max(1e-9);
-    let ms = |s: f64| s * 1e3;
     let lanes: Vec<LaneWindow> = end
         .lanes
         .iter()
         .map(|e| {
-            let s = start
-                .lanes
-                .iter()
-                .find(|s| s.lane == e.lane)
-                .cloned()
-                .unwrap_or_default();
-            let wait = e.queue_wait.since(&s.queue_wait);
-            LaneWindow {
-                lane: e.lane,
-                started: e.started_total.saturating_sub(s.started_total),
-                saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
-                    .clamp(0.0, 1.0),
-                queue_wait_mean_ms: ms(wait.mean()),
-                queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
-                queue_depth: e.queue_depth,
-                compensated: e
-                    .compensated_total
-                    .map(|c| c.saturating_sub(s.compensated_total.unwrap_or(0))),
-                blocked_threads: e.blocked_threads,
-            }
+            let s = start.lanes.iter().find(|s| s.lane == e.lane);
+            LaneWindow::between(&s.cloned().unwrap_or_default(), e, secs)
         })
         .collect();
     let lag = match (&start.lag, &end.lag) {
@@ -352,28 +333,95 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
         _ => None,
     };
     let lag_p99 = lag.as_ref().and_then(|l| l.quantile_upper(0.99)).map(ms);
-    let mut evidence = Vec::new();
+    let mut evidence = vec![lag_evidence(lag.as_ref(), lag_p99, t)];
     // Strictly above: a p99 read from the buckets is the bucket's upper
     // bound, and a bound equal to the threshold holds values below it.
     let loop_blocked = lag_p99.is_some_and(|p| p > ms(t.loop_lag_p99.as_secs_f64()));
-    match (&lag, lag_p99) {
-        (Some(l), Some(p)) => evidence.push(format!(
+    let lag_stuck =
+        lag.as_ref().is_some_and(|l| l.count == 0) && window >= Duration::from_millis(200);
+    let saturated = most_saturated(&lanes, t, &mut evidence);
+    let compensating = most_compensating(&lanes, &mut evidence);
+    if saturated.is_none() {
+        evidence.push(format!(
+            "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
+            t.saturated_share * 100.0,
+            t.queue_wait_p99.as_millis()
+        ));
+    }
+    let verdict = if loop_blocked || lag_stuck {
+        Verdict::LoopBlocked
+    } else if let Some(lane) = saturated.and_then(|l| l.lane) {
+        Verdict::LaneSaturated(lane)
+    } else if let Some(lane) = compensating.and_then(|l| l.lane) {
+        Verdict::LaneCompensating(lane)
+    } else {
+        Verdict::Healthy
+    };
+    Diagnosis {
+        verdict,
+        lane: verdict.lane(),
+        window_seconds: secs,
+        loop_ticks: lag.as_ref().map(|l| l.count),
+        loop_lag_p99_ms: lag_p99,
+        loop_lag_mean_ms: lag.as_ref().map(|l| ms(l.mean())),
+        lanes,
+        evidence,
+    }
+}
+
+/// Seconds as milliseconds.
+fn ms(s: f64) -> f64 {
+    s * 1e3
+}
+
+impl LaneWindow {
+    /// A lane between its samples `s` and `e`, `secs` apart.
+    fn between(s: &LaneSample, e: &LaneSample, secs: f64) -> LaneWindow {
+        let wait = e.queue_wait.since(&s.queue_wait);
+        LaneWindow {
+            lane: e.lane,
+            started: e.started_total.saturating_sub(s.started_total),
+            saturated_share: ((e.saturated_seconds_total - s.saturated_seconds_total) / secs)
+                .clamp(0.0, 1.0),
+            queue_wait_mean_ms: ms(wait.mean()),
+            queue_wait_p99_ms: wait.quantile_upper(0.99).map(ms),
+            queue_depth: e.queue_depth,
+            compensated: e
+                .compensated_total
+                .map(|c| c.saturating_sub(s.compensated_total.unwrap_or(0))),
+            blocked_threads: e.blocked_threads,
+        }
+    }
+}
+
+/// The evidence about the loop: its lag in the window, or why there is none.
+fn lag_evidence(lag: Option<&HistogramSample>, lag_p99: Option<f64>, t: &Thresholds) -> String {
+    match (lag, lag_p99) {
+        (Some(l), Some(p)) => format!(
             "loop lag p99 <= {} ms (mean {:.2} ms over {} ticks); blocked from {} ms",
             fmt_ms(p),
             ms(l.mean()),
             l.count,
             t.loop_lag_p99.as_millis()
-        )),
-        (Some(_), None) => evidence.push(
-            "loop lag: no timer tick in the window (the loop may be stuck for the whole window)"
-                .into(),
         ),
-        (None, _) => evidence.push("loop lag: not measured by this service".into()),
+        (Some(_), None) => {
+            "loop lag: no timer tick in the window (the loop may be stuck for the whole window)"
+                .into()
+        }
+        (None, _) => "loop lag: not measured by this service".into(),
     }
-    let lag_stuck =
-        lag.as_ref().is_some_and(|l| l.count == 0) && window >= Duration::from_millis(200);
+}
+
+/// The lane most saturated (share of the window plus mean wait), among
+/// those whose queue wait p99 or saturated share reach `t`; each of them
+/// gets a line of `evidence`.
+fn most_saturated<'a>(
+    lanes: &'a [LaneWindow],
+    t: &Thresholds,
+    evidence: &mut Vec<String>,
+) -> Option<&'a LaneWindow> {
     let mut saturated: Option<(&LaneWindow, f64)> = None;
-    for l in &lanes {
+    for l in lanes {
         let wait_bad = l
             .queue_wait_p99_ms
             .is_some_and(|p| p >= ms(t.queue_wait_p99.as_secs_f64()));
@@ -394,10 +442,18 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
             }
         }
     }
-    // A lane that started threads beyond its budget in the window, or ends
-    // it with blocked workers, lives on compensation.
+    saturated.map(|(l, _)| l)
+}
+
+/// The lane that started the most threads beyond its budget, among those
+/// that started any in the window or end it with blocked workers (they
+/// live on compensation); each of them gets a line of `evidence`.
+fn most_compensating<'a>(
+    lanes: &'a [LaneWindow],
+    evidence: &mut Vec<String>,
+) -> Option<&'a LaneWindow> {
     let mut compensating: Option<&LaneWindow> = None;
-    for l in &lanes {
+    for l in lanes {
         let started = l.compensated.unwrap_or(0);
         let blocked = l.blocked_threads.unwrap_or(0);
         if started > 0 || blocked > 0 {
@@ -410,32 +466,7 @@ pub fn diagnose(start: &Sample, end: &Sample, window: Duration, t: &Thresholds) 
             }
         }
     }
-    if saturated.is_none() {
-        evidence.push(format!(
-            "no lane saturated: none over {:.0}% of the window or a queue wait p99 of {} ms",
-            t.saturated_share * 100.0,
-            t.queue_wait_p99.as_millis()
-        ));
-    }
-    let verdict = if loop_blocked || lag_stuck {
-        Verdict::LoopBlocked
-    } else if let Some(lane) = saturated.and_then(|(l, _)| l.lane) {
-        Verdict::LaneSaturated(lane)
-    } else if let Some(lane) = compensating.and_then(|l| l.lane) {
-        Verdict::LaneCompensating(lane)
-    } else {
-        Verdict::Healthy
-    };
-    Diagnosis {
-        verdict,
-        lane: verdict.lane(),
-        window_seconds: secs,
-        loop_ticks: lag.as_ref().map(|l| l.count),
-        loop_lag_p99_ms: lag_p99,
-        loop_lag_mean_ms: lag.as_ref().map(|l| ms(l.mean())),
-        lanes,
-        evidence,
-    }
+    compensating
 }
 
 fn lane_name(l: Option<Lane>) -> &'static str {
@@ -591,6 +622,82 @@ mod tests {
         );
         assert_eq!(d.loop_ticks, Some(0));
         assert_eq!(d.verdict, Verdict::LoopBlocked);
+    }
+
+    /// Windows `(name, start, end, length)` that reach each branch of
+    /// [`diagnose`].
+    fn verdict_cases() -> Vec<(&'static str, Sample, Sample, Duration)> {
+        let second = Duration::from_secs(1);
+        let quiet = sample(0.0, &[], &[]);
+        let no_tick = sample(0.0, &[], &[1.0]);
+        let mut compensating = sample(0.0, &[0.01], &[0.5; 100]);
+        compensating.lanes[1].compensated_total = Some(12);
+        compensating.lanes[1].blocked_threads = Some(3);
+        compensating.lanes[2].blocked_threads = Some(1);
+        let mut both = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+        both.lanes[1].compensated_total = Some(12);
+        let mut unmeasured = sample(0.6, &[0.02], &[]);
+        unmeasured.lag = None;
+        unmeasured.lanes[2].saturated_seconds_total = 0.9;
+        unmeasured.lanes[2].queue_depth = 7;
+        let mut lag_at_end = sample(0.0, &[], &[3.0, 4.0]);
+        lag_at_end.lanes[0].lane = None;
+        lag_at_end.lanes[0].saturated_seconds_total = 0.7;
+        let mut unlagged = quiet.clone();
+        unlagged.lag = None;
+        let saturated = sample(0.8, &[50.0, 60.0, 70.0], &[0.5; 100]);
+        let lagging = sample(0.0, &[0.01], &[0.5, 150.0, 150.0]);
+        let healthy = sample(0.0, &[0.02, 0.03], &[0.4; 50]);
+        let beyond = sample(0.0, &[90_000.0], &[90_000.0]);
+        let (short, long) = (Duration::from_millis(150), Duration::from_secs(2));
+        vec![
+            ("loop blocked", Sample::default(), lagging, second),
+            ("lane saturated", quiet.clone(), saturated, second),
+            ("healthy", quiet.clone(), healthy, second),
+            (
+                "no tick over a long window",
+                no_tick.clone(),
+                no_tick.clone(),
+                long,
+            ),
+            (
+                "no tick over a short window",
+                no_tick.clone(),
+                no_tick,
+                short,
+            ),
+            (
+                "waits beyond the last bucket",
+                quiet.clone(),
+                beyond,
+                second,
+            ),
+            ("compensating", quiet.clone(), compensating, second),
+            ("saturated and compensating", quiet.clone(), both, second),
+            ("no lag, saturated by share", quiet, unmeasured, second),
+            (
+                "an unknown lane, lag at the end only",
+                unlagged,
+                lag_at_end,
+                second,
+            ),
+        ]
+    }
+
+    /// The doctor's whole answer (its text and every number) for windows
+    /// that reach each branch, compared with `testdata/doctor.txt`.
+    #[test]
+    fn every_verdict_reads_as_on_file() {
+        let mut text = String::new();
+        for (name, start, end, window) in verdict_cases() {
+            let d = diagnose(&start, &end, window, &Thresholds::default());
+            text.push_str(&format!("== {name}\n{d}{d:#?}\n"));
+        }
+        crate::tests::golden::same(
+            &text,
+            include_str!("../../testdata/doctor.txt"),
+            "doctor.txt",
+        );
     }
 
     #[test]

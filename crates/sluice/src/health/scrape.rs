@@ -113,114 +113,153 @@ impl Exposition {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn parse(text: &str) -> Result<Exposition, ParseError> {
-    let mut page = Exposition::default();
-    let mut eof = false;
-    let mut seen = std::collections::HashSet::new();
+    let mut reader = Reader::default();
     for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        let err = |what: String| ParseError(format!("line {n}: {what}"));
-        if eof {
-            return Err(err("text after # EOF".into()));
+        reader
+            .line(line)
+            .map_err(|what| ParseError(format!("line {}: {what}", i + 1)))?;
+    }
+    reader.finish()
+}
+
+impl Kind {
+    /// The kind a `# TYPE` line names, if sluice writes it.
+    fn of_type(value: &str) -> Option<Kind> {
+        match value {
+            "counter" => Some(Kind::Counter),
+            "gauge" => Some(Kind::Gauge),
+            "histogram" => Some(Kind::Histogram),
+            "info" => Some(Kind::Info),
+            "unknown" => Some(Kind::Unknown),
+            _ => None,
         }
-        if line == "# EOF" {
-            eof = true;
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("# ") {
-            let (keyword, rest) = rest
-                .split_once(' ')
-                .ok_or_else(|| err(format!("bad comment {line:?}")))?;
-            let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
-            check_name(name).map_err(err)?;
-            match keyword {
-                "TYPE" => {
-                    let kind = match value {
-                        "counter" => Kind::Counter,
-                        "gauge" => Kind::Gauge,
-                        "histogram" => Kind::Histogram,
-                        "info" => Kind::Info,
-                        "unknown" => Kind::Unknown,
-                        other => {
-                            return Err(err(format!(
-                                "type {other:?} of {name} is not one sluice writes"
-                            )));
-                        }
-                    };
-                    let opened = page
-                        .families
-                        .last()
-                        .is_some_and(|f| f.name == name && !f.typed && f.samples.is_empty());
-                    if opened {
-                        // Opened by its HELP line.
-                        let f = page.families.last_mut().expect("checked");
-                        f.kind = kind;
-                        f.typed = true;
-                    } else if page.families.iter().any(|f| f.name == name) {
-                        return Err(err(format!("family {name} declared twice")));
-                    } else {
-                        page.families.push(Family {
-                            name: name.to_string(),
-                            kind,
-                            help: None,
-                            unit: None,
-                            samples: Vec::new(),
-                            typed: true,
-                        });
-                    }
-                }
-                "HELP" | "UNIT" => {
-                    // prometheus-client writes HELP (and UNIT) before TYPE:
-                    // they open the family TYPE then names.
-                    let f = match page.families.last_mut() {
-                        Some(f) if f.name == name && f.samples.is_empty() => f,
-                        _ => {
-                            page.families.push(Family {
-                                name: name.to_string(),
-                                kind: Kind::Unknown,
-                                help: None,
-                                unit: None,
-                                samples: Vec::new(),
-                                typed: false,
-                            });
-                            page.families.last_mut().expect("just pushed")
-                        }
-                    };
-                    if keyword == "HELP" {
-                        f.help = Some(unescape(value).map_err(err)?);
-                    } else {
-                        f.unit = Some(value.to_string());
-                    }
-                }
-                other => return Err(err(format!("unknown comment # {other}"))),
-            }
-            continue;
-        }
-        if line.is_empty() {
-            return Err(err("empty line".into()));
-        }
-        let sample = sample_line(line).map_err(err)?;
-        let family = page
-            .families
-            .last_mut()
-            .filter(|f| f.typed)
-            .ok_or_else(|| err(format!("sample {} before any # TYPE line", sample.name)))?;
-        let suffix = sample
-            .name
-            .strip_prefix(family.name.as_str())
-            .ok_or_else(|| {
-                err(format!(
-                    "sample {} outside its family {}",
-                    sample.name, family.name
-                ))
-            })?;
-        let allowed: &[&str] = match family.kind {
+    }
+
+    /// What may follow the family's name in a sample's name.
+    fn suffixes(self) -> &'static [&'static str] {
+        match self {
             Kind::Counter => &["_total", "_created"],
             Kind::Gauge | Kind::Unknown => &[""],
             Kind::Histogram => &["_bucket", "_sum", "_count", "_created"],
             Kind::Info => &["_info"],
-        };
+        }
+    }
+}
+
+impl Family {
+    /// A family without help, unit or samples yet.
+    fn new(name: &str, kind: Kind, typed: bool) -> Family {
+        Family {
+            name: name.to_string(),
+            kind,
+            help: None,
+            unit: None,
+            samples: Vec::new(),
+            typed,
+        }
+    }
+}
+
+/// [`parse`] under way: the page so far, whether `# EOF` was read, and
+/// every series read (its name and its labels, sorted).
+#[derive(Default)]
+struct Reader {
+    page: Exposition,
+    eof: bool,
+    seen: std::collections::HashSet<(String, Vec<(String, String)>)>,
+}
+
+impl Reader {
+    /// Reads one line; an error says what is wrong with it (`parse` adds
+    /// the line's number).
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        if self.eof {
+            return Err("text after # EOF".into());
+        }
+        if line == "# EOF" {
+            self.eof = true;
+            return Ok(());
+        }
+        if let Some(rest) = line.strip_prefix("# ") {
+            return self.comment(line, rest);
+        }
+        if line.is_empty() {
+            return Err("empty line".into());
+        }
+        self.sample(line)
+    }
+
+    /// A `# TYPE`, `# HELP` or `# UNIT` line (`rest` follows the `# `).
+    fn comment(&mut self, line: &str, rest: &str) -> Result<(), String> {
+        let (keyword, rest) = rest
+            .split_once(' ')
+            .ok_or_else(|| format!("bad comment {line:?}"))?;
+        let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+        check_name(name)?;
+        match keyword {
+            "TYPE" => self.type_line(name, value),
+            "HELP" | "UNIT" => self.help_or_unit(keyword, name, value),
+            other => Err(format!("unknown comment # {other}")),
+        }
+    }
+
+    /// `# TYPE name value`: types the family its HELP line opened, or
+    /// opens one.
+    fn type_line(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let kind = Kind::of_type(value)
+            .ok_or_else(|| format!("type {value:?} of {name} is not one sluice writes"))?;
+        let families = &mut self.page.families;
+        let opened = families
+            .last()
+            .is_some_and(|f| f.name == name && !f.typed && f.samples.is_empty());
+        if opened {
+            // Opened by its HELP line.
+            let f = families.last_mut().expect("checked");
+            f.kind = kind;
+            f.typed = true;
+        } else if families.iter().any(|f| f.name == name) {
+            return Err(format!("family {name} declared twice"));
+        } else {
+            families.push(Family::new(name, kind, true));
+        }
+        Ok(())
+    }
+
+    /// `# HELP name text` or `# UNIT name unit`. prometheus-client writes
+    /// HELP (and UNIT) before TYPE: they open the family TYPE then names.
+    fn help_or_unit(&mut self, keyword: &str, name: &str, value: &str) -> Result<(), String> {
+        let families = &mut self.page.families;
+        if !families
+            .last()
+            .is_some_and(|f| f.name == name && f.samples.is_empty())
+        {
+            families.push(Family::new(name, Kind::Unknown, false));
+        }
+        let f = families.last_mut().expect("just checked or pushed");
+        if keyword == "HELP" {
+            f.help = Some(unescape(value)?);
+        } else {
+            f.unit = Some(value.to_string());
+        }
+        Ok(())
+    }
+
+    /// A sample line, into the family typed just before it.
+    fn sample(&mut self, line: &str) -> Result<(), String> {
+        let sample = sample_line(line)?;
+        let family = self
+            .page
+            .families
+            .last_mut()
+            .filter(|f| f.typed)
+            .ok_or_else(|| format!("sample {} before any # TYPE line", sample.name))?;
+        let suffix = sample
+            .name
+            .strip_prefix(family.name.as_str())
+            .ok_or_else(|| format!("sample {} outside its family {}", sample.name, family.name))?;
+        let allowed = family.kind.suffixes();
         if !allowed.contains(&suffix) {
-            return Err(err(format!(
+            return Err(format!(
                 "sample {} in {:?} family {}: expected {}",
                 sample.name,
                 family.kind,
@@ -230,33 +269,39 @@ pub fn parse(text: &str) -> Result<Exposition, ParseError> {
                     .map(|s| format!("{}{s}", family.name))
                     .collect::<Vec<_>>()
                     .join(" or ")
-            )));
+            ));
         }
         if (suffix == "_bucket") != sample.label("le").is_some() {
-            return Err(err(format!(
+            return Err(format!(
                 "sample {}: le goes on _bucket samples only",
                 sample.name
-            )));
+            ));
         }
         let mut key: Vec<_> = sample.labels.clone();
         key.sort();
-        if !seen.insert((sample.name.clone(), key)) {
-            return Err(err(format!(
+        if !self.seen.insert((sample.name.clone(), key)) {
+            return Err(format!(
                 "series {} written twice",
                 &line[..line.rfind(' ').unwrap_or(line.len())]
-            )));
+            ));
         }
         family.samples.push(sample);
+        Ok(())
     }
-    if !eof {
-        return Err(ParseError("no # EOF line: the text is cut short".into()));
-    }
-    for f in &page.families {
-        if f.kind == Kind::Histogram {
-            check_histogram(f)?;
+
+    /// The page, once every line is read: cut short without `# EOF`, and
+    /// every histogram checked.
+    fn finish(self) -> Result<Exposition, ParseError> {
+        if !self.eof {
+            return Err(ParseError("no # EOF line: the text is cut short".into()));
         }
+        for f in &self.page.families {
+            if f.kind == Kind::Histogram {
+                check_histogram(f)?;
+            }
+        }
+        Ok(self.page)
     }
-    Ok(page)
 }
 
 /// A histogram's buckets, per label set: cumulative, ending at `+Inf`
@@ -419,7 +464,7 @@ fn unescape(v: &str) -> Result<String, String> {
     Ok(out)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
@@ -436,6 +481,121 @@ mod tests {
         assert_eq!(
             p.family("b").unwrap().help.as_deref(),
             Some("Things \"done\".")
+        );
+    }
+
+    /// Pages that reach each refusal of [`parse`] (and two it reads).
+    const REFUSALS: &[(&str, &str)] = &[
+        ("text after eof", "# TYPE a gauge\na 1\n# EOF\n# EOF\n"),
+        ("bad comment", "#  TYPE\n# EOF\n"),
+        ("comment without a name", "# TYPE\n# EOF\n"),
+        ("bad name", "# TYPE 1a counter\n# EOF\n"),
+        ("unknown type", "# TYPE a summary\n# EOF\n"),
+        (
+            "declared twice",
+            "# TYPE a gauge\na 1\n# TYPE a gauge\n# EOF\n",
+        ),
+        ("typed twice", "# TYPE a gauge\n# TYPE a gauge\n# EOF\n"),
+        (
+            "help twice opens again",
+            "# HELP a x\n# TYPE a gauge\na 1\n# HELP a y\n# TYPE a gauge\n# EOF\n",
+        ),
+        ("unknown comment", "# NOTE a x\n# EOF\n"),
+        ("bad help escape", "# HELP a x\\t\n# EOF\n"),
+        ("empty line", "\n# EOF\n"),
+        ("before type", "a 1\n# EOF\n"),
+        ("help only", "# HELP a x\na 1\n# EOF\n"),
+        ("outside family", "# TYPE a gauge\nb 1\n# EOF\n"),
+        ("counter suffix", "# TYPE a counter\na 1\n# EOF\n"),
+        ("gauge suffix", "# TYPE a gauge\na_total 1\n# EOF\n"),
+        ("info suffix", "# TYPE a info\na 1\n# EOF\n"),
+        ("histogram suffix", "# TYPE h histogram\nh_max 1\n# EOF\n"),
+        (
+            "le off a bucket",
+            "# TYPE h histogram\nh_sum{le=\"1\"} 1\n# EOF\n",
+        ),
+        (
+            "bucket without le",
+            "# TYPE h histogram\nh_bucket 1\n# EOF\n",
+        ),
+        (
+            "twice",
+            "# TYPE a gauge\na{x=\"1\",y=\"2\"} 1\na{y=\"2\",x=\"1\"} 2\n# EOF\n",
+        ),
+        ("no eof", "# TYPE a gauge\na 1\n"),
+        (
+            "no count",
+            "# TYPE h histogram\nh_sum 1\nh_bucket{le=\"+Inf\"} 0\n# EOF\n",
+        ),
+        (
+            "no sum",
+            "# TYPE h histogram\nh_count 1\nh_bucket{le=\"+Inf\"} 1\n# EOF\n",
+        ),
+        (
+            "buckets out of order",
+            "# TYPE h histogram\nh_sum 1\nh_count 2\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\n# EOF\n",
+        ),
+        (
+            "buckets falling",
+            "# TYPE h histogram\nh_sum 1\nh_count 2\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"2\"} 1\nh_bucket{le=\"+Inf\"} 2\n# EOF\n",
+        ),
+        (
+            "no inf bucket",
+            "# TYPE h histogram\nh_sum 1\nh_count 1\nh_bucket{le=\"1\"} 1\n# EOF\n",
+        ),
+        (
+            "bad le",
+            "# TYPE h histogram\nh_sum 1\nh_count 1\nh_bucket{le=\"one\"} 1\n# EOF\n",
+        ),
+        ("no value", "# TYPE a gauge\na\n# EOF\n"),
+        ("no space", "# TYPE a gauge\na{x=\"1\"}1\n# EOF\n"),
+        ("bad label", "# TYPE a gauge\na{x} 1\n# EOF\n"),
+        ("bad label name", "# TYPE a gauge\na{1x=\"1\"} 1\n# EOF\n"),
+        ("unquoted", "# TYPE a gauge\na{x=1} 1\n# EOF\n"),
+        ("bad escape", "# TYPE a gauge\na{x=\"\\t\"} 1\n# EOF\n"),
+        ("not closed", "# TYPE a gauge\na{x=\"1} 1\n# EOF\n"),
+        (
+            "label twice",
+            "# TYPE a gauge\na{x=\"1\",x=\"2\"} 1\n# EOF\n",
+        ),
+        ("no comma", "# TYPE a gauge\na{x=\"1\" y=\"2\"} 1\n# EOF\n"),
+        ("bad value", "# TYPE a gauge\na 0x1\n# EOF\n"),
+        ("bad timestamp", "# TYPE a gauge\na 1 soon\n# EOF\n"),
+        ("after the value", "# TYPE a gauge\na 1 2 3\n# EOF\n"),
+        (
+            "special values",
+            "# TYPE a gauge\na{x=\"a\"} +Inf\na{x=\"b\"} -Inf\na{x=\"c\"} NaN\na{x=\"d\"} 1e-3 17\n# EOF\n",
+        ),
+    ];
+
+    /// Every refusal, word for word, and a summary of what the exporter's
+    /// page reads as, compared with `testdata/scrape.txt`.
+    #[test]
+    fn every_refusal_reads_as_on_file() {
+        let mut text = String::new();
+        for (name, page) in REFUSALS {
+            let got = match parse(page) {
+                Ok(p) => format!("{:?}", p.samples().map(|s| s.value).collect::<Vec<_>>()),
+                Err(e) => e.to_string(),
+            };
+            text.push_str(&format!("{name}: {got}\n"));
+        }
+        let page = parse(include_str!("../../testdata/export_lanes.prom")).unwrap();
+        for f in &page.families {
+            text.push_str(&format!(
+                "{} {:?} help={:?} unit={:?} samples={} sum={}\n",
+                f.name,
+                f.kind,
+                f.help,
+                f.unit,
+                f.samples.len(),
+                f.samples.iter().map(|s| s.value).sum::<f64>()
+            ));
+        }
+        crate::tests::golden::same(
+            &text,
+            include_str!("../../testdata/scrape.txt"),
+            "scrape.txt",
         );
     }
 

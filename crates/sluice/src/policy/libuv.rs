@@ -515,33 +515,13 @@ fn worker(shared: Arc<Shared>) {
                 st.queued[job.header().lane.index()] -= 1;
                 job
             }
-            Some(Entry::RunSlowWorkMessage) => {
-                st.run_slow_work_message_queued = false;
-                // If we're at the slow I/O threshold, re-schedule until after
-                // all other work in the queue is done.
-                if st.slow_io_work_running >= Shared::threshold(&st) {
-                    st.wq.push_back(Entry::RunSlowWorkMessage);
-                    st.run_slow_work_message_queued = true;
-                    continue;
+            Some(Entry::RunSlowWorkMessage) => match run_slow_work(&shared, &mut st) {
+                Some(job) => {
+                    is_slow_work = true;
+                    job
                 }
-                // If we encountered a request to run slow I/O work but there
-                // is none to run, that means it's cancelled => Start over.
-                let Some(job) = st.slow_io_pending_wq.pop_front() else {
-                    continue;
-                };
-                st.queued[Lane::SlowIo.index()] -= 1;
-                is_slow_work = true;
-                st.slow_io_work_running += 1;
-                // If there is more slow I/O work, schedule it to be run as well.
-                if !st.slow_io_pending_wq.is_empty() {
-                    st.wq.push_back(Entry::RunSlowWorkMessage);
-                    st.run_slow_work_message_queued = true;
-                    if st.idle_threads > 0 {
-                        shared.cond.notify_one();
-                    }
-                }
-                job
-            }
+                None => continue,
+            },
             None => continue,
         };
         st.busy += 1;
@@ -559,6 +539,34 @@ fn worker(shared: Arc<Shared>) {
         }
         shared.update_saturation(&st);
     }
+}
+
+/// What `worker()` does on dequeuing `run_slow_work_message`: the slow
+/// I/O request to run now, if the threshold allows one and one is left
+/// (`None`: start over, as libuv's `continue`).
+fn run_slow_work(shared: &Shared, st: &mut State) -> Option<Arc<dyn Job>> {
+    st.run_slow_work_message_queued = false;
+    // If we're at the slow I/O threshold, re-schedule until after
+    // all other work in the queue is done.
+    if st.slow_io_work_running >= Shared::threshold(st) {
+        st.wq.push_back(Entry::RunSlowWorkMessage);
+        st.run_slow_work_message_queued = true;
+        return None;
+    }
+    // If we encountered a request to run slow I/O work but there
+    // is none to run, that means it's cancelled => Start over.
+    let job = st.slow_io_pending_wq.pop_front()?;
+    st.queued[Lane::SlowIo.index()] -= 1;
+    st.slow_io_work_running += 1;
+    // If there is more slow I/O work, schedule it to be run as well.
+    if !st.slow_io_pending_wq.is_empty() {
+        st.wq.push_back(Entry::RunSlowWorkMessage);
+        st.run_slow_work_message_queued = true;
+        if st.idle_threads > 0 {
+            shared.cond.notify_one();
+        }
+    }
+    Some(job)
 }
 
 /// `w->work(w)`, with sluice's deadline check and counters.

@@ -11,6 +11,11 @@
 //! LOOM_MAX_PREEMPTIONS=2 RUSTFLAGS="--cfg loom -C debug-assertions" \
 //!     cargo test -p sluice --lib --release -- loom
 //! ```
+//!
+//! `golden.rs` (not under loom) compares whole outputs with `testdata/`.
+
+#[cfg(not(loom))]
+pub(crate) mod golden;
 
 #[cfg(all(loom, not(debug_assertions)))]
 compile_error!("loom models need debug assertions: add -C debug-assertions to RUSTFLAGS");
