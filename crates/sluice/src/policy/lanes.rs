@@ -451,12 +451,12 @@ impl LaneCore {
         self.depth.load(Ordering::SeqCst)
     }
 
-    /// The lane's thread counters now.
     /// The monitor looks for undeclared blocked workers in this lane.
     pub(crate) fn detects(&self) -> bool {
         self.settings.detect
     }
 
+    /// The lane's thread counters now.
     pub(crate) fn counters(&self) -> crate::park::Counters {
         self.park.counters()
     }
@@ -945,7 +945,8 @@ impl LaneCore {
         }
     }
 
-    /// Moves one worker (the caller holds `slots`'s lock, or is the worker).
+    /// Moves one worker (the caller holds `slots`'s lock, and `tid` is in
+    /// `slots`).
     fn guard_set(&self, g: &Guard, tid: i32, promote: bool) {
         #[cfg(not(loom))]
         {

@@ -36,9 +36,8 @@
 //!   quarter of what they could: one core each, at most the process's
 //!   cores, for the window. (Their run-queue wait cannot tell: the kernel
 //!   adds it only when a thread runs again, so a starved worker shows
-//!   none.) It then
-//!   moves every worker from `SCHED_IDLE` to `SCHED_OTHER` for a hold
-//!   ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
+//!   none.) It then moves every worker from `SCHED_IDLE` to `SCHED_OTHER`
+//!   for a hold ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
 //!   starves again at once is promoted for twice the hold, up to
 //!   [`GUARD_MAX_HOLD`], so a machine that stays busy costs the lane one
 //!   window per hold. A lane with no busy worker is not judged.
@@ -258,7 +257,7 @@ mod imp {
 
     /// The guard's view of one lane (see the module docs).
     struct GuardWindow {
-        /// When the window began, and each worker's run and wait then.
+        /// When the window began, and each worker's run time and state then.
         start: Option<(Instant, Times)>,
         /// The hold of the next promotion.
         hold: Duration,
