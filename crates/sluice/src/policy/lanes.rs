@@ -300,7 +300,7 @@ impl Guard {
 fn current_tid() -> i32 {
     #[cfg(not(loom))]
     {
-        rustix::thread::gettid().as_raw_nonzero().get()
+        sluice_sched::current_tid()
     }
     #[cfg(loom)]
     0
@@ -822,6 +822,14 @@ impl LaneCore {
     /// nobody has taken.
     fn turn_busy(self: &Arc<Self>) {
         let before = self.park.work_found();
+        if self.guard.is_some() {
+            // The guard samples a lane while it computes. Busy is raised
+            // just above (the Dekker pair with the monitor's
+            // `try_deactivate`, which keeps it running while any worker is
+            // busy), so one kick per busy spell is enough: one load when
+            // the monitor already runs.
+            self.monitor.kick();
+        }
         if before.searching() == 1 && self.depth() > 0 {
             self.notify_or_spawn();
         }
@@ -1135,12 +1143,6 @@ impl RunHooks for Hooks<'_> {
         if let Some(slot) = self.slot {
             slot.task_started
                 .store(self.started_at.max(1), Ordering::SeqCst);
-        }
-        if self.lane.guard.is_some() {
-            // The guard samples a lane while it computes: one load when
-            // the monitor already runs (busy was raised before: the Dekker
-            // pair with the monitor's `try_deactivate`).
-            self.lane.monitor.kick();
         }
         if self.lane.metrics.timed {
             self.shard
