@@ -109,6 +109,9 @@ pub struct LoadReport {
     pub max_ms: f64,
     /// See `p50_ms`.
     pub mean_ms: f64,
+    /// 2xx answers slower than 2 ms and than 5 ms (the `/ping` goals):
+    /// how many answers a p99 over or under a goal rests on.
+    pub over_ms: [(f64, u64); 2],
 }
 
 impl LoadReport {
@@ -372,7 +375,17 @@ async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
         p99_ms: quantile(0.99),
         max_ms: if empty { f64::NAN } else { ms(h.max()) },
         mean_ms: if empty { f64::NAN } else { h.mean() / 1e3 },
+        over_ms: [2.0, 5.0].map(|g| (g, over(h, g))),
     }
+}
+
+/// How many latencies in `h` (µs) are above `goal_ms`.
+fn over(h: &Histogram<u64>, goal_ms: f64) -> u64 {
+    let above = (goal_ms * 1e3) as u64;
+    h.iter_recorded()
+        .filter(|v| v.value_iterated_to() > above)
+        .map(|v| v.count_at_value())
+        .sum()
 }
 
 /// Makes the worker's connection ready for a request, opening one if

@@ -490,6 +490,9 @@ fn metrics(row: Row, r: &LoadReport) -> Row {
             row = row.metric(k, v);
         }
     }
+    for (goal, n) in r.over_ms {
+        row = row.metric(&format!("over_{goal}ms"), n as f64);
+    }
     row
 }
 
@@ -1070,8 +1073,14 @@ fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
         ));
     }
     if let Some(p99) = metric(&pool, "ping-during-login", "p99_ms") {
+        // How many answers the p99 rests on: over the goal, of all.
+        let over = metric(&pool, "ping-during-login", &format!("over_{ping_goal}ms"))
+            .zip(metric(&pool, "ping-during-login", "ok"))
+            .map_or(String::new(), |(o, n)| {
+                format!(" ({o:.0} of {n:.0} answers over {ping_goal} ms)")
+            });
         out.push(format!(
-            "goal /ping p99 <= {ping_goal} ms during a /login flood: {lanes} pool {}: {p99:.2} ms: {}",
+            "goal /ping p99 <= {ping_goal} ms during a /login flood: {lanes} pool {}: {p99:.2} ms{over}: {}",
             text(&pool),
             if p99 <= ping_goal { "met" } else { "NOT met" }
         ));
