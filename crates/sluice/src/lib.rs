@@ -78,6 +78,7 @@
 mod admission;
 mod blocking;
 pub mod budget;
+mod checkpoint;
 mod clock;
 pub mod compat;
 mod config;
@@ -107,6 +108,7 @@ mod tests;
 
 pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
+pub use checkpoint::{CHECKPOINT_QUANTUM, checkpoint};
 pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
 pub use lane::{Lane, ParseLaneError};
 #[cfg(feature = "prometheus")]

@@ -202,3 +202,58 @@ fn gzip_bytes_equal_nodes() {
         );
     }
 }
+
+#[test]
+fn pbkdf2_equals_the_pbkdf2_crate_around_every_checkpoint() {
+    // sluice computes pbkdf2 itself (to call `checkpoint` every 64 rounds):
+    // rounds on both sides of a checkpoint, keys of partial and whole blocks.
+    for digest in [Digest::Sha1, Digest::Sha256, Digest::Sha512] {
+        for rounds in [1, 2, 63, 64, 65, 128, 129, 1000] {
+            for key_len in [1, 20, 32, 33, 64, 65, 130] {
+                let ours = crypto::pbkdf2_sync(b"pass", b"salt!", rounds, key_len, digest).unwrap();
+                let mut theirs = vec![0u8; key_len];
+                match digest {
+                    Digest::Sha1 => {
+                        pbkdf2::pbkdf2_hmac::<sha1::Sha1>(b"pass", b"salt!", rounds, &mut theirs)
+                    }
+                    Digest::Sha256 => {
+                        pbkdf2::pbkdf2_hmac::<sha2::Sha256>(b"pass", b"salt!", rounds, &mut theirs)
+                    }
+                    Digest::Sha512 => {
+                        pbkdf2::pbkdf2_hmac::<sha2::Sha512>(b"pass", b"salt!", rounds, &mut theirs)
+                    }
+                }
+                assert_eq!(ours, theirs, "{digest:?}, {rounds} rounds, {key_len} bytes");
+            }
+        }
+    }
+}
+
+#[test]
+fn gzip_in_pieces_equals_gzip_in_one_write_at_every_level() {
+    // gzip_sync writes its input in 16 KiB pieces with a checkpoint after
+    // each; deflate's bytes must not depend on that.
+    let input = text(20_000);
+    for level in 0..=9 {
+        let mut one = flate2::GzBuilder::new()
+            .operating_system(3)
+            .write(Vec::new(), flate2::Compression::new(level));
+        one.write_all(&input).unwrap();
+        let one = one.finish().unwrap();
+        assert_eq!(
+            zlib::gzip_sync(&input, level).unwrap(),
+            one,
+            "level {level}"
+        );
+    }
+}
+
+#[test]
+fn gunzip_in_pieces_gives_back_every_byte() {
+    let pool = Pool::builder().build().unwrap();
+    let input = text(100_000);
+    let packed = zlib::gzip_sync(&input, 1).unwrap();
+    let back = zlib::gunzip(&pool, &packed).wait().unwrap().unwrap();
+    assert_eq!(back.len(), input.len());
+    assert!(back == input);
+}

@@ -1139,6 +1139,9 @@ impl RunHooks for Hooks<'_> {
         }
         if self.lane.metrics.timed || self.slot.is_some() {
             self.started_at = clock::now();
+            crate::checkpoint::task_started(self.started_at);
+        } else {
+            crate::checkpoint::task_started(clock::now());
         }
         if let Some(slot) = self.slot {
             slot.task_started

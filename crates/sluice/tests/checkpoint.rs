@@ -1,0 +1,60 @@
+//! `sluice::checkpoint`: a pool task yields its core once it has computed
+//! for `CHECKPOINT_QUANTUM`; any other thread never does.
+
+use sluice::{CHECKPOINT_QUANTUM, Lane, Policy, Pool, checkpoint};
+use std::time::{Duration, Instant};
+
+/// Spins, calling `checkpoint`, until it yields or `limit` passes; whether
+/// it yielded (the limit is far above the quantum: a guard, not a timing).
+fn spin_until_yield(limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if checkpoint() {
+            return true;
+        }
+        std::hint::spin_loop();
+    }
+    false
+}
+
+#[test]
+fn a_thread_of_its_own_never_yields() {
+    // Ten quanta of computing: still nothing to hand back.
+    assert!(!spin_until_yield(CHECKPOINT_QUANTUM * 10));
+}
+
+#[test]
+fn tasks_of_every_lane_yield_once_the_quantum_is_up() {
+    let pool = Pool::builder().build().unwrap();
+    for lane in Lane::ALL {
+        let yielded = pool
+            .spawn(lane, || spin_until_yield(Duration::from_secs(10)))
+            .wait();
+        assert_eq!(yielded, Ok(true), "{lane}");
+    }
+}
+
+#[test]
+fn a_task_yields_again_and_again() {
+    let pool = Pool::builder().build().unwrap();
+    let yields = pool
+        .spawn(Lane::Cpu, || {
+            (0..5)
+                .filter(|_| spin_until_yield(Duration::from_secs(10)))
+                .count()
+        })
+        .wait();
+    assert_eq!(yields, Ok(5));
+}
+
+#[test]
+fn libuv_policy_workers_never_yield() {
+    let pool = Pool::builder()
+        .policy(Policy::Libuv { threads: Some(1) })
+        .build()
+        .unwrap();
+    let yielded = pool
+        .spawn(Lane::Cpu, || spin_until_yield(CHECKPOINT_QUANTUM * 10))
+        .wait();
+    assert_eq!(yielded, Ok(false));
+}
