@@ -1137,12 +1137,9 @@ impl RunHooks for Hooks<'_> {
         if std::mem::take(&mut self.turn_busy) {
             self.lane.turn_busy();
         }
-        if self.lane.metrics.timed || self.slot.is_some() {
-            self.started_at = clock::now();
-            crate::checkpoint::task_started(self.started_at);
-        } else {
-            crate::checkpoint::task_started(clock::now());
-        }
+        // Read for every task: the checkpoint's quantum starts here too.
+        self.started_at = clock::now();
+        crate::checkpoint::task_started(self.started_at);
         if let Some(slot) = self.slot {
             slot.task_started
                 .store(self.started_at.max(1), Ordering::SeqCst);
