@@ -38,6 +38,7 @@ use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::dns::{DnsError, Family, Resolver};
 use sluice::mailbox::Mailbox;
+use sluice::zlib::Checkpointed;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
 use std::cell::{Cell, RefCell};
 use std::io::{Read, Write};
@@ -561,20 +562,6 @@ fn zlib_failure(code: &str, message: &str) -> Done {
     Done::Fail(Failure::message("zlib", Some(code), message))
 }
 
-/// A reader that inflates at most 16 KiB per read and calls
-/// [`sluice::checkpoint`] after each, so a long gunzip hands its core back
-/// now and then (`read_to_end` asks for ever larger reads otherwise).
-struct Checkpointed<R>(R);
-
-impl<R: Read> Read for Checkpointed<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let len = buf.len().min(16 << 10);
-        let n = self.0.read(&mut buf[..len])?;
-        sluice::checkpoint();
-        Ok(n)
-    }
-}
-
 fn gunzip_members(data: &[u8]) -> Done {
     if data.is_empty() {
         return zlib_failure("Z_BUF_ERROR", "unexpected end of file");
@@ -585,7 +572,7 @@ fn gunzip_members(data: &[u8]) -> Done {
         if rest.len() >= 2 && (rest[0] != 0x1f || rest[1] != 0x8b) {
             return zlib_failure("Z_DATA_ERROR", "incorrect header check");
         }
-        let mut member = Checkpointed(flate2::bufread::GzDecoder::new(rest));
+        let mut member = Checkpointed::new(flate2::bufread::GzDecoder::new(rest));
         if let Err(e) = member.read_to_end(&mut out) {
             let text = e.to_string();
             return if e.kind() == std::io::ErrorKind::UnexpectedEof {
@@ -598,7 +585,7 @@ fn gunzip_members(data: &[u8]) -> Done {
                 zlib_failure("Z_DATA_ERROR", &text)
             };
         }
-        rest = member.0.into_inner();
+        rest = member.into_inner().into_inner();
         if rest.is_empty() {
             return Done::Bytes(out);
         }

@@ -73,18 +73,54 @@ pub fn gzip_sync(data: &[u8], level: u32) -> io::Result<Vec<u8>> {
 /// in a fraction of a millisecond).
 const PIECE: usize = 16 << 10;
 
-/// Reads `r` to its end into `out`, a [`checkpoint`](crate::checkpoint)
-/// after each [`PIECE`].
-fn read_all(mut r: impl Read, out: &mut Vec<u8>) -> io::Result<()> {
-    let mut buf = vec![0u8; PIECE];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+/// A reader that lets the pool's other work in while a long decompression
+/// (or any long read) runs on a pool thread: each `read` asks the inner
+/// reader for at most 16 KiB and then calls [`checkpoint`](crate::checkpoint).
+/// On a lanes-policy worker that yields the core once the task has computed
+/// for [`CHECKPOINT_QUANTUM`](crate::CHECKPOINT_QUANTUM); elsewhere it costs a
+/// thread-local read. The bytes are the inner reader's, unchanged.
+///
+/// [`gunzip`] reads through one; a task of your own that decompresses on
+/// [`Lane::Cpu`] can too:
+///
+/// ```
+/// use std::io::Read;
+/// use sluice::zlib::Checkpointed;
+///
+/// let packed = sluice::zlib::gzip_sync(&[7u8; 100_000], 6)?;
+/// let mut out = Vec::new();
+/// Checkpointed::new(flate2::read::GzDecoder::new(&packed[..])).read_to_end(&mut out)?;
+/// assert_eq!(out, [7u8; 100_000]);
+///
+/// // Each read is at most 16 KiB, whatever the buffer.
+/// let mut big = vec![0u8; 100_000];
+/// let mut r = Checkpointed::new(&out[..]);
+/// assert_eq!(r.read(&mut big)?, 16 << 10);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Checkpointed<R> {
+    inner: R,
+}
+
+impl<R> Checkpointed<R> {
+    /// Wraps `inner`.
+    pub fn new(inner: R) -> Self {
+        Checkpointed { inner }
+    }
+
+    /// The inner reader, e.g. to read on after one gzip member.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+impl<R: Read> Read for Checkpointed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let len = buf.len().min(PIECE);
+        let n = self.inner.read(&mut buf[..len])?;
         crate::checkpoint();
+        Ok(n)
     }
 }
 
@@ -94,8 +130,9 @@ pub fn gunzip(pool: &Pool, data: &[u8]) -> Task<io::Result<Vec<u8>>> {
     let data = data.to_vec();
     pool.spawn(Lane::Cpu, move || {
         let mut out = Vec::with_capacity(data.len() * 3);
-        match read_all(flate2::read::MultiGzDecoder::new(&data[..]), &mut out) {
-            Ok(()) => Ok(out),
+        let mut members = Checkpointed::new(flate2::read::MultiGzDecoder::new(&data[..]));
+        match members.read_to_end(&mut out) {
+            Ok(_) => Ok(out),
             Err(e) => Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("gunzip: not valid gzip data ({e})"),
