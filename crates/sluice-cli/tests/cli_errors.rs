@@ -50,6 +50,18 @@ fn bad_experiment_flags_are_refused() {
         &[],
         "--reps \"0\": expected a whole number in 1..=100",
     );
+    fails_with(
+        &[
+            "lab",
+            "http",
+            "--subjects",
+            "sluice",
+            "--ping-during-ms",
+            "50",
+        ],
+        &[],
+        "--ping-during-ms 50 is too short; expected 0 (the cell runs --duration-ms) or 100..=600000",
+    );
 }
 
 #[test]

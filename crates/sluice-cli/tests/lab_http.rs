@@ -21,6 +21,8 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "4",
         "--iterations",
         "1000",
+        "--ping-during-ms",
+        "400",
     ]);
     assert_schema(&v, "http");
     let cells = [
@@ -90,6 +92,10 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "{notes:#?}"
     );
     assert!(has("tokio skipped"), "{notes:#?}");
+    assert!(
+        has("ping-during-login: 400 ms (--ping-during-ms)"),
+        "{notes:#?}"
+    );
     // autocannon cross-checks the first pool when it is installed; the
     // report says which.
     let cannon = std::env::var_os("PATH")
