@@ -56,11 +56,11 @@ fn bad_experiment_flags_are_refused() {
             "http",
             "--subjects",
             "sluice",
-            "--ping-during-ms",
-            "50",
+            "--ping-during",
+            "50ms",
         ],
         &[],
-        "--ping-during-ms 50 is too short; expected 0 (the cell runs --duration-ms) or 100..=600000",
+        "--ping-during 50ms is too short; expected 0 (as long as --duration) or 100ms..=600000ms",
     );
 }
 

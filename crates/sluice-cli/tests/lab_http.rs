@@ -21,8 +21,8 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "4",
         "--iterations",
         "1000",
-        "--ping-during-ms",
-        "400",
+        "--ping-during",
+        "400ms",
     ]);
     assert_schema(&v, "http");
     let cells = [
@@ -93,7 +93,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
     );
     assert!(has("tokio skipped"), "{notes:#?}");
     assert!(
-        has("ping-during-login: 400 ms (--ping-during-ms)"),
+        has("ping-during-login: 400 ms (--ping-during)"),
         "{notes:#?}"
     );
     // autocannon cross-checks the first pool when it is installed; the

@@ -61,7 +61,7 @@ impl Args {
 
     /// The flag `name`'s value was given as (`name` itself unless
     /// [`Args::set_given_as`] said otherwise).
-    fn flag<'a>(&'a self, name: &'a str) -> &'a str {
+    pub(crate) fn flag<'a>(&'a self, name: &'a str) -> &'a str {
         self.given_as.get(name).map_or(name, String::as_str)
     }
 

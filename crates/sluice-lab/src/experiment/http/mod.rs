@@ -13,7 +13,7 @@
 //! - `login-1`: `/login` one at a time: one hash's time through the server;
 //! - `login`: the `/login` flood;
 //! - `ping-during-login`: `/ping` while the `/login` flood runs, for
-//!   `--ping-during-ms` when given (the report: 3 s, so that its p99 rests
+//!   `--ping-during` when given (the report: 3 s, so that its p99 rests
 //!   on ~500 answers, not the ~190 of a 1.2-s cell);
 //! - `login-neighbour`: the `/login` flood and the `/ping` probe while
 //!   another process spins on every core (`neighbour.rs`): what a lane of
@@ -128,7 +128,7 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "ping-during-ms",
         value_name: "MS",
-        help: "how long the ping-during-login cell runs (0: --duration-ms); with the 5-ms pause the probe gets about one answer per 5 ms, and its p99 is the (n/100)th slowest of them",
+        help: "how long the ping-during-login cell runs (0: as long as --duration); with the 5-ms pause the probe gets about one answer per 5 ms, and its p99 is the (n/100)th slowest of them",
         default: "0",
         report: "3000",
     },
@@ -171,7 +171,8 @@ impl Experiment for Http {
             ping_during: match args.millis("ping-during-ms", 0, 600_000)? {
                 0 => None,
                 ms if ms < 100 => bail!(
-                    "--ping-during-ms {ms} is too short; expected 0 (the cell runs --duration-ms) or 100..=600000"
+                    "--{} {ms}ms is too short; expected 0 (as long as --duration) or 100ms..=600000ms",
+                    args.flag("ping-during-ms")
                 ),
                 ms => Some(Duration::from_millis(ms)),
             },
@@ -863,7 +864,7 @@ fn run_notes(
     ));
     if let Some(d) = p.ping_during {
         notes.push(format!(
-            "ping-during-login: {} ms (--ping-during-ms), so that its p99 rests on more answers than a {}-ms cell gives",
+            "ping-during-login: {} ms (--ping-during), so that its p99 rests on more answers than a {}-ms cell gives",
             d.as_millis(),
             p.duration.as_millis()
         ));
