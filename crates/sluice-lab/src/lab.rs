@@ -43,6 +43,12 @@ pub struct LabConfig {
     /// Print the experiments' tables on stderr, not stdout (`lab report
     /// --json` keeps stdout for its JSON).
     pub tables_on_stderr: bool,
+    /// Build the `node+sluice` subject's addon (release) before checking
+    /// it, when that subject is asked for: cargo rebuilds what changed, so
+    /// the run measures the code it is run from. [`run_report`] sets it.
+    ///
+    /// [`run_report`]: crate::run_report
+    pub build_addon: bool,
 }
 
 impl LabConfig {
@@ -60,6 +66,7 @@ impl LabConfig {
             report: false,
             child_timeout: Duration::from_secs(180),
             tables_on_stderr: false,
+            build_addon: false,
         }
     }
 }
@@ -317,6 +324,12 @@ impl Lab {
     /// True inside `sluice lab report`.
     pub fn is_report(&self) -> bool {
         self.config.report
+    }
+
+    /// True when the `node+sluice` addon is built before it is checked
+    /// ([`LabConfig::build_addon`]).
+    pub fn builds_addon(&self) -> bool {
+        self.config.build_addon
     }
 
     /// `--reps`.
@@ -620,5 +633,31 @@ mod tests {
         let mut named = asked(&Lab::new(config).unwrap());
         named.sort();
         assert_eq!(named, ["node+sluice", "sluice"]);
+    }
+
+    /// A lab that builds the addon (a report) and cannot: `node+sluice` is
+    /// skipped with the build's failure on one line, the other subjects
+    /// run. (The only test here that sets `build_addon`: the build runs
+    /// once per process.)
+    #[test]
+    fn a_failed_addon_build_skips_node_sluice_with_the_reason() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let node = dir.path().join("node");
+        std::fs::write(&node, "#!/bin/sh\nexit 3\n").unwrap();
+        std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut config = LabConfig::new(PathBuf::from("sluice"));
+        config.node = Some(node);
+        config.build_addon = true;
+        config.subjects = Some(vec!["node+sluice".into(), "sluice".into()]);
+        let lab = Lab::new(config).unwrap();
+        assert_eq!(asked(&lab), ["sluice", "node+sluice"]);
+        let reason = &lab.skipped()[0].reason;
+        assert!(
+            reason.starts_with("building the addon failed (`node scripts/build.js --release` in ")
+                && reason.contains("bindings/node ended with exit status: 3"),
+            "{reason}"
+        );
+        assert!(!reason.contains('\n'), "one line: {reason}");
     }
 }

@@ -183,10 +183,13 @@ pub struct ReportSummary {
 
 /// Runs every experiment with the report's small defaults and writes
 /// `dir/REPORT.md`, `dir/<experiment>.svg` and `dir/<experiment>.json`.
+/// The `node+sluice` subject's addon is built first (release, from this
+/// workspace's source; cargo rebuilds only what changed).
 /// With `--node` given several times, every experiment runs the first
 /// build and `scope` compares them all in one table.
 pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSummary> {
     config.report = true;
+    config.build_addon = true;
     refuse_more_nodes(&config, "report")?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let started = Instant::now();

@@ -7,7 +7,9 @@
 //! experiment's node script makes those calls
 //! ([`ExperimentSpec::rerouted`](crate::experiment::ExperimentSpec::rerouted));
 //! it needs the addon built (`npm run build` in bindings/node), and is
-//! skipped with that advice when it is not.
+//! skipped with that advice when it is not. `sluice lab report` builds it
+//! first ([`LabConfig::build_addon`](crate::LabConfig::build_addon)), so
+//! the README's one command measures the package from a clean clone.
 
 use super::{Need, Rules, Runtime, Subject, SubjectSpec};
 use crate::PoolSize;
@@ -49,6 +51,41 @@ static PROFILE: OnceLock<Result<String, String>> = OnceLock::new();
 /// asked with the build profile.
 static SCHED: OnceLock<String> = OnceLock::new();
 
+/// The release build of the addon, run once per process when the lab
+/// builds it ([`LabConfig::build_addon`](crate::LabConfig::build_addon)):
+/// `Err` says why it failed.
+static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+
+/// Builds the release addon from this workspace's source with the
+/// package's own build script (`node scripts/build.js --release`: cargo
+/// builds `sluice-node`, the script copies it to `sluice.node`). Cargo
+/// rebuilds only what changed (about a second when nothing did); its
+/// output, and the script's, go to stderr, keeping stdout for the lab's
+/// tables or JSON.
+fn build_release_addon(node: &Path) -> Result<(), String> {
+    let dir = package_dir();
+    let script = dir.join("scripts/build.js");
+    eprintln!(
+        "sluice lab: building the node+sluice addon (release, from {}; cargo rebuilds only what changed) ...",
+        dir.display()
+    );
+    let status = Command::new(node)
+        .arg(&script)
+        .arg("--release")
+        .current_dir(&dir)
+        .stdout(std::io::stderr())
+        .status()
+        .map_err(|e| format!("running {} {}: {e}", node.display(), script.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "building the addon failed (`node scripts/build.js --release` in {} ended with {status}; its output is above)",
+            dir.display()
+        ))
+    }
+}
+
 /// Asks the addon, in `node`, how it was compiled, and which `Cpu` policy
 /// its pool takes here.
 fn build_profile(node: &Path) -> Result<String, String> {
@@ -76,9 +113,11 @@ fn build_profile(node: &Path) -> Result<String, String> {
     }
 }
 
-/// The npm package's directory in this workspace.
+/// The npm package's directory in this workspace (canonical where it
+/// exists, so messages name it plainly).
 fn package_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node")
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node");
+    dir.canonicalize().unwrap_or(dir)
 }
 
 impl Subject for NodeSluice {
@@ -87,6 +126,11 @@ impl Subject for NodeSluice {
             Ok(node) => node,
             Err(e) => return Some(e),
         };
+        if lab.builds_addon()
+            && let Err(e) = BUILT.get_or_init(|| build_release_addon(node))
+        {
+            return Some(e.clone());
+        }
         let addon = package_dir().join("sluice.node");
         if !addon.is_file() {
             return Some(format!(
