@@ -33,7 +33,8 @@
 //! Settling goes through one guard type, `Settle`, whose `Drop` makes
 //! "never settled" impossible.
 
-use napi::bindgen_prelude::{Buffer, Either, Either5, Float64Array};
+use napi::Env;
+use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Either6, Float64ArraySlice};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::dns::{DnsError, Family, Resolver};
@@ -55,9 +56,17 @@ static RUNTIME: OnceLock<Result<tokio::runtime::Runtime, String>> = OnceLock::ne
 /// The system resolver, its `getaddrinfo` fallback on [`POOL`]'s `SlowIo`.
 static RESOLVER: OnceLock<Result<Resolver, String>> = OnceLock::new();
 
-/// What an operation gives JavaScript: bytes, `stat` fields, addresses, a
+/// What an operation gives JavaScript: bytes (copied into a buffer of
+/// V8's own up to [`COPY_LIMIT`], handed over beyond it), `stat` fields, addresses, a
 /// failure, or nothing.
-type Out = Either5<Buffer, Float64Array, Vec<String>, Failure, ()>;
+type Out<'env> =
+    Either6<BufferSlice<'env>, Buffer, Float64ArraySlice<'env>, Vec<String>, Failure, ()>;
+
+/// The largest result copied into a buffer V8 allocates. A buffer that
+/// takes over Rust's allocation instead needs a finalizer, and Node runs
+/// finalizers after the garbage collector, on a later turn of the loop: for
+/// a small result the copy is the cheaper of the two.
+const COPY_LIMIT: usize = 64 * 1024;
 
 /// An operation's id and its outcome, posted to the mailbox of the
 /// JavaScript thread that started it.
@@ -77,7 +86,8 @@ thread_local! {
 #[derive(Debug, Clone, Default)]
 pub struct Failure {
     /// `"sys"` (a system call failed), `"zlib"`, `"dns"`, `"busy"` (a bounded
-    /// lane refused), `"panic"`, `"dropped"` or `"invalid"`.
+    /// lane refused), `"panic"`, `"dropped"`, `"invalid"` or `"failed"` (the
+    /// result could not be handed to JavaScript).
     pub kind: String,
     /// Node's code: `ENOENT`, `Z_DATA_ERROR`, `ENOTFOUND`, ...
     pub code: Option<String>,
@@ -136,14 +146,15 @@ enum Done {
 }
 
 impl Done {
-    fn into_out(self) -> Out {
-        match self {
-            Done::Bytes(b) => Either5::A(b.into()),
-            Done::Stat(f) => Either5::B(f.into()),
-            Done::Addrs(a) => Either5::C(a),
-            Done::Fail(f) => Either5::D(f),
-            Done::Unit => Either5::E(()),
-        }
+    fn into_out(self, env: &Env) -> napi::Result<Out<'_>> {
+        Ok(match self {
+            Done::Bytes(b) if b.len() <= COPY_LIMIT => Either6::A(BufferSlice::copy_from(env, b)?),
+            Done::Bytes(b) => Either6::B(b.into()),
+            Done::Stat(f) => Either6::C(Float64ArraySlice::copy_from(env, f)?),
+            Done::Addrs(a) => Either6::D(a),
+            Done::Fail(f) => Either6::E(f),
+            Done::Unit => Either6::F(()),
+        })
     }
 }
 
@@ -215,13 +226,19 @@ pub fn open_inbox() -> napi::Result<i32> {
 /// `[id, outcome, id, outcome, ...]`. `index.js` calls it when the bell
 /// rings.
 #[napi]
-pub fn drain() -> Vec<Either<f64, Out>> {
+pub fn drain(env: &Env) -> Vec<Either<f64, Out<'_>>> {
     let mut letters = Vec::new();
     INBOX.with_borrow(|inbox| {
         if let Some(inbox) = inbox {
             inbox.drain(|(id, done)| {
+                // A result V8 cannot take (no memory for its buffer) still
+                // settles its operation: as a failure that says so.
+                let out = done.into_out(env).unwrap_or_else(|e| {
+                    let message = format!("handing the result to JavaScript: {e}");
+                    Either6::E(Failure::message("failed", None, message))
+                });
                 letters.push(Either::A(id));
-                letters.push(Either::B(done.into_out()));
+                letters.push(Either::B(out));
             });
         }
     });
