@@ -90,6 +90,13 @@ export declare function isConfigured(): boolean;
  */
 export declare function buildProfile(): 'release' | 'debug';
 
+/**
+ * Resolves once a FastIo worker has run an empty task: the pool's own round
+ * trip from JavaScript, for a health check (`await sluice.ping()` answers
+ * while the lanes do) or a benchmark of what the package costs beyond the work.
+ */
+export declare function ping(): Promise<void>;
+
 /** The error a bounded lane's refusal rejects with. */
 export interface SluiceBusyError extends Error {
   code: 'ESLUICEBUSY';

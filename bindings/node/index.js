@@ -80,21 +80,19 @@ function openBell() {
   return socket;
 }
 
-// The promise of operation `id`, settled by the one outcome posted for it.
-function promised(id) {
-  return new Promise((resolve) => {
-    if (waiting.size === 0) bell.ref();
-    waiting.set(id, resolve);
-  });
+// Operation `id`'s outcome goes to `onOutcome`, called once, on the loop.
+function expect(id, onOutcome) {
+  if (waiting.size === 0) bell.ref();
+  waiting.set(id, onOutcome);
 }
 
 function deliver() {
   const letters = native.drain();
   for (let i = 0; i < letters.length; i += 2) {
-    const resolve = waiting.get(letters[i]);
-    if (resolve === undefined) continue;
+    const onOutcome = waiting.get(letters[i]);
+    if (onOutcome === undefined) continue;
     waiting.delete(letters[i]);
-    resolve(letters[i + 1]);
+    onOutcome(letters[i + 1]);
   }
   if (waiting.size === 0) bell.unref();
 }
@@ -171,30 +169,61 @@ function isFailure(value) {
     !ArrayBuffer.isView(value);
 }
 
-// The addon's promise, settled with the value or with Node's error.
-function settle(id, context, shape) {
-  return promised(id).then((value) => {
-    if (isFailure(value)) throw failureError(value, context);
-    return shape ? shape(value) : value;
-  });
-}
-
-// A native call whose synchronous failure (say, a bad SLUICE_* variable)
-// becomes the promise's rejection, as it would for any pool error.
-function call(fn) {
+// Starts an operation: `submit()` calls the addon and returns the id;
+// `context` names the path or host for Node's error, and `shape` turns the
+// addon's value into Node's result. Without `callback`, returns a promise,
+// settled with the result or with Node's error (a synchronous failure, say
+// a bad SLUICE_* variable, becomes its rejection). With a Node-style
+// `callback`, returns nothing and calls it straight from the loop when the
+// outcome arrives, as Node calls its own: no promise, no extra tick.
+// `spread(callback, result)`, where given, hands the result over the way
+// the Node function does (dns.lookup's `(err, address, family)`).
+function start(submit, context, shape, callback, spread) {
+  let id;
   try {
-    return fn();
+    id = submit();
   } catch (err) {
-    return Promise.reject(err);
+    if (callback === undefined) return Promise.reject(err);
+    process.nextTick(callback, err);
+    return undefined;
   }
-}
-
-// Runs a promise and reports to a Node-style callback on a later tick: an
-// exception thrown by the callback is an uncaught exception, as in Node.
-function toCallback(promise, callback, spread) {
-  promise.then(
-    (value) => process.nextTick(spread ? () => spread(callback, value) : () => callback(null, value)),
-    (err) => process.nextTick(callback, err));
+  if (callback === undefined) {
+    return new Promise((resolve, reject) => expect(id, (value) => {
+      if (isFailure(value)) reject(failureError(value, context));
+      else if (shape) {
+        try {
+          resolve(shape(value));
+        } catch (err) {
+          reject(err);
+        }
+      } else resolve(value);
+    }));
+  }
+  expect(id, (value) => {
+    let result = value;
+    let error = null;
+    if (isFailure(value)) error = failureError(value, context);
+    else if (shape) {
+      try {
+        result = shape(value);
+      } catch (err) {
+        error = err;
+      }
+    }
+    try {
+      if (error !== null) callback(error);
+      else if (spread) spread(callback, result);
+      else callback(null, result);
+    } catch (err) {
+      // What Node does with an exception thrown by a callback: an uncaught
+      // exception. Thrown on the next tick, so the rest of this batch's
+      // outcomes are still delivered.
+      process.nextTick(() => {
+        throw err;
+      });
+    }
+  });
+  return undefined;
 }
 
 // ------------------------------------------------------- fast-path shapes
@@ -406,32 +435,33 @@ function orderAddresses(list, order) {
 }
 
 // ------------------------------------------------------------ operations
-// Each `run*` takes arguments of the fast-path shape and returns a promise.
+// Each `run*` takes arguments of the fast-path shape and returns a promise,
+// or, given a Node-style callback last, calls it (see `start`).
 
-function runPbkdf2(args) {
+function runPbkdf2(args, callback) {
   count('calls', 'pbkdf2');
-  return call(() => settle(native.pbkdf2(...args)));
+  return start(() => native.pbkdf2(...args), undefined, null, callback);
 }
 
-function runScrypt(args) {
+function runScrypt(args, callback) {
   count('calls', 'scrypt');
-  return call(() => settle(native.scrypt(...args)));
+  return start(() => native.scrypt(...args), undefined, null, callback);
 }
 
-function runGzip(input, level) {
+function runGzip(input, level, callback) {
   count('calls', 'gzip');
-  return call(() => settle(native.gzip(input, level)));
+  return start(() => native.gzip(input, level), undefined, null, callback);
 }
 
-function runGunzip(input) {
+function runGunzip(input, callback) {
   count('calls', 'gunzip');
-  return call(() => settle(native.gunzip(input)));
+  return start(() => native.gunzip(input), undefined, null, callback);
 }
 
-function runReadFile(filePath, encoding) {
+function runReadFile(filePath, encoding, callback) {
   count('calls', 'readFile');
-  return call(() => settle(native.readFile(filePath), filePath,
-    encoding ? (buf) => buf.toString(encoding) : null));
+  return start(() => native.readFile(filePath), filePath,
+    encoding ? (buf) => buf.toString(encoding) : null, callback);
 }
 
 const msFromTimeSpec = (sec, nsec) => sec * 1e3 + nsec / 1e6;
@@ -442,14 +472,14 @@ function statsFrom(f) {
     msFromTimeSpec(f[14], f[15]), msFromTimeSpec(f[16], f[17]));
 }
 
-function runStat(filePath) {
+function runStat(filePath, callback) {
   count('calls', 'stat');
-  return call(() => settle(native.stat(filePath), filePath, statsFrom));
+  return start(() => native.stat(filePath), filePath, statsFrom, callback);
 }
 
-function runLookup(hostname, shape) {
+function runLookup(hostname, shape, callback, spread) {
   count('calls', 'lookup');
-  return call(() => settle(native.lookup(hostname, shape.family), hostname, (addrs) => {
+  return start(() => native.lookup(hostname, shape.family), hostname, (addrs) => {
     const list = orderAddresses(
       addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
     if (list.length === 0) {
@@ -457,7 +487,7 @@ function runLookup(hostname, shape) {
       throw failureError({ kind: 'dns', code: 'ENOTFOUND' }, hostname);
     }
     return shape.all ? list : list[0];
-  }));
+  }, callback, spread);
 }
 
 function fallback(op) {
@@ -495,7 +525,7 @@ const crypto = {
   randomBytes(size) {
     if (isInt(size, 1, MAX_OUTPUT)) {
       count('calls', 'randomBytes');
-      return call(() => settle(native.randomBytes(size)));
+      return start(() => native.randomBytes(size));
     }
     fallback('randomBytes');
     return promisified.randomBytes(size);
@@ -669,6 +699,16 @@ function metricsJson() {
   return m;
 }
 
+/**
+ * Resolves once a FastIo worker has run an empty task: the pool's own round
+ * trip from JavaScript (the call, a worker, the inbox, the promise). A health
+ * check can await it to see the lanes answer; a benchmark, what the package
+ * costs beyond the work itself.
+ */
+function ping() {
+  return start(() => native.noop());
+}
+
 module.exports = {
   crypto,
   zlib,
@@ -679,6 +719,7 @@ module.exports = {
   buildProfile: () => native.buildProfile(),
   metrics,
   metricsJson,
+  ping,
   // For sluice/patch and the tests; not part of the documented API.
   _internal: {
     native,
@@ -687,10 +728,8 @@ module.exports = {
       readFileOptions, statOptionsOk, lookupShape },
     run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
     fallback,
-    toCallback,
     toPrometheusText,
     // A task that panics in Rust: the test of the panic path.
-    panicForTest: (message) => call(() => settle(native.panicForTest(String(message)))),
-    noop: () => settle(native.noop()),
+    panicForTest: (message) => start(() => native.panicForTest(String(message))),
   },
 };

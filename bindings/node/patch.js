@@ -18,7 +18,7 @@ const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const sluice = require('./index.js');
 
-const { original, shapes, run, fallback, toCallback } = sluice._internal;
+const { original, shapes, run, fallback } = sluice._internal;
 
 function flag(name, fallbackValue) {
   const raw = process.env[name];
@@ -52,10 +52,12 @@ const patched = [];
 
 // A replacement for the callback form `orig(...leading, [options], callback)`
 // (`options` only where `hasOptions`). `plan(...leading, options)` returns how
-// sluice runs the call, `{ run, spread }` (`run()` starts it and returns its
-// promise; `spread`, if any, hands the value to the callback as Node does), or
-// null for a shape sluice leaves to Node: then Node's original runs with the
-// caller's very arguments.
+// sluice runs the call, `{ run, returns }`, or null for a shape sluice leaves
+// to Node: then Node's original runs with the caller's very arguments.
+// `run(callback)` starts it and calls the callback from the loop as Node's
+// own function would (dns.lookup's with `(err, address, family)`); `run()`
+// starts it and returns its promise; `returns` is what the callback form
+// returns, as Node's does.
 function callbackForm(op, orig, leading, hasOptions, plan) {
   return like(orig, function (...args) {
     let opts = hasOptions ? args[leading] : undefined;
@@ -69,7 +71,7 @@ function callbackForm(op, orig, leading, hasOptions, plan) {
       fallback(op);
       return Reflect.apply(orig, this, args);
     }
-    toCallback(how.run(), cb, how.spread);
+    how.run(cb);
     return how.returns;
   });
 }
@@ -89,7 +91,7 @@ function promiseForm(op, orig, plan) {
 if (enabled.pbkdf2) {
   nodeCrypto.pbkdf2 = callbackForm('pbkdf2', original.pbkdf2, 5, false, (password, salt, iterations, keylen, digest) => {
     const shape = shapes.pbkdf2Shape(password, salt, iterations, keylen, digest);
-    return shape && { run: () => run.runPbkdf2(shape) };
+    return shape && { run: (cb) => run.runPbkdf2(shape, cb) };
   });
   patched.push('crypto.pbkdf2');
 }
@@ -97,7 +99,7 @@ if (enabled.pbkdf2) {
 if (enabled.scrypt) {
   nodeCrypto.scrypt = callbackForm('scrypt', original.scrypt, 3, true, (password, salt, keylen, options) => {
     const shape = shapes.scryptShape(password, salt, keylen, options);
-    return shape && { run: () => run.runScrypt(shape) };
+    return shape && { run: (cb) => run.runScrypt(shape, cb) };
   });
   patched.push('crypto.scrypt');
 }
@@ -106,7 +108,7 @@ if (enabled.gzip) {
   nodeZlib.gzip = callbackForm('gzip', original.gzip, 1, true, (buffer, options) => {
     const input = shapes.zlibInput(buffer);
     const level = input === null ? null : shapes.gzipLevel(options);
-    return level === null ? null : { run: () => run.runGzip(input, level) };
+    return level === null ? null : { run: (cb) => run.runGzip(input, level, cb) };
   });
   patched.push('zlib.gzip');
 }
@@ -114,7 +116,7 @@ if (enabled.gzip) {
 if (enabled.gunzip) {
   nodeZlib.gunzip = callbackForm('gunzip', original.gunzip, 1, true, (buffer, options) => {
     const input = shapes.zlibInput(buffer);
-    return input === null || !shapes.gunzipOptionsOk(options) ? null : { run: () => run.runGunzip(input) };
+    return input === null || !shapes.gunzipOptionsOk(options) ? null : { run: (cb) => run.runGunzip(input, cb) };
   });
   patched.push('zlib.gunzip');
 }
@@ -123,7 +125,7 @@ if (enabled.readFile) {
   const plan = (path, options) => {
     const p = shapes.pathShape(path);
     const o = p === null ? null : shapes.readFileOptions(options);
-    return o ? { run: () => run.runReadFile(p, o.encoding) } : null;
+    return o ? { run: (cb) => run.runReadFile(p, o.encoding, cb) } : null;
   };
   nodeFs.readFile = callbackForm('readFile', original.readFile, 1, true, plan);
   nodeFs.promises.readFile = promiseForm('readFile', original.readFilePromise, plan);
@@ -133,7 +135,7 @@ if (enabled.readFile) {
 if (enabled.stat) {
   const plan = (path, options) => {
     const p = shapes.pathShape(path);
-    return p === null || !shapes.statOptionsOk(options) ? null : { run: () => run.runStat(p) };
+    return p === null || !shapes.statOptionsOk(options) ? null : { run: (cb) => run.runStat(p, cb) };
   };
   nodeFs.stat = callbackForm('stat', original.stat, 1, true, plan);
   nodeFs.promises.stat = promiseForm('stat', original.statPromise, plan);
@@ -147,11 +149,8 @@ if (enabled.lookup) {
   const plan = (viaCallback) => (hostname, options) => {
     const shape = shapes.lookupShape(hostname, options, viaCallback);
     if (!shape) return null;
-    return {
-      run: () => run.runLookup(hostname, shape),
-      spread: shape.all ? (fn, list) => fn(null, list) : (fn, first) => fn(null, first.address, first.family),
-      returns: {},
-    };
+    const spread = shape.all ? (fn, list) => fn(null, list) : (fn, first) => fn(null, first.address, first.family);
+    return { run: (cb) => run.runLookup(hostname, shape, cb, cb && spread), returns: {} };
   };
   nodeDns.lookup = callbackForm('lookup', original.lookup, 1, true, plan(true));
   nodeDns.promises.lookup = promiseForm('lookup', original.lookupPromise, plan(false));

@@ -31,6 +31,30 @@ test('readFile: Node\'s bytes and strings', async () => {
   assert.strictEqual(sluice.metricsJson().node.calls.readFile, cases.length + 1);
 });
 
+test('readFile: results on both sides of the copy limit (64 KiB copied, larger handed over) are Node\'s bytes', async () => {
+  const limit = 64 * 1024;
+  for (const size of [1, limit - 1, limit, limit + 1, 3 * limit + 17, 1 << 20]) {
+    const big = path.join(dir, `size-${size}`);
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) bytes[i] = (i * 31 + (i >> 8)) & 0xff;
+    fs.writeFileSync(big, bytes);
+    const got = await sluice.fs.readFile(big);
+    assert.ok(Buffer.isBuffer(got), `readFile of ${size} bytes gives a Buffer`);
+    assert.deepStrictEqual(got, fs.readFileSync(big), `readFile of ${size} bytes`);
+    // Each result owns its bytes: writing one leaves the next read alone.
+    got.fill(0);
+    assert.deepStrictEqual(await sluice.fs.readFile(big), bytes, `a second readFile of ${size} bytes`);
+  }
+});
+
+test('ping: an empty task on the FastIo lane, resolved with undefined', async () => {
+  const lane = () => sluice.metricsJson().pool.lanes.find((l) => l.lane === 'fastio');
+  const before = lane().submitted_total;
+  const got = await Promise.all([sluice.ping(), sluice.ping(), sluice.ping()]);
+  assert.deepStrictEqual(got, [undefined, undefined, undefined]);
+  assert.strictEqual(lane().submitted_total - before, 3);
+});
+
 test('readFile and stat: Node\'s error objects', async () => {
   const missing = path.join(dir, 'missing');
   const cases = [

@@ -65,3 +65,41 @@ test('an HTTP client under the preload: net.connect\'s lookup runs through sluic
   const anyV6 = ifs.some((a) => a.family === 'IPv6');
   assert.strictEqual(r.json.lookups, v4 && (v6 || !anyV6) ? 1 : 0, JSON.stringify({ v4, v6, anyV6 }));
 });
+
+test('patched callbacks run as Node\'s: never synchronously; one that throws is an uncaught exception and the rest of its batch still run', () => {
+  // The same script with and without the preload: the outcomes must match.
+  const script = `
+    const fs = require('node:fs');
+    const dns = require('node:dns');
+    const seen = { ran: [], uncaught: [], sync: false };
+    process.on('uncaughtException', (e) => seen.uncaught.push(e.message));
+    let inCall = true;
+    let left = 6;
+    const done = () => {
+      if (--left === 0) setImmediate(() => console.log(JSON.stringify(seen)));
+    };
+    for (let i = 0; i < 5; i++) {
+      fs.stat('/', (err, st) => {
+        if (inCall) seen.sync = true;
+        seen.ran.push([i, err === null, st.isDirectory()]);
+        done();
+        if (i === 1) throw new Error('thrown by callback ' + i);
+      });
+    }
+    dns.lookup('localhost', { family: 4 }, (err, address, family) => {
+      seen.lookup = [err, address, family];
+      done();
+    });
+    inCall = false;`;
+  const plain = runChild(script);
+  const patched = runChild(script, { args: ['-r', './patch.js'] });
+  assert.strictEqual(plain.status, 0, plain.stderr);
+  assert.strictEqual(patched.status, 0, patched.stderr);
+  assert.strictEqual(patched.json.ran.length, 5);
+  assert.deepStrictEqual(patched.json.uncaught, ['thrown by callback 1']);
+  assert.deepStrictEqual(patched.json.lookup, [null, '127.0.0.1', 4]);
+  assert.strictEqual(patched.json.sync, false);
+  // Node's pool may finish its four threads' stats in any order; compare as sets.
+  const sorted = (o) => ({ ...o, ran: [...o.ran].sort() });
+  assert.deepStrictEqual(sorted(patched.json), sorted(plain.json));
+});
