@@ -34,17 +34,45 @@ fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
     assert_schema(&v, "dispatch");
     let text = String::from_utf8_lossy(&out.stdout);
     if addon.is_file() {
-        for in_flight in [1, 50] {
-            let found = rows(
-                &v,
-                "node+sluice",
-                &[("pool", json!("unset")), ("in_flight", json!(in_flight))],
-            );
-            assert_eq!(found.len(), 1, "{text}");
-            assert!(finite(found[0], "us_per_task") > 0.0);
+        // node+sluice times the call its preload reroutes and the package's
+        // trivial task; node its cheapest request and the rerouted call.
+        for (subject, request) in [
+            ("node+sluice", "fs.stat"),
+            ("node+sluice", "sluice.ping"),
+            ("node", "fs.access"),
+            ("node", "fs.stat"),
+        ] {
+            for in_flight in [1, 50] {
+                let found = rows(
+                    &v,
+                    subject,
+                    &[
+                        ("pool", json!("unset")),
+                        ("in_flight", json!(in_flight)),
+                        ("request", json!(request)),
+                    ],
+                );
+                assert_eq!(found.len(), 1, "{subject} {request}: {text}");
+                assert!(finite(found[0], "us_per_task") > 0.0);
+            }
         }
+        // One idle row per subject.
+        assert_eq!(
+            rows(&v, "node+sluice", &[("idle_ms", json!(50))]).len(),
+            1,
+            "{text}"
+        );
         assert!(
             text.contains("node+sluice: the preloaded calls run on sluice's lanes"),
+            "{text}"
+        );
+        // The package's goal is checked on the run's own numbers.
+        assert!(
+            text.contains("goal node+sluice's trivial task (sluice.ping()) <= node's cheapest pool request (fs.access), 1 in flight: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("fs.stat, the call both run, 1 in flight: node+sluice "),
             "{text}"
         );
     } else {
@@ -55,6 +83,7 @@ fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
             "{skipped:?}"
         );
     }
-    // node ran either way.
-    assert_eq!(rows(&v, "node", &[("in_flight", json!(1))]).len(), 1);
+    // node ran either way: its request, and fs.stat beside node+sluice's.
+    let node_rows = rows(&v, "node", &[("in_flight", json!(1))]).len();
+    assert_eq!(node_rows, if addon.is_file() { 2 } else { 1 }, "{text}");
 }

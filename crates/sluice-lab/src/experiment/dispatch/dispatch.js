@@ -4,13 +4,18 @@
 // callback API (no promises), so each round trip is: JS call, C++ binding,
 // uv__work_submit, a pool thread runs it, uv_async_send wakes the loop, the
 // JS callback runs.
-// argv[2]: {"request", "rounds", "batch", "batches", "warmup", "settle_ms", "idle_ms"}
+// Under the sluice preload (node+sluice) the request may also be
+// 'sluice.ping', the package's trivial task, with the package's directory in
+// argv[2].sluice_package.
+// argv[2]: {"request", "rounds", "batch", "batches", "warmup", "settle_ms", "idle_ms", "sluice_package"?}
 // Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "idle": {..}, "request": ".."}.
 'use strict';
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 
 const p = JSON.parse(process.argv[2]);
+// The sluice npm package, where the lab runs this script with it.
+const sluice = p.sluice_package == null ? null : require(p.sluice_package);
 
 const oneByte = Buffer.alloc(1);
 const REQUESTS = {
@@ -25,9 +30,16 @@ const REQUESTS = {
   'fs.stat': (cb) => fs.stat('/', cb),
   // crypto.randomFill(1 byte): a CryptoJob through uv_queue_work (CPU).
   'crypto.randomFill': (cb) => crypto.randomFill(oneByte, cb),
+  // The sluice npm package's trivial task (node+sluice only): an empty task
+  // on its FastIo lane, the promise settled on the loop.
+  'sluice.ping': (cb) => sluice.ping().then(() => cb(null), cb),
 };
 
 const request = REQUESTS[p.request];
+if (request && p.request.startsWith('sluice.') && !sluice) {
+  console.error(`${p.request} needs the sluice package (sluice_package)`);
+  process.exit(2);
+}
 if (!request) {
   console.error(`unknown request ${JSON.stringify(p.request)}; expected one of ${Object.keys(REQUESTS).join(', ')}`);
   process.exit(2);

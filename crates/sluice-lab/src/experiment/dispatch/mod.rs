@@ -52,8 +52,14 @@ const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "fs.stat", "crypto.ran
 
 /// The request of a subject that runs node with the sluice preload
 /// (node+sluice): the cheapest call the preload reroutes (`fs.access` and
-/// `fs.fstat` stay on libuv's pool).
+/// `fs.fstat` stay on libuv's pool). node times it too, beside its own
+/// `--node-request`, so the two stand side by side.
 const PRELOAD_REQUEST: &str = "fs.stat";
+
+/// The second request of node+sluice: the package's trivial task,
+/// `sluice.ping()` (an empty task on the FastIo lane, its promise settled on
+/// the loop), the pool's own round trip from JS.
+const PING_REQUEST: &str = "sluice.ping";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
@@ -140,7 +146,7 @@ impl Params {
         })
     }
 
-    fn to_wire(self, node_request: &str) -> ChildParams {
+    fn to_wire(self, node_request: &str, sluice_package: Option<&std::path::Path>) -> ChildParams {
         ChildParams {
             lane: self.lane.name().to_string(),
             rounds: self.rounds,
@@ -150,6 +156,7 @@ impl Params {
             settle_ms: SETTLE_MS,
             idle_ms: self.idle_ms,
             request: node_request.to_string(),
+            sluice_package: sluice_package.map(std::path::Path::to_path_buf),
         }
     }
 
@@ -180,6 +187,9 @@ pub(crate) struct ChildParams {
     idle_ms: u64,
     /// node's request kind.
     request: String,
+    /// The sluice npm package's directory, for node's `sluice.ping`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sluice_package: Option<std::path::PathBuf>,
 }
 
 /// The idle window as a child measured it.
@@ -220,47 +230,72 @@ impl Experiment for Dispatch {
                     Err("--libuv-ffi off".into())
                 }
             });
-        let params = p.to_wire(&request);
-        let preload_params = p.to_wire(PRELOAD_REQUEST);
+        let preloaded = lab.subjects().iter().any(|s| s.node_preload().is_some());
         let mut ffi_version: Option<String> = None;
         let rows = sweep.run(|cell| {
             let name = cell.subject.name();
-            let params = if cell.subject.node_preload().is_some() {
-                &preload_params
-            } else {
-                &params
-            };
-            let got: ChildReply = cell.call(params, None)?;
-            if let Some(v) = &got.version {
-                ffi_version = Some(v.clone());
+            let preload = cell.subject.node_preload();
+            let package = preload.as_deref().and_then(std::path::Path::parent);
+            let requests = requests_of(
+                cell.subject.runtime(),
+                preload.is_some(),
+                preloaded,
+                &request,
+            );
+            let mut rows = Vec::new();
+            for (i, req) in requests.iter().enumerate() {
+                let got: ChildReply = cell.call(&p.to_wire(req, package), None)?;
+                if let Some(v) = &got.version {
+                    ffi_version = Some(v.clone());
+                }
+                let request = (cell.subject.runtime() == Runtime::Node).then_some(*req);
+                // The idle window of the first child only: one per subject.
+                let mut got_rows = rows_of(name, cell.pool, &p, &got, request)
+                    .with_context(|| format!("reading {name}'s result ({req})"))?;
+                if i > 0 {
+                    got_rows.retain(|r| !r.params.contains_key("idle_ms"));
+                }
+                rows.extend(got_rows);
             }
-            rows_of(name, cell.pool, &p, &got).with_context(|| format!("reading {name}'s result"))
+            Ok(rows)
         })?;
         let mut notes = sweep.notes();
         notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
         notes.extend(goal_note(&rows, sweep.pools(), &p));
+        notes.extend(package_goal_note(&rows, &request));
         Ok(sweep.outcome(rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
-        let subjects = o.subjects();
-        let has = |s: &str| subjects.iter().any(|x| x == s);
         let mut tables = Vec::new();
         for pool in o.distinct("pool") {
+            let at_pool = |r: &&Row| r.params.get("pool") == Some(&pool);
             let batch = o
                 .rows
                 .iter()
-                .filter(|r| r.params.get("pool") == Some(&pool))
+                .filter(at_pool)
                 .filter_map(|r| r.params.get("in_flight"))
                 .find(|v| v.as_u64() != Some(1))
                 .cloned()
                 .unwrap_or(json!(1000));
-            let get = |s: &str, in_flight: &Value, m: &str| {
-                o.metric(
-                    s,
-                    &[("pool", pool.clone()), ("in_flight", in_flight.clone())],
-                    m,
-                )
+            // One line per subject and request, in the order they ran: the
+            // rows at 1 in flight name them.
+            let lines: Vec<&Row> = o
+                .rows
+                .iter()
+                .filter(at_pool)
+                .filter(|r| r.params.get("in_flight") == Some(&json!(1)))
+                .collect();
+            let get = |line: &Row, in_flight: &Value, m: &str| {
+                o.rows
+                    .iter()
+                    .filter(at_pool)
+                    .find(|r| {
+                        r.subject == line.subject
+                            && r.params.get("request") == line.params.get("request")
+                            && r.params.get("in_flight") == Some(in_flight)
+                    })
+                    .and_then(|r| r.metrics.get(m).copied())
             };
             let one = json!(1);
             let mut header = vec![
@@ -268,25 +303,23 @@ impl Experiment for Dispatch {
                 "µs per round trip, 1 in flight".to_string(),
                 format!("tasks/s, {batch} in flight"),
             ];
-            // The pools the others are compared to: the reference's (node) and
-            // the bare libuv's.
-            let bases: Vec<&str> = subject::SUBJECTS
+            // The lines the others are compared to: the reference's (node,
+            // its first request: --node-request) and the bare libuv's.
+            let bases: Vec<&Row> = subject::SUBJECTS
                 .iter()
                 .filter(|s| s.is_reference() || s.runtime() == Runtime::Libuv)
-                .map(|s| s.name())
-                .filter(|b| has(b))
+                .filter_map(|s| lines.iter().find(|l| l.subject == s.name()).copied())
                 .collect();
             for b in &bases {
-                header.push(format!("x {b} (1 / {batch})"));
+                header.push(format!("x {} (1 / {batch})", label(b)));
             }
-            let rows = subjects
+            let rows = lines
                 .iter()
-                .filter(|s| get(s, &one, "us_per_task").is_some())
-                .map(|s| {
-                    let us = get(s, &one, "us_per_task");
-                    let tps = get(s, &batch, "tasks_per_s");
+                .map(|line| {
+                    let us = get(line, &one, "us_per_task");
+                    let tps = get(line, &batch, "tasks_per_s");
                     let mut row = vec![
-                        s.clone(),
+                        label(line),
                         us.map_or("-".into(), micros),
                         tps.map_or("-".into(), rate),
                     ];
@@ -308,7 +341,7 @@ impl Experiment for Dispatch {
                 ),
                 header,
                 rows,
-                note: "x base: how many times faster than the base (1 in flight / batch); >1x is faster"
+                note: "x base: how many times faster than the base (1 in flight / batch); >1x is faster; node's rows (in brackets: the request) are JS calls that reach a pool"
                     .into(),
             });
 
@@ -320,7 +353,12 @@ impl Experiment for Dispatch {
     fn chart(&self, o: &Outcome) -> Option<Chart> {
         let series = series_of(&o.rows, |r| {
             let n = r.params.get("in_flight").and_then(Value::as_f64)?;
-            Some(Point::pool(o, r, (n, r.metrics.get("tasks_per_s")? / 1e6)))
+            let point = Point::pool(o, r, (n, r.metrics.get("tasks_per_s")? / 1e6));
+            // node's requests each a line of their own.
+            Some(Point {
+                series: format!("{} pool {}", label(r), r.param_text("pool")),
+                ..point
+            })
         });
         Some(Chart {
             title: "dispatch: trivial tasks per second by tasks in flight".into(),
@@ -352,9 +390,11 @@ impl Dispatch {
         for s in lab.subjects() {
             if s.node_preload().is_some() {
                 notes.push(format!(
-                    "{}: each task is {} with its plain callback, the cheapest call the sluice preload reroutes (fs.access and fs.fstat are not rerouted): a stat(2) on sluice's FastIo lane through the addon, its promise settled on the loop, the callback on a later tick",
+                    "{0}: two children. ({1}): each task is {2} with its plain callback, the cheapest call the sluice preload reroutes (fs.access and fs.fstat are not rerouted): a stat(2) on sluice's FastIo lane through the addon, the callback called from the loop when the outcome arrives, as node calls its own; node times the same call beside it. ({3}): each task is the package's trivial task, `sluice.ping()` (an empty task on the FastIo lane), its promise awaited with .then: the pool's own round trip from JS, what node cannot issue (its nearest is --node-request's call)",
                     s.name(),
-                    node_request_text(PRELOAD_REQUEST)
+                    PRELOAD_REQUEST,
+                    node_request_text(PRELOAD_REQUEST),
+                    PING_REQUEST,
                 ));
             }
         }
@@ -427,6 +467,50 @@ fn idle_table(o: &Outcome, pool: &Value) -> Option<Table> {
         rows,
         note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
     })
+}
+
+/// The npm package's goal, checked on this run's rows: its trivial task's
+/// round trip from JS (`sluice.ping()`) at most node's cheapest pool request
+/// (`--node-request`), at 1 in flight; and the call both make (`fs.stat`)
+/// side by side.
+fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String> {
+    // The node-runtime row at 1 in flight with `request`, with or without the
+    // preload: its subject and µs.
+    let us = |preload: bool, request: &str| {
+        rows.iter()
+            .find(|r| {
+                r.params.get("in_flight") == Some(&json!(1))
+                    && r.params.get("request").and_then(Value::as_str) == Some(request)
+                    && subject::SUBJECTS.iter().any(|s| {
+                        s.name() == r.subject
+                            && s.runtime() == Runtime::Node
+                            && s.node_preload().is_some() == preload
+                    })
+            })
+            .map(|r| (r.subject.clone(), r.metrics.get("us_per_task").copied()))
+    };
+    let mut notes = Vec::new();
+    if let (Some((ours, Some(ping))), Some((node, Some(base)))) =
+        (us(true, PING_REQUEST), us(false, node_request))
+    {
+        notes.push(format!(
+            "goal {ours}'s trivial task ({PING_REQUEST}()) <= {node}'s cheapest pool request ({node_request}), 1 in flight: {} µs vs {} µs: {}",
+            micros(ping),
+            micros(base),
+            if ping <= base { "met" } else { "NOT met" }
+        ));
+    }
+    if let (Some((ours, Some(a))), Some((node, Some(b)))) =
+        (us(true, PRELOAD_REQUEST), us(false, PRELOAD_REQUEST))
+    {
+        notes.push(format!(
+            "{PRELOAD_REQUEST}, the call both run, 1 in flight: {ours} {} µs, {node} {} µs ({ours} at {} {node}'s speed)",
+            micros(a),
+            micros(b),
+            ratio(Some(b), Some(a))
+        ));
+    }
+    notes
 }
 
 /// A note comparing sluice with its dispatch goal, from the measured rows.
@@ -531,12 +615,34 @@ fn ffi_child(params: &ChildParams) -> anyhow::Result<ChildReply> {
     })
 }
 
-/// Turns a child's result into its three rows: 1 in flight, the batch, idle.
+/// The requests a subject's children time, one child each: node+sluice the
+/// call its preload reroutes and the package's trivial task; node its
+/// `--node-request`, and the rerouted call too when node+sluice runs beside
+/// it; every other subject its own trivial task (the empty string).
+fn requests_of(
+    runtime: Runtime,
+    has_preload: bool,
+    preload_in_lab: bool,
+    node_request: &str,
+) -> Vec<&str> {
+    match runtime {
+        Runtime::Node if has_preload => vec![PRELOAD_REQUEST, PING_REQUEST],
+        Runtime::Node if preload_in_lab && node_request != PRELOAD_REQUEST => {
+            vec![node_request, PRELOAD_REQUEST]
+        }
+        Runtime::Node => vec![node_request],
+        _ => vec![""],
+    }
+}
+
+/// Turns a child's result into its three rows: 1 in flight, the batch, idle;
+/// each with the `request` param where one is given (node's children).
 fn rows_of(
     subject: &str,
     pool: PoolSize,
     p: &Params,
     got: &ChildReply,
+    request: Option<&str>,
 ) -> anyhow::Result<Vec<Row>> {
     let walls = |k: &str, v: &[f64]| -> anyhow::Result<Vec<f64>> {
         let v = v.to_vec();
@@ -556,7 +662,7 @@ fn rows_of(
     };
     let idle = &got.idle;
     let tick_ms = 1e3 / procfs::clock_ticks_per_second().max(1) as f64;
-    Ok(vec![
+    let rows = vec![
         shape(1, p.rounds, walls("one_wall_ns", &got.one_wall_ns)?),
         shape(
             p.batch,
@@ -570,7 +676,22 @@ fn rows_of(
             .metric("idle_thread_cpu_ms", idle.thread_ns / 1e6)
             .metric("idle_wakeups", idle.switches)
             .metric("threads", idle.threads),
-    ])
+    ];
+    Ok(match request {
+        Some(r) => rows
+            .into_iter()
+            .map(|row| row.param("request", r))
+            .collect(),
+        None => rows,
+    })
+}
+
+/// A row's label in the tables: the subject, and node's request beside it.
+fn label(r: &Row) -> String {
+    match r.params.get("request").and_then(Value::as_str) {
+        Some(req) => format!("{} ({req})", r.subject),
+        None => r.subject.clone(),
+    }
 }
 
 fn text(v: &Value) -> String {
@@ -600,6 +721,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn node_times_the_rerouted_call_beside_node_sluice() {
+        assert_eq!(
+            requests_of(Runtime::Node, true, true, "fs.access"),
+            ["fs.stat", "sluice.ping"]
+        );
+        assert_eq!(
+            requests_of(Runtime::Node, false, true, "fs.access"),
+            ["fs.access", "fs.stat"]
+        );
+        assert_eq!(
+            requests_of(Runtime::Node, false, true, "fs.stat"),
+            ["fs.stat"]
+        );
+        assert_eq!(
+            requests_of(Runtime::Node, false, false, "fs.access"),
+            ["fs.access"]
+        );
+        assert_eq!(requests_of(Runtime::Rust, false, true, "fs.access"), [""]);
+    }
+
+    #[test]
     fn rates_and_rows_are_computed_from_the_walls() {
         assert_eq!(rate(2_050_000.0), "2.05 M");
         assert_eq!(rate(812_300.0), "812 k");
@@ -617,7 +759,7 @@ mod tests {
             "idle": {"window_ns": 5e7, "ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
         }))
         .unwrap();
-        let rows = rows_of("sluice", PoolSize::Unset, &p, &got).unwrap();
+        let rows = rows_of("sluice", PoolSize::Unset, &p, &got, None).unwrap();
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[0].metrics["us_per_task"], 20.0);
         assert_eq!(rows[0].metrics["tasks_per_s"], 50_000.0);
@@ -629,7 +771,11 @@ mod tests {
             one_wall_ns: Vec::new(),
             ..got.clone()
         };
-        assert!(rows_of("sluice", PoolSize::Unset, &p, &bad).is_err());
+        assert!(rows_of("sluice", PoolSize::Unset, &p, &bad, None).is_err());
+        let node = rows_of("node", PoolSize::Unset, &p, &got, Some("fs.stat")).unwrap();
+        assert!(node.iter().all(|r| r.params["request"] == json!("fs.stat")));
+        assert_eq!(label(&node[0]), "node (fs.stat)");
+        assert_eq!(label(&rows[0]), "sluice");
         let no_idle = json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "idle": {}});
         assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
     }
