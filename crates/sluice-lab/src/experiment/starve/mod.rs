@@ -45,7 +45,11 @@
 //! statement to the goroutine's first instruction). Node cannot see
 //! that moment, so its `wait_ms` is `probe_ms - idle_ms`: submission to
 //! callback, minus the median of the same operation on the idle pool
-//! measured in the same process just before (floored at 0).
+//! measured in the same process just before (floored at 0). node's script
+//! submits its probes at the loop's next turn (`setImmediate`) after the
+//! queue, so the callback does not also wait for the rest of the turn that
+//! submitted the queue (0.5-1 ms of the loop's own time on a 2-core machine,
+//! with or without the sluice preload alike).
 //!
 //! Rows: `params` `scenario` (`A`/`B`), `probe` (`file_read`, `cpu_task`,
 //! `slow_wait`, or `total` for the run as a whole), `pool`, `queued`,
@@ -578,7 +582,7 @@ impl Experiment for Starve {
                 }
             }
             let mut note = String::from(
-                "wait_ms: submission until a pool thread started the probe (node: callback latency minus the idle latency of the same operation). ",
+                "wait_ms: submission until a pool thread started the probe (node: callback latency minus the idle latency of the same operation, the probes submitted at the loop's turn after the queue's). ",
             );
             note.push_str("Rust subjects' slow waits are FIFO reads in SlowIo held by the lab; node's are dns.lookup calls held by the DNS delay server; go has no queue (a goroutine per task): its wait_ms is the go statement until the goroutine got a P, its slow waits raw FIFO reads held by the lab.");
             tables.push(Table {
