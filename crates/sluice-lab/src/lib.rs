@@ -239,6 +239,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     }
     md.push_str("\n## Headlines\n\nOne table per experiment; the full tables follow.\n\n");
     md.push_str(&headlines);
+    md.extend(report::package::section(&outcomes));
     md.extend(report::seed004::section(&outcomes));
     md.push_str(&body);
     md.push_str(&format!(

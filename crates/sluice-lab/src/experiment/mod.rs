@@ -16,9 +16,9 @@
 
 mod adaptive;
 pub mod args;
-mod dispatch;
+pub(crate) mod dispatch;
 mod dns;
-mod http;
+pub(crate) mod http;
 mod loop_vs_pool;
 mod probe;
 mod scope;

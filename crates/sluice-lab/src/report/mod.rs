@@ -5,6 +5,7 @@
 
 pub mod json;
 pub mod markdown;
+pub mod package;
 pub mod seed004;
 pub mod svg;
 pub mod table;

@@ -59,7 +59,7 @@ const PRELOAD_REQUEST: &str = "fs.stat";
 /// The second request of node+sluice: the package's trivial task,
 /// `sluice.ping()` (an empty task on the FastIo lane, its promise settled on
 /// the loop), the pool's own round trip from JS.
-const PING_REQUEST: &str = "sluice.ping";
+pub(crate) const PING_REQUEST: &str = "sluice.ping";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {

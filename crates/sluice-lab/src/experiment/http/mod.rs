@@ -536,7 +536,7 @@ fn text(v: &Value) -> String {
 }
 
 /// Metric `m` of `cell` for subject `s` at `pool`.
-fn metric(o: &Outcome, s: &str, pool: &Value, cell: &str, m: &str) -> Option<f64> {
+pub(crate) fn metric(o: &Outcome, s: &str, pool: &Value, cell: &str, m: &str) -> Option<f64> {
     o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
 }
 
@@ -1064,30 +1064,61 @@ fn goals(o: &Outcome) -> Vec<String> {
         .collect()
 }
 
-/// The goals of one subject with lanes, at its largest pool size.
-fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
-    let cores = o.machine.cores as f64;
-    let metric = |pool: &Value, cell: &str, m: &str| metric(o, lanes, pool, cell, m);
-    let Some(pool) = o
-        .rows
+/// `subject`'s largest pool size in `o` (`unset` counts as the largest).
+pub(crate) fn largest_pool(o: &Outcome, subject: &str) -> Option<Value> {
+    o.rows
         .iter()
-        .filter(|r| r.subject == lanes)
+        .filter(|r| r.subject == subject)
         .map(|r| r.params["pool"].clone())
         .max_by(|a, b| {
             a.as_f64()
                 .unwrap_or(f64::MAX)
                 .total_cmp(&b.as_f64().unwrap_or(f64::MAX))
         })
-    else {
+}
+
+/// `/login` under the flood against the machine's ideal, one subject at one
+/// pool size.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LoginShare {
+    /// `/login` answers per second under the flood.
+    pub(crate) req_s: f64,
+    /// One hash's time alone (`login-1`'s p50), ms.
+    pub(crate) hash_ms: f64,
+    /// Cores / one hash's time: what the machine could answer.
+    pub(crate) ideal_req_s: f64,
+    /// `req_s / ideal_req_s`.
+    pub(crate) share: f64,
+}
+
+/// `/login`'s share of the ideal for `subject` at `pool`, where both cells ran.
+pub(crate) fn login_share(o: &Outcome, subject: &str, pool: &Value) -> Option<LoginShare> {
+    let req_s = metric(o, subject, pool, "login", "req_s")?;
+    let hash_ms = metric(o, subject, pool, "login-1", "p50_ms")?;
+    let ideal_req_s = ideal(o, subject, pool)?;
+    Some(LoginShare {
+        req_s,
+        hash_ms,
+        ideal_req_s,
+        share: req_s / ideal_req_s,
+    })
+}
+
+/// The goals of one subject with lanes, at its largest pool size.
+fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
+    let cores = o.machine.cores as f64;
+    let metric = |pool: &Value, cell: &str, m: &str| metric(o, lanes, pool, cell, m);
+    let Some(pool) = largest_pool(o, lanes) else {
         return vec![];
     };
     let mut out = Vec::new();
-    if let (Some(req), Some(hash)) = (
-        metric(&pool, "login", "req_s"),
-        metric(&pool, "login-1", "p50_ms"),
-    ) {
-        let ideal = cores / (hash / 1e3);
-        let share = req / ideal;
+    if let Some(LoginShare {
+        req_s: req,
+        hash_ms: hash,
+        ideal_req_s: ideal,
+        share,
+    }) = login_share(o, lanes, &pool)
+    {
         let got = metric(&pool, "login", "server_cores").map_or(String::new(), |c| {
             format!(
                 "; the server process got {c:.2} of the {cores} cores during the flood, and {:.0}% of what it got went into hashes (req/s x one hash's time / cores used)",

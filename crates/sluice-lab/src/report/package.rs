@@ -1,0 +1,434 @@
+//! The report's section on the sluice npm package (the `node+sluice`
+//! subject): each of its goals beside what this run measured, with node's
+//! number from the same run and a verdict. Built only from the run's
+//! outcomes; a goal whose experiment or subject did not run says so.
+
+use crate::experiment::dispatch::PING_REQUEST;
+use crate::experiment::http;
+use crate::outcome::Outcome;
+use crate::report::ms;
+use crate::subject::{Runtime, SUBJECTS};
+use serde_json::{Value, json};
+
+/// One line of the table: goal, node+sluice, node, verdict.
+type Line = [String; 4];
+
+/// The subject that runs node with the package preloaded, and the plain
+/// node beside it.
+fn names() -> Option<(&'static str, &'static str)> {
+    let node = SUBJECTS.iter().find(|s| s.is_reference())?.name();
+    let preload = SUBJECTS
+        .iter()
+        .find(|s| s.runtime() == Runtime::Node && s.node_preload().is_some())?
+        .name();
+    Some((preload, node))
+}
+
+fn outcome<'a>(outcomes: &'a [Outcome], experiment: &str) -> Option<&'a Outcome> {
+    outcomes.iter().find(|o| o.experiment == experiment)
+}
+
+fn verdict(met: bool) -> String {
+    if met { "met" } else { "NOT met" }.into()
+}
+
+fn missing(goal: &str, what: &str) -> Line {
+    [
+        goal.into(),
+        format!("{what} did not run with node+sluice"),
+        "-".into(),
+        "not measured in this run".into(),
+    ]
+}
+
+fn cell(v: Option<f64>) -> String {
+    v.map_or("-".into(), |v| format!("{} ms", ms(v)))
+}
+
+/// probe: one call behind as many pbkdf2 blockers as the pool runs.
+fn probe(outcomes: &[Outcome], ours: &str, node: &str, id: &str, call: &str) -> Line {
+    let goal = format!("`{call}` behind a pool full of pbkdf2 blockers (probe) <= 1 ms");
+    let Some(o) = outcome(outcomes, "probe") else {
+        return missing(&goal, "probe");
+    };
+    let at = |s: &str, m: &str| {
+        o.rows
+            .iter()
+            .find(|r| r.subject == s && r.params.get("probe") == Some(&json!(id)))
+            .and_then(|r| r.metrics.get(m).copied())
+    };
+    let Some(got) = at(ours, "probe_ms") else {
+        return missing(&goal, "probe");
+    };
+    let blockers = at(ours, "blockers").map_or(String::new(), |b| format!(" ({b:.0} blockers)"));
+    [
+        goal,
+        format!("{}{blockers}", cell(Some(got))),
+        cell(at(node, "probe_ms")),
+        verdict(got <= 1.0),
+    ]
+}
+
+/// starve B: a file read behind 32 queued pbkdf2 calls.
+fn starve(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
+    let Some(o) = outcome(outcomes, "starve") else {
+        return missing(
+            "starvation B: a file read behind queued pbkdf2 <= 1 ms",
+            "starve",
+        );
+    };
+    let row = |s: &str| {
+        o.rows.iter().find(|r| {
+            r.subject == s
+                && r.params.get("scenario") == Some(&json!("B"))
+                && r.params.get("probe") == Some(&json!("file_read"))
+        })
+    };
+    let Some(r) = row(ours) else {
+        return missing(
+            "starvation B: a file read behind queued pbkdf2 <= 1 ms",
+            "starve B",
+        );
+    };
+    let goal = format!(
+        "starvation B: a file read (`{}`) behind {} queued pbkdf2 (pool {}), its wait <= 1 ms",
+        r.param_text("stand_in"),
+        r.param_text("queued"),
+        r.param_text("pool")
+    );
+    let got = r.metrics.get("wait_ms").copied();
+    [
+        goal,
+        cell(got),
+        cell(row(node).and_then(|r| r.metrics.get("wait_ms").copied())),
+        verdict(got.is_some_and(|w| w <= 1.0)),
+    ]
+}
+
+/// dns: names held by the DNS delay server, all in flight at once, the
+/// batch within 10 % of one hold.
+fn dns(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
+    let goal = "names held by the DNS server: `dns.lookup` of every name in flight at once, the batch <= 1.1 x the hold";
+    let Some(o) = outcome(outcomes, "dns") else {
+        return missing(goal, "dns");
+    };
+    let row = |s: &str| {
+        o.rows
+            .iter()
+            .find(|r| r.subject == s && r.params.get("method") == Some(&json!("dns.lookup")))
+    };
+    let Some(r) = row(ours) else {
+        return missing(goal, "dns");
+    };
+    let text = |r: &crate::outcome::Row| {
+        let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+        format!(
+            "{:.0} of {} in flight, {} ms",
+            m("max_in_flight"),
+            r.param_text("names"),
+            ms(m("total_ms"))
+        )
+    };
+    let names = r
+        .params
+        .get("names")
+        .and_then(Value::as_f64)
+        .unwrap_or(f64::NAN);
+    let hold = r
+        .params
+        .get("hold_ms")
+        .and_then(Value::as_f64)
+        .unwrap_or(f64::NAN);
+    let in_flight = r.metrics.get("max_in_flight").copied().unwrap_or(0.0);
+    let total = r.metrics.get("total_ms").copied().unwrap_or(f64::INFINITY);
+    [
+        format!(
+            "{goal} ({} names held {} ms, pool {})",
+            r.param_text("names"),
+            r.param_text("hold_ms"),
+            r.param_text("pool")
+        ),
+        text(r),
+        row(node).map_or("-".into(), text),
+        verdict(in_flight >= names && total <= 1.1 * hold),
+    ]
+}
+
+/// http: `/ping` during the `/login` flood and `/login`'s share of the
+/// machine, at node+sluice's largest pool size.
+fn http_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
+    let ping = "`/ping` p99 during a `/login` flood <= 2 ms";
+    let login = "`/login` during the flood >= 90 % of the ideal (cores / one hash's time)";
+    let Some((o, pool)) =
+        outcome(outcomes, "http").and_then(|o| Some((o, http::largest_pool(o, ours)?)))
+    else {
+        return vec![missing(ping, "http"), missing(login, "http")];
+    };
+    let p99 = |s: &str| http::metric(o, s, &pool, "ping-during-login", "p99_ms");
+    let answers = |s: &str| {
+        let over = http::metric(o, s, &pool, "ping-during-login", "over_2ms")?;
+        let n = http::metric(o, s, &pool, "ping-during-login", "ok")?;
+        Some(format!(" ({over:.0} of {n:.0} answers over 2 ms)"))
+    };
+    let share = |s: &str| http::login_share(o, s, &pool);
+    let share_text = |s: &str| {
+        share(s).map_or("-".into(), |l| {
+            format!(
+                "{:.0} % ({:.1} of {:.1} req/s)",
+                l.share * 100.0,
+                l.req_s,
+                l.ideal_req_s
+            )
+        })
+    };
+    let pool = crate::report::param_cell(&pool);
+    vec![
+        [
+            format!("{ping} (pool {pool})"),
+            format!("{}{}", cell(p99(ours)), answers(ours).unwrap_or_default()),
+            format!("{}{}", cell(p99(node)), answers(node).unwrap_or_default()),
+            verdict(p99(ours).is_some_and(|v| v <= 2.0)),
+        ],
+        [
+            format!("{login} (pool {pool})"),
+            share_text(ours),
+            share_text(node),
+            verdict(share(ours).is_some_and(|l| l.share >= 0.9)),
+        ],
+    ]
+}
+
+/// dispatch: the package's trivial task against node's cheapest pool
+/// request, one at a time.
+fn dispatch(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
+    let goal =
+        "a trivial task's round trip from JS (`sluice.ping()`) <= node's cheapest pool request";
+    let Some(o) = outcome(outcomes, "dispatch") else {
+        return missing(goal, "dispatch");
+    };
+    let one = |s: &str, request: Option<&str>| {
+        o.rows.iter().find(|r| {
+            r.subject == s
+                && r.params.get("in_flight") == Some(&json!(1))
+                && request.is_none_or(|q| r.params.get("request") == Some(&json!(q)))
+        })
+    };
+    let us =
+        |r: Option<&crate::outcome::Row>| r.and_then(|r| r.metrics.get("us_per_task").copied());
+    // node's first row is its --node-request (fs.access by default).
+    let base = one(node, None);
+    let Some(got) = us(one(ours, Some(PING_REQUEST))) else {
+        return missing(goal, "dispatch");
+    };
+    let base_us = us(base);
+    [
+        format!("{goal}, 1 in flight"),
+        format!("{} µs", ms(got)),
+        base.zip(base_us).map_or("-".into(), |(r, v)| {
+            format!("{} µs (`{}`)", ms(v), r.param_text("request"))
+        }),
+        verdict(base_us.is_some_and(|b| got <= b)),
+    ]
+}
+
+/// The section, or `None` where node+sluice ran in no experiment.
+pub fn section(outcomes: &[Outcome]) -> Option<String> {
+    let (ours, node) = names()?;
+    if !outcomes
+        .iter()
+        .any(|o| o.rows.iter().any(|r| r.subject == ours))
+    {
+        return None;
+    }
+    let mut lines = vec![
+        probe(outcomes, ours, node, "read", "fs.readFile"),
+        probe(outcomes, ours, node, "lookup", "dns.lookup('localhost')"),
+        starve(outcomes, ours, node),
+        dns(outcomes, ours, node),
+    ];
+    lines.extend(http_lines(outcomes, ours, node));
+    lines.push(dispatch(outcomes, ours, node));
+    let met = lines.iter().filter(|l| l[3] == "met").count();
+    let mut md = format!(
+        "\n## The npm package against its goals\n\n`{ours}` is the real node with the sluice npm package preloaded; each goal is checked on this run's rows, beside `{node}` in the same run ({met} of {} met).\n\n| goal | {ours} | {node} | verdict |\n|---|---|---|---|\n",
+        lines.len()
+    );
+    for [goal, got, base, verdict] in lines {
+        md.push_str(&format!("| {goal} | {got} | {base} | {verdict} |\n"));
+    }
+    Some(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Machine;
+    use crate::outcome::Row;
+
+    fn outcome(experiment: &str, rows: Vec<Row>) -> Outcome {
+        Outcome {
+            experiment: experiment.into(),
+            machine: Machine::detect(None),
+            rows,
+            notes: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    fn probe(subject: &str, id: &str, probe_ms: f64) -> Row {
+        Row::new(subject)
+            .param("pool", "unset")
+            .param("probe", id)
+            .metric("probe_ms", probe_ms)
+            .metric("blockers", 4.0)
+    }
+
+    fn starve(subject: &str, wait_ms: f64) -> Row {
+        Row::new(subject)
+            .param("pool", 4)
+            .param("scenario", "B")
+            .param("probe", "file_read")
+            .param("queued", 32)
+            .param("stand_in", "fs.read 1 KiB")
+            .metric("wait_ms", wait_ms)
+    }
+
+    fn lookups(subject: &str, in_flight: f64, total_ms: f64) -> Row {
+        Row::new(subject)
+            .param("pool", "unset")
+            .param("method", "dns.lookup")
+            .param("names", 24)
+            .param("hold_ms", 100)
+            .metric("max_in_flight", in_flight)
+            .metric("total_ms", total_ms)
+    }
+
+    fn trip(subject: &str, request: &str, us: f64) -> Row {
+        Row::new(subject)
+            .param("pool", "unset")
+            .param("in_flight", 1)
+            .param("request", request)
+            .metric("us_per_task", us)
+    }
+
+    #[test]
+    fn each_goal_is_judged_on_the_runs_rows_beside_node() {
+        let outcomes = [
+            outcome(
+                "probe",
+                vec![
+                    probe("node", "read", 148.0),
+                    probe("node+sluice", "read", 0.44),
+                    probe("node", "lookup", 326.0),
+                    probe("node+sluice", "lookup", 1.6),
+                ],
+            ),
+            outcome(
+                "starve",
+                vec![starve("node", 704.0), starve("node+sluice", 0.3)],
+            ),
+            outcome(
+                "dns",
+                vec![
+                    lookups("node", 2.0, 1219.0),
+                    lookups("node+sluice", 24.0, 108.0),
+                ],
+            ),
+            outcome(
+                "dispatch",
+                vec![
+                    trip("node", "fs.access", 27.7),
+                    trip("node", "fs.stat", 29.0),
+                    trip("node+sluice", "fs.stat", 26.0),
+                    trip("node+sluice", "sluice.ping", 11.0),
+                ],
+            ),
+        ];
+        let md = section(&outcomes).expect("node+sluice ran");
+        assert!(
+            md.contains("| `fs.readFile` behind a pool full of pbkdf2 blockers (probe) <= 1 ms | 0.44 ms (4 blockers) | 148 ms | met |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| 1.6 ms (4 blockers) | 326 ms | NOT met |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("starvation B: a file read (`fs.read 1 KiB`) behind 32 queued pbkdf2 (pool 4), its wait <= 1 ms | 0.30 ms | 704 ms | met |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("(24 names held 100 ms, pool unset) | 24 of 24 in flight, 108 ms | 2 of 24 in flight, 1219 ms | met |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("1 in flight | 11.0 µs | 27.7 µs (`fs.access`) | met |"),
+            "{md}"
+        );
+        // http did not run: said, not judged.
+        assert!(md.contains("http did not run with node+sluice"), "{md}");
+        assert!(md.contains("(4 of 7 met)"), "{md}");
+
+        let http_cell =
+            |s: &str, pool: u64, cell: &str| Row::new(s).param("pool", pool).param("cell", cell);
+        let mut rows = Vec::new();
+        for (s, req, p99, over) in [("node", 20.0, 8.1, 40.0), ("node+sluice", 60.0, 1.4, 2.0)] {
+            for pool in [1, 4] {
+                rows.push(http_cell(s, pool, "login").metric("req_s", req));
+                rows.push(http_cell(s, pool, "login-1").metric("p50_ms", 25.0));
+                rows.push(
+                    http_cell(s, pool, "ping-during-login")
+                        .metric("p99_ms", p99)
+                        .metric("over_2ms", over)
+                        .metric("ok", 458.0),
+                );
+            }
+        }
+        let md = section(&[outcome("http", rows)]).unwrap();
+        let cores = Machine::detect(None).cores as f64;
+        let ideal = cores / 0.025;
+        assert!(
+            md.contains("during a `/login` flood <= 2 ms (pool 4) | 1.4 ms (2 of 458 answers over 2 ms) | 8.1 ms (40 of 458 answers over 2 ms) | met |"),
+            "{md}"
+        );
+        let share = |req: f64| {
+            format!(
+                "{:.0} % ({req:.1} of {ideal:.1} req/s)",
+                req / ideal * 100.0
+            )
+        };
+        assert!(
+            md.contains(&format!(
+                "(pool 4) | {} | {} | {} |",
+                share(60.0),
+                share(20.0),
+                if 60.0 / ideal >= 0.9 {
+                    "met"
+                } else {
+                    "NOT met"
+                }
+            )),
+            "{md}"
+        );
+
+        // Over the hold's 10 %, or a name not in flight: not met.
+        let slow = [outcome("dns", vec![lookups("node+sluice", 24.0, 111.0)])];
+        assert!(
+            section(&slow)
+                .unwrap()
+                .contains("| 24 of 24 in flight, 111 ms | - | NOT met |")
+        );
+        let queued = [outcome("dns", vec![lookups("node+sluice", 23.0, 105.0)])];
+        assert!(
+            section(&queued)
+                .unwrap()
+                .contains("| 23 of 24 in flight, 105 ms | - | NOT met |")
+        );
+    }
+
+    #[test]
+    fn no_section_without_node_sluice() {
+        let o = outcome("probe", vec![probe("node", "read", 148.0)]);
+        assert!(section(&[o]).is_none());
+    }
+}
