@@ -81,14 +81,14 @@ const ARGS: &[ArgSpec] = &[
         value_name: "N",
         help: "timed batches of each shape per child; rows hold their median",
         default: "9",
-        report: "5",
+        report: "9",
     },
     ArgSpec {
         name: "warmup",
         value_name: "N",
         help: "untimed batches of each shape first",
         default: "2",
-        report: "1",
+        report: "2",
     },
     ArgSpec {
         name: "idle-ms",
