@@ -78,6 +78,18 @@ impl Row {
 }
 
 impl Outcome {
+    /// An outcome of `experiment` with `rows` on this machine, for tests.
+    #[cfg(test)]
+    pub(crate) fn of_rows(experiment: &str, rows: Vec<Row>) -> Outcome {
+        Outcome {
+            experiment: experiment.into(),
+            machine: Machine::detect(None),
+            rows,
+            notes: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
     /// The rows matching `subject` and every `(key, value)` of `params`.
     pub fn find<'a>(
         &'a self,

@@ -266,13 +266,7 @@ mod tests {
     use crate::outcome::Row;
 
     fn outcome(experiment: &str, rows: Vec<Row>) -> Outcome {
-        Outcome {
-            experiment: experiment.into(),
-            machine: Machine::detect(None),
-            rows,
-            notes: Vec::new(),
-            skipped: Vec::new(),
-        }
+        Outcome::of_rows(experiment, rows)
     }
 
     fn probe(subject: &str, id: &str, probe_ms: f64) -> Row {

@@ -230,17 +230,10 @@ pub fn section(outcomes: &[Outcome]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::Machine;
     use crate::outcome::Row;
 
     fn outcome(experiment: &str, rows: Vec<Row>) -> Outcome {
-        Outcome {
-            experiment: experiment.into(),
-            machine: Machine::detect(None),
-            rows,
-            notes: Vec::new(),
-            skipped: Vec::new(),
-        }
+        Outcome::of_rows(experiment, rows)
     }
 
     fn wait(subject: &str, pool: u64, n: u64, in_flight: f64) -> Row {
