@@ -57,7 +57,8 @@ function loadAddon() {
 // How outcomes come back: each native call returns an id at once; a worker
 // that finishes posts (id, outcome) to this thread's mailbox in the addon
 // and, once per batch, writes a byte to a socket whose other end is `bell`.
-// On that byte the loop drains the mailbox and settles the promises. No
+// On that byte the loop drains the mailbox and hands each outcome to what
+// waits for it: a promise, or a Node-style callback (see `start`). No
 // lock is shared with the workers, so the loop never waits for one. `bell`
 // keeps the loop alive only while operations are in flight.
 
