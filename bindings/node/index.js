@@ -170,6 +170,18 @@ function isFailure(value) {
     !ArrayBuffer.isView(value);
 }
 
+// Node's error and result for the addon's `value`: `[error, null]` for a
+// failure (or a `shape` that throws), else `[null, shape(value)]`.
+function resultOf(value, context, shape) {
+  if (isFailure(value)) return [failureError(value, context), null];
+  if (!shape) return [null, value];
+  try {
+    return [null, shape(value)];
+  } catch (err) {
+    return [err, null];
+  }
+}
+
 // Starts an operation: `submit()` calls the addon and returns the id;
 // `context` names the path or host for Node's error, and `shape` turns the
 // addon's value into Node's result. Without `callback`, returns a promise,
@@ -190,27 +202,13 @@ function start(submit, context, shape, callback, spread) {
   }
   if (callback === undefined) {
     return new Promise((resolve, reject) => expect(id, (value) => {
-      if (isFailure(value)) reject(failureError(value, context));
-      else if (shape) {
-        try {
-          resolve(shape(value));
-        } catch (err) {
-          reject(err);
-        }
-      } else resolve(value);
+      const [error, result] = resultOf(value, context, shape);
+      if (error !== null) reject(error);
+      else resolve(result);
     }));
   }
   expect(id, (value) => {
-    let result = value;
-    let error = null;
-    if (isFailure(value)) error = failureError(value, context);
-    else if (shape) {
-      try {
-        result = shape(value);
-      } catch (err) {
-        error = err;
-      }
-    }
+    const [error, result] = resultOf(value, context, shape);
     try {
       if (error !== null) callback(error);
       else if (spread) spread(callback, result);

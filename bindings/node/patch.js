@@ -150,7 +150,7 @@ if (enabled.lookup) {
     const shape = shapes.lookupShape(hostname, options, viaCallback);
     if (!shape) return null;
     const spread = shape.all ? (fn, list) => fn(null, list) : (fn, first) => fn(null, first.address, first.family);
-    return { run: (cb) => run.runLookup(hostname, shape, cb, cb && spread), returns: {} };
+    return { run: (cb) => run.runLookup(hostname, shape, cb, spread), returns: {} };
   };
   nodeDns.lookup = callbackForm('lookup', original.lookup, 1, true, plan(true));
   nodeDns.promises.lookup = promiseForm('lookup', original.lookupPromise, plan(false));
