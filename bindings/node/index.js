@@ -17,10 +17,9 @@ const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const net = require('node:net');
 const os = require('node:os');
-const path = require('node:path');
 const util = require('node:util');
 
-const native = loadAddon();
+const native = require('./binding.js');
 
 // Node's functions as they were when sluice loaded: `sluice/patch` replaces
 // the public ones, and the hand-offs must reach the originals.
@@ -37,21 +36,6 @@ const original = Object.freeze({
   lookup: nodeDns.lookup,
   lookupPromise: nodeDns.promises.lookup,
 });
-
-function loadAddon() {
-  const file = process.env.SLUICE_NODE_ADDON || path.join(__dirname, 'sluice.node');
-  try {
-    return require(file);
-  } catch (err) {
-    const e = new Error(
-      `sluice: cannot load the native addon ${file} (${err.message}); ` +
-        'build it with `npm run build` in the package directory (needs cargo), ' +
-        'or point SLUICE_NODE_ADDON at a built sluice.node');
-    e.code = 'ERR_SLUICE_ADDON';
-    e.cause = err;
-    throw e;
-  }
-}
 
 // ----------------------------------------------------------------- inbox
 // How outcomes come back: each native call returns an id at once; a worker

@@ -462,12 +462,19 @@ pub fn is_configured() -> bool {
 /// slower, so a debug addon is for tests, not for measurements).
 #[napi]
 pub fn build_profile() -> &'static str {
-    if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    }
+    // Read through `black_box` so the whole mark stays in the file:
+    // `scripts/prebuild.js` finds it in a cross-built addon it cannot load.
+    let mark: &'static str = std::hint::black_box(PROFILE_MARK);
+    mark.rsplit_once('=').map_or(mark, |(_, profile)| profile)
 }
+
+/// The build profile as the addon's bytes say it, for packaging scripts
+/// that check a file without loading it.
+const PROFILE_MARK: &str = if cfg!(debug_assertions) {
+    "sluice-addon-build-profile=debug"
+} else {
+    "sluice-addon-build-profile=release"
+};
 
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
