@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    for (name, addrs) in sluice::dns::parse_hosts(&text) {
+    for (name, addrs) in sluice_dns::parse_hosts(&text) {
         assert!(!name.is_empty());
         assert_eq!(name, name.to_ascii_lowercase());
         assert!(!addrs.is_empty());

@@ -37,10 +37,10 @@ use napi::Env;
 use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Either6, Float64ArraySlice};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
-use sluice::dns::{DnsError, Family, Resolver};
 use sluice::mailbox::Mailbox;
 use sluice::zlib::Checkpointed;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
+use sluice_dns::{DnsError, Family, Resolver};
 use std::cell::{Cell, RefCell};
 use std::io::{Read, Write};
 use std::os::fd::IntoRawFd;
@@ -693,7 +693,7 @@ fn resolver() -> Result<&'static Resolver, String> {
     RESOLVER
         .get_or_init(|| {
             let pool = pool().map_err(|e| e.reason.clone())?;
-            sluice::dns::Builder::system()
+            sluice_dns::Builder::system()
                 .and_then(|b| b.fallback_pool(pool.clone()).build())
                 .map_err(|e| format!("sluice: {e}"))
         })

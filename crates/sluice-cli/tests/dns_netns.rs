@@ -11,7 +11,7 @@
 mod common;
 
 use common::{host_resolv_conf_hash, netns_available, sluice};
-use sluice::dns::{Family, Mode, Resolver, getaddrinfo};
+use sluice_dns::{Family, Mode, Resolver, getaddrinfo};
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 /// coalesced lookup.
 ///
 /// ```
-/// use sluice::dns::{DnsError, Family};
+/// use sluice_dns::{DnsError, Family};
 ///
 /// let err = DnsError::NotFound { host: "db.internal".into(), family: Family::V4 };
 /// assert_eq!(err.to_string(), "\"db.internal\" has no IPv4 address (the name does not exist, or has no records of that family)");
@@ -58,7 +58,7 @@ pub enum DnsError {
     },
     /// A lookup that needs the network ran outside a tokio runtime.
     #[error(
-        "sluice::dns needs a tokio runtime with I/O and time enabled to ask a name server; call lookup from inside one (for example under #[tokio::main])"
+        "sluice_dns needs a tokio runtime with I/O and time enabled to ask a name server; call lookup from inside one (for example under #[tokio::main])"
     )]
     NoRuntime,
     /// A builder setting is out of range.
@@ -90,7 +90,7 @@ impl DnsError {
     /// True for [`DnsError::NotFound`].
     ///
     /// ```
-    /// use sluice::dns::{DnsError, Family};
+    /// use sluice_dns::{DnsError, Family};
     /// assert!(DnsError::NotFound { host: "x".into(), family: Family::Any }.is_not_found());
     /// assert!(!DnsError::NoRuntime.is_not_found());
     /// ```
@@ -101,7 +101,7 @@ impl DnsError {
     /// True for [`DnsError::Timeout`].
     ///
     /// ```
-    /// use sluice::dns::DnsError;
+    /// use sluice_dns::DnsError;
     /// use std::time::Duration;
     /// let err = DnsError::Timeout { host: "x".into(), after: Duration::from_secs(1) };
     /// assert!(err.is_timeout());

@@ -14,10 +14,10 @@ use std::time::Instant;
 /// Node's `dns.lookup(host, {family: 4})` does.
 ///
 /// ```
-/// use sluice::dns::{Family, getaddrinfo};
+/// use sluice_dns::{Family, getaddrinfo};
 /// let addrs = getaddrinfo("127.0.0.1", Family::V4)?;
 /// assert_eq!(addrs, vec![std::net::IpAddr::from([127, 0, 0, 1])]);
-/// # Ok::<(), sluice::dns::DnsError>(())
+/// # Ok::<(), sluice_dns::DnsError>(())
 /// ```
 pub fn getaddrinfo(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> {
     let started = Instant::now();
@@ -32,7 +32,7 @@ pub fn getaddrinfo(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> 
     };
     // A lookup waits on the network: on a pool worker, the section counts as
     // blocked once it lasts, and its lane hands its queue on.
-    let found = crate::blocking(|| dns_lookup::getaddrinfo(Some(host), None, Some(hints)))
+    let found = sluice::blocking(|| dns_lookup::getaddrinfo(Some(host), None, Some(hints)))
         .map_err(|e| match e.kind() {
             LookupErrorKind::NoName | LookupErrorKind::NoData => DnsError::NotFound {
                 host: host.to_string(),

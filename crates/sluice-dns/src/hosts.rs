@@ -20,12 +20,12 @@
 //!   or unreadable file holds no names.
 
 use super::Family;
-use crate::loom::sync::Mutex;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 /// Names to addresses, names lowercased, addresses in file order.

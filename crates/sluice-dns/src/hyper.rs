@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// use hyper_util::client::legacy::connect::HttpConnector;
-/// use sluice::dns::{Family, HyperResolver, Resolver};
+/// use sluice_dns::{Family, HyperResolver, Resolver};
 /// use tower_service::Service;
 ///
 /// let resolver = Resolver::system()?;

@@ -1,5 +1,8 @@
-//! Name resolution that never occupies the pool (feature `dns`, on by
-//! default).
+//! # sluice-dns
+//!
+//! Name resolution that never occupies a pool thread. The pool itself is
+//! the `sluice` crate; this crate uses its [`SlowIo`] lane only for the
+//! `getaddrinfo` fallback.
 //!
 //! Node resolves names with `getaddrinfo` on libuv's pool (`dns.lookup`):
 //! every lookup holds a pool thread for as long as the name server takes,
@@ -43,18 +46,25 @@
 //! | [`getaddrinfo`] | the C library's resolver (blocking) |
 //! | `HyperResolver` (feature `hyper`) | the resolver as hyper-util's `Service<Name>` |
 //!
+//! Features: `prometheus` (on by default: `Resolver::register`,
+//! `DnsCollector`), `serde` (on by default: `Serialize` on [`DnsMetrics`])
+//! and `hyper` (`HyperResolver`, adds hyper-util).
+//!
 //! ```no_run
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), sluice::dns::DnsError> {
-//! use sluice::dns::{self, Family};
+//! # async fn main() -> Result<(), sluice_dns::DnsError> {
+//! use sluice_dns::Family;
 //!
-//! let addrs = dns::lookup("example.com", Family::V4).await?;
+//! let addrs = sluice_dns::lookup("example.com", Family::V4).await?;
 //! println!("{addrs:?}");
 //! # Ok(())
 //! # }
 //! ```
 //!
-//! [`SlowIo`]: crate::Lane::SlowIo
+//! [`SlowIo`]: sluice::Lane::SlowIo
+
+#![forbid(unsafe_code)]
+#![doc(test(attr(deny(warnings))))]
 
 mod cache;
 mod error;
@@ -74,7 +84,7 @@ pub use error::DnsError;
 /// tests and fuzzing.
 ///
 /// ```
-/// let t = sluice::dns::parse_hosts("127.0.0.1 localhost Box # x\nnot-an-ip name\n::1 localhost\n");
+/// let t = sluice_dns::parse_hosts("127.0.0.1 localhost Box # x\nnot-an-ip name\n::1 localhost\n");
 /// assert_eq!(t["box"], vec!["127.0.0.1".parse::<std::net::IpAddr>()?]);
 /// assert_eq!(t["localhost"].len(), 2);
 /// assert!(!t.contains_key("name"));
@@ -98,7 +108,7 @@ use std::sync::OnceLock;
 /// Which addresses a lookup wants: `getaddrinfo`'s `ai_family`.
 ///
 /// ```
-/// use sluice::dns::Family;
+/// use sluice_dns::Family;
 /// assert_eq!("4".parse::<Family>(), Ok(Family::V4));
 /// assert_eq!(Family::V6.to_string(), "IPv6");
 /// assert!("ipx".parse::<Family>().unwrap_err().contains("expected any, 4 or 6"));
@@ -117,7 +127,7 @@ impl Family {
     /// True if `ip` belongs to this family.
     ///
     /// ```
-    /// use sluice::dns::Family;
+    /// use sluice_dns::Family;
     /// let v4: std::net::IpAddr = "10.0.0.1".parse().unwrap();
     /// assert!(Family::V4.admits(v4) && Family::Any.admits(v4) && !Family::V6.admits(v4));
     /// ```
@@ -160,9 +170,9 @@ static SYSTEM: OnceLock<Result<Resolver, DnsError>> = OnceLock::new();
 /// every later [`lookup`].
 ///
 /// ```
-/// let resolver = sluice::dns::system_resolver()?;
-/// assert!(!resolver.nameservers().is_empty() || matches!(resolver.mode(), sluice::dns::Mode::Getaddrinfo { .. }));
-/// # Ok::<(), sluice::dns::DnsError>(())
+/// let resolver = sluice_dns::system_resolver()?;
+/// assert!(!resolver.nameservers().is_empty() || matches!(resolver.mode(), sluice_dns::Mode::Getaddrinfo { .. }));
+/// # Ok::<(), sluice_dns::DnsError>(())
 /// ```
 pub fn system_resolver() -> Result<&'static Resolver, DnsError> {
     SYSTEM
@@ -177,9 +187,9 @@ pub fn system_resolver() -> Result<&'static Resolver, DnsError> {
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), sluice::dns::DnsError> {
-/// use sluice::dns::{self, Family};
-/// let addrs = dns::lookup("127.0.0.1", Family::Any).await?;
+/// # async fn main() -> Result<(), sluice_dns::DnsError> {
+/// use sluice_dns::Family;
+/// let addrs = sluice_dns::lookup("127.0.0.1", Family::Any).await?;
 /// assert_eq!(addrs.len(), 1);
 /// # Ok(())
 /// # }

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), sluice::dns::DnsError> {
-/// use sluice::dns::{Family, Resolver};
+/// # async fn main() -> Result<(), sluice_dns::DnsError> {
+/// use sluice_dns::{Family, Resolver};
 ///
 /// let resolver = Resolver::builder().no_nameservers().build()?;
 /// resolver.lookup("127.0.0.1", Family::V4).await?;

@@ -20,8 +20,6 @@ use super::hosts::HostsFile;
 use super::metrics::{Counters, DnsMetrics, dec, inc};
 use super::system::{HOSTS, Mode, Source, SystemConfig};
 use super::{DnsError, Family, gai};
-use crate::loom::sync::{Mutex, MutexGuard};
-use crate::{Lane, Pool};
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared, WeakShared};
 use hickory_resolver::TokioResolver;
@@ -32,10 +30,12 @@ use hickory_resolver::config::{
 use hickory_resolver::net::NetError;
 use hickory_resolver::net::runtime::TokioRuntimeProvider;
 use hickory_resolver::proto::rr::{Name, RData, RecordType};
+use sluice::{Lane, Pool};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// Answers of up to this many distinct lookups are cached by default.
@@ -50,7 +50,7 @@ const MAX_RUNTIMES: usize = 8;
 /// [`build`](Builder::build).
 ///
 /// ```
-/// use sluice::dns::{Mode, Resolver, Source};
+/// use sluice_dns::{Mode, Resolver, Source};
 /// use std::time::Duration;
 ///
 /// let resolver = Resolver::builder()
@@ -65,7 +65,7 @@ const MAX_RUNTIMES: usize = 8;
 ///
 /// let err = Resolver::builder().attempts(0).build().unwrap_err();
 /// assert_eq!(err.to_string(), "attempts=0 is out of range; expected 1..=16");
-/// # Ok::<(), sluice::dns::DnsError>(())
+/// # Ok::<(), sluice_dns::DnsError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
@@ -115,10 +115,10 @@ impl Builder {
     /// the [`Mode`] the configuration allows.
     ///
     /// ```
-    /// let builder = sluice::dns::Builder::system()?;
+    /// let builder = sluice_dns::Builder::system()?;
     /// let resolver = builder.build()?;
     /// assert_eq!(resolver.metrics().lookups_total, 0);
-    /// # Ok::<(), sluice::dns::DnsError>(())
+    /// # Ok::<(), sluice_dns::DnsError>(())
     /// ```
     pub fn system() -> Result<Builder, DnsError> {
         Ok(Builder::from_config(SystemConfig::read()?))
@@ -279,8 +279,8 @@ impl Builder {
 ///
 /// ```
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), sluice::dns::DnsError> {
-/// use sluice::dns::{Family, Resolver};
+/// # async fn main() -> Result<(), sluice_dns::DnsError> {
+/// use sluice_dns::{Family, Resolver};
 ///
 /// let dir = std::env::temp_dir().join(format!("sluice-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
@@ -380,7 +380,7 @@ impl Resolver {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    /// use sluice::dns::{Family, Resolver};
+    /// use sluice_dns::{Family, Resolver};
     /// let resolver = Resolver::builder().no_nameservers().build()?;
     /// let mut registry = prometheus_client::registry::Registry::default();
     /// resolver.register(&mut registry);

@@ -3,7 +3,7 @@
 //! like `getaddrinfo` by itself ([`Mode::Native`]), or must it ask
 //! `getaddrinfo` ([`Mode::Getaddrinfo`])?
 //!
-//! ## When sluice::dns falls back to `getaddrinfo`
+//! ## When sluice_dns falls back to `getaddrinfo`
 //!
 //! Exactly when the system asks for something only the C library can do.
 //! On glibc (`target_env = "gnu"`):
@@ -51,7 +51,7 @@ pub enum Source {
 /// How a [`Resolver`](super::Resolver) answers.
 ///
 /// ```
-/// use sluice::dns::{Mode, Source, SystemConfig};
+/// use sluice_dns::{Mode, Source, SystemConfig};
 ///
 /// let native = SystemConfig::parse(Some("nameserver 10.0.0.53\n"), Some("hosts: files dns\n"), &|_| None, None);
 /// assert_eq!(native.mode, Mode::Native { order: vec![Source::Files, Source::Dns] });
@@ -119,9 +119,9 @@ impl SystemConfig {
     /// but cannot be read is an error naming it.
     ///
     /// ```
-    /// let config = sluice::dns::SystemConfig::read()?;
+    /// let config = sluice_dns::SystemConfig::read()?;
     /// assert!(!config.nameservers.is_empty());
-    /// # Ok::<(), sluice::dns::DnsError>(())
+    /// # Ok::<(), sluice_dns::DnsError>(())
     /// ```
     pub fn read() -> Result<SystemConfig, DnsError> {
         let resolv = read_optional(RESOLV_CONF)?;
@@ -140,7 +140,7 @@ impl SystemConfig {
     /// variables, `hostname` is the machine's name.
     ///
     /// ```
-    /// use sluice::dns::SystemConfig;
+    /// use sluice_dns::SystemConfig;
     /// use std::time::Duration;
     ///
     /// let c = SystemConfig::parse(
@@ -237,7 +237,7 @@ fn mode(_nsswitch: Option<&str>, _env: &dyn Fn(&str) -> Option<String>) -> Mode 
 #[cfg(not(any(target_env = "musl", target_env = "gnu")))]
 fn mode(_nsswitch: Option<&str>, _env: &dyn Fn(&str) -> Option<String>) -> Mode {
     Mode::Getaddrinfo {
-        reason: "sluice::dns reproduces glibc's and musl's resolvers only; on this platform the C library answers".into(),
+        reason: "sluice_dns reproduces glibc's and musl's resolvers only; on this platform the C library answers".into(),
     }
 }
 
@@ -248,7 +248,7 @@ fn mode_glibc(nsswitch: Option<&str>, env: &dyn Fn(&str) -> Option<String>) -> M
         if env(var).is_some_and(|v| !v.is_empty()) {
             return Mode::Getaddrinfo {
                 reason: format!(
-                    "{var} is set in the environment; glibc applies it and sluice::dns does not"
+                    "{var} is set in the environment; glibc applies it and sluice_dns does not"
                 ),
             };
         }
@@ -267,7 +267,7 @@ fn mode(nsswitch: Option<&str>, env: &dyn Fn(&str) -> Option<String>) -> Mode {
 /// The sources of the `hosts:` line, or why sluice cannot follow it.
 #[cfg_attr(not(any(target_env = "gnu", test)), allow(dead_code))]
 fn hosts_sources(nsswitch: Option<&str>) -> Result<Vec<Source>, String> {
-    const DEFAULT: &str = "glibc's built-in default, `hosts: dns [!UNAVAIL=return] files`, has an action sluice::dns does not implement";
+    const DEFAULT: &str = "glibc's built-in default, `hosts: dns [!UNAVAIL=return] files`, has an action sluice_dns does not implement";
     let Some(text) = nsswitch else {
         return Err(format!("there is no {NSSWITCH_CONF}; {DEFAULT}"));
     };
@@ -286,7 +286,7 @@ fn hosts_sources(nsswitch: Option<&str>) -> Result<Vec<Source>, String> {
             "dns" => Source::Dns,
             w if w.starts_with('[') => {
                 return Err(format!(
-                    "{NSSWITCH_CONF} has `hosts: {line}`, whose action {w} sluice::dns does not implement"
+                    "{NSSWITCH_CONF} has `hosts: {line}`, whose action {w} sluice_dns does not implement"
                 ));
             }
             w => {

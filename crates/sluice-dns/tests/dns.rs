@@ -1,12 +1,11 @@
-//! `sluice::dns` without a name server that answers: hosts-file answers
+//! `sluice_dns` without a name server that answers: hosts-file answers
 //! against the C library's, a server that never answers, the fallback to
 //! `getaddrinfo` on `SlowIo`, and lookups outside a runtime. Counts only.
 //! (Lookups against a real, delaying name server are tested in
 //! `tests/dns_resolver.rs`, against sluice-testnet's delay server.)
-#![cfg(feature = "dns")]
 
-use sluice::dns::{DnsError, Family, Mode, Resolver, getaddrinfo};
 use sluice::{Lane, Pool};
+use sluice_dns::{DnsError, Family, Mode, Resolver, getaddrinfo};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, ToSocketAddrs};
 use std::time::Duration;
@@ -24,12 +23,12 @@ async fn hosts_file_answers_equal_getaddrinfo() {
     let system = Resolver::system().unwrap();
     let Mode::Native { order } = system.mode() else {
         eprintln!(
-            "skipping: this machine's resolver configuration needs getaddrinfo ({:?}), so sluice::dns answers through it and there is nothing to compare",
+            "skipping: this machine's resolver configuration needs getaddrinfo ({:?}), so sluice_dns answers through it and there is nothing to compare",
             system.mode()
         );
         return;
     };
-    if order.first() != Some(&sluice::dns::Source::Files) {
+    if order.first() != Some(&sluice_dns::Source::Files) {
         eprintln!("skipping: nsswitch asks dns before files ({order:?})");
         return;
     }

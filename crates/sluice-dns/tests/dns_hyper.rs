@@ -1,10 +1,10 @@
 //! `HyperResolver` inside hyper-util's `HttpConnector`: the connector
-//! resolves through sluice::dns (here from a hosts file) and connects; no
+//! resolves through sluice_dns (here from a hosts file) and connects; no
 //! blocking pool is involved. Feature `hyper`.
 #![cfg(feature = "hyper")]
 
 use hyper_util::client::legacy::connect::HttpConnector;
-use sluice::dns::{Family, HyperResolver, Resolver};
+use sluice_dns::{Family, HyperResolver, Resolver};
 use tower_service::Service;
 
 #[tokio::test(flavor = "current_thread")]

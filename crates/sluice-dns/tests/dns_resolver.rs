@@ -1,13 +1,12 @@
-//! `sluice::dns` against sluice-testnet's DNS delay server, in-process on
+//! `sluice_dns` against sluice-testnet's DNS delay server, in-process on
 //! 127.0.0.1 with an ephemeral port (no namespace needed): every name in
 //! flight at once, the TTL cache, coalescing, the search list and ndots.
 //! The server's counts are the evidence. Counts only.
 //!
 //! hickory re-sends a UDP query that has no answer after 333 ms; holds
 //! here stay below that, and queries are counted net of retransmissions.
-#![cfg(feature = "dns")]
 
-use sluice::dns::{Family, Resolver};
+use sluice_dns::{Family, Resolver};
 use sluice_testnet::dns_delay::{DelayConfig, DelayServer, FastPattern, Stats};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -24,7 +23,7 @@ async fn server(hold_ms: u64, ttl: u32) -> DelayServer {
     DelayServer::start(c).await.unwrap()
 }
 
-fn resolver(server: &DelayServer) -> sluice::dns::Builder {
+fn resolver(server: &DelayServer) -> sluice_dns::Builder {
     Resolver::builder()
         .nameserver(server.local_addr())
         .no_hosts_file()
@@ -168,7 +167,7 @@ async fn the_hosts_file_answers_first() {
 }
 
 /// One resolver used from one tokio runtime, then (that runtime gone) from
-/// another, as `sluice::dns::lookup` is across `#[tokio::test]`s: each
+/// another, as `sluice_dns::lookup` is across `#[tokio::test]`s: each
 /// runtime gets its own hickory resolver, so the second still answers.
 #[test]
 fn a_resolver_outlives_the_runtime_it_first_ran_on() {

@@ -13,7 +13,7 @@
 /// just runs `f`. A `Cpu` lane thread leaving the section waits until the
 /// lane's computing threads fit its budget again, so threads computing never
 /// exceed the usable cores. `sluice::fs` (feature `ops`) and the `getaddrinfo`
-/// fallback of [`sluice::dns`](crate::dns) already use it.
+/// fallback of `sluice_dns` already use it.
 ///
 /// ```
 /// use sluice::{Lane, Pool};

@@ -17,7 +17,7 @@
 //! - **Every queue visible.** Counters, gauges and HDR histograms are always
 //!   on; [`Pool::metrics`] returns a [`Snapshot`] with Prometheus and JSON
 //!   exports.
-//! - **Names without the pool.** [`dns`] (feature `dns`, on by default)
+//! - **Names without the pool.** The `sluice-dns` crate (`sluice_dns`)
 //!   resolves names asynchronously, honouring `/etc/hosts` and
 //!   `resolv.conf` like `getaddrinfo`, with a TTL cache and coalescing; it
 //!   falls back to `getaddrinfo` on [`Lane::SlowIo`] only where the system's
@@ -51,7 +51,7 @@
 //! # Features
 //!
 //! The pool itself needs none; each export or helper is a feature, all but
-//! the last four on by default:
+//! the last three on by default:
 //!
 //! | feature | gives | adds |
 //! |---|---|---|
@@ -59,15 +59,13 @@
 //! | `serde` | `Serialize` on the snapshots and reports, `Snapshot::to_json` | serde, serde_json |
 //! | `health` | [`health`]: the doctor, [`health::Watch`], [`health::scrape`]; with `tokio` the loop-lag monitor | — |
 //! | `tokio` | `health::LoopMonitor` | tokio |
-//! | `dns` | [`dns`] | hickory-resolver, tokio |
 //! | `ops` | `sluice::crypto`, `sluice::zlib`, `sluice::fs` | RustCrypto, flate2 |
 //! | `tower` | `sluice::tower::LaneLayer` | tower-layer, http |
 //! | `metrics` | `sluice::report::MetricsReporter` | metrics |
 //! | `tracing` | a span per task, events | tracing |
-//! | `hyper` | `sluice::dns::HyperResolver` | hyper-util |
 //!
 //! `default-features = false` builds the pool alone (25 crates with sluice
-//! itself, 126 with the defaults).
+//! itself, 65 with the defaults).
 //!
 //! See `ARCHITECTURE.md` in the repository for the map of the modules and
 //! `src/park/README.md` for the sleep/wake protocol and its proof sketch.
@@ -83,8 +81,6 @@ mod clock;
 pub mod compat;
 mod config;
 mod deadline;
-#[cfg(feature = "dns")]
-pub mod dns;
 #[cfg(feature = "health")]
 pub mod health;
 mod hooks;

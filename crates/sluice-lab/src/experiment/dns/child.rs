@@ -23,7 +23,7 @@ impl crate::child::Workload for Dns {
             "getaddrinfo" => {
                 let look = |name: String| async move {
                     run_on(exec, Lane::SlowIo, move || {
-                        sluice::dns::getaddrinfo(&name, Family::V4)
+                        sluice_dns::getaddrinfo(&name, Family::V4)
                     })
                     .await?
                     .map_err(|e| e.to_string())
@@ -35,14 +35,14 @@ impl crate::child::Workload for Dns {
                 (t0, before, all)
             }
             "sluice::dns" => {
-                let mut b = sluice::dns::Builder::system()?;
+                let mut b = sluice_dns::Builder::system()?;
                 if let Some(pool) = exec.pool() {
                     b = b.fallback_pool(pool.clone());
                 }
                 let resolver: Resolver = b.build()?;
                 out.mode = Some(match resolver.mode() {
-                    sluice::dns::Mode::Native { .. } => "native".to_string(),
-                    sluice::dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
+                    sluice_dns::Mode::Native { .. } => "native".to_string(),
+                    sluice_dns::Mode::Getaddrinfo { reason } => format!("getaddrinfo: {reason}"),
                 });
                 out.hosts_match = Some(u8::from(hosts_match(cx, &resolver)));
                 cx.block_on(resolver.lookup(&warmup, Family::V4))?;

@@ -46,7 +46,7 @@ use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use sluice::Lane;
-use sluice::dns::{Family, Resolver};
+use sluice_dns::{Family, Resolver};
 use sluice_testnet::dns_delay::{DelayConfig, FastPattern};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, ToSocketAddrs};
@@ -302,7 +302,7 @@ impl Experiment for Dns {
         for m in fallbacks {
             notes.push(format!("sluice::dns ran in {m}, so its lookups were getaddrinfo on the SlowIo lane (its budget is the pool size)"));
         }
-        notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice::dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
+        notes.push("sluice-compat and tokio: getaddrinfo(name, AF_INET) as a SlowIo task (libuv policy) or in spawn_blocking; sluice: sluice_dns::Resolver::system() on the child's event loop (hickory-resolver; /etc/hosts first, then the name server), pool_tasks = SlowIo tasks it started (0: no pool thread held)".into());
         Ok(sweep.outcome(rows, notes))
     }
 
