@@ -15,6 +15,9 @@ const nodeCrypto = require('node:crypto');
 const nodeZlib = require('node:zlib');
 const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
+const nodeEvents = require('node:events');
+const { AsyncResource } = require('node:async_hooks');
+const { kMaxLength } = require('node:buffer');
 const net = require('node:net');
 const os = require('node:os');
 const util = require('node:util');
@@ -38,22 +41,27 @@ const original = Object.freeze({
 });
 
 // ----------------------------------------------------------------- inbox
-// How outcomes come back: each native call returns an id at once; a worker
-// that finishes posts (id, outcome) to this thread's mailbox in the addon
-// and, once per batch, writes a byte to a socket whose other end is `bell`.
-// On that byte the loop drains the mailbox and hands each outcome to what
-// waits for it: a promise, or a Node-style callback (see `start`). No
+// How outcomes come back: each native call names this copy's `inbox` and
+// returns an id at once; a worker that finishes posts (id, outcome) to that
+// inbox and, once per batch, writes a byte to a socket whose other end is
+// `bell`. On that byte the loop drains the inbox and hands each outcome to
+// what waits for it: a promise, or a Node-style callback (see `start`). No
 // lock is shared with the workers, so the loop never waits for one. `bell`
 // keeps the loop alive only while operations are in flight.
+//
+// Every copy of this file has an inbox of its own: a second copy in the
+// same thread (a `require.cache` reset, jest's module registry, both
+// sharing one addon) never takes this one's outcomes.
 
+const inbox = new native.Inbox();
 const waiting = new Map();
-const bell = openBell();
+const bell = openBell(inbox.takeFd());
 
-function openBell() {
+function openBell(fd) {
   // `onread` reads the bell's bytes into one small buffer of our own: no
   // 64 KiB Buffer per ring for the garbage collector.
   const socket = new net.Socket({
-    fd: native.openInbox(),
+    fd,
     readable: true,
     writable: false,
     onread: { buffer: Buffer.alloc(64), callback: deliver },
@@ -71,15 +79,39 @@ function expect(id, onOutcome) {
   waiting.set(id, onOutcome);
 }
 
-function deliver() {
-  const letters = native.drain();
-  for (let i = 0; i < letters.length; i += 2) {
-    const onOutcome = waiting.get(letters[i]);
-    if (onOutcome === undefined) continue;
-    waiting.delete(letters[i]);
-    onOutcome(letters[i + 1]);
-  }
+// Drops operation `id` (its signal aborted): its outcome, when it comes, is
+// nobody's.
+function forget(id) {
+  waiting.delete(id);
   if (waiting.size === 0) bell.unref();
+}
+
+// The largest buffer handed to JavaScript (the tests lift it to see what
+// V8 does past it).
+let drainLimit = kMaxLength;
+
+function deliver() {
+  handOut(inbox.drain(drainLimit), 0);
+}
+
+// Hands out `outcomes` from index `from`. A callback that throws throws
+// out of here, untouched, as Node's own callbacks do (an uncaught
+// exception at the user's line, or the caller's domain); the rest of the
+// batch is handed out on the next turn of the loop, after that exception
+// was dealt with, so one throw never takes the batch with it.
+function handOut(outcomes, from) {
+  let i = from;
+  try {
+    for (; i < outcomes.length; i += 2) {
+      const onOutcome = waiting.get(outcomes[i]);
+      if (onOutcome === undefined) continue;
+      waiting.delete(outcomes[i]);
+      onOutcome(outcomes[i + 1]);
+    }
+  } finally {
+    if (i < outcomes.length) setImmediate(handOut, outcomes, i + 2);
+    else if (waiting.size === 0) bell.unref();
+  }
 }
 
 // ---------------------------------------------------------------- errors
@@ -111,7 +143,41 @@ function busyError(f) {
   return err;
 }
 
+// An error as Node's own `internal/errors` makes one: `code` an own
+// property, and the stack's first line `RangeError [CODE]: message`.
+function nodeError(Kind, code, message) {
+  const err = new Kind(message);
+  err.name = `${Kind.name} [${code}]`;
+  // eslint-disable-next-line no-unused-expressions
+  err.stack;
+  delete err.name;
+  err.code = code;
+  return err;
+}
+
+// Node's AbortError class (internal to Node; `events.on` throws one
+// synchronously for an aborted signal).
+const AbortError = (() => {
+  try {
+    nodeEvents.on(new nodeEvents.EventEmitter(), 'sluice', { signal: AbortSignal.abort() });
+  } catch (e) {
+    if (e && e.code === 'ABORT_ERR') return e.constructor;
+  }
+  return class AbortError extends Error {
+    constructor(message = 'The operation was aborted', options = undefined) {
+      super(message, options);
+      this.code = 'ABORT_ERR';
+      this.name = 'AbortError';
+    }
+  };
+})();
+
+function abortError(signal) {
+  return new AbortError(undefined, { cause: signal.reason });
+}
+
 function failureError(f, context) {
+  if (f instanceof Error) return f; // what V8 raised when it refused the value
   switch (f.kind) {
     case 'sys':
       if (f.errno !== undefined && f.errno !== null) return systemError(f, context);
@@ -132,6 +198,12 @@ function failureError(f, context) {
     }
     case 'busy':
       return busyError(f);
+    case 'range':
+      return f.code === 'ERR_FS_FILE_TOO_LARGE'
+        ? nodeError(RangeError, f.code, `File size (${f.size}) is greater than 2 GiB`)
+        : nodeError(RangeError, 'ERR_BUFFER_TOO_LARGE', `Cannot create a Buffer larger than ${f.bound} bytes`);
+    case 'aborted':
+      return new AbortError();
     case 'panic': {
       const err = new Error(`sluice: a task panicked: ${f.message}`);
       err.code = 'ERR_SLUICE_PANIC';
@@ -150,8 +222,8 @@ function errnoOfZlib(code) {
 }
 
 function isFailure(value) {
-  return value !== null && typeof value === 'object' && typeof value.kind === 'string' &&
-    !ArrayBuffer.isView(value);
+  return value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) &&
+    (typeof value.kind === 'string' || value instanceof Error);
 }
 
 // Node's error and result for the addon's `value`: `[error, null]` for a
@@ -169,44 +241,96 @@ function resultOf(value, context, shape) {
 // Starts an operation: `submit()` calls the addon and returns the id;
 // `context` names the path or host for Node's error, and `shape` turns the
 // addon's value into Node's result. Without `callback`, returns a promise,
-// settled with the result or with Node's error (a synchronous failure, say
-// a bad SLUICE_* variable, becomes its rejection). With a Node-style
-// `callback`, returns nothing and calls it straight from the loop when the
-// outcome arrives, as Node calls its own: no promise, no extra tick.
+// settled with the result or with Node's error (a synchronous failure
+// becomes its rejection). With a Node-style `callback`, returns nothing and
+// calls it from the loop when the outcome arrives, as Node calls its own:
+// no promise, no extra tick, in the caller's async context (`type` names
+// the AsyncResource, as Node names its request: FSREQCALLBACK, ...), and an
+// exception it throws is the caller's (see `handOut`).
 // `spread(callback, result)`, where given, hands the result over the way
 // the Node function does (dns.lookup's `(err, address, family)`).
-function start(submit, context, shape, callback, spread) {
+// `signal` (an AbortSignal, readFile's): aborting it settles the call at
+// once with Node's AbortError and `cancel` (a native.Cancel) tells the
+// worker to skip or stop it.
+function start(submit, context, shape, callback, spread, type, signal, cancel) {
+  if (signal !== undefined && signal.aborted) {
+    const err = abortError(signal);
+    if (callback === undefined) return Promise.reject(err);
+    // Node's fs.readFile calls it at once, before returning.
+    callback(err);
+    return undefined;
+  }
   let id;
   try {
     id = submit();
   } catch (err) {
-    if (callback === undefined) return Promise.reject(err);
-    process.nextTick(callback, err);
+    const e = addonError(err);
+    if (callback === undefined) return Promise.reject(e);
+    process.nextTick(callback, e);
     return undefined;
   }
   if (callback === undefined) {
-    return new Promise((resolve, reject) => expect(id, (value) => {
-      const [error, result] = resultOf(value, context, shape);
-      if (error !== null) reject(error);
-      else resolve(result);
-    }));
+    return new Promise((resolve, reject) => {
+      const settle = (value) => {
+        const [error, result] = resultOf(value, context, shape);
+        if (error !== null) reject(error);
+        else resolve(result);
+      };
+      expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
+    });
   }
-  expect(id, (value) => {
+  const resource = new AsyncResource(type || 'SLUICE', { requireManualDestroy: false });
+  // A domain the call was made in catches what the callback throws, as
+  // Node's own requests do (`resource.domain` is set by the domain module).
+  const settle = (value) => {
     const [error, result] = resultOf(value, context, shape);
-    try {
-      if (error !== null) callback(error);
-      else if (spread) spread(callback, result);
-      else callback(null, result);
-    } catch (err) {
-      // What Node does with an exception thrown by a callback: an uncaught
-      // exception. Thrown on the next tick, so the rest of this batch's
-      // outcomes are still delivered.
-      process.nextTick(() => {
-        throw err;
-      });
+    const domain = resource.domain;
+    if (domain === undefined) {
+      deliverTo(resource, callback, spread, error, result);
+      return;
     }
-  });
+    try {
+      deliverTo(resource, callback, spread, error, result);
+    } catch (err) {
+      // The async scope has exited the domain; re-enter it so that the
+      // uncaught exception is the domain's, as Node's would be.
+      domain.enter();
+      throw err;
+    }
+  };
+  expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
   return undefined;
+}
+
+function deliverTo(resource, callback, spread, error, result) {
+  if (error !== null) resource.runInAsyncScope(callback, undefined, error);
+  else if (spread) resource.runInAsyncScope(spread, undefined, callback, result);
+  else resource.runInAsyncScope(callback, undefined, null, result);
+}
+
+// `settle` for an operation with a signal: an abort settles it at once with
+// Node's AbortError (the worker skips or stops it), the outcome otherwise.
+function abortable(id, signal, cancel, settle) {
+  const onAbort = () => {
+    cancel.cancel();
+    forget(id);
+    settle(new AbortError(undefined, { cause: signal.reason }));
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return (value) => {
+    signal.removeEventListener('abort', onAbort);
+    settle(value);
+  };
+}
+
+// The addon's synchronous error (`CODE: message` in its reason) as a
+// JavaScript error with that code.
+function addonError(e) {
+  const m = /^(ERR_[A-Z_]+): (.*)$/s.exec(e && e.message);
+  if (!m) return e;
+  const err = new Error(`sluice: ${m[2]}`);
+  err.code = m[1];
+  return err;
 }
 
 // ------------------------------------------------------- fast-path shapes
@@ -223,11 +347,20 @@ function isInt(v, min, max) {
   return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 }
 
+const EMPTY = Buffer.alloc(0);
+const { isAnyArrayBuffer, isArrayBufferView, isProxy } = util.types;
+
+// The bytes of a string, a view or an ArrayBuffer, or null for anything
+// else (a Proxy around a buffer among them: Node refuses it, so the call
+// goes to Node, which throws its ERR_INVALID_ARG_TYPE). A detached buffer
+// is empty, as Node reads it.
 function bytes(v) {
   if (typeof v === 'string') return Buffer.from(v, 'utf8');
-  if (Buffer.isBuffer(v)) return v;
-  if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-  if (v instanceof ArrayBuffer) return Buffer.from(v);
+  if (isArrayBufferView(v)) {
+    if (v.byteLength === 0) return EMPTY;
+    return Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  }
+  if (isAnyArrayBuffer(v)) return v.byteLength === 0 ? EMPTY : Buffer.from(v);
   return null;
 }
 
@@ -251,7 +384,7 @@ function scryptShape(password, salt, keylen, options) {
   let par = 1;
   let maxmem = 32 << 20;
   if (options !== undefined && options !== null) {
-    if (typeof options !== 'object') return null;
+    if (typeof options !== 'object' || isProxy(options)) return null;
     const keys = Object.keys(options);
     if (!keys.every((k) => SCRYPT_KEYS.has(k) && options[k] !== undefined)) return null;
     const pick = (a, b, dflt) => {
@@ -278,45 +411,62 @@ function zlibInput(buffer) {
 // zlib options sluice runs: none, or only `level`.
 function gzipLevel(options) {
   if (options === undefined || options === null) return -1;
-  if (typeof options !== 'object') return null;
+  if (typeof options !== 'object' || isProxy(options)) return null;
   const keys = Object.keys(options);
   if (keys.length === 0) return -1;
   if (keys.length === 1 && keys[0] === 'level' && isInt(options.level, -1, 9)) return options.level;
   return null;
 }
 
+// gunzip's options sluice runs: none, or only `maxOutputLength` (a whole
+// number, 1..buffer.kMaxLength, as Node checks it). Returns the output's
+// limit (Node's default: kMaxLength), or null.
+function gunzipMaxOutput(options) {
+  if (options === undefined || options === null) return kMaxLength;
+  if (typeof options !== 'object' || isProxy(options)) return null;
+  const keys = Object.keys(options);
+  if (keys.length === 0) return kMaxLength;
+  if (keys.length !== 1 || keys[0] !== 'maxOutputLength') return null;
+  const max = options.maxOutputLength;
+  if (max === undefined) return kMaxLength;
+  return isInt(max, 1, kMaxLength) ? max : null;
+}
+
 function gunzipOptionsOk(options) {
-  return options === undefined || options === null ||
-    (typeof options === 'object' && Object.keys(options).length === 0);
+  return gunzipMaxOutput(options) !== null;
 }
 
 function pathShape(p) {
   return typeof p === 'string' && p.length > 0 && !p.includes('\u0000') ? p : null;
 }
 
-// readFile's options: undefined, an encoding, or { encoding, flag: 'r' }.
-// Returns { encoding } or null.
+// readFile's options: undefined, an encoding, or { encoding, flag: 'r',
+// signal }. Returns { encoding, signal } or null. A signal must be a real
+// AbortSignal (anything else is Node's to refuse).
 function readFileOptions(options) {
-  if (options === undefined || options === null) return { encoding: null };
+  if (options === undefined || options === null) return { encoding: null, signal: undefined };
   let encoding;
+  let signal;
   if (typeof options === 'string') {
     encoding = options;
-  } else if (typeof options === 'object') {
+  } else if (typeof options === 'object' && !isProxy(options)) {
     for (const k of Object.keys(options)) {
-      if (k !== 'encoding' && k !== 'flag') return null;
+      if (k !== 'encoding' && k !== 'flag' && k !== 'signal') return null;
     }
     if (options.flag !== undefined && options.flag !== 'r') return null;
     encoding = options.encoding;
+    signal = options.signal;
+    if (signal !== undefined && !(signal instanceof AbortSignal && !isProxy(signal))) return null;
   } else {
     return null;
   }
-  if (encoding === undefined || encoding === null) return { encoding: null };
-  return typeof encoding === 'string' && Buffer.isEncoding(encoding) ? { encoding } : null;
+  if (encoding === undefined || encoding === null) return { encoding: null, signal };
+  return typeof encoding === 'string' && Buffer.isEncoding(encoding) ? { encoding, signal } : null;
 }
 
 function statOptionsOk(options) {
   return options === undefined || options === null ||
-    (typeof options === 'object' && Object.keys(options).every(
+    (typeof options === 'object' && !isProxy(options) && Object.keys(options).every(
       (k) => k === 'bigint' && (options.bigint === false || options.bigint === undefined)));
 }
 
@@ -343,7 +493,7 @@ function lookupShape(hostname, options, callbackForm) {
     shape.family = options;
     return shape;
   }
-  if (options === null || typeof options !== 'object') return null;
+  if (options === null || typeof options !== 'object' || isProxy(options)) return null;
   for (const k of Object.keys(options)) {
     const v = options[k];
     if (v === undefined || v === null) continue;
@@ -423,46 +573,76 @@ function orderAddresses(list, order) {
 
 function runPbkdf2(args, callback) {
   count('calls', 'pbkdf2');
-  return start(() => native.pbkdf2(...args), undefined, null, callback);
+  return start(() => native.pbkdf2(inbox, ...args), undefined, null, callback, undefined, 'PBKDF2REQUEST');
 }
 
 function runScrypt(args, callback) {
   count('calls', 'scrypt');
-  return start(() => native.scrypt(...args), undefined, null, callback);
+  return start(() => native.scrypt(inbox, ...args), undefined, null, callback, undefined, 'SCRYPTREQUEST');
 }
 
 function runGzip(input, level, callback) {
   count('calls', 'gzip');
-  return start(() => native.gzip(input, level), undefined, null, callback);
+  return start(() => native.gzip(inbox, input, level), undefined, null, callback, undefined, 'ZLIB');
 }
 
-function runGunzip(input, callback) {
+// `maxOutput`: the caller's maxOutputLength, or Node's default kMaxLength.
+function runGunzip(input, callback, maxOutput = kMaxLength) {
   count('calls', 'gunzip');
-  return start(() => native.gunzip(input), undefined, null, callback);
+  return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, 'ZLIB');
 }
 
-function runReadFile(filePath, encoding, callback) {
+function runReadFile(filePath, encoding, callback, signal) {
   count('calls', 'readFile');
-  return start(() => native.readFile(filePath), filePath,
-    encoding ? (buf) => buf.toString(encoding) : null, callback);
+  const cancel = signal === undefined ? undefined : new native.Cancel();
+  return start(() => native.readFile(inbox, filePath, cancel), filePath,
+    encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, 'FSREQCALLBACK',
+    signal, cancel);
 }
 
 const msFromTimeSpec = (sec, nsec) => sec * 1e3 + nsec / 1e6;
 
+// fs.Stats as Node's own binding builds them. Node 22 and later deprecate
+// the public constructor (DEP0180) and compute the Date fields lazily from
+// the *Ms ones: there, the object is made from the prototype with the
+// fields Node's binding sets; before, the constructor is Node's own way.
+const lazyDates = typeof (Object.getOwnPropertyDescriptor(nodeFs.Stats.prototype, 'atime') || {}).get === 'function';
+
 function statsFrom(f) {
-  return new nodeFs.Stats(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-    msFromTimeSpec(f[10], f[11]), msFromTimeSpec(f[12], f[13]),
-    msFromTimeSpec(f[14], f[15]), msFromTimeSpec(f[16], f[17]));
+  const atimeMs = msFromTimeSpec(f[10], f[11]);
+  const mtimeMs = msFromTimeSpec(f[12], f[13]);
+  const ctimeMs = msFromTimeSpec(f[14], f[15]);
+  const birthtimeMs = msFromTimeSpec(f[16], f[17]);
+  if (!lazyDates) {
+    return new nodeFs.Stats(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+      atimeMs, mtimeMs, ctimeMs, birthtimeMs);
+  }
+  const s = Object.create(nodeFs.Stats.prototype);
+  s.dev = f[0];
+  s.mode = f[1];
+  s.nlink = f[2];
+  s.uid = f[3];
+  s.gid = f[4];
+  s.rdev = f[5];
+  s.blksize = f[6];
+  s.ino = f[7];
+  s.size = f[8];
+  s.blocks = f[9];
+  s.atimeMs = atimeMs;
+  s.mtimeMs = mtimeMs;
+  s.ctimeMs = ctimeMs;
+  s.birthtimeMs = birthtimeMs;
+  return s;
 }
 
 function runStat(filePath, callback) {
   count('calls', 'stat');
-  return start(() => native.stat(filePath), filePath, statsFrom, callback);
+  return start(() => native.stat(inbox, filePath), filePath, statsFrom, callback, undefined, 'FSREQCALLBACK');
 }
 
 function runLookup(hostname, shape, callback, spread) {
   count('calls', 'lookup');
-  return start(() => native.lookup(hostname, shape.family), hostname, (addrs) => {
+  return start(() => native.lookup(inbox, hostname, shape.family), hostname, (addrs) => {
     const list = orderAddresses(
       addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
     if (list.length === 0) {
@@ -470,11 +650,24 @@ function runLookup(hostname, shape, callback, spread) {
       throw failureError({ kind: 'dns', code: 'ENOTFOUND' }, hostname);
     }
     return shape.all ? list : list[0];
-  }, callback, spread);
+  }, callback, spread, 'GETADDRINFOREQWRAP');
 }
 
 function fallback(op) {
   count('fallbacks', op);
+}
+
+// `plan()` (a shape check) as null where it throws: an options object with
+// a throwing getter, a revoked Proxy. The call then goes to Node's own
+// function, which meets the same throw where Node does (a rejection for a
+// promise form).
+function planned(plan) {
+  if (disabled !== null) return null;
+  try {
+    return plan();
+  } catch {
+    return null;
+  }
 }
 
 // --------------------------------------------------------- promise API
@@ -487,79 +680,122 @@ const promisified = {
   gunzip: util.promisify(original.gunzip),
 };
 
+// Node's promise function `fn(...args)`: it throws or rejects as Node does.
+function nodePromise(op, fn, args) {
+  fallback(op);
+  return fn(...args);
+}
+
 const crypto = {
   /** `crypto.pbkdf2` as a promise, on the Cpu lane. */
   pbkdf2(password, salt, iterations, keylen, digest) {
-    const shape = pbkdf2Shape(password, salt, iterations, keylen, digest);
+    const shape = planned(() => pbkdf2Shape(password, salt, iterations, keylen, digest));
     if (shape) return runPbkdf2(shape);
-    fallback('pbkdf2');
-    return promisified.pbkdf2(password, salt, iterations, keylen, digest);
+    return nodePromise('pbkdf2', promisified.pbkdf2, [password, salt, iterations, keylen, digest]);
   },
   /** `crypto.scrypt` as a promise, on the Cpu lane. */
   scrypt(password, salt, keylen, options) {
-    const shape = scryptShape(password, salt, keylen, options);
+    const shape = planned(() => scryptShape(password, salt, keylen, options));
     if (shape) return runScrypt(shape);
-    fallback('scrypt');
-    return options === undefined
-      ? promisified.scrypt(password, salt, keylen)
-      : promisified.scrypt(password, salt, keylen, options);
+    return nodePromise('scrypt', promisified.scrypt,
+      options === undefined ? [password, salt, keylen] : [password, salt, keylen, options]);
   },
   /** `crypto.randomBytes` as a promise, on the Cpu lane. */
   randomBytes(size) {
-    if (isInt(size, 1, MAX_OUTPUT)) {
+    if (disabled === null && isInt(size, 1, MAX_OUTPUT)) {
       count('calls', 'randomBytes');
-      return start(() => native.randomBytes(size));
+      return start(() => native.randomBytes(inbox, size));
     }
-    fallback('randomBytes');
-    return promisified.randomBytes(size);
+    return nodePromise('randomBytes', promisified.randomBytes, [size]);
   },
 };
 
 const zlib = {
   /** `zlib.gzip` as a promise, on the Cpu lane; options: `level` only. */
   gzip(buffer, options) {
-    const input = zlibInput(buffer);
-    const level = gzipLevel(options);
-    if (input !== null && level !== null) return runGzip(input, level);
-    fallback('gzip');
-    return promisified.gzip(buffer, options === undefined ? {} : options);
+    const how = planned(() => {
+      const input = zlibInput(buffer);
+      const level = input === null ? null : gzipLevel(options);
+      return level === null ? null : [input, level];
+    });
+    if (how) return runGzip(how[0], how[1]);
+    return nodePromise('gzip', promisified.gzip, [buffer, options === undefined ? {} : options]);
   },
-  /** `zlib.gunzip` as a promise, on the Cpu lane. */
+  /** `zlib.gunzip` as a promise, on the Cpu lane; options: `maxOutputLength` only. */
   gunzip(buffer, options) {
-    const input = zlibInput(buffer);
-    if (input !== null && gunzipOptionsOk(options)) return runGunzip(input);
-    fallback('gunzip');
-    return promisified.gunzip(buffer, options === undefined ? {} : options);
+    const how = planned(() => {
+      const input = zlibInput(buffer);
+      const max = input === null ? null : gunzipMaxOutput(options);
+      return max === null ? null : [input, max];
+    });
+    if (how) return runGunzip(how[0], undefined, how[1]);
+    return nodePromise('gunzip', promisified.gunzip, [buffer, options === undefined ? {} : options]);
   },
 };
 
 const fs = {
-  /** `fs.promises.readFile`, on the FastIo lane. */
+  /** `fs.promises.readFile`, on the FastIo lane (`signal` honoured). */
   readFile(filePath, options) {
-    const p = pathShape(filePath);
-    const o = p === null ? null : readFileOptions(options);
-    if (o) return runReadFile(p, o.encoding);
-    fallback('readFile');
-    return original.readFilePromise.call(nodeFs.promises, filePath, options);
+    const how = planned(() => {
+      const p = pathShape(filePath);
+      const o = p === null ? null : readFileOptions(options);
+      return o && [p, o];
+    });
+    if (how) return runReadFile(how[0], how[1].encoding, undefined, how[1].signal);
+    return nodePromise('readFile', original.readFilePromise.bind(nodeFs.promises), [filePath, options]);
   },
   /** `fs.promises.stat`, on the FastIo lane. */
   stat(filePath, options) {
-    const p = pathShape(filePath);
-    if (p !== null && statOptionsOk(options)) return runStat(p);
-    fallback('stat');
-    return original.statPromise.call(nodeFs.promises, filePath, options);
+    const p = planned(() => (statOptionsOk(options) ? pathShape(filePath) : null));
+    if (p !== null) return runStat(p);
+    return nodePromise('stat', original.statPromise.bind(nodeFs.promises), [filePath, options]);
   },
 };
 
 const dns = {
   /** `dns.promises.lookup` through sluice::dns: no pool thread waits. */
   lookup(hostname, options) {
-    const shape = lookupShape(hostname, options, false);
+    const shape = planned(() => lookupShape(hostname, options, false));
     if (shape) return runLookup(hostname, shape);
-    fallback('lookup');
-    return original.lookupPromise.call(nodeDns.promises, hostname, options);
+    return nodePromise('lookup', original.lookupPromise.bind(nodeDns.promises), [hostname, options]);
   },
 };
+
+// ------------------------------------------------------- SLUICE_*, warm-up
+// A refused SLUICE_* variable (SLUICE_CPU_THREADS=4 on 2 cores, junk) is
+// found when the package loads, before any call: every call then goes to
+// Node's own function (libuv's pool), and one warning names the variable
+// and its value, on the next turn of the loop (unless configure() replaced
+// the value by then). configure() and metrics() throw that error
+// (ERR_SLUICE_ENV). An empty variable is an unset one.
+
+let disabled = null;
+{
+  const refused = native.checkEnv();
+  if (refused) {
+    disabled = new Error(`sluice: ${refused.message}`);
+    disabled.code = 'ERR_SLUICE_ENV';
+    disabled.variable = refused.variable;
+    disabled.value = refused.value;
+  }
+}
+
+// Once the tick that loaded the package ends (configure() runs in it, or
+// builds the pool itself), the pool is built, a worker started on each lane,
+// and the resolver read: the first call is as fast as the next ones.
+setImmediate(() => {
+  if (disabled !== null) {
+    process.emitWarning(
+      `${disabled.message.replace(/^sluice: /, '')}; sluice is off: every call runs on Node's own functions (libuv's pool) until it is fixed`,
+      { code: 'ERR_SLUICE_ENV', type: 'SluiceWarning' });
+    return;
+  }
+  try {
+    native.warm();
+  } catch {
+    // The first call reports it.
+  }
+}).unref();
 
 // ------------------------------------------------------ admission, metrics
 
@@ -628,6 +864,8 @@ function configure(options) {
     err.code = m ? m[1] : 'ERR_SLUICE_CONFIGURE';
     throw err;
   }
+  // The options replaced what a refused variable said.
+  disabled = null;
 }
 
 // OpenMetrics text (what the pool writes) as Prometheus text format 0.0.4,
@@ -670,14 +908,24 @@ function nodeCountersText() {
   return lines.join('\n') + '\n';
 }
 
+// The addon's answer to `call()`, or the error that turned sluice off.
+function fromPool(call) {
+  if (disabled !== null) throw disabled;
+  try {
+    return call();
+  } catch (e) {
+    throw addonError(e);
+  }
+}
+
 /** Prometheus text, ready to append to prom-client's `register.metrics()`. */
 function metrics() {
-  return toPrometheusText(native.metricsText()) + nodeCountersText();
+  return toPrometheusText(fromPool(() => native.metricsText())) + nodeCountersText();
 }
 
 /** The pool's and the resolver's counts as an object (see index.d.ts). */
 function metricsJson() {
-  const m = JSON.parse(native.metricsJson());
+  const m = JSON.parse(fromPool(() => native.metricsJson()));
   m.node = { calls: { ...counters.calls }, fallbacks: { ...counters.fallbacks } };
   return m;
 }
@@ -689,30 +937,55 @@ function metricsJson() {
  * costs beyond the work itself.
  */
 function ping() {
-  return start(() => native.noop());
+  if (disabled !== null) return Promise.reject(disabled);
+  return start(() => native.noop(inbox));
 }
 
+/** True once the pool exists (configured, or built by a first call or the warm-up). */
+function isConfigured() {
+  return native.isConfigured();
+}
+
+/** How the addon was compiled: 'release' or 'debug'. */
+function buildProfile() {
+  return native.buildProfile();
+}
+
+// For sluice/patch and the tests; not part of the documented API.
+const _internal = {
+  native,
+  original,
+  inbox,
+  shapes: { pbkdf2Shape, scryptShape, zlibInput, gzipLevel, gunzipOptionsOk, gunzipMaxOutput, pathShape,
+    readFileOptions, statOptionsOk, lookupShape },
+  run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
+  fallback,
+  planned,
+  disabled: () => disabled,
+  toPrometheusText,
+  // A task that panics in Rust: the test of the panic path.
+  panicForTest: (message) => start(() => native.panicForTest(inbox, String(message))),
+  // An outcome of `len` zero bytes (untouched pages): the test of a value
+  // V8 refuses, past buffer.kMaxLength.
+  oversizedForTest: (len, callback) => start(() => native.oversizedForTest(inbox, len), undefined, null, callback),
+  pending: () => waiting.size,
+  setDrainLimitForTest: (limit) => {
+    drainLimit = limit;
+  },
+};
+
+// Written as a list of names, so that Node's CJS export detector finds every
+// one of them: `import { metrics } from 'sluice'` works.
 module.exports = {
   crypto,
   zlib,
   fs,
   dns,
   configure,
-  isConfigured: () => native.isConfigured(),
-  buildProfile: () => native.buildProfile(),
+  isConfigured,
+  buildProfile,
   metrics,
   metricsJson,
   ping,
-  // For sluice/patch and the tests; not part of the documented API.
-  _internal: {
-    native,
-    original,
-    shapes: { pbkdf2Shape, scryptShape, zlibInput, gzipLevel, gunzipOptionsOk, pathShape,
-      readFileOptions, statOptionsOk, lookupShape },
-    run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
-    fallback,
-    toPrometheusText,
-    // A task that panics in Rust: the test of the panic path.
-    panicForTest: (message) => start(() => native.panicForTest(String(message))),
-  },
+  _internal,
 };

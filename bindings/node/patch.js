@@ -18,8 +18,9 @@ const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const sluice = require('./index.js');
 
-const { original, shapes, run, fallback } = sluice._internal;
+const { original, shapes, run, fallback, planned } = sluice._internal;
 
+// Empty is unset, as for every SLUICE_* variable.
 function flag(name, fallbackValue) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallbackValue;
@@ -66,7 +67,9 @@ function callbackForm(op, orig, leading, hasOptions, plan) {
       cb = opts;
       opts = undefined;
     }
-    const how = typeof cb === 'function' ? plan(...args.slice(0, leading), opts) : null;
+    // `planned`: null (Node's function runs) where the shape check throws
+    // (a throwing getter, a revoked Proxy), or where SLUICE_* turned sluice off.
+    const how = typeof cb === 'function' ? planned(() => plan(...args.slice(0, leading), opts)) : null;
     if (!how) {
       fallback(op);
       return Reflect.apply(orig, this, args);
@@ -79,7 +82,7 @@ function callbackForm(op, orig, leading, hasOptions, plan) {
 // A replacement for the promise form `orig(...args)`, with the same `plan`.
 function promiseForm(op, orig, plan) {
   return like(orig, function (...args) {
-    const how = plan(...args);
+    const how = planned(() => plan(...args));
     if (!how) {
       fallback(op);
       return Reflect.apply(orig, this, args);
@@ -116,7 +119,8 @@ if (enabled.gzip) {
 if (enabled.gunzip) {
   nodeZlib.gunzip = callbackForm('gunzip', original.gunzip, 1, true, (buffer, options) => {
     const input = shapes.zlibInput(buffer);
-    return input === null || !shapes.gunzipOptionsOk(options) ? null : { run: (cb) => run.runGunzip(input, cb) };
+    const max = input === null ? null : shapes.gunzipMaxOutput(options);
+    return max === null ? null : { run: (cb) => run.runGunzip(input, cb, max) };
   });
   patched.push('zlib.gunzip');
 }
@@ -125,7 +129,7 @@ if (enabled.readFile) {
   const plan = (path, options) => {
     const p = shapes.pathShape(path);
     const o = p === null ? null : shapes.readFileOptions(options);
-    return o ? { run: (cb) => run.runReadFile(p, o.encoding, cb) } : null;
+    return o ? { run: (cb) => run.runReadFile(p, o.encoding, cb, o.signal) } : null;
   };
   nodeFs.readFile = callbackForm('readFile', original.readFile, 1, true, plan);
   nodeFs.promises.readFile = promiseForm('readFile', original.readFilePromise, plan);

@@ -4,12 +4,14 @@
 //! `index.js` checks every argument, builds Node's result shapes and error
 //! objects, and calls the functions here with clean values. Each operation
 //! returns an id at once (`index.js` keys its promise by it) and runs on a
-//! sluice lane; when the work is done, its outcome is posted to the calling
-//! JavaScript thread's [`Mailbox`], whose bell is one byte written to a
-//! socket pair. `index.js` watches the other end (a `net.Socket`, ref'd only
-//! while operations are in flight, so an idle pool never keeps Node alive)
-//! and on each ring calls [`drain`], which hands back every outcome posted
-//! since the last one.
+//! sluice lane; when the work is done, its outcome is posted to the
+//! [`Inbox`] the call named: one per copy of `index.js` (a `require.cache`
+//! reset, or jest's module registry, loads a second copy that shares this
+//! addon), each a [`Mailbox`] whose bell is one byte written to a socket
+//! pair of its own. That copy watches the other end (a `net.Socket`, ref'd
+//! only while operations are in flight, so an idle pool never keeps Node
+//! alive) and on each ring calls [`Inbox::drain`], which hands back every
+//! outcome posted since the last one.
 //!
 //! Why not a threadsafe function per promise (napi-rs's `JsDeferred`): Node
 //! holds a threadsafe function's mutex while it wakes the loop, so the
@@ -31,21 +33,26 @@
 //! and a task dropped without running (which only a shut-down pool does)
 //! still settles its promise (kind `"dropped"`).
 //! Settling goes through one guard type, `Settle`, whose `Drop` makes
-//! "never settled" impossible.
+//! "never settled" impossible. A result too large for JavaScript settles
+//! its own operation with an error, never its batch: sizes are checked
+//! before the work allocates (Node's 2 GiB for `readFile`, the caller's
+//! `maxOutputLength` for `gunzip`), and a value V8 still refuses is turned
+//! into that operation's error where [`Inbox::drain`] converts it.
 
 use napi::Env;
-use napi::bindgen_prelude::{Buffer, BufferSlice, Either, Either6, Float64ArraySlice};
+use napi::bindgen_prelude::{Array, Buffer, BufferSlice, Either6, Float64ArraySlice};
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::mailbox::Mailbox;
 use sluice::zlib::Checkpointed;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
 use sluice_dns::{DnsError, Family, Resolver};
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::io::{Read, Write};
 use std::os::fd::IntoRawFd;
 use std::os::unix::net::UnixStream;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The pool of this process: one for the main thread and every worker
@@ -68,17 +75,15 @@ type Out<'env> =
 /// a small result the copy is the cheaper of the two.
 const COPY_LIMIT: usize = 64 * 1024;
 
-/// An operation's id and its outcome, posted to the mailbox of the
-/// JavaScript thread that started it.
+/// An operation's id and its outcome, posted to the inbox the call named.
 type Letter = (f64, Done);
 
-thread_local! {
-    /// This JavaScript thread's mailbox (the main thread and each
-    /// `worker_thread` run on their own OS thread), opened by [`open_inbox`].
-    static INBOX: RefCell<Option<Arc<Mailbox<Letter>>>> = const { RefCell::new(None) };
-    /// The id of this thread's next operation.
-    static NEXT_ID: Cell<f64> = const { Cell::new(1.0) };
-}
+/// Node's largest `readFile` (`kIoMaxLength`, 2 GiB - 1): a larger file is
+/// refused with `ERR_FS_FILE_TOO_LARGE` before anything is allocated.
+const IO_MAX_LENGTH: u64 = (1 << 31) - 1;
+
+/// How much a bounded read asks the allocator for at a time.
+const READ_CHUNK: usize = 512 * 1024;
 
 /// Why an operation produced no value. `index.js` turns it into the error
 /// Node would throw (`code`, `errno`, `syscall`, `path`, ...).
@@ -101,8 +106,11 @@ pub struct Failure {
     pub message: Option<String>,
     /// The lane that refused (kind `"busy"`).
     pub lane: Option<String>,
-    /// Its queue bound (kind `"busy"`).
+    /// Its queue bound (kind `"busy"`), or the size limit passed (kind
+    /// `"range"`: `ERR_BUFFER_TOO_LARGE`).
     pub bound: Option<f64>,
+    /// The size found (kind `"range"`: `ERR_FS_FILE_TOO_LARGE`).
+    pub size: Option<f64>,
 }
 
 impl Failure {
@@ -118,6 +126,32 @@ impl Failure {
             code: code.map(Into::into),
             message: Some(message.into()),
             ..Failure::new(kind)
+        }
+    }
+
+    /// Node's `ERR_FS_FILE_TOO_LARGE` (a `RangeError`) for a file of `size` bytes.
+    fn file_too_large(size: u64) -> Failure {
+        Failure {
+            code: Some("ERR_FS_FILE_TOO_LARGE".into()),
+            size: Some(size as f64),
+            ..Failure::new("range")
+        }
+    }
+
+    /// Node's `ERR_BUFFER_TOO_LARGE` (a `RangeError`) past `max` bytes.
+    fn buffer_too_large(max: usize) -> Failure {
+        Failure {
+            code: Some("ERR_BUFFER_TOO_LARGE".into()),
+            bound: Some(max as f64),
+            ..Failure::new("range")
+        }
+    }
+
+    /// Node's `ABORT_ERR`: the call's `signal` aborted before it ran.
+    fn aborted() -> Failure {
+        Failure {
+            code: Some("ABORT_ERR".into()),
+            ..Failure::new("aborted")
         }
     }
 
@@ -167,18 +201,13 @@ struct Settle {
 }
 
 impl Settle {
-    /// A new operation of the calling JavaScript thread.
-    fn open() -> napi::Result<Settle> {
-        let inbox = INBOX.with_borrow(Clone::clone).ok_or_else(|| {
-            napi::Error::from_reason(
-                "sluice: this thread has no inbox; load the addon through index.js",
-            )
-        })?;
-        let id = NEXT_ID.replace(NEXT_ID.get() + 1.0);
-        Ok(Settle {
+    /// A new operation whose outcome goes to `inbox`.
+    fn open(inbox: &Inbox) -> Settle {
+        let id = inbox.next_id.replace(inbox.next_id.get() + 1.0);
+        Settle {
             id,
-            inbox: Some(inbox),
-        })
+            inbox: Some(inbox.mailbox.clone()),
+        }
     }
 
     fn finish(mut self, done: Done) {
@@ -201,48 +230,202 @@ impl Drop for Settle {
     }
 }
 
-/// Opens this JavaScript thread's mailbox and returns the file descriptor
-/// `index.js` watches (a `net.Socket`): a byte arrives on it when outcomes
-/// are waiting for [`drain`]. Called once per thread, when `index.js` loads;
-/// `index.js` owns the descriptor from then on.
+/// Where one copy of `index.js` receives its operations' outcomes: a
+/// [`Mailbox`] and the socket its bell rings. Each copy loaded in a thread
+/// opens its own, so a second copy (a `require.cache` reset, jest's module
+/// registry) never takes the first one's outcomes: every operation names
+/// its inbox.
 #[napi]
-pub fn open_inbox() -> napi::Result<i32> {
-    let io =
-        |e: std::io::Error| napi::Error::from_reason(format!("sluice: opening the inbox: {e}"));
-    let (bell, watched) = UnixStream::pair().map_err(io)?;
-    // A full socket buffer cannot block a worker: there is at most one
-    // unread ring per drain, and a failed ring is one a pending ring covers.
-    bell.set_nonblocking(true).map_err(io)?;
-    let mailbox = Mailbox::new(move || {
-        // EPIPE after the thread's environment closed its end: nobody is
-        // left to tell (Node ignores SIGPIPE).
-        let _ = (&bell).write(&[1]);
-    });
-    INBOX.set(Some(Arc::new(mailbox)));
-    Ok(watched.into_raw_fd())
+pub struct Inbox {
+    mailbox: Arc<Mailbox<Letter>>,
+    /// The watched end of the bell, until [`Inbox::take_fd`] hands it over.
+    fd: Option<std::os::unix::net::UnixStream>,
+    /// The id of this inbox's next operation.
+    next_id: Cell<f64>,
 }
 
-/// The outcomes posted to this thread's mailbox since the last drain, as
-/// `[id, outcome, id, outcome, ...]`. `index.js` calls it when the bell
-/// rings.
 #[napi]
-pub fn drain(env: &Env) -> Vec<Either<f64, Out<'_>>> {
-    let mut letters = Vec::new();
-    INBOX.with_borrow(|inbox| {
-        if let Some(inbox) = inbox {
-            inbox.drain(|(id, done)| {
-                // A result V8 cannot take (no memory for its buffer) still
-                // settles its operation: as a failure that says so.
-                let out = done.into_out(env).unwrap_or_else(|e| {
-                    let message = format!("handing the result to JavaScript: {e}");
-                    Either6::E(Failure::message("failed", None, message))
-                });
-                letters.push(Either::A(id));
-                letters.push(Either::B(out));
-            });
+impl Inbox {
+    /// Opens an inbox. `index.js` watches [`Inbox::take_fd`]'s descriptor
+    /// (a `net.Socket`): a byte arrives on it when outcomes are waiting for
+    /// [`Inbox::drain`].
+    #[napi(constructor)]
+    pub fn new() -> napi::Result<Inbox> {
+        let io =
+            |e: std::io::Error| napi::Error::from_reason(format!("sluice: opening the inbox: {e}"));
+        let (bell, watched) = UnixStream::pair().map_err(io)?;
+        // A full socket buffer cannot block a worker: there is at most one
+        // unread ring per drain, and a failed ring is one a pending ring covers.
+        bell.set_nonblocking(true).map_err(io)?;
+        let mailbox = Mailbox::new(move || {
+            // EPIPE after the copy's socket closed: nobody is left to tell
+            // (Node ignores SIGPIPE).
+            let _ = (&bell).write(&[1]);
+        });
+        Ok(Inbox {
+            mailbox: Arc::new(mailbox),
+            fd: Some(watched),
+            next_id: Cell::new(1.0),
+        })
+    }
+
+    /// The descriptor to watch, once; `index.js` owns it from then on.
+    #[napi]
+    pub fn take_fd(&mut self) -> napi::Result<i32> {
+        self.fd
+            .take()
+            .map(IntoRawFd::into_raw_fd)
+            .ok_or_else(|| napi::Error::from_reason("sluice: the inbox's descriptor was taken"))
+    }
+
+    /// The outcomes posted since the last drain, as `[id, outcome, id,
+    /// outcome, ...]`. Each outcome is converted on its own: bytes past
+    /// `max_buffer` (`buffer.kMaxLength`) become Node's
+    /// `ERR_BUFFER_TOO_LARGE` for that operation, and a value V8 refuses
+    /// all the same (no memory for it) becomes that operation's error (the
+    /// exception V8 raised); the rest of the batch is delivered as usual.
+    #[napi(ts_return_type = "Array<number | unknown>")]
+    pub fn drain<'env>(&self, env: &'env Env, max_buffer: f64) -> napi::Result<Array<'env>> {
+        let mut letters = Vec::new();
+        self.mailbox.drain(|letter| letters.push(letter));
+        let too_many = || napi::Error::from_reason("sluice: too many outcomes in one drain");
+        let len = u32::try_from(letters.len() * 2).map_err(|_| too_many())?;
+        let mut out = env.create_array(len)?;
+        for (i, (id, done)) in (0..len).step_by(2).zip(letters) {
+            out.set(i, id)?;
+            let value = match done {
+                Done::Bytes(b) if b.len() as f64 > max_buffer => {
+                    Done::Fail(Failure::buffer_too_large(max_buffer as usize))
+                }
+                done => done,
+            };
+            let converted = value.into_out(env).and_then(|v| out.set(i + 1, v));
+            if let Err(e) = converted {
+                match raw::take_exception(env) {
+                    Some(exception) => out.set(i + 1, exception)?,
+                    None => {
+                        let message = format!("handing the result to JavaScript: {e}");
+                        out.set(i + 1, Failure::message("failed", None, message))?;
+                    }
+                }
+            }
         }
-    });
-    letters
+        Ok(out)
+    }
+}
+
+/// The one thing the safe API lacks: taking the exception V8 left pending
+/// when it refused a value, so that the rest of a batch can still be
+/// handed over (every later napi call fails while one is pending).
+#[allow(unsafe_code)]
+mod raw {
+    use napi::Env;
+    use napi::bindgen_prelude::ToNapiValue;
+    use napi::sys;
+
+    /// A JavaScript value as napi handed it over.
+    pub(crate) struct Value(sys::napi_value);
+
+    impl ToNapiValue for Value {
+        // SAFETY (of the impl): the value came from napi on the same env,
+        // within the current call's handle scope, which outlives the
+        // conversion; handing it back unchanged is what the trait asks.
+        unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+            Ok(val.0)
+        }
+    }
+
+    /// The exception pending on `env`, cleared, if there is one.
+    pub(crate) fn take_exception(env: &Env) -> Option<Value> {
+        let mut pending = false;
+        // SAFETY: `env` is the live environment of the napi call this runs
+        // in (drain, on the JavaScript thread), and `pending` is a valid
+        // place for the answer.
+        let status = unsafe { sys::napi_is_exception_pending(env.raw(), &mut pending) };
+        if status != sys::Status::napi_ok || !pending {
+            return None;
+        }
+        let mut exception = std::ptr::null_mut();
+        // SAFETY: as above; `exception` is a valid place for the value,
+        // which lives in the call's handle scope.
+        let status = unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
+        (status == sys::Status::napi_ok && !exception.is_null()).then_some(Value(exception))
+    }
+}
+
+/// A flag the caller's `AbortSignal` sets: work that has not started when
+/// it is set settles as `"aborted"` without running; a file read stops at
+/// its next chunk.
+#[napi]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+}
+
+#[napi]
+impl Cancel {
+    /// A flag, not set.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Cancel {
+        Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Sets the flag (the signal aborted).
+    #[napi]
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Reads `reader` to its end into `out`, at most `max` bytes: `Ok(false)`
+/// past `max` (nothing more is read). Memory is asked for in chunks and
+/// with `try_reserve`, so a read that no memory is left for fails with
+/// `ENOMEM` instead of aborting the process; `cancel`, when set, stops it
+/// between chunks (`Interrupted`).
+fn read_bounded(
+    reader: &mut impl Read,
+    out: &mut Vec<u8>,
+    max: usize,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<bool> {
+    loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if out.len() == out.capacity() {
+            // One byte past `max` tells "exactly max" from "more".
+            let room = max.saturating_add(1).saturating_sub(out.len());
+            out.try_reserve(room.min(READ_CHUNK))
+                .map_err(|_| std::io::Error::from_raw_os_error(libc_enomem()))?;
+        }
+        let len = out.len();
+        let spare = out.capacity() - len;
+        out.resize(len + spare, 0);
+        match reader.read(&mut out[len..]) {
+            Ok(0) => {
+                out.truncate(len);
+                return Ok(true);
+            }
+            Ok(n) => {
+                out.truncate(len + n);
+                if out.len() > max {
+                    return Ok(false);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => out.truncate(len),
+            Err(e) => {
+                out.truncate(len);
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// `ENOMEM`'s number on Linux.
+const fn libc_enomem() -> i32 {
+    12
 }
 
 /// The panic's message, when it was a string.
@@ -274,15 +457,26 @@ fn lane_name(lane: Lane) -> String {
 }
 
 /// The pool, built from `SLUICE_*` environment variables at the first call
-/// when [`configure`] was not called.
+/// (or by [`warm`]) when [`configure`] was not called. A refused variable
+/// is an error of its own, `ERR_SLUICE_ENV: SLUICE_X="v" ...`, that
+/// `index.js` reports once, naming the variable and its value.
 fn pool() -> napi::Result<&'static Pool> {
     if let Some(pool) = POOL.get() {
         return Ok(pool);
     }
     let pool = sluice::Builder::from_env()
         .and_then(|b| build(b, false))
-        .map_err(|e| napi::Error::from_reason(format!("sluice: {e}")))?;
+        .map_err(|e| napi::Error::from_reason(env_message(&e)))?;
     Ok(POOL.get_or_init(|| pool))
+}
+
+/// `ERR_SLUICE_ENV` and the variable's own error for one that came from a
+/// `SLUICE_*` variable, else `ERR_SLUICE_POOL` and the error.
+fn env_message(err: &ConfigError) -> String {
+    match err.variable() {
+        Some(_) => format!("ERR_SLUICE_ENV: {err}"),
+        None => format!("ERR_SLUICE_POOL: {err}"),
+    }
 }
 
 /// Builds the pool of this process. Unless a `Cpu` policy was chosen
@@ -293,7 +487,8 @@ fn pool() -> napi::Result<&'static Pool> {
 /// `CAP_SYS_NICE`, `ulimit -e` below 20 - nice) gets the library's default,
 /// `normal`; `metricsJson().pool.cpu_sched` says which is in force.
 fn build(b: sluice::Builder, chosen: bool) -> Result<Pool, ConfigError> {
-    let chosen = chosen || std::env::var_os("SLUICE_CPU_SCHED").is_some();
+    // An empty variable is an unset one, as `Builder::from_env` reads it.
+    let chosen = chosen || std::env::var_os("SLUICE_CPU_SCHED").is_some_and(|v| !v.is_empty());
     if !chosen {
         match b.clone().cpu_sched(CpuSched::Guarded).build() {
             Err(ConfigError::Refused { .. }) => {}
@@ -318,9 +513,13 @@ fn parse_cpu_sched(raw: &str) -> napi::Result<CpuSched> {
 
 /// Submits `work` to `lane` and returns the operation's id. A bounded lane
 /// that is full settles it at once with a `"busy"` failure.
-fn submit(lane: Lane, work: impl FnOnce() -> Done + Send + 'static) -> napi::Result<f64> {
+fn submit(
+    inbox: &Inbox,
+    lane: Lane,
+    work: impl FnOnce() -> Done + Send + 'static,
+) -> napi::Result<f64> {
     let pool = pool()?;
-    let settle = Settle::open()?;
+    let settle = Settle::open(inbox);
     let id = settle.id;
     match pool.try_reserve(lane) {
         Ok(place) => drop(place.spawn(move || run_settled(settle, work))),
@@ -358,44 +557,49 @@ pub struct PoolOptions {
     pub cpu_sched: Option<String>,
 }
 
-/// The JavaScript option a builder setting came from.
-fn option_name(setting: &str) -> &str {
-    match setting {
-        "threads(Lane::Cpu)" => "cpu",
-        "threads(Lane::FastIo)" => "fastIo",
-        "threads(Lane::SlowIo)" => "slowIo",
-        "queue_bound(Lane::Cpu)" => "cpuQueueBound",
-        "queue_bound(Lane::FastIo)" => "fastIoQueueBound",
-        "queue_bound(Lane::SlowIo)" => "slowIoQueueBound",
-        "stack_size" => "stackSize",
-        "cpu_nice" => "cpuNice",
-        "cpu_sched" => "cpuSched",
-        other => other,
-    }
+/// The JavaScript option of a builder setting.
+fn option_name(knob: sluice::Knob) -> Option<&'static str> {
+    use sluice::Knob;
+    Some(match knob {
+        Knob::Threads(Some(Lane::Cpu)) => "cpu",
+        Knob::Threads(Some(Lane::FastIo)) => "fastIo",
+        Knob::Threads(Some(Lane::SlowIo)) => "slowIo",
+        Knob::QueueBound(Some(Lane::Cpu)) => "cpuQueueBound",
+        Knob::QueueBound(Some(Lane::FastIo)) => "fastIoQueueBound",
+        Knob::QueueBound(Some(Lane::SlowIo)) => "slowIoQueueBound",
+        Knob::StackSize => "stackSize",
+        Knob::CpuNice => "cpuNice",
+        Knob::CpuSched => "cpuSched",
+        _ => return None,
+    })
 }
 
 /// A refused setting, in JavaScript's words: `option "cpu" = 99 is out of
 /// range; expected 1..=2 (...)`.
 fn config_message(err: &ConfigError) -> String {
-    match err {
-        ConfigError::OutOfRange {
-            setting,
-            value,
-            expected,
-            why,
-        } => format!(
-            "option \"{}\" = {value} is out of range; expected {expected}{why}",
-            option_name(setting)
-        ),
-        ConfigError::NotANumber {
-            setting,
-            value,
-            expected,
-        } => format!(
-            "option \"{}\" = {value:?} is not a number; expected {expected}",
-            option_name(setting)
-        ),
-        other => other.to_string(),
+    // A value from a `SLUICE_*` variable is named by its variable.
+    let option = err
+        .variable()
+        .is_none()
+        .then(|| err.knob().and_then(option_name))
+        .flatten();
+    match (err, option) {
+        (
+            ConfigError::OutOfRange {
+                value,
+                expected,
+                why,
+                ..
+            },
+            Some(option),
+        ) => format!("option \"{option}\" = {value} is out of range; expected {expected}{why}"),
+        (
+            ConfigError::NotANumber {
+                value, expected, ..
+            },
+            Some(option),
+        ) => format!("option \"{option}\" = {value:?} is not a number; expected {expected}"),
+        (other, _) => other.to_string(),
     }
 }
 
@@ -409,8 +613,8 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
             "ERR_SLUICE_CONFIGURED: sluice.configure() must run before the first sluice call and only once; the pool of this process is already built",
         ));
     }
-    let mut b = sluice::Builder::from_env()
-        .map_err(|e| napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {e}")))?;
+    let mut b =
+        sluice::Builder::from_env().map_err(|e| napi::Error::from_reason(env_message(&e)))?;
     let lanes = [Lane::Cpu, Lane::FastIo, Lane::SlowIo];
     let threads = [options.cpu, options.fast_io, options.slow_io];
     let bounds = [
@@ -441,12 +645,84 @@ pub fn configure(options: PoolOptions) -> napi::Result<()> {
         b = b.cpu_sched(parse_cpu_sched(sched)?);
     }
     let pool = build(b, options.cpu_sched.is_some()).map_err(|e| {
-        napi::Error::from_reason(format!("ERR_OUT_OF_RANGE: {}", config_message(&e)))
+        let message = config_message(&e);
+        napi::Error::from_reason(match e.variable() {
+            Some(_) => format!("ERR_SLUICE_ENV: {message}"),
+            None => format!("ERR_OUT_OF_RANGE: {message}"),
+        })
     })?;
     if POOL.set(pool).is_err() {
         return Err(napi::Error::from_reason(
             "ERR_SLUICE_CONFIGURED: sluice.configure() raced another thread's first use; the pool of this process is already built",
         ));
+    }
+    warm()
+}
+
+/// A `SLUICE_*` variable the pool refuses.
+#[napi(object)]
+#[derive(Debug, Clone)]
+pub struct EnvProblem {
+    /// The variable, `SLUICE_CPU_THREADS`.
+    pub variable: String,
+    /// Its value, as set.
+    pub value: Option<String>,
+    /// The pool's error, naming both: `SLUICE_CPU_THREADS="4" is out of range; ...`.
+    pub message: String,
+}
+
+/// Whether the `SLUICE_*` variables build a pool, before anything is run:
+/// the variable the pool refuses, or nothing (also once the pool exists).
+/// `index.js` asks when it loads, and reports a refusal once.
+#[napi]
+pub fn check_env() -> Option<EnvProblem> {
+    if POOL.get().is_some() {
+        return None;
+    }
+    // No thread starts in `build`: the pool made here is dropped unused.
+    let err = sluice::Builder::from_env()
+        .and_then(|b| build(b, false))
+        .err()?;
+    let variable = err.variable()?.to_string();
+    let value = match &err {
+        ConfigError::NotANumber { value, .. }
+        | ConfigError::NotUnicode { value, .. }
+        | ConfigError::OutOfRange { value, .. }
+        | ConfigError::NotAccepted { value, .. } => Some(value.clone()),
+        _ => None,
+    };
+    Some(EnvProblem {
+        variable,
+        value,
+        message: err.to_string(),
+    })
+}
+
+/// Makes the first call as fast as the next ones: builds the pool (from
+/// `SLUICE_*`, unless [`configure`] built it), starts a `FastIo` worker
+/// with one empty task (counted in the lane's totals; the worker then
+/// waits for work for the lane's keep-alive), and builds the DNS runtime
+/// and the resolver (reading `/etc/hosts` and `/etc/resolv.conf`). The
+/// `Cpu` lane is left alone: its first task pays for a thread start, which
+/// hashing and compression do not notice.
+/// `index.js` calls it once the tick that loaded it has ended, unless
+/// `configure` ran first (which calls it itself); the empty task runs once
+/// per process. Fails as [`pool`] does.
+#[napi]
+pub fn warm() -> napi::Result<()> {
+    static WARMED: std::sync::Once = std::sync::Once::new();
+    let pool = pool()?;
+    // Once per process, whichever thread or copy of `index.js` asks first.
+    WARMED.call_once(|| {
+        if let Ok(place) = pool.try_reserve(Lane::FastIo) {
+            drop(place.spawn(|| ()));
+        }
+    });
+    // The runtime's and resolver's errors are the first lookup's to report.
+    if let Ok(rt) = runtime() {
+        let _ = resolver();
+        // Its worker thread starts at its first task.
+        drop(rt.spawn(async {}));
     }
     Ok(())
 }
@@ -479,6 +755,7 @@ const PROFILE_MARK: &str = if cfg!(debug_assertions) {
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
 pub fn pbkdf2(
+    inbox: &Inbox,
     password: Buffer,
     salt: Buffer,
     iterations: u32,
@@ -489,7 +766,7 @@ pub fn pbkdf2(
         .parse()
         .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(Lane::Cpu, move || {
+    submit(inbox, Lane::Cpu, move || {
         match crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest) {
             Ok(key) => Done::Bytes(key),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
@@ -501,6 +778,7 @@ pub fn pbkdf2(
 /// checked the parameters against the memory limit).
 #[napi]
 pub fn scrypt(
+    inbox: &Inbox,
     password: Buffer,
     salt: Buffer,
     keylen: u32,
@@ -509,7 +787,7 @@ pub fn scrypt(
     p: u32,
 ) -> napi::Result<f64> {
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(Lane::Cpu, move || {
+    submit(inbox, Lane::Cpu, move || {
         if n < 2 || !n.is_power_of_two() {
             return Done::Fail(Failure::message(
                 "invalid",
@@ -541,8 +819,8 @@ pub fn scrypt(
 
 /// `crypto.randomBytes(size)` on the `Cpu` lane.
 #[napi]
-pub fn random_bytes(size: u32) -> napi::Result<f64> {
-    submit(Lane::Cpu, move || {
+pub fn random_bytes(inbox: &Inbox, size: u32) -> napi::Result<f64> {
+    submit(inbox, Lane::Cpu, move || {
         let mut out = vec![0u8; size as usize];
         match getrandom::fill(&mut out) {
             Ok(()) => Done::Bytes(out),
@@ -558,14 +836,14 @@ pub fn random_bytes(size: u32) -> napi::Result<f64> {
 /// `zlib.gzip(buffer, { level })` on the `Cpu` lane; `level` -1 is zlib's
 /// default (6).
 #[napi]
-pub fn gzip(data: Buffer, level: i32) -> napi::Result<f64> {
+pub fn gzip(inbox: &Inbox, data: Buffer, level: i32) -> napi::Result<f64> {
     let level = if level < 0 {
         sluice::zlib::DEFAULT_LEVEL
     } else {
         level.unsigned_abs()
     };
     let data = data.to_vec();
-    submit(Lane::Cpu, move || {
+    submit(inbox, Lane::Cpu, move || {
         match sluice::zlib::gzip_sync(&data, level) {
             Ok(packed) => Done::Bytes(packed),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
@@ -573,41 +851,57 @@ pub fn gzip(data: Buffer, level: i32) -> napi::Result<f64> {
     })
 }
 
-/// `zlib.gunzip(buffer)` on the `Cpu` lane, with Node's rules: members are
-/// read in turn until the input ends; bytes after a member that do not
-/// start another are `incorrect header check`, as in Node.
+/// `zlib.gunzip(buffer, { maxOutputLength })` on the `Cpu` lane, with
+/// Node's rules: members are read in turn until the input ends; bytes after
+/// a member that do not start another are `incorrect header check`, as in
+/// Node. Output past `max_output` bytes (the caller's `maxOutputLength`,
+/// else `buffer.kMaxLength`) stops the inflation with Node's
+/// `ERR_BUFFER_TOO_LARGE`.
 #[napi]
-pub fn gunzip(data: Buffer) -> napi::Result<f64> {
+pub fn gunzip(inbox: &Inbox, data: Buffer, max_output: f64) -> napi::Result<f64> {
     let data = data.to_vec();
-    submit(Lane::Cpu, move || gunzip_members(&data))
+    // A limit past the address space is no limit at all.
+    let max = if max_output >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        max_output.max(0.0) as usize
+    };
+    submit(inbox, Lane::Cpu, move || gunzip_members(&data, max))
 }
 
 fn zlib_failure(code: &str, message: &str) -> Done {
     Done::Fail(Failure::message("zlib", Some(code), message))
 }
 
-fn gunzip_members(data: &[u8]) -> Done {
+fn gunzip_members(data: &[u8], max: usize) -> Done {
     if data.is_empty() {
         return zlib_failure("Z_BUF_ERROR", "unexpected end of file");
     }
-    let mut out = Vec::with_capacity(data.len().saturating_mul(3));
+    let mut out = Vec::new();
     let mut rest = data;
     loop {
         if rest.len() >= 2 && (rest[0] != 0x1f || rest[1] != 0x8b) {
             return zlib_failure("Z_DATA_ERROR", "incorrect header check");
         }
         let mut member = Checkpointed::new(flate2::bufread::GzDecoder::new(rest));
-        if let Err(e) = member.read_to_end(&mut out) {
-            let text = e.to_string();
-            return if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                zlib_failure("Z_BUF_ERROR", "unexpected end of file")
-            } else if text.contains("checksum") {
-                zlib_failure("Z_DATA_ERROR", "incorrect data check")
-            } else if text.contains("header") {
-                zlib_failure("Z_DATA_ERROR", "incorrect header check")
-            } else {
-                zlib_failure("Z_DATA_ERROR", &text)
-            };
+        match read_bounded(&mut member, &mut out, max, None) {
+            Ok(true) => {}
+            Ok(false) => return Done::Fail(Failure::buffer_too_large(max)),
+            Err(e) if e.raw_os_error() == Some(libc_enomem()) => {
+                return Done::Fail(Failure::sys(&e, "inflate", false));
+            }
+            Err(e) => {
+                let text = e.to_string();
+                return if e.kind() == std::io::ErrorKind::UnexpectedEof {
+                    zlib_failure("Z_BUF_ERROR", "unexpected end of file")
+                } else if text.contains("checksum") {
+                    zlib_failure("Z_DATA_ERROR", "incorrect data check")
+                } else if text.contains("header") {
+                    zlib_failure("Z_DATA_ERROR", "incorrect header check")
+                } else {
+                    zlib_failure("Z_DATA_ERROR", &text)
+                };
+            }
         }
         rest = member.into_inner().into_inner();
         if rest.is_empty() {
@@ -617,17 +911,43 @@ fn gunzip_members(data: &[u8]) -> Done {
 }
 
 /// `fs.readFile(path)` on the `FastIo` lane: `open` (the error names the
-/// path), then `read` (it does not, as in Node).
+/// path), `fstat`, then `read` (it does not name it, as in Node). As in
+/// Node, a file over 2 GiB is refused with `ERR_FS_FILE_TOO_LARGE`: by its
+/// size before anything is allocated, or, for a file whose size `fstat`
+/// does not tell (a pipe, `/proc`), once the read passes 2 GiB. `cancel`
+/// (the caller's `signal`) stops it before it opens the file or between
+/// chunks.
 #[napi]
-pub fn read_file(path: String) -> napi::Result<f64> {
-    submit(Lane::FastIo, move || {
+pub fn read_file(inbox: &Inbox, path: String, cancel: Option<&Cancel>) -> napi::Result<f64> {
+    let cancel = cancel.map(|c| c.flag.clone());
+    submit(inbox, Lane::FastIo, move || {
+        let cancelled = || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled() {
+            return Done::Fail(Failure::aborted());
+        }
         let mut file = match std::fs::File::open(&path) {
             Ok(f) => f,
             Err(e) => return Done::Fail(Failure::sys(&e, "open", true)),
         };
+        let size = match file.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            Ok(_) => 0,
+            Err(e) => return Done::Fail(Failure::sys(&e, "fstat", false)),
+        };
+        if size > IO_MAX_LENGTH {
+            return Done::Fail(Failure::file_too_large(size));
+        }
         let mut bytes = Vec::new();
-        match file.read_to_end(&mut bytes) {
-            Ok(_) => Done::Bytes(bytes),
+        // The size, and one byte to see the end (a file that grew reads on).
+        if bytes.try_reserve_exact(size as usize + 1).is_err() {
+            let e = std::io::Error::from_raw_os_error(libc_enomem());
+            return Done::Fail(Failure::sys(&e, "read", false));
+        }
+        let max = IO_MAX_LENGTH as usize;
+        match read_bounded(&mut file, &mut bytes, max, cancel.as_deref()) {
+            Ok(true) => Done::Bytes(bytes),
+            Ok(false) => Done::Fail(Failure::file_too_large(bytes.len() as u64)),
+            Err(_) if cancelled() => Done::Fail(Failure::aborted()),
             Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
         }
     })
@@ -636,10 +956,12 @@ pub fn read_file(path: String) -> napi::Result<f64> {
 /// `fs.stat(path)` on the `FastIo` lane: the fields in the order of Node's
 /// `Stats` constructor, each time as seconds and nanoseconds.
 #[napi]
-pub fn stat(path: String) -> napi::Result<f64> {
-    submit(Lane::FastIo, move || match std::fs::metadata(&path) {
-        Ok(m) => Done::Stat(stat_fields(&m)),
-        Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
+pub fn stat(inbox: &Inbox, path: String) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        match std::fs::metadata(&path) {
+            Ok(m) => Done::Stat(stat_fields(&m)),
+            Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
+        }
     })
 }
 
@@ -715,13 +1037,13 @@ fn dns_failure(err: &DnsError) -> Failure {
 /// tokio runtime: no pool thread waits on a name server. `family` is 0, 4
 /// or 6; the addresses come back in the resolver's order.
 #[napi]
-pub fn lookup(host: String, family: u32) -> napi::Result<f64> {
+pub fn lookup(inbox: &Inbox, host: String, family: u32) -> napi::Result<f64> {
     let family = match family {
         4 => Family::V4,
         6 => Family::V6,
         _ => Family::Any,
     };
-    let settle = Settle::open()?;
+    let settle = Settle::open(inbox);
     let id = settle.id;
     let (runtime, resolver) = match runtime().and_then(|rt| Ok((rt, resolver()?))) {
         Ok(both) => both,
@@ -747,15 +1069,25 @@ pub fn lookup(host: String, family: u32) -> napi::Result<f64> {
 /// The cheapest task there is, on the `FastIo` lane: what a round trip
 /// from JavaScript to a sluice worker and back costs.
 #[napi]
-pub fn noop() -> napi::Result<f64> {
-    submit(Lane::FastIo, || Done::Unit)
+pub fn noop(inbox: &Inbox) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, || Done::Unit)
 }
 
 /// A task that panics on the `Cpu` lane: the test of "a panic becomes a
 /// rejected promise".
 #[napi]
-pub fn panic_for_test(message: String) -> napi::Result<f64> {
-    submit(Lane::Cpu, move || panic!("{message}"))
+pub fn panic_for_test(inbox: &Inbox, message: String) -> napi::Result<f64> {
+    submit(inbox, Lane::Cpu, move || panic!("{message}"))
+}
+
+/// An outcome of `len` zero bytes, allocated untouched (the kernel maps
+/// zero pages only when they are read): the test of a result past
+/// `buffer.kMaxLength` that V8 refuses, which must settle its own call
+/// with an error and leave the rest of the batch alone.
+#[napi]
+pub fn oversized_for_test(inbox: &Inbox, len: f64) -> napi::Result<f64> {
+    let len = len as usize;
+    submit(inbox, Lane::FastIo, move || Done::Bytes(vec![0u8; len]))
 }
 
 /// The pool's metrics as Prometheus text (OpenMetrics), `index.js` turns

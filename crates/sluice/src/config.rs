@@ -52,6 +52,8 @@ pub enum ConfigError {
         value: String,
         /// What is accepted, e.g. `1..=1024`.
         expected: String,
+        /// Which setting, typed (`None` for one outside [`Knob`]).
+        knob: Option<Knob>,
     },
     /// The value of an environment variable is not UTF-8 text.
     #[error("{setting}={value:?} is not valid UTF-8; expected {expected}")]
@@ -62,6 +64,8 @@ pub enum ConfigError {
         value: String,
         /// What is accepted.
         expected: String,
+        /// Which setting, typed.
+        knob: Option<Knob>,
     },
     /// The value is a number outside the accepted range.
     #[error("{setting}={value:?} is out of range; expected {expected}{why}")]
@@ -74,6 +78,8 @@ pub enum ConfigError {
         expected: String,
         /// Why the range is what it is, starting with a separator, or empty.
         why: String,
+        /// Which setting, typed (`None` for one outside [`Knob`]).
+        knob: Option<Knob>,
     },
     /// The value is not one of the accepted words.
     #[error("{setting}={value:?} is not accepted; expected {expected}")]
@@ -84,6 +90,8 @@ pub enum ConfigError {
         value: String,
         /// What is accepted.
         expected: String,
+        /// Which setting, typed.
+        knob: Option<Knob>,
     },
     /// The operating system refused what the setting needs.
     #[error("{setting}: {why}")]
@@ -92,6 +100,8 @@ pub enum ConfigError {
         setting: String,
         /// What the kernel said, and what to do.
         why: String,
+        /// Which setting, typed.
+        knob: Option<Knob>,
     },
     /// The setting has no meaning under the chosen policy.
     #[error("{setting} is not supported by the {policy} policy: {why}")]
@@ -105,6 +115,77 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// The setting refused, typed, where it is one of [`Knob`]: what a
+    /// binding maps to its own option names instead of reading the message.
+    ///
+    /// ```
+    /// use sluice::{Builder, Knob, Lane};
+    /// let err = Builder::new().threads(Lane::SlowIo, 0).build().unwrap_err();
+    /// assert_eq!(err.knob(), Some(Knob::Threads(Some(Lane::SlowIo))));
+    /// assert_eq!(err.variable(), None);
+    /// ```
+    pub fn knob(&self) -> Option<Knob> {
+        match self {
+            ConfigError::NotANumber { knob, .. }
+            | ConfigError::NotUnicode { knob, .. }
+            | ConfigError::OutOfRange { knob, .. }
+            | ConfigError::NotAccepted { knob, .. }
+            | ConfigError::Refused { knob, .. } => *knob,
+            ConfigError::Unsupported { .. } => None,
+        }
+    }
+
+    /// The environment variable ([`ENV_VARS`]) whose value was refused,
+    /// when the refused value came from one rather than from a builder call.
+    ///
+    /// ```
+    /// use sluice::Builder;
+    /// let env = |name: &str| (name == "SLUICE_CPU_NICE").then(|| "x".to_string());
+    /// let err = Builder::from_vars(env).unwrap_err();
+    /// assert_eq!(err.variable(), Some("SLUICE_CPU_NICE"));
+    /// ```
+    pub fn variable(&self) -> Option<&'static str> {
+        let setting = match self {
+            ConfigError::NotANumber { setting, .. }
+            | ConfigError::NotUnicode { setting, .. }
+            | ConfigError::OutOfRange { setting, .. }
+            | ConfigError::NotAccepted { setting, .. }
+            | ConfigError::Refused { setting, .. }
+            | ConfigError::Unsupported { setting, .. } => setting,
+        };
+        ENV_VARS.into_iter().find(|v| v == setting)
+    }
+}
+
+/// A setting of the [`Builder`], typed: what [`ConfigError::knob`] names.
+/// A lane of `None` is a setting of every lane (`SLUICE_QUEUE_BOUND`,
+/// `SLUICE_ADAPTIVE`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Knob {
+    /// [`Builder::threads`], `SLUICE_*_THREADS`.
+    Threads(Option<Lane>),
+    /// [`Builder::queue_bound`], `SLUICE_QUEUE_BOUND`.
+    QueueBound(Option<Lane>),
+    /// [`Builder::max_threads`], `SLUICE_*_MAX_THREADS`.
+    MaxThreads(Option<Lane>),
+    /// [`Builder::adaptive`], `SLUICE_ADAPTIVE`.
+    Adaptive(Option<Lane>),
+    /// [`Builder::stack_size`], `SLUICE_STACK_SIZE`.
+    StackSize,
+    /// [`Builder::cpu_nice`], `SLUICE_CPU_NICE`.
+    CpuNice,
+    /// [`Builder::cpu_sched`], `SLUICE_CPU_SCHED`.
+    CpuSched,
+    /// [`Builder::cpu_affinity`], `SLUICE_CPU_AFFINITY`.
+    CpuAffinity,
+    /// A run-time resize of a lane.
+    Resize(Option<Lane>),
+    /// `Policy::Libuv { threads }`.
+    LibuvThreads,
+}
+
 /// A value and where it came from, so errors can name it.
 #[derive(Debug, Clone)]
 struct Setting<T> {
@@ -113,6 +194,8 @@ struct Setting<T> {
     raw: String,
     /// `SLUICE_CPU_THREADS` or `threads(Lane::Cpu)`.
     source: String,
+    /// Which setting, typed.
+    knob: Knob,
 }
 
 /// Configures and builds a [`Pool`].
@@ -210,6 +293,7 @@ impl CpuSched {
                 setting: setting.to_string(),
                 value: raw.to_string(),
                 expected: "normal, batch, idle or guarded".to_string(),
+                knob: Some(Knob::CpuSched),
             }),
         }
     }
@@ -332,6 +416,7 @@ impl Builder {
                     setting: name.to_string(),
                     value: v.to_string_lossy().into_owned(),
                     expected: "a whole number".to_string(),
+                    knob: None,
                 });
             }
         }
@@ -355,7 +440,8 @@ impl Builder {
     /// | `SLUICE_CPU_AFFINITY`   | pin `Cpu` workers one per core             | `on`/`off` (as above)  |
     /// | `SLUICE_CPU_SCHED`      | scheduling policy of `Cpu` workers         | `normal`/`batch`/`idle`|
     ///
-    /// Surrounding white space is ignored; anything else that is not a
+    /// An empty value is an unset one (the default applies), for every
+    /// variable. Surrounding white space is ignored; anything else that is not a
     /// whole number in range is an error naming the variable and its value.
     ///
     /// ```
@@ -377,14 +463,23 @@ impl Builder {
     /// ```
     pub fn from_vars(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let cores = loom::usable_cores();
-        let count = |var: &str, min, max, why| count_var(&lookup, var, min, max, why);
+        // An empty value is an unset one, for every variable.
+        let lookup = |name: &str| lookup(name).filter(|v| !v.is_empty());
+        let count = |var: &str, knob, min, max, why| count_var(lookup, var, knob, min, max, why);
         let mut b = Builder::new();
         for (lane, var) in THREADS_VARS {
             let max = budget::max_threads(lane, cores);
-            b.threads[lane.index()] = count(var, 1, max, cores_why(lane, cores))?;
+            b.threads[lane.index()] = count(
+                var,
+                Knob::Threads(Some(lane)),
+                1,
+                max,
+                cores_why(lane, cores),
+            )?;
         }
         let bound = count(
             "SLUICE_QUEUE_BOUND",
+            Knob::QueueBound(None),
             1,
             budget::MAX_QUEUE_BOUND,
             String::new(),
@@ -392,15 +487,17 @@ impl Builder {
         b.queue_bound = Lane::ALL.map(|_| bound.clone());
         b.stack_size = count(
             "SLUICE_STACK_SIZE",
+            Knob::StackSize,
             budget::MIN_STACK_SIZE,
             budget::MAX_STACK_SIZE,
             String::new(),
         )?;
         for (lane, var) in MAX_THREADS_VARS {
             // The lower bound (the lane's budget) is checked by `build`.
-            b.max_threads[lane.index()] = count(var, 1, budget::MAX_THREADS, String::new())?;
+            let knob = Knob::MaxThreads(Some(lane));
+            b.max_threads[lane.index()] = count(var, knob, 1, budget::MAX_THREADS, String::new())?;
         }
-        b.cpu_and_adaptive_vars(&lookup)?;
+        b.cpu_and_adaptive_vars(lookup)?;
         Ok(b)
     }
 
@@ -412,26 +509,29 @@ impl Builder {
         lookup: impl Fn(&str) -> Option<String>,
     ) -> Result<(), ConfigError> {
         if let Some(raw) = lookup("SLUICE_CPU_AFFINITY") {
-            self.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", raw)?;
+            self.cpu_affinity = parse_switch("SLUICE_CPU_AFFINITY", Knob::CpuAffinity, raw)?;
         }
         if let Some(raw) = lookup("SLUICE_CPU_SCHED") {
             self.cpu_sched = Some(Setting {
                 value: CpuSched::parse("SLUICE_CPU_SCHED", &raw)?,
                 raw,
                 source: "SLUICE_CPU_SCHED".to_string(),
+                knob: Knob::CpuSched,
             });
         }
         if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
             let adaptive = Setting {
-                value: parse_switch("SLUICE_ADAPTIVE", raw.clone())?,
+                value: parse_switch("SLUICE_ADAPTIVE", Knob::Adaptive(None), raw.clone())?,
                 raw,
                 source: "SLUICE_ADAPTIVE".to_string(),
+                knob: Knob::Adaptive(None),
             };
             self.adaptive = Lane::ALL.map(|_| Some(adaptive.clone()));
         }
         self.cpu_nice = count_var(
             &lookup,
             "SLUICE_CPU_NICE",
+            Knob::CpuNice,
             0,
             budget::MAX_NICE as usize,
             String::new(),
@@ -453,6 +553,7 @@ impl Builder {
             value: n,
             raw: n.to_string(),
             source: format!("threads(Lane::{lane:?})"),
+            knob: Knob::Threads(Some(lane)),
         });
         self
     }
@@ -465,6 +566,7 @@ impl Builder {
             value: n,
             raw: n.to_string(),
             source: format!("queue_bound(Lane::{lane:?})"),
+            knob: Knob::QueueBound(Some(lane)),
         });
         self
     }
@@ -492,6 +594,7 @@ impl Builder {
             value: bytes,
             raw: bytes.to_string(),
             source: "stack_size".to_string(),
+            knob: Knob::StackSize,
         });
         self
     }
@@ -514,6 +617,7 @@ impl Builder {
             value: usize::from(nice),
             raw: nice.to_string(),
             source: "cpu_nice".to_string(),
+            knob: Knob::CpuNice,
         });
         self
     }
@@ -539,6 +643,7 @@ impl Builder {
             value: on,
             raw: on.to_string(),
             source: format!("adaptive(Lane::{lane:?})"),
+            knob: Knob::Adaptive(Some(lane)),
         });
         self
     }
@@ -564,6 +669,7 @@ impl Builder {
             value: n,
             raw: n.to_string(),
             source: format!("max_threads(Lane::{lane:?})"),
+            knob: Knob::MaxThreads(Some(lane)),
         });
         self
     }
@@ -614,6 +720,7 @@ impl Builder {
             value: sched,
             raw: sched.token().to_string(),
             source: "cpu_sched".to_string(),
+            knob: Knob::CpuSched,
         });
         self
     }
@@ -748,6 +855,7 @@ impl Builder {
                 value: n,
                 raw: n.to_string(),
                 source: "Policy::Libuv { threads }".to_string(),
+                knob: Knob::LibuvThreads,
             };
             check_range(&s, 1, compat::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
         }
@@ -844,6 +952,7 @@ fn thread_name(prefix: &str, lane: Lane) -> Result<String, ConfigError> {
             expected: format!("1..={max} bytes without NUL"),
             why: " (Linux keeps 15 bytes of a thread name, and the lane's name follows the prefix)"
                 .to_string(),
+            knob: None,
         });
     }
     Ok(format!("{prefix}-{}", lane.name()))
@@ -858,6 +967,7 @@ fn check_guard(source: &str, cpu: &crate::policy::lanes::LaneSettings) -> Result
             why: "guarded needs the adaptive Cpu lane: its monitor watches the workers \
                   (leave adaptive(Lane::Cpu) on, or choose normal, batch or idle)"
                 .to_string(),
+            knob: Some(Knob::CpuSched),
         });
     }
     may_leave_idle(source, cpu.nice)
@@ -885,6 +995,7 @@ fn may_leave_idle(source: &str, nice: i32) -> Result<(), ConfigError> {
             "guarded must be able to take a Cpu worker out of SCHED_IDLE, which needs CAP_SYS_NICE \
              or RLIMIT_NICE >= {need} (`ulimit -e` is {have} here); raise the limit or choose idle or normal"
         ),
+        knob: Some(Knob::CpuSched),
     })
 }
 
@@ -911,6 +1022,7 @@ fn process_cpus() -> Result<Vec<usize>, ConfigError> {
     let refused = |call: &str, e: rustix::io::Errno| ConfigError::Refused {
         setting: "cpu_affinity".to_string(),
         why: format!("the kernel refused {call} ({e}); build the pool without cpu_affinity(true)"),
+        knob: Some(Knob::CpuAffinity),
     };
     let process = sched_getaffinity(Some(rustix::process::getpid()))
         .map_err(|e| refused("sched_getaffinity", e))?;
@@ -923,6 +1035,7 @@ fn process_cpus() -> Result<Vec<usize>, ConfigError> {
         return Err(ConfigError::Refused {
             setting: "cpu_affinity".to_string(),
             why: "the process's affinity set is empty".to_string(),
+            knob: Some(Knob::CpuAffinity),
         });
     }
     Ok(cpus)
@@ -955,6 +1068,7 @@ fn check_range(
             value: s.raw.clone(),
             expected: format!("{min}..={max}"),
             why,
+            knob: Some(s.knob),
         })
     } else {
         Ok(s.value)
@@ -962,7 +1076,7 @@ fn check_range(
 }
 
 /// Parses an on/off environment variable, strictly.
-fn parse_switch(setting: &str, raw: String) -> Result<bool, ConfigError> {
+fn parse_switch(setting: &str, knob: Knob, raw: String) -> Result<bool, ConfigError> {
     match raw.trim().to_ascii_lowercase().as_str() {
         "1" | "on" | "true" | "yes" => Ok(true),
         "0" | "off" | "false" | "no" => Ok(false),
@@ -970,6 +1084,7 @@ fn parse_switch(setting: &str, raw: String) -> Result<bool, ConfigError> {
             setting: setting.to_string(),
             value: raw,
             expected: "on, off, 1, 0, true, false, yes or no".to_string(),
+            knob: Some(knob),
         }),
     }
 }
@@ -992,6 +1107,7 @@ const MAX_THREADS_VARS: [(Lane, &str); 3] = [
 fn count_var(
     lookup: impl Fn(&str) -> Option<String>,
     var: &str,
+    knob: Knob,
     min: usize,
     max: usize,
     why: String,
@@ -1000,15 +1116,17 @@ fn count_var(
         return Ok(None);
     };
     Ok(Some(Setting {
-        value: parse_count(var, &raw, min, max, why)?,
+        value: parse_count(var, Some(knob), &raw, min, max, why)?,
         raw,
         source: var.to_string(),
+        knob,
     }))
 }
 
 /// Parses a whole number from an environment variable, strictly.
 pub(crate) fn parse_count(
     setting: &str,
+    knob: Option<Knob>,
     raw: &str,
     min: usize,
     max: usize,
@@ -1021,6 +1139,7 @@ pub(crate) fn parse_count(
             setting: setting.to_string(),
             value: raw.to_string(),
             expected,
+            knob,
         });
     };
     if n < min as i128 || n > max as i128 {
@@ -1029,6 +1148,7 @@ pub(crate) fn parse_count(
             value: raw.to_string(),
             expected,
             why,
+            knob,
         });
     }
     Ok(n as usize)
@@ -1041,6 +1161,7 @@ pub(crate) fn check_resize(lane: Lane, n: usize) -> Result<usize, ConfigError> {
         value: n,
         raw: n.to_string(),
         source: format!("resize(Lane::{lane:?})"),
+        knob: Knob::Resize(Some(lane)),
     };
     check_range(
         &s,
@@ -1380,8 +1501,8 @@ mod tests {
             ),
             (
                 "SLUICE_QUEUE_BOUND",
-                "",
-                "SLUICE_QUEUE_BOUND=\"\" is not a number; expected 1..=16777216",
+                " ",
+                "SLUICE_QUEUE_BOUND=\" \" is not a number; expected 1..=16777216",
             ),
             (
                 "SLUICE_STACK_SIZE",
@@ -1398,6 +1519,34 @@ mod tests {
             let err = Builder::from_vars(env(pairs)).unwrap_err();
             assert_eq!(err.to_string(), want);
         }
+    }
+
+    #[test]
+    fn an_empty_variable_is_an_unset_one() {
+        for var in ENV_VARS {
+            let pairs: &'static [(&str, &str)] = Box::leak(Box::new([(var, "")]));
+            let b = Builder::from_vars(env(pairs)).unwrap();
+            assert!(b.threads.iter().all(Option::is_none), "{var}");
+            assert!(b.cpu_sched.is_none() && b.stack_size.is_none(), "{var}");
+        }
+    }
+
+    #[test]
+    fn errors_name_their_setting_typed() {
+        let err = Builder::from_vars(env(&[("SLUICE_CPU_THREADS", "100000")])).unwrap_err();
+        assert_eq!(err.knob(), Some(Knob::Threads(Some(Lane::Cpu))));
+        assert_eq!(err.variable(), Some("SLUICE_CPU_THREADS"));
+        let err = Builder::from_vars(env(&[("SLUICE_CPU_SCHED", "fast")])).unwrap_err();
+        assert_eq!(err.knob(), Some(Knob::CpuSched));
+        assert_eq!(err.variable(), Some("SLUICE_CPU_SCHED"));
+        let err = Builder::new()
+            .queue_bound(Lane::FastIo, 0)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.knob(), Some(Knob::QueueBound(Some(Lane::FastIo))));
+        assert_eq!(err.variable(), None);
+        let err = Builder::new().stack_size(1).build().unwrap_err();
+        assert_eq!(err.knob(), Some(Knob::StackSize));
     }
 
     #[test]

@@ -105,7 +105,7 @@ mod tests;
 pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
 pub use checkpoint::{CHECKPOINT_QUANTUM, checkpoint};
-pub use config::{Builder, ConfigError, CpuSched, ENV_VARS};
+pub use config::{Builder, ConfigError, CpuSched, ENV_VARS, Knob};
 pub use lane::{Lane, ParseLaneError};
 #[cfg(feature = "prometheus")]
 pub use metrics::PoolCollector;

@@ -201,6 +201,7 @@ impl Scheduler for Lanes {
                 why: format!(
                     " (the lane's max_threads; raise it with Builder::max_threads(Lane::{lane:?}, n))"
                 ),
+                knob: Some(crate::config::Knob::Resize(Some(lane))),
             });
         }
         core.resize(n);

@@ -1,0 +1,186 @@
+'use strict';
+// The preload keeps Node's behaviour around a call: the caller's async
+// context (AsyncLocalStorage, domains, async_hooks), AbortSignal, and what
+// a callback's exception does.
+const test = require('node:test');
+const assert = require('node:assert');
+const { runChild } = require('./helpers.js');
+
+const print = 'console.log(JSON.stringify(out))';
+
+test('AsyncLocalStorage: the caller\'s store in every callback and promise form', () => {
+  const r = runChild(`
+    const fs = require('node:fs'), crypto = require('node:crypto'), zlib = require('node:zlib'), dns = require('node:dns');
+    const { AsyncLocalStorage } = require('node:async_hooks');
+    const s = require('.');
+    const als = new AsyncLocalStorage();
+    const packed = zlib.gzipSync('x');
+    const forms = {
+      readFile: (cb) => fs.readFile('package.json', cb),
+      stat: (cb) => fs.stat('.', cb),
+      pbkdf2: (cb) => crypto.pbkdf2('a', 'b', 1, 8, 'sha1', cb),
+      scrypt: (cb) => crypto.scrypt('a', 'b', 8, { N: 16 }, cb),
+      gzip: (cb) => zlib.gzip('x', cb),
+      gunzip: (cb) => zlib.gunzip(packed, cb),
+      lookup: (cb) => dns.lookup('localhost', cb),
+      readFilePromise: (cb) => fs.promises.readFile('package.json').then(() => cb()),
+      statPromise: (cb) => fs.promises.stat('.').then(() => cb()),
+      lookupPromise: (cb) => dns.promises.lookup('localhost').then(() => cb()),
+      apiPbkdf2: (cb) => s.crypto.pbkdf2('a', 'b', 1, 8, 'sha1').then(() => cb()),
+      apiGunzip: (cb) => s.zlib.gunzip(packed).then(() => cb()),
+    };
+    const out = {};
+    let left = 0;
+    for (const [name, call] of Object.entries(forms)) {
+      for (let i = 0; i < 3; i++) {
+        left++;
+        als.run({ id: name + i }, () => call(() => {
+          const store = als.getStore();
+          if (!store || store.id !== name + i) out[name] = (out[name] || []).concat([store ? store.id : null]);
+          if (--left === 0) {
+            out.calls = s.metricsJson().node.calls;
+            ${print};
+          }
+        }));
+      }
+    }`, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  const { calls, ...lost } = r.json;
+  assert.deepStrictEqual(lost, {}, 'every callback saw its caller\'s store');
+  for (const op of ['readFile', 'stat', 'pbkdf2', 'scrypt', 'gzip', 'gunzip', 'lookup']) {
+    assert.ok(calls[op] >= 3, `${op} ran through sluice: ${JSON.stringify(calls)}`);
+  }
+});
+
+test('a throw in a pbkdf2 callback inside domain.run() reaches the domain', () => {
+  const r = runChild(`
+    const domain = require('node:domain'), crypto = require('node:crypto'), fs = require('node:fs');
+    const out = { caught: [] };
+    const d = domain.create();
+    d.on('error', (e) => {
+      out.caught.push(e.message);
+      if (out.caught.length === 2) {
+        out.calls = require('.').metricsJson().node.calls;
+        ${print};
+      }
+    });
+    d.run(() => {
+      crypto.pbkdf2('a', 'b', 1, 8, 'sha1', () => { throw new Error('from pbkdf2'); });
+      fs.stat('.', () => { throw new Error('from stat'); });
+    });`, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json.caught.sort(), ['from pbkdf2', 'from stat']);
+  assert.strictEqual(r.json.calls.pbkdf2, 1);
+  assert.strictEqual(r.json.calls.stat, 1);
+});
+
+test('async_hooks: one resource per callback call, with Node\'s type names', () => {
+  const r = runChild(`
+    const fs = require('node:fs'), crypto = require('node:crypto'), zlib = require('node:zlib'), dns = require('node:dns');
+    const async_hooks = require('node:async_hooks');
+    const types = {};
+    let on = false;
+    async_hooks.createHook({ init(id, type) { if (on) types[type] = (types[type] || 0) + 1; } }).enable();
+    const packed = zlib.gzipSync('x');
+    const run = (fn) => new Promise((res) => { on = true; fn(res); on = false; });
+    (async () => {
+      await run((cb) => fs.readFile('package.json', cb));
+      await run((cb) => fs.stat('.', cb));
+      await run((cb) => crypto.pbkdf2('a', 'b', 1, 8, 'sha1', cb));
+      await run((cb) => crypto.scrypt('a', 'b', 8, { N: 16 }, cb));
+      await run((cb) => zlib.gunzip(packed, cb));
+      await run((cb) => dns.lookup('localhost', cb));
+      const out = { types, calls: require('.').metricsJson().node.calls };
+      ${print};
+    })();`, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  const { types, calls } = r.json;
+  assert.deepStrictEqual(types, { FSREQCALLBACK: 2, PBKDF2REQUEST: 1, SCRYPTREQUEST: 1, ZLIB: 1, GETADDRINFOREQWRAP: 1 });
+  assert.deepStrictEqual(calls, { readFile: 1, stat: 1, pbkdf2: 1, scrypt: 1, gunzip: 1, lookup: 1 });
+});
+
+test('callback exceptions of one batch: each is uncaught before the next callback runs, as in Node', () => {
+  const r = runChild(`
+    const fs = require('node:fs');
+    const seq = [];
+    process.on('uncaughtException', (e) => seq.push('uncaught ' + e.message));
+    let left = 4;
+    const end = () => { if (--left === 0) setImmediate(() => { const out = { seq, calls: require('.').metricsJson().node.calls.stat }; ${print}; }); };
+    for (let i = 0; i < 4; i++) fs.stat('.', () => { seq.push('cb ' + i); end(); if (i < 3) throw new Error('e' + i); });
+  `, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.json.calls, 4);
+  assert.deepStrictEqual(r.json.seq, ['cb 0', 'uncaught e0', 'cb 1', 'uncaught e1', 'cb 2', 'uncaught e2', 'cb 3']);
+});
+
+test('a callback exception with no handler: the crash points at the user\'s line', () => {
+  const r = runChild([
+    "const fs = require('node:fs');",
+    "fs.stat('.', () => {",
+    "  throw new Error('thrown at line three'); // the user's line",
+    '});',
+  ].join('\n'), { args: ['-r', './patch.js'] });
+  assert.notStrictEqual(r.status, 0);
+  const banner = r.stderr.split('\n');
+  assert.match(banner[0], /^\[eval\]:3$/, r.stderr);
+  assert.match(banner[1], /throw new Error\('thrown at line three'\); \/\/ the user's line/);
+  assert.doesNotMatch(banner.slice(0, 4).join('\n'), /index\.js/);
+});
+
+test('AbortSignal: an aborted signal rejects at once, an abort cancels queued work; Node\'s AbortError, no hand-off', () => {
+  const r = runChild(`
+    const fs = require('node:fs'), os = require('node:os'), path = require('node:path');
+    const { execFileSync } = require('node:child_process');
+    const s = require('.');
+    s.configure({ fastIo: 1 });
+    const { original } = s._internal;
+    const d = (e) => e && { name: e.name, code: e.code, message: e.message, cause: e.cause && e.cause.name };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-abort-'));
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const out = {};
+    (async () => {
+      // Already aborted: callback (asynchronously) and promise forms, as Node.
+      for (const [name, fn] of [['patched', fs.readFile], ['node', original.readFile]]) {
+        let sync = true;
+        out[name] = await new Promise((res) => { fn('package.json', { signal: AbortSignal.abort() }, (e) => res({ sync, ...d(e) })); sync = false; });
+      }
+      out.patchedPromise = await fs.promises.readFile('package.json', { signal: AbortSignal.abort() }).then(() => 'read', d);
+      out.nodePromise = await original.readFilePromise('package.json', { signal: AbortSignal.abort() }).then(() => 'read', d);
+      out.api = await s.fs.readFile('package.json', { signal: AbortSignal.abort() }).then(() => 'read', d);
+      // The one FastIo worker waits on a FIFO nobody writes; a read queued
+      // behind it is aborted: it rejects at once, and is never run.
+      const stuck = fs.promises.readFile(fifo);
+      const ac = new AbortController();
+      const queued = fs.promises.readFile('package.json', { signal: ac.signal });
+      const cbQueued = new Promise((res) => fs.readFile('package.json', { signal: ac.signal }, (e, b) => res(e ? d(e) : 'read')));
+      await new Promise((res) => setTimeout(res, 50));
+      const t0 = process.hrtime.bigint();
+      ac.abort();
+      out.queued = await queued.then(() => 'read', d);
+      out.cbQueued = await cbQueued;
+      out.abortMs = Number(process.hrtime.bigint() - t0) / 1e6 < 1000;
+      const fastio = () => s.metricsJson().pool.lanes.find((l) => l.lane === 'fastio');
+      const w = fs.openSync(fifo, 'w'); fs.writeSync(w, 'x'); fs.closeSync(w);
+      out.stuck = (await stuck).toString();
+      await s.ping();
+      out.fallbacks = s.metricsJson().node.fallbacks.readFile || 0;
+      out.calls = s.metricsJson().node.calls.readFile;
+      fs.rmSync(dir, { recursive: true, force: true });
+      ${print};
+    })();`, { args: ['-r', './patch.js'], env: { SLUICE_ADAPTIVE: 'off' } }); // no thread beside the blocked one
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.deepStrictEqual(o.patched, o.node);
+  assert.strictEqual(o.node.sync, true, 'Node calls it before returning');
+  assert.strictEqual(o.node.code, 'ABORT_ERR');
+  assert.deepStrictEqual(o.patchedPromise, o.nodePromise);
+  assert.deepStrictEqual(o.api, o.nodePromise);
+  assert.strictEqual(o.nodePromise.name, 'AbortError');
+  assert.deepStrictEqual(o.queued, { name: 'AbortError', code: 'ABORT_ERR', message: 'The operation was aborted', cause: 'AbortError' });
+  assert.deepStrictEqual(o.cbQueued, o.queued);
+  assert.strictEqual(o.abortMs, true);
+  assert.strictEqual(o.stuck, 'x');
+  assert.strictEqual(o.fallbacks, 0, 'no hand-off to libuv');
+  assert.strictEqual(o.calls, 6);
+});
