@@ -143,9 +143,13 @@ if (require.main === module) {
   console.log(JSON.stringify({ platform: p.name, ...(found.error ? { error: found.error.message } : found) }));
 } else {
   module.exports = load();
-  // For the tests: how the choice is made, without loading anything.
-  Object.defineProperty(module.exports, Symbol.for('sluice.loader'), {
-    value: { libc, platformKey, locate, warnIfDebug },
-    enumerable: false,
-  });
+  // For the tests: how the choice is made, without loading anything. The
+  // addon's exports are shared by every copy of this file in the thread (a
+  // require.cache reset loads a second one): the first copy's stays.
+  if (!Object.prototype.hasOwnProperty.call(module.exports, Symbol.for('sluice.loader'))) {
+    Object.defineProperty(module.exports, Symbol.for('sluice.loader'), {
+      value: { libc, platformKey, locate, warnIfDebug },
+      enumerable: false,
+    });
+  }
 }
