@@ -93,6 +93,10 @@ Example:
     sluice dns-delay --listen 127.0.0.1:5353 --hold 300ms --answer 127.0.0.2 --ttl 0 --fast '*.fast.test' --stats dns.json
     dig @127.0.0.1 -p 5353 +short A n1.lab.test     # 127.0.0.2, 300 ms later";
 
+/// `--hold`'s range (dns-delay and the namespaced server): 0 to 1 h.
+const DELAY_HOLD: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::ZERO, Duration::from_secs(3600));
+
 /// The delay server's flags; `listen` only for `dns-delay` itself (the
 /// namespaced server always listens on 127.0.0.1:53).
 fn delay_args(listen: bool) -> Vec<Arg> {
@@ -107,11 +111,12 @@ fn delay_args(listen: bool) -> Vec<Arg> {
         );
     }
     args.extend([
-        Arg::new("hold")
-            .long("hold")
-            .value_name("DURATION")
-            .default_value("300ms")
-            .help("how long every query is held before its answer, e.g. 300ms or 1.5s"),
+        duration_arg(
+            "hold",
+            "300ms",
+            "how long every query is held before its answer",
+            DELAY_HOLD,
+        ),
         Arg::new("answer")
             .long("answer")
             .value_name("IP")
@@ -157,7 +162,8 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
             .flatten()
             .cloned()
             .unwrap_or_else(|| "127.0.0.1:53".into()),
-        hold: text("hold"),
+        // Checked against DELAY_HOLD as parsed; the server reads the text.
+        hold: sluice_duration::format(duration_of(m, "hold")),
         answers: many("answer"),
         ttl: text("ttl"),
         fast: many("fast"),
@@ -305,14 +311,14 @@ fn scope_command() -> Command {
         .arg(Arg::new("pid").value_name("PID").required_unless_present("all").help("the Node process (`pgrep -a node` lists them)"))
         .arg(Arg::new("all").long("all").action(ArgAction::SetTrue).conflicts_with_all(["pid", "probe"]).help("watch every Node process on this host, containers included, and the ones that start later: one line each, sorted by saturation (Enter opens one); with --prometheus one exposition labelled pid, comm, container, pod"))
         .arg(Arg::new("rate").long("rate").value_name("HZ").default_value("200").help("samples per second"))
-        .arg(Arg::new("duration").long("duration").value_name("TIME").help("stop after TIME (10, 2.5s, 500ms, 5m) and print the summary [default: until Ctrl-C or the process exits]"))
+        .arg(Arg::new("duration").long("duration").value_name("TIME").value_parser(sluice_scope::config::parse_duration).help(format!("stop after TIME (10, 2.5s, 500ms, 5m; {}) and print the summary [default: until Ctrl-C or the process exits]", sluice_scope::config::DURATION)))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).conflicts_with("prometheus").help("one JSON object per second on stdout"))
         .arg(Arg::new("json-out").long("json-out").value_name("FILE").help("also write the JSON lines (with --profile: its JSON object) to FILE, whatever the view (checked before anything runs)"))
         .arg(Arg::new("cmdline").long("cmdline").value_name("REGEX").requires("all").help("with --all: watch only the processes whose command line (arguments joined by spaces, as `ps -o args` shows it) matches REGEX, e.g. 'server\\.js'"))
         .arg(Arg::new("prometheus").long("prometheus").value_name("ADDR").help("serve Prometheus metrics at http://ADDR/metrics, e.g. 127.0.0.1:9464"))
         .arg(Arg::new("probe").long("probe").action(ArgAction::SetTrue).help("also set uprobes on libuv (root): queue wait and run time per kind"))
         .arg(Arg::new("discover").long("discover").value_name("HOW").default_value("auto").help("how to find the pool threads: auto, names, memory, start (each thread's start routine), futex"))
-        .arg(Arg::new("profile").long("profile").value_name("TIME").conflicts_with_all(["prometheus", "duration", "probe"]).help("take one CPU profile of the main thread for TIME (5s, 500ms) through the process's own V8 inspector, opened with SIGUSR1 if closed and closed again after; report what held the loop, write the .cpuprofile and a flame graph SVG"))
+        .arg(Arg::new("profile").long("profile").value_name("TIME").value_parser(sluice_scope::config::parse_profile_time).conflicts_with_all(["prometheus", "duration", "probe"]).help("take one CPU profile of the main thread for TIME (5s, 500ms) through the process's own V8 inspector, opened with SIGUSR1 if closed and closed again after; report what held the loop, write the .cpuprofile and a flame graph SVG"))
         .arg(Arg::new("yes").long("yes").action(ArgAction::SetTrue).help("with --profile: open a closed inspector without asking (needed when no terminal can be asked)"))
         .arg(Arg::new("profile-out").long("profile-out").value_name("DIR").default_value(".").help("where --profile writes sluice-profile-PID-TIME.cpuprofile and .svg"))
         .arg(Arg::new("profile-interval").long("profile-interval").value_name("US").default_value("1000").help("V8's sampling interval for --profile, in µs"))
@@ -333,7 +339,7 @@ fn scope(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.options.probe = m.get_flag("probe");
-    c.duration = get("duration").map(config::parse_duration).transpose()?;
+    c.duration = m.get_one::<Duration>("duration").copied();
     let (profile_time, profile) = scope_profile(m)?;
     c.profile = Some(profile);
     c.json_out = json_out(m)?;
@@ -377,15 +383,7 @@ fn scope_profile(
 ) -> anyhow::Result<(Option<Duration>, sluice_scope::profile::ProfileConfig)> {
     use sluice_scope::config;
     let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
-    let profile_time = get("profile")
-        .map(|t| {
-            config::parse_duration(t).map_err(|_| sluice_scope::ScopeError::Config {
-                flag: "--profile",
-                value: t.to_string(),
-                expected: "expected a time such as 5 (seconds), 2.5s or 500ms".into(),
-            })
-        })
-        .transpose()?;
+    let profile_time = m.get_one::<Duration>("profile").copied();
     let mut p =
         sluice_scope::profile::ProfileConfig::new(profile_time.unwrap_or(Duration::from_secs(5)));
     p.yes = m.get_flag("yes");
@@ -441,7 +439,7 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     let mut c = sluice_scope::host::HostConfig::new();
     c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
-    c.duration = get("duration").map(config::parse_duration).transpose()?;
+    c.duration = m.get_one::<Duration>("duration").copied();
     c.cmdline = get("cmdline")
         .map(sluice_scope::host::CmdlineFilter::new)
         .transpose()?;
@@ -608,8 +606,9 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
                 if let Some(base) = a.name.strip_suffix("-ms")
                     && let Some(v) = m.get_one::<String>(base)
                 {
-                    let d = sluice_duration::parse_duration(v)
-                        .map_err(|e| anyhow::anyhow!("--{base} {e}"))?;
+                    // The experiment checks its own range when it reads the
+                    // flag; this outer one refuses a huge value before anything runs.
+                    let d = LAB_DURATION.parse(&format!("--{base}"), v)?;
                     if d.subsec_nanos() % 1_000_000 != 0 {
                         anyhow::bail!("--{base} {v:?}: expected whole milliseconds");
                     }
@@ -628,6 +627,12 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         None => unreachable!("clap requires a subcommand"),
     }
 }
+
+/// The outer range of every lab experiment's duration flag, 0 to a day,
+/// checked before the experiment starts; each experiment's own (narrower)
+/// range is checked as it reads the flag.
+const LAB_DURATION: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::ZERO, Duration::from_secs(86_400));
 
 /// An experiment's default in milliseconds as a duration's text: `2000`
 /// is `2s`, `300` is `300ms`.
@@ -671,6 +676,7 @@ fn lab_config(m: &ArgMatches) -> anyhow::Result<LabConfig> {
 }
 
 fn serve_cli() -> Command {
+    use sluice_serve::config as serve_config;
     let n = |name: &'static str, help: &'static str| {
         Arg::new(name)
             .long(name)
@@ -689,14 +695,14 @@ fn serve_cli() -> Command {
         .arg(Arg::new("cpu-nice").long("cpu-nice").value_name("N").value_parser(clap::value_parser!(u8)).help("nice value of the Cpu lane's threads, 0..=19 [default: 10, or SLUICE_CPU_NICE]; above 0 they yield a core to the event loop at once"))
         .arg(Arg::new("login-iterations").long("login-iterations").value_name("N").value_parser(clap::value_parser!(u32)).default_value("100000").help("pbkdf2 iterations per /login"))
         .arg(Arg::new("file").long("file").value_name("PATH").help("the file /file reads [default: a 4 KiB file written in a temporary directory]"))
-        .arg(duration_arg("lag-resolution", "10ms", "the loop-lag monitor's timer period (a bare number is seconds)"))
-        .arg(ms_alias("lag-resolution-ms", "lag-resolution"))
-        .arg(duration_arg("shutdown-timeout", "30s", "how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped"))
-        .arg(ms_alias("shutdown-timeout-ms", "shutdown-timeout"))
-        .arg(duration_arg("header-read-timeout", "10s", "a request's headers must arrive within this, from when the connection waits for them; slower clients are closed"))
-        .arg(ms_alias("header-read-timeout-ms", "header-read-timeout"))
-        .arg(duration_arg("idle-timeout", "5s", "a keep-alive connection with no request for this long is closed"))
-        .arg(ms_alias("idle-timeout-ms", "idle-timeout"))
+        .arg(duration_arg("lag-resolution", "10ms", "the loop-lag monitor's timer period (a bare number is seconds)", serve_config::LAG_RESOLUTION))
+        .arg(ms_alias("lag-resolution-ms", "lag-resolution", serve_config::LAG_RESOLUTION))
+        .arg(duration_arg("shutdown-timeout", "30s", "how long shutdown may take in all: answering the requests in flight, then draining the pool; connections still open then are dropped", serve_config::SHUTDOWN_TIMEOUT))
+        .arg(ms_alias("shutdown-timeout-ms", "shutdown-timeout", serve_config::SHUTDOWN_TIMEOUT))
+        .arg(duration_arg("header-read-timeout", "10s", "a request's headers must arrive within this, from when the connection waits for them; slower clients are closed", serve_config::HEADER_READ_TIMEOUT))
+        .arg(ms_alias("header-read-timeout-ms", "header-read-timeout", serve_config::HEADER_READ_TIMEOUT))
+        .arg(duration_arg("idle-timeout", "5s", "a keep-alive connection with no request for this long is closed", serve_config::IDLE_TIMEOUT))
+        .arg(ms_alias("idle-timeout-ms", "idle-timeout", serve_config::IDLE_TIMEOUT))
         .arg(n("max-connections", "connections open at once; at the cap a new one closes the longest-idle one, and is refused only while every connection is answering [default: the open-file limit less 64, at most 10000]"))
         .arg(Arg::new("libuv").long("libuv").action(ArgAction::SetTrue).help("serve on sluice's libuv policy instead of the lanes: one queue, UV_THREADPOOL_SIZE threads, no admission (for comparisons)"))
         .arg(Arg::new("diagnostic-routes").long("diagnostic-routes").action(ArgAction::SetTrue).help("also serve /block?ms=N (sync work on the loop), /hold (keep a Cpu thread until /release) and /release"))
@@ -713,11 +719,11 @@ fn serve(m: &ArgMatches) -> anyhow::Result<()> {
         libuv: m.get_flag("libuv"),
         login_iterations: *m.get_one::<u32>("login-iterations").expect("has default"),
         file: m.get_one::<String>("file").map(PathBuf::from),
-        lag_resolution: duration_of(m, "lag-resolution")?,
+        lag_resolution: duration_of(m, "lag-resolution"),
         diagnostic_routes: m.get_flag("diagnostic-routes"),
-        shutdown_timeout: duration_of(m, "shutdown-timeout")?,
-        header_read_timeout: duration_of(m, "header-read-timeout")?,
-        idle_timeout: duration_of(m, "idle-timeout")?,
+        shutdown_timeout: duration_of(m, "shutdown-timeout"),
+        header_read_timeout: duration_of(m, "header-read-timeout"),
+        idle_timeout: duration_of(m, "idle-timeout"),
         max_connections: m.get_one::<usize>("max-connections").copied(),
     };
     sluice_serve::server::run(&config).map(drop)
@@ -756,45 +762,67 @@ fn write_json_out(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
         .with_context(|| format!("writing --json-out {}", path.display()))
 }
 
-/// A duration flag: sluice's one grammar (a bare number is seconds).
-fn duration_arg(name: &'static str, default: &'static str, help: &'static str) -> Arg {
+/// A duration flag: sluice's one grammar (a bare number is seconds),
+/// checked against the flag's `range` as clap parses it (the error names
+/// the flag and the range).
+fn duration_arg(
+    name: &'static str,
+    default: &'static str,
+    help: &'static str,
+    range: sluice_duration::Range,
+) -> Arg {
     Arg::new(name)
         .long(name)
         .value_name("DURATION")
         .default_value(default)
-        .help(format!("{help}, e.g. 500ms, 1.5s, 10 (seconds)"))
+        .value_parser(in_range(name, range))
+        .help(format!("{help}, e.g. 500ms, 1.5s, 10 (seconds); {range}"))
+}
+
+/// The value parser of duration flag `--name`: [`sluice_duration::Range::parse`].
+fn in_range(
+    name: &'static str,
+    range: sluice_duration::Range,
+) -> impl clap::builder::TypedValueParser<Value = Duration> {
+    move |text: &str| range.parse(&format!("--{name}"), text)
 }
 
 /// The old whole-milliseconds spelling of duration flag `new`, still read
-/// (hidden from the help).
-fn ms_alias(old: &'static str, new: &'static str) -> Arg {
+/// (hidden from the help), checked against the same range.
+fn ms_alias(old: &'static str, new: &'static str, range: sluice_duration::Range) -> Arg {
     Arg::new(old)
         .long(old)
         .value_name("MS")
-        .value_parser(clap::value_parser!(u64))
+        .value_parser(move |text: &str| {
+            let ms: u64 = text.trim().parse().map_err(|_| {
+                format!("--{old} {text:?}: expected whole milliseconds, in {range}")
+            })?;
+            let d = Duration::from_millis(ms);
+            if range.contains(d) {
+                Ok(d)
+            } else {
+                Err(sluice_duration::FlagError::OutOfRange {
+                    flag: format!("--{old}"),
+                    text: text.to_string(),
+                    range,
+                }
+                .to_string())
+            }
+        })
         .conflicts_with(new)
         .hide(true)
 }
 
-/// The value of duration flag `name`, or of its `NAME-ms` spelling.
-fn duration_of(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
+/// The value of duration flag `name`, or of its `NAME-ms` spelling (both
+/// range-checked as parsed).
+fn duration_of(m: &ArgMatches, name: &str) -> Duration {
     let old = format!("{name}-ms");
-    if m.value_source(&old) == Some(clap::parser::ValueSource::CommandLine) {
-        return Ok(Duration::from_millis(
-            *m.get_one::<u64>(&old).expect("given"),
-        ));
+    if let Ok(Some(d)) = m.try_get_one::<Duration>(&old)
+        && m.value_source(&old) == Some(clap::parser::ValueSource::CommandLine)
+    {
+        return *d;
     }
-    let text = m.get_one::<String>(name).expect("has default");
-    sluice_duration::parse_duration(text).map_err(|e| anyhow::anyhow!("--{name} {e}"))
-}
-
-/// [`duration_of`], which must not be zero.
-fn positive(m: &ArgMatches, name: &str) -> anyhow::Result<Duration> {
-    let d = duration_of(m, name)?;
-    if d.is_zero() {
-        anyhow::bail!("--{name} must be above 0");
-    }
-    Ok(d)
+    *m.get_one::<Duration>(name).expect("has default")
 }
 
 fn doctor_cli() -> Command {
@@ -802,25 +830,23 @@ fn doctor_cli() -> Command {
         .about("Read a running service's /metrics over a window: healthy, loop-blocked, pool-saturated (with its lane), with the numbers")
         .long_about("Fetch the service's Prometheus metrics at the start and the end of the window and diagnose the window: loop-blocked (synchronous work on the loop: its timers fire late), pool-saturated with the lane named (its queue waits while the loop is on time), pool-compensating (a lane keeps up only with threads beyond its budget), or healthy, with the numbers that prove it. The verdict tokens are those of sluice scope and of the sluice_verdict series of sluice serve's /metrics. Exit code: 0 healthy, 1 a problem found, 2 the doctor could not diagnose (unreachable URL, not a sluice service's metrics, bad flags). Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").long("url").value_name("URL").default_value("http://127.0.0.1:8080/metrics").help("the service's metrics"))
-        .arg(Arg::new("window").long("window").value_name("DURATION").default_value("10s").help("time between the two samples, e.g. 10s, 500ms, 1m"))
+        .arg(duration_arg("window", "10s", "time between the two samples", sluice_serve::doctor::WINDOW))
         .arg(json_arg("print the diagnosis as JSON on stdout"))
         .arg(json_out_arg())
-        .arg(duration_arg("lag-p99", "20ms", "loop lag p99 at or above this is a blocked loop"))
-        .arg(ms_alias("lag-p99-ms", "lag-p99"))
-        .arg(duration_arg("queue-wait-p99", "10ms", "a lane whose queue wait p99 is at or above this is saturated"))
-        .arg(ms_alias("queue-wait-p99-ms", "queue-wait-p99"))
+        .arg(duration_arg("lag-p99", "20ms", "loop lag p99 at or above this is a blocked loop", sluice_serve::doctor::P99_THRESHOLD))
+        .arg(ms_alias("lag-p99-ms", "lag-p99", sluice_serve::doctor::P99_THRESHOLD))
+        .arg(duration_arg("queue-wait-p99", "10ms", "a lane whose queue wait p99 is at or above this is saturated", sluice_serve::doctor::P99_THRESHOLD))
+        .arg(ms_alias("queue-wait-p99-ms", "queue-wait-p99", sluice_serve::doctor::P99_THRESHOLD))
 }
 
 fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
-    let window =
-        sluice_serve::doctor::parse_window(m.get_one::<String>("window").expect("has default"))
-            .map_err(anyhow::Error::msg)?;
+    let window = duration_of(m, "window");
     let mut config = sluice_serve::doctor::DoctorConfig::new(
         m.get_one::<String>("url").expect("has default").clone(),
         window,
     );
-    config.thresholds.loop_lag_p99 = positive(m, "lag-p99")?;
-    config.thresholds.queue_wait_p99 = positive(m, "queue-wait-p99")?;
+    config.thresholds.loop_lag_p99 = duration_of(m, "lag-p99");
+    config.thresholds.queue_wait_p99 = duration_of(m, "queue-wait-p99");
     let json_file = json_out(m)?;
     let report = sluice_serve::doctor::run(&config)?;
     let mut out = std::io::stdout().lock();
@@ -835,26 +861,24 @@ fn doctor(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(report.exit_code))
 }
 
+/// `sluice load --duration`'s range: 100 ms to 1 h.
+const LOAD_DURATION: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::from_millis(100), Duration::from_secs(3600));
+
 fn load_cli() -> Command {
     Command::new("load")
         .about("Drive a server on this machine: closed loop, fixed concurrency, keep-alive, HDR latencies")
         .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
-        .arg(Arg::new("duration").short('d').long("duration").value_name("DURATION").default_value("5s").help("how long requests are started, e.g. 5s, 500ms, 10 (seconds)"))
+        .arg(duration_arg("duration", "5s", "how long requests are started", LOAD_DURATION).short('d'))
         .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
         .arg(json_arg("print the report as JSON on stdout"))
         .arg(json_out_arg())
 }
 
 fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
-    let duration = sluice_serve::doctor::parse_flag(
-        "--duration",
-        m.get_one::<String>("duration").expect("has default"),
-        Duration::from_millis(100),
-        Duration::from_secs(3600),
-    )
-    .map_err(anyhow::Error::msg)?;
+    let duration = duration_of(m, "duration");
     let mut load = sluice_lab::loadgen::Load::new(
         m.get_one::<String>("url").expect("required").clone(),
         *m.get_one::<usize>("concurrency").expect("has default"),
@@ -886,4 +910,123 @@ fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every duration flag of every command (the lab's experiment flags
+    /// aside: their ranges are the experiment's, see `tests/cli_errors.rs`),
+    /// found in clap's definition: `(the subcommand path, the flag)`.
+    fn duration_flags() -> Vec<(Vec<String>, Arg, Command)> {
+        fn walk(cmd: &Command, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Arg, Command)>) {
+            if path.first().is_some_and(|p| p == "lab") && path.len() > 1 {
+                return;
+            }
+            for a in cmd.get_arguments() {
+                let names: Vec<String> = a
+                    .get_value_names()
+                    .into_iter()
+                    .flatten()
+                    .map(|s| s.to_string())
+                    .collect();
+                let is_duration =
+                    a.get_value_parser().type_id() == std::any::TypeId::of::<Duration>();
+                let looks_like_one = names
+                    .iter()
+                    .any(|n| n == "DURATION" || n == "TIME" || n == "MS");
+                assert_eq!(
+                    is_duration,
+                    looks_like_one,
+                    "{path:?} --{}: a duration flag must parse with its range (duration_arg, in_range, ms_alias)",
+                    a.get_id()
+                );
+                if is_duration {
+                    out.push((path.clone(), a.clone(), cmd.clone()));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                path.push(sub.get_name().to_string());
+                walk(sub, path, out);
+                path.pop();
+            }
+        }
+        let mut out = Vec::new();
+        walk(&cli(), &mut Vec::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn every_duration_flag_refuses_huge_negative_and_junk_by_name() {
+        let flags = duration_flags();
+        let names: Vec<String> = flags
+            .iter()
+            .map(|(p, a, _)| format!("{} --{}", p.join(" "), a.get_id()))
+            .collect();
+        // The table is the command definition; these must be in it.
+        for want in [
+            "serve --shutdown-timeout",
+            "serve --shutdown-timeout-ms",
+            "serve --idle-timeout",
+            "serve --header-read-timeout",
+            "serve --lag-resolution",
+            "doctor --window",
+            "doctor --lag-p99",
+            "load --duration",
+            "scope --duration",
+            "scope --profile",
+            "dns-delay --hold",
+        ] {
+            assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
+        }
+        for (path, arg, cmd) in &flags {
+            let long = arg.get_long().expect("duration flags are long flags");
+            let flag = format!("--{long}");
+            // A value for each of the leaf's positionals, so that an
+            // accepted value parses in full.
+            let mut positionals = Vec::new();
+            for p in cmd.get_positionals() {
+                if p.is_last_set() {
+                    positionals.push("--".to_string());
+                }
+                positionals.push("1".to_string());
+            }
+            for (value, must_refuse) in [
+                ("0", false),
+                ("18446744073709551615s", true),
+                ("18446744073709551615", true),
+                ("1e30", true),
+                ("-1", true),
+                ("-0.5s", true),
+                ("junk", true),
+                ("", true),
+            ] {
+                let mut argv = vec!["sluice".to_string()];
+                argv.extend(path.iter().cloned());
+                argv.push(format!("{flag}={value}"));
+                argv.extend(positionals.iter().cloned());
+                match negative_values(cli()).try_get_matches_from(&argv) {
+                    Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
+                        let text = e.to_string();
+                        assert!(
+                            text.contains(&format!("{flag} {value:?}")) && text.contains("..="),
+                            "{argv:?}: the error names neither the flag nor the range: {text}"
+                        );
+                    }
+                    Err(e) => panic!("{argv:?}: {e}"),
+                    Ok(m) => {
+                        assert!(!must_refuse, "{argv:?} was accepted");
+                        let mut m = &m;
+                        for p in path {
+                            m = m.subcommand_matches(p).expect("the path");
+                        }
+                        let d = *m.get_one::<Duration>(arg.get_id().as_str()).expect("given");
+                        // Accepted means safe to add to a clock.
+                        assert!(std::time::Instant::now().checked_add(d).is_some());
+                    }
+                }
+            }
+        }
+    }
 }

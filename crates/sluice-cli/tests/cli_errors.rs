@@ -374,3 +374,21 @@ fn every_command_has_version_and_help_that_speaks_to_users() {
         );
     }
 }
+
+/// Every lab experiment's duration flag refuses a huge, a negative and a
+/// junk value by name (the experiment's own range; the other commands'
+/// duration flags are checked by the table test in `src/main.rs`).
+#[test]
+fn every_lab_duration_flag_refuses_huge_negative_and_junk() {
+    for e in sluice_lab::EXPERIMENTS {
+        for a in e.args {
+            let Some(base) = a.name.strip_suffix("-ms") else {
+                continue;
+            };
+            for v in ["18446744073709551615s", "-1", "junk"] {
+                let flag = format!("--{base}={v}");
+                fails_with(&["lab", e.name, &flag], &[], &format!("--{base} "));
+            }
+        }
+    }
+}

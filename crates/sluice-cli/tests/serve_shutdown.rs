@@ -67,3 +67,32 @@ fn a_second_signal_exits_at_once_with_130() {
     let (code, _) = s.wait();
     assert_eq!(code, Some(130));
 }
+
+/// The longest `--shutdown-timeout` accepted (1h) is added to the clock at
+/// SIGTERM without a panic and the server drains; past it, or 0, the flag
+/// is refused by name before anything starts.
+#[test]
+fn shutdown_timeout_at_its_range_drains_and_past_it_is_refused() {
+    let s = Serve::start(&["--shutdown-timeout", "1h"]);
+    assert_eq!(get(s.port, "/ping").0, 200);
+    s.terminate();
+    let (code, lines) = s.wait();
+    assert_eq!(code, Some(0), "{lines:#?}");
+    assert!(!lines.iter().any(|l| l.contains("panicked")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("pool drained")),
+        "{lines:#?}"
+    );
+    for v in ["18446744073709551615s", "0", "-1", "soon"] {
+        let out = common::sluice()
+            .args(["serve", "--listen", "127.0.0.1:0", "--shutdown-timeout", v])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{v}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--shutdown-timeout {v:?}")) && stderr.contains("100ms..=1h"),
+            "{v}: {stderr}"
+        );
+    }
+}

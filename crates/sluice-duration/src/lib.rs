@@ -1,6 +1,8 @@
 //! [`parse_duration`]: the one duration grammar of every sluice command and
 //! configuration (`sluice serve`, `doctor`, `load`, `scope`, `dns-delay`,
-//! the lab), re-exported as `sluice::parse_duration`.
+//! the lab), re-exported as `sluice::parse_duration`; and [`Range`], the one
+//! range check every duration flag declares and runs (`min..=max`, the flag
+//! and the range named in the error).
 
 #![forbid(unsafe_code)]
 
@@ -84,4 +86,148 @@ pub fn format(d: Duration) -> String {
         return "0s".to_string();
     }
     humantime::format_duration(d).to_string()
+}
+
+/// The values one duration flag accepts, `min..=max` (both included). Every
+/// duration flag declares one, so that 0, a huge value or a negative one is
+/// refused with the flag and the range named, before anything adds it to an
+/// `Instant`.
+///
+/// ```
+/// use sluice_duration::Range;
+/// use std::time::Duration;
+/// const TIMEOUT: Range = Range::new(Duration::from_millis(100), Duration::from_secs(3600));
+/// assert_eq!(TIMEOUT.parse("--timeout", "2.5")?, Duration::from_millis(2500));
+/// assert_eq!(
+///     TIMEOUT.parse("--timeout", "0").unwrap_err().to_string(),
+///     "--timeout \"0\" is out of range; expected 100ms..=1h"
+/// );
+/// assert_eq!(
+///     TIMEOUT.parse("--timeout", "18446744073709551615s").unwrap_err().to_string(),
+///     "--timeout \"18446744073709551615s\" is out of range; expected 100ms..=1h"
+/// );
+/// assert_eq!(
+///     TIMEOUT.parse("--timeout", "100000000000000000000000000000").unwrap_err().to_string(),
+///     "--timeout \"100000000000000000000000000000\" is out of range; expected 100ms..=1h"
+/// );
+/// assert!(TIMEOUT.parse("--timeout", "-1").unwrap_err().to_string().starts_with("--timeout \"-1\" is not a duration"));
+/// assert_eq!(TIMEOUT.to_string(), "100ms..=1h");
+/// # Ok::<(), sluice_duration::FlagError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Range {
+    /// The shortest value accepted.
+    pub min: Duration,
+    /// The longest value accepted.
+    pub max: Duration,
+}
+
+impl Range {
+    /// `min..=max`.
+    ///
+    /// # Panics
+    ///
+    /// If `min > max` (in a `const`, at compile time).
+    pub const fn new(min: Duration, max: Duration) -> Range {
+        assert!(
+            min.as_nanos() <= max.as_nanos(),
+            "a duration range needs min <= max"
+        );
+        Range { min, max }
+    }
+
+    /// Whether `d` is in the range.
+    pub fn contains(&self, d: Duration) -> bool {
+        (self.min..=self.max).contains(&d)
+    }
+
+    /// Reads `text` with [`parse_duration`] and checks it is in the range;
+    /// the error names `flag` (as given, e.g. `--idle-timeout`) and the
+    /// range.
+    pub fn parse(&self, flag: &str, text: &str) -> Result<Duration, FlagError> {
+        let d = parse_duration(text).map_err(|e| {
+            // A number too large for a Duration is out of range, not junk.
+            if e.why.contains("too large")
+                || e.why.contains("too big")
+                || e.why.contains("overflow")
+                || e.why.contains("out of range")
+            {
+                FlagError::OutOfRange {
+                    flag: flag.to_string(),
+                    text: text.to_string(),
+                    range: *self,
+                }
+            } else {
+                FlagError::NotADuration {
+                    flag: flag.to_string(),
+                    error: e,
+                    range: *self,
+                }
+            }
+        })?;
+        self.check(flag, d).map_err(|_| FlagError::OutOfRange {
+            flag: flag.to_string(),
+            text: text.to_string(),
+            range: *self,
+        })
+    }
+
+    /// Checks a duration already read (from a configuration struct, or the
+    /// old whole-milliseconds spelling of a flag); the error names `flag`
+    /// and shows `d` as the grammar writes it.
+    ///
+    /// ```
+    /// use sluice_duration::Range;
+    /// use std::time::Duration;
+    /// let r = Range::new(Duration::from_millis(1), Duration::from_secs(1));
+    /// assert_eq!(r.check("--lag-resolution", Duration::from_millis(10))?, Duration::from_millis(10));
+    /// assert_eq!(
+    ///     r.check("--lag-resolution", Duration::from_secs(7200)).unwrap_err().to_string(),
+    ///     "--lag-resolution \"2h\" is out of range; expected 1ms..=1s"
+    /// );
+    /// # Ok::<(), sluice_duration::FlagError>(())
+    /// ```
+    pub fn check(&self, flag: &str, d: Duration) -> Result<Duration, FlagError> {
+        if self.contains(d) {
+            Ok(d)
+        } else {
+            Err(FlagError::OutOfRange {
+                flag: flag.to_string(),
+                text: format(d),
+                range: *self,
+            })
+        }
+    }
+}
+
+impl std::fmt::Display for Range {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..={}", format(self.min), format(self.max))
+    }
+}
+
+/// A duration flag's value that [`Range::parse`] or [`Range::check`]
+/// refused; the text names the flag and the range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlagError {
+    /// Not in the grammar (junk, negative, NaN).
+    #[error("{flag} {error}; the range is {range}")]
+    NotADuration {
+        /// The flag, e.g. `--idle-timeout`.
+        flag: String,
+        /// What the grammar says.
+        error: DurationError,
+        /// The flag's range.
+        range: Range,
+    },
+    /// A duration, outside the flag's range.
+    #[error("{flag} {text:?} is out of range; expected {range}")]
+    OutOfRange {
+        /// The flag, e.g. `--idle-timeout`.
+        flag: String,
+        /// The value as given.
+        text: String,
+        /// The flag's range.
+        range: Range,
+    },
 }

@@ -109,8 +109,16 @@ pub fn parse_rate(text: &str) -> Result<u32, ScopeError> {
     }
 }
 
+/// `--duration`'s range: 1 ms to a week.
+pub const DURATION: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::from_millis(1), Duration::from_secs(7 * 86400));
+
+/// `--profile`'s range: 10 ms to an hour.
+pub const PROFILE: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::from_millis(10), Duration::from_secs(3600));
+
 /// Parses `--duration`: seconds (`10`, `2.5`), or with a unit (`500ms`,
-/// `10s`, `5m`); at least 1 ms, at most a week.
+/// `10s`, `5m`); in [`DURATION`], 1 ms to a week.
 ///
 /// ```
 /// use sluice_scope::config::parse_duration;
@@ -121,11 +129,39 @@ pub fn parse_rate(text: &str) -> Result<u32, ScopeError> {
 /// assert!(parse_duration("soon").is_err());
 /// ```
 pub fn parse_duration(text: &str) -> Result<Duration, ScopeError> {
-    let expected = "expected a time such as 10 (seconds), 2.5s, 500ms or 5m, from 1ms to a week";
-    sluice_duration::parse_duration(text)
-        .ok()
-        .filter(|d| (Duration::from_millis(1)..=Duration::from_secs(7 * 86400)).contains(d))
-        .ok_or_else(|| bad("--duration", text, expected))
+    parse_in("--duration", text, DURATION)
+}
+
+/// Parses `--profile TIME`: in [`PROFILE`], 10 ms to an hour.
+///
+/// ```
+/// use sluice_scope::config::parse_profile_time;
+/// assert_eq!(parse_profile_time("5").unwrap().as_secs(), 5);
+/// assert!(parse_profile_time("0").unwrap_err().to_string().contains("10ms..=1h"));
+/// ```
+pub fn parse_profile_time(text: &str) -> Result<Duration, ScopeError> {
+    parse_in("--profile", text, PROFILE)
+}
+
+/// A duration flag `flag` in `range`, refused with the flag and range named.
+fn parse_in(
+    flag: &'static str,
+    text: &str,
+    range: sluice_duration::Range,
+) -> Result<Duration, ScopeError> {
+    range.parse(flag, text).map_err(|e| {
+        let why = match e {
+            sluice_duration::FlagError::NotADuration { error, .. } => {
+                format!("not a duration: {}", error.why)
+            }
+            sluice_duration::FlagError::OutOfRange { .. } => "out of range".to_string(),
+        };
+        bad(
+            flag,
+            text,
+            format!("expected a time such as 10 (seconds), 2.5s, 500ms or 5m, in {range} ({why})"),
+        )
+    })
 }
 
 /// Parses `--prometheus ADDR` (`IP:PORT`).

@@ -2,6 +2,7 @@
 //! starts, and the pool it builds.
 
 use sluice::{Lane, Pool, budget};
+use sluice_duration::Range;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -71,6 +72,21 @@ pub struct ServeConfig {
     /// [`DEFAULT_MAX_CONNECTIONS`]).
     pub max_connections: Option<usize>,
 }
+
+/// `--lag-resolution`'s range: 1 ms to 1 s.
+pub const LAG_RESOLUTION: Range = Range::new(Duration::from_millis(1), Duration::from_secs(1));
+
+/// `--shutdown-timeout`'s range: 100 ms (time to answer what is in flight)
+/// to 1 h.
+pub const SHUTDOWN_TIMEOUT: Range =
+    Range::new(Duration::from_millis(100), Duration::from_secs(3600));
+
+/// `--header-read-timeout`'s range: 1 ms to 1 h.
+pub const HEADER_READ_TIMEOUT: Range =
+    Range::new(Duration::from_millis(1), Duration::from_secs(3600));
+
+/// `--idle-timeout`'s range: 1 ms to 1 h.
+pub const IDLE_TIMEOUT: Range = Range::new(Duration::from_millis(1), Duration::from_secs(3600));
 
 /// `--header-read-timeout` when not given: 10 s.
 pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -184,15 +200,17 @@ impl ServeConfig {
             }
             None => room.min(DEFAULT_MAX_CONNECTIONS),
         };
-        for (flag, d) in [
-            ("--header-read-timeout", self.header_read_timeout),
-            ("--idle-timeout", self.idle_timeout),
+        for (flag, d, range) in [
+            (
+                "--header-read-timeout",
+                self.header_read_timeout,
+                HEADER_READ_TIMEOUT,
+            ),
+            ("--idle-timeout", self.idle_timeout, IDLE_TIMEOUT),
         ] {
-            if d < Duration::from_millis(1) || d > Duration::from_secs(3600) {
-                return Err(ConfigError(format!(
-                    "{flag} {d:?} is out of range; expected 1ms..=1h"
-                )));
-            }
+            range
+                .check(flag, d)
+                .map_err(|e| ConfigError(e.to_string()))?;
         }
         Ok(crate::conn::Limits {
             header_read_timeout: self.header_read_timeout,
@@ -248,12 +266,12 @@ impl ServeConfig {
                 "--login-iterations 0 is out of range; expected at least 1".into(),
             ));
         }
-        let d = self.lag_resolution;
-        if d < Duration::from_millis(1) || d > Duration::from_secs(1) {
-            return Err(ConfigError(format!(
-                "--lag-resolution {d:?} is out of range; expected 1ms..=1s"
-            )));
-        }
+        LAG_RESOLUTION
+            .check("--lag-resolution", self.lag_resolution)
+            .map_err(|e| ConfigError(e.to_string()))?;
+        SHUTDOWN_TIMEOUT
+            .check("--shutdown-timeout", self.shutdown_timeout)
+            .map_err(|e| ConfigError(e.to_string()))?;
         if self.libuv {
             let lanes_only = [
                 ("--cpu-threads", self.cpu_threads.is_some()),
@@ -312,6 +330,43 @@ impl ServeConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duration_past_its_range_is_refused_by_name_not_added_to_a_clock() {
+        for (c, want) in [
+            (
+                ServeConfig {
+                    shutdown_timeout: Duration::MAX,
+                    ..Default::default()
+                },
+                "--shutdown-timeout \"",
+            ),
+            (
+                ServeConfig {
+                    shutdown_timeout: Duration::ZERO,
+                    ..Default::default()
+                },
+                "--shutdown-timeout \"0s\" is out of range; expected 100ms..=1h",
+            ),
+            (
+                ServeConfig {
+                    lag_resolution: Duration::ZERO,
+                    ..Default::default()
+                },
+                "--lag-resolution \"0s\" is out of range; expected 1ms..=1s",
+            ),
+        ] {
+            let e = c.pool(|_| None).unwrap_err().to_string();
+            assert!(e.starts_with(want), "{e}");
+        }
+        let c = ServeConfig {
+            idle_timeout: Duration::MAX,
+            ..Default::default()
+        };
+        let e = c.limits_under(1024).unwrap_err().to_string();
+        assert!(e.starts_with("--idle-timeout \""), "{e}");
+        assert!(e.ends_with("is out of range; expected 1ms..=1h"), "{e}");
+    }
 
     #[test]
     fn flags_are_checked_by_name() {

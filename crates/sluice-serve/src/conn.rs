@@ -336,9 +336,11 @@ async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc
     tokio::pin!(http);
     let mut draining = false;
     loop {
-        let idle_deadline = registry.start
-            + Duration::from_millis(conn.last_activity_ms.load(R))
-            + limits.idle_timeout;
+        let idle_deadline = registry
+            .start
+            .checked_add(Duration::from_millis(conn.last_activity_ms.load(R)))
+            .and_then(|t| t.checked_add(limits.idle_timeout))
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
         tokio::select! {
             r = http.as_mut() => {
                 if let Err(e) = r

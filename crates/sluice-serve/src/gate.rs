@@ -82,7 +82,11 @@ impl Gate {
     /// assert_eq!(gate.waiting(), 0);
     /// ```
     pub fn hold_for(&self, timeout: Duration, abandoned: &AtomicBool) -> HoldEnd {
-        let until = Instant::now() + timeout;
+        // A timeout past what an Instant holds waits as long as a day at a time.
+        let now = Instant::now();
+        let until = now
+            .checked_add(timeout)
+            .unwrap_or(now + Duration::from_secs(86_400));
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let generation = s.generation;
         s.waiting += 1;

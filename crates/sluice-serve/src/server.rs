@@ -202,7 +202,12 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             }
         };
         drop(listener);
-        let deadline = tokio::time::Instant::now() + config.shutdown_timeout;
+        // The config's check keeps --shutdown-timeout within an hour; a
+        // deadline past what an Instant holds is a day from now, never a panic.
+        let now = tokio::time::Instant::now();
+        let deadline = now
+            .checked_add(config.shutdown_timeout)
+            .unwrap_or(now + Duration::from_secs(86_400));
         let in_flight = app.requests.signal();
         let (idle, busy) = registry.shut_down();
         say(format_args!(

@@ -116,7 +116,15 @@ pub fn run(config: &DoctorConfig) -> anyhow::Result<DoctorReport> {
     })
 }
 
-/// Parses `--window` (100 ms ..= 1 h) with sluice's one duration grammar:
+/// `--window`'s range: 100 ms to 1 h.
+pub const WINDOW: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::from_millis(100), Duration::from_secs(3600));
+
+/// `--lag-p99` and `--queue-wait-p99`'s range: 1 µs to 1 h.
+pub const P99_THRESHOLD: sluice_duration::Range =
+    sluice_duration::Range::new(Duration::from_micros(1), Duration::from_secs(3600));
+
+/// Parses `--window` ([`WINDOW`]) with sluice's one duration grammar:
 /// a bare number is seconds.
 ///
 /// ```
@@ -130,12 +138,7 @@ pub fn run(config: &DoctorConfig) -> anyhow::Result<DoctorReport> {
 /// assert_eq!(parse_window("5ms").unwrap_err(), "--window \"5ms\" is out of range; expected 100ms..=1h");
 /// ```
 pub fn parse_window(text: &str) -> Result<Duration, String> {
-    parse_flag(
-        "--window",
-        text,
-        Duration::from_millis(100),
-        Duration::from_secs(3600),
-    )
+    WINDOW.parse("--window", text).map_err(|e| e.to_string())
 }
 
 /// Parses the duration flag `flag` with sluice's one grammar
@@ -155,13 +158,7 @@ pub fn parse_flag(
     min: Duration,
     max: Duration,
 ) -> Result<Duration, String> {
-    let d = sluice::parse_duration(text).map_err(|e| format!("{flag} {e}"))?;
-    if !(min..=max).contains(&d) {
-        return Err(format!(
-            "{flag} {text:?} is out of range; expected {}..={}",
-            sluice_duration::format(min),
-            sluice_duration::format(max)
-        ));
-    }
-    Ok(d)
+    sluice_duration::Range::new(min, max)
+        .parse(flag, text)
+        .map_err(|e| e.to_string())
 }
