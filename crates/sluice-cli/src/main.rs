@@ -14,7 +14,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 fn main() -> ExitCode {
-    match run(cli().get_matches()) {
+    let matches = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_error(e),
+    };
+    match run(matches) {
         Ok(code) => code,
         Err(err) => {
             // A closed stdout (e.g. `| head`) is not an error worth reporting.
@@ -28,6 +32,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A value sluice's own parsers refused (a duration out of its flag's
+/// range, a scope flag) is one `sluice: ...` line, exit code 2, like every
+/// other error; clap's own errors (unknown flags, help) are clap's.
+fn clap_error(e: clap::Error) -> ExitCode {
+    use std::error::Error as _;
+    if e.kind() == clap::error::ErrorKind::ValueValidation
+        && let Some(src) = e.source()
+        && (src.is::<sluice_duration::FlagError>() || src.is::<sluice_scope::ScopeError>())
+    {
+        eprintln!("sluice: {src}");
+        return ExitCode::from(2);
+    }
+    e.exit()
 }
 
 fn common_args() -> Vec<Arg> {
@@ -794,19 +813,26 @@ fn ms_alias(old: &'static str, new: &'static str, range: sluice_duration::Range)
         .long(old)
         .value_name("MS")
         .value_parser(move |text: &str| {
-            let ms: u64 = text.trim().parse().map_err(|_| {
-                format!("--{old} {text:?}: expected whole milliseconds, in {range}")
-            })?;
+            let flag = format!("--{old}");
+            let Ok(ms) = text.trim().parse::<u64>() else {
+                return Err(sluice_duration::FlagError::NotADuration {
+                    flag,
+                    error: sluice_duration::DurationError {
+                        text: text.to_string(),
+                        why: "expected whole milliseconds".into(),
+                    },
+                    range,
+                });
+            };
             let d = Duration::from_millis(ms);
             if range.contains(d) {
                 Ok(d)
             } else {
                 Err(sluice_duration::FlagError::OutOfRange {
-                    flag: format!("--{old}"),
+                    flag,
                     text: text.to_string(),
                     range,
-                }
-                .to_string())
+                })
             }
         })
         .conflicts_with(new)

@@ -94,7 +94,7 @@ fn bad_flags_name_the_flag_and_the_fix() {
     for (args, want) in [
         (
             vec!["--hold", "2h"],
-            "--hold \"2h\": expected a duration like 300ms, 1.5s or 2 (seconds), 0 to 1h",
+            "--hold \"2h\" is out of range; expected 0s..=1h",
         ),
         (
             vec!["--listen", "localhost"],
