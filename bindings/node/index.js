@@ -55,7 +55,10 @@ const original = Object.freeze({
 
 const inbox = new native.Inbox();
 const waiting = new Map();
-const bell = openBell(inbox.takeFd());
+// The socket is opened at the first call or at the warm-up, whichever comes
+// first: async_hooks enabled by the app's first lines then see its init
+// (PIPEWRAP) before its reads, as for any handle of the app's own.
+let bell = null;
 
 function openBell(fd) {
   // `onread` reads the bell's bytes into one small buffer of our own: no
@@ -73,9 +76,14 @@ function openBell(fd) {
   return socket;
 }
 
+function ringable() {
+  if (bell === null) bell = openBell(inbox.takeFd());
+  return bell;
+}
+
 // Operation `id`'s outcome goes to `onOutcome`, called once, on the loop.
 function expect(id, onOutcome) {
-  if (waiting.size === 0) bell.ref();
+  if (waiting.size === 0) ringable().ref();
   waiting.set(id, onOutcome);
 }
 
@@ -90,15 +98,22 @@ function forget(id) {
 // V8 does past it).
 let drainLimit = kMaxLength;
 
+// Outcomes waiting behind a callback's throw, as [outcomes, from] pairs in
+// order; null when none wait.
+let backlog = null;
+
 function deliver() {
-  handOut(inbox.drain(drainLimit), 0);
+  const outcomes = inbox.drain(drainLimit);
+  if (backlog !== null) backlog.push([outcomes, 0]);
+  else handOut(outcomes, 0);
 }
 
 // Hands out `outcomes` from index `from`. A callback that throws throws
 // out of here, untouched, as Node's own callbacks do (an uncaught
 // exception at the user's line, or the caller's domain); the rest of the
-// batch is handed out on the next turn of the loop, after that exception
-// was dealt with, so one throw never takes the batch with it.
+// batch, and batches that arrive meanwhile, are handed out in order on the
+// next turn of the loop, after that exception was dealt with: one throw
+// never takes a batch with it.
 function handOut(outcomes, from) {
   let i = from;
   try {
@@ -109,8 +124,29 @@ function handOut(outcomes, from) {
       onOutcome(outcomes[i + 1]);
     }
   } finally {
-    if (i < outcomes.length) setImmediate(handOut, outcomes, i + 2);
-    else if (waiting.size === 0) bell.unref();
+    if (i < outcomes.length) {
+      const rest = [outcomes, i + 2];
+      if (backlog === null) {
+        backlog = [rest];
+        setImmediate(resume);
+      } else {
+        backlog.unshift(rest);
+      }
+    } else if (waiting.size === 0) {
+      bell.unref();
+    }
+  }
+}
+
+function resume() {
+  const queue = backlog;
+  backlog = null;
+  let k = 0;
+  try {
+    for (; k < queue.length; k++) handOut(queue[k][0], queue[k][1]);
+  } finally {
+    // handOut threw at k and left its own rest first in the backlog.
+    if (k < queue.length) backlog.push(...queue.slice(k + 1));
   }
 }
 
@@ -790,6 +826,7 @@ setImmediate(() => {
       { code: 'ERR_SLUICE_ENV', type: 'SluiceWarning' });
     return;
   }
+  ringable();
   try {
     native.warm();
   } catch {

@@ -95,7 +95,8 @@ test('async_hooks: one resource per callback call, with Node\'s type names', () 
     })();`, { args: ['-r', './patch.js'] });
   assert.strictEqual(r.status, 0, r.stderr);
   const { types, calls } = r.json;
-  assert.deepStrictEqual(types, { FSREQCALLBACK: 2, PBKDF2REQUEST: 1, SCRYPTREQUEST: 1, ZLIB: 1, GETADDRINFOREQWRAP: 1 });
+  // PIPEWRAP: the inbox's socket, opened at the first call (once).
+  assert.deepStrictEqual(types, { FSREQCALLBACK: 2, PBKDF2REQUEST: 1, SCRYPTREQUEST: 1, ZLIB: 1, GETADDRINFOREQWRAP: 1, PIPEWRAP: 1 });
   assert.deepStrictEqual(calls, { readFile: 1, stat: 1, pbkdf2: 1, scrypt: 1, gunzip: 1, lookup: 1 });
 });
 
@@ -185,4 +186,25 @@ test('AbortSignal: an aborted signal rejects at once, an abort cancels queued wo
   assert.strictEqual(o.stuck, 'x');
   assert.strictEqual(o.fallbacks, 0, 'no hand-off to libuv');
   assert.strictEqual(o.calls, 6);
+});
+
+test('callback exceptions across batches: every callback runs once, every throw is uncaught once', () => {
+  const r = runChild(`
+    const fs = require('node:fs');
+    const seq = [];
+    process.on('uncaughtException', (e) => seq.push('uncaught'));
+    const n = 200;
+    let left = n;
+    const order = [];
+    for (let i = 0; i < n; i++) {
+      fs.stat('.', () => {
+        order.push(i);
+        if (--left === 0) setImmediate(() => { console.log(JSON.stringify({ uncaught: seq.length, order })); });
+        if (i % 7 === 0) throw new Error('e' + i);
+      });
+    }
+  `, { args: ['-r', './patch.js'], env: { SLUICE_ADAPTIVE: 'off' } });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.json.uncaught, Math.ceil(200 / 7));
+  assert.strictEqual(r.json.order.length, 200);
 });
