@@ -197,6 +197,13 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
 }
 
 fn cli() -> Command {
+    command_tree(true)
+}
+
+/// The command tree; `internal`: with the hidden subcommands the lab and
+/// the tests run (`lab-child`, `lab-netns`), left out of the completion
+/// scripts and man pages.
+fn command_tree(internal: bool) -> Command {
     let mut lab = Command::new("lab")
         .about("Run the experiments side by side: node, sluice-compat (libuv policy), sluice (lanes), tokio, go")
         .subcommand_required(true)
@@ -280,7 +287,7 @@ fn cli() -> Command {
                 .long_about(DNS_DELAY_LONG)
                 .args(delay_args(true)),
         )
-        .subcommand(
+        .subcommands(internal.then(|| {
             Command::new("lab-netns")
                 .hide(true)
                 .about("internal: run a command in a private network and mount namespace whose name server is the DNS delay server")
@@ -293,20 +300,42 @@ fn cli() -> Command {
                         .last(true)
                         .value_parser(clap::value_parser!(OsString))
                         .required_unless_present("check"),
-                ),
-        )
+                )
+        }))
         .subcommand(serve_cli())
         .subcommand(doctor_cli())
         .subcommand(load_cli())
         .subcommand(
+            Command::new("completions")
+                .about("Print the shell completion script for bash, zsh or fish on stdout")
+                .long_about("Print the shell completion script for bash, zsh or fish on stdout, e.g.\n  sluice completions bash > /etc/bash_completion.d/sluice\n  sluice completions zsh > \"${fpath[1]}/_sluice\"\n  sluice completions fish > ~/.config/fish/completions/sluice.fish")
+                .arg(
+                    Arg::new("shell")
+                        .required(true)
+                        .value_parser(["bash", "zsh", "fish"])
+                        .help("the shell"),
+                ),
+        )
+        .subcommand(
+            Command::new("man")
+                .about("Print the man page sluice(1) on stdout (roff), or write one page per command")
+                .arg(
+                    Arg::new("dir")
+                        .long("dir")
+                        .value_name("DIR")
+                        .value_parser(clap::value_parser!(PathBuf))
+                        .help("write sluice.1 and a page per subcommand (sluice-scope.1, ...) into DIR instead"),
+                ),
+        )
+        .subcommands(internal.then(|| {
             Command::new("lab-child")
                 .hide(true)
                 .about("internal: the Rust subjects' side of an experiment")
                 .arg(Arg::new("subject").required(true))
                 .arg(Arg::new("experiment").required(true))
                 .arg(Arg::new("pool").required(true))
-                .arg(Arg::new("params").required(true)),
-        ))
+                .arg(Arg::new("params").required(true))
+        })))
 }
 
 /// Lets every flag that takes a value take a negative number as its value,
@@ -516,6 +545,8 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
         Some(("doctor", m)) => doctor(m),
         Some(("load", m)) => load(m),
         Some(("scope", m)) => scope(m),
+        Some(("completions", m)) => completions(m).map(|()| ExitCode::SUCCESS),
+        Some(("man", m)) => man(m).map(|()| ExitCode::SUCCESS),
         Some(("dns-delay", m)) => {
             sluice_testnet::dns_delay::run(delay_flags(m).config()?).map(|_| ExitCode::SUCCESS)
         }
@@ -551,6 +582,50 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
             .map(|()| ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a subcommand"),
+    }
+}
+
+/// `sluice completions SHELL`: clap_complete's script for the command
+/// tree without its internal subcommands.
+fn completions(m: &ArgMatches) -> anyhow::Result<()> {
+    use clap_complete::Shell;
+    let shell = match m.get_one::<String>("shell").map(String::as_str) {
+        Some("bash") => Shell::Bash,
+        Some("zsh") => Shell::Zsh,
+        Some("fish") => Shell::Fish,
+        other => unreachable!("clap allows only bash, zsh or fish, got {other:?}"),
+    };
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command_tree(false), "sluice", &mut out);
+    std::io::stdout()
+        .lock()
+        .write_all(&out)
+        .context("writing the completion script")
+}
+
+/// `sluice man [--dir DIR]`: clap_mangen's roff, sluice(1) on stdout, or
+/// one page per command (sluice.1, sluice-scope.1, sluice-lab-probe.1, ...)
+/// written into DIR.
+fn man(m: &ArgMatches) -> anyhow::Result<()> {
+    let cmd = command_tree(false);
+    match m.get_one::<PathBuf>("dir") {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, dir)
+                .with_context(|| format!("writing the man pages into {}", dir.display()))?;
+            eprintln!("sluice: man pages written to {}", dir.display());
+            Ok(())
+        }
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd)
+                .render(&mut out)
+                .context("rendering the man page")?;
+            std::io::stdout()
+                .lock()
+                .write_all(&out)
+                .context("writing the man page")
+        }
     }
 }
 
