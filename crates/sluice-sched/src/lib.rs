@@ -80,19 +80,40 @@ pub fn current_tid() -> i32 {
 /// The kernel's: `ESRCH` when no thread has that id, `EPERM` as above.
 #[cfg(target_os = "linux")]
 pub fn set_policy(tid: i32, policy: Policy) -> io::Result<()> {
-    let param = libc::sched_param { sched_priority: 0 };
-    // SAFETY: `param` is a live, initialized `sched_param` on this stack
-    // frame for the whole call, and the kernel only reads it (one
-    // `c_int`). `tid` is a plain integer: a wrong id makes the kernel fail
-    // with ESRCH (or act on another thread, which the caller rules out, see
-    // the crate docs); it cannot make this call touch memory.
+    let param = KernelSchedParam { sched_priority: 0 };
+    // The system call itself, not libc's wrapper: musl's
+    // `sched_setscheduler` fails with ENOSYS by design (POSIX names a
+    // process there, Linux a thread), glibc's is this same call.
+    // SAFETY: `param` is a live, initialized `struct sched_param` of the
+    // kernel's layout (one `c_int`, `KernelSchedParam`) on this stack frame
+    // for the whole call, and the kernel only reads it. `tid` and the
+    // policy are plain integers, passed widened to `c_long` as the variadic
+    // `syscall` expects: a wrong id makes the kernel fail with ESRCH (or act
+    // on another thread, which the caller rules out, see the crate docs);
+    // it cannot make this call touch memory.
     #[allow(unsafe_code)]
-    let rc = unsafe { libc::sched_setscheduler(tid, policy.raw(), &param) };
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_sched_setscheduler,
+            libc::c_long::from(tid),
+            libc::c_long::from(policy.raw()),
+            &raw const param,
+        )
+    };
     if rc == 0 {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
     }
+}
+
+/// The kernel's `struct sched_param` (include/uapi/linux/sched/types.h): one
+/// `int`. libc's type for musl is larger (POSIX sporadic-server fields the
+/// kernel never reads), so the system calls take this one.
+#[cfg(target_os = "linux")]
+#[repr(C)]
+struct KernelSchedParam {
+    sched_priority: libc::c_int,
 }
 
 /// Thread `tid`'s policy.
@@ -102,9 +123,14 @@ pub fn set_policy(tid: i32, policy: Policy) -> io::Result<()> {
 /// deadline policy (not one of [`Policy`]).
 #[cfg(target_os = "linux")]
 pub fn policy(tid: i32) -> io::Result<Policy> {
-    // SAFETY: takes an integer and returns one; no memory is passed.
+    // The system call, as in `set_policy` (musl's wrapper is an ENOSYS
+    // stub).
+    // SAFETY: takes an integer (widened to `c_long` for the variadic
+    // `syscall`) and returns one; no memory is passed.
     #[allow(unsafe_code)]
-    let rc = unsafe { libc::sched_getscheduler(tid) };
+    let rc = unsafe { libc::syscall(libc::SYS_sched_getscheduler, libc::c_long::from(tid)) };
+    // A policy or -1: always within `c_int`.
+    let rc = libc::c_int::try_from(rc).unwrap_or(libc::c_int::MIN);
     match rc {
         libc::SCHED_OTHER => Ok(Policy::Other),
         libc::SCHED_BATCH => Ok(Policy::Batch),
