@@ -117,13 +117,13 @@ fn query(port: u16, query: &str) -> Vec<Value> {
     data["result"].as_array().cloned().unwrap_or_default()
 }
 
-/// The rule files of deploy/prometheus/ in `dir`, every `for:` and every
+/// The rule file of deploy/prometheus/ in `dir`, every `for:` and every
 /// range (`[1m]`, `[2m]`, `[5m]`) cut to 5 s: the same expressions, labels
 /// and annotations, on a test's time scale (a rate over 1m of a counter
 /// Prometheus has scraped for 10 s reads a sixth of the true rate).
 fn write_rules(dir: &Path) -> Vec<PathBuf> {
     let deploy = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/prometheus");
-    ["recording.rules.yml", "alerts.rules.yml"]
+    ["sluice.rules.yml"]
         .iter()
         .map(|name| {
             let text = std::fs::read_to_string(deploy.join(name))
@@ -146,12 +146,10 @@ fn write_rules(dir: &Path) -> Vec<PathBuf> {
                     }
                 })
                 .collect();
-            if *name == "alerts.rules.yml" {
-                assert!(
-                    cut > 0,
-                    "no `for:` or range in {name}: the test's cut changed nothing"
-                );
-            }
+            assert!(
+                cut > 0,
+                "no `for:` or range in {name}: the test's cut changed nothing"
+            );
             let path = dir.join(name);
             std::fs::write(&path, out).unwrap();
             path
