@@ -1,6 +1,9 @@
 //! Key derivation and random bytes on [`Lane::Cpu`]: what Node runs as
 //! `crypto.pbkdf2`, `crypto.scrypt` and `crypto.randomBytes` on its pool.
-//! Output bytes equal Node's (OpenSSL's) for the same inputs.
+//! Output bytes equal Node's (OpenSSL's) for the same inputs. The password
+//! hashes Node apps use from npm are here too: [`argon2`](self::argon2)
+//! (`@node-rs/argon2`'s strings) and [`bcrypt`](self::bcrypt) (`bcrypt`'s
+//! and `bcryptjs`'s).
 //!
 //! ```
 //! use sluice::{Pool, crypto::{self, Digest}};
@@ -17,6 +20,9 @@
 use crate::lane::Lane;
 use crate::pool::Pool;
 use crate::task::Task;
+
+pub mod argon2;
+pub mod bcrypt;
 
 /// The hash behind [`pbkdf2()`]'s HMAC, as Node names it (`'sha1'`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
