@@ -997,6 +997,7 @@ const _internal = {
     readFileOptions, statOptionsOk, lookupShape },
   run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
   fallback,
+  start,
   planned,
   disabled: () => disabled,
   toPrometheusText,

@@ -55,6 +55,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+pub mod hash;
+
 /// The pool of this process: one for the main thread and every worker
 /// thread, since a Node-API addon is loaded once per process.
 static POOL: OnceLock<Pool> = OnceLock::new();
