@@ -152,13 +152,19 @@ pub fn argon2_hash_raw_sync(
 /// given; `cancel` as for [`argon2_hash`].
 #[napi]
 pub fn argon2_verify(
+    inbox: &Inbox,
     hashed: String,
     password: Buffer,
     secret: Option<Buffer>,
+    cancel: Option<&Cancel>,
 ) -> napi::Result<f64> {
     let password = password.to_vec();
     let secret = secret.map(|s| s.to_vec());
-    submit(Lane::Cpu, move || {
+    let cancel = cancel.map(|c| c.flag.clone());
+    submit(inbox, Lane::Cpu, move || {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Done::Fail(Failure::aborted());
+        }
         matched(argon2::verify_sync(&hashed, &password, secret.as_deref()))
     })
 }
