@@ -2,6 +2,11 @@
 """Checks a Grafana dashboard's queries against a running Prometheus.
 
     python3 deploy/grafana/check.py http://127.0.0.1:9090 [--dashboard FILE]
+    python3 deploy/grafana/check.py                     # layout and ids only
+
+The dashboard is first checked on its own: unique panel ids, panels inside
+Grafana's 24-column grid and not overlapping, each panel with at least one
+query and unique refIds.
 
 Every panel's every target (rows' panels included) and every template
 variable's `label_values(...)` query is sent to the Prometheus HTTP API
@@ -13,7 +18,8 @@ does not run), or when it finds no series: a misspelt metric name parses and
 runs and finds nothing. A panel whose description starts with "Needs
 --probe" may find nothing (its series exist only in scope's probe mode).
 
-Prints one line per query; exits 1 if any failed, 2 on bad input.
+Prints one line per query (and per problem); exits 1 if any failed, 2 on
+bad input.
 crates/sluice-cli/tests/prometheus_e2e.rs runs it against the Prometheus it
 starts (scraping a real `sluice scope --all` and `sluice serve`).
 """
@@ -66,9 +72,48 @@ def panels_of(dash):
         yield from p.get("panels", [])
 
 
+def lint(dash):
+    """What a dashboard must be before any query runs: the problems found."""
+    problems = []
+    seen_ids = set()
+    cells = {}
+    for p in panels_of(dash):
+        what = f"panel {p.get('title')!r}"
+        if p.get("id") in seen_ids:
+            problems.append(f"{what}: id {p.get('id')} used twice")
+        seen_ids.add(p.get("id"))
+        g = p.get("gridPos", {})
+        try:
+            x, y, w, h = (int(g[k]) for k in ("x", "y", "w", "h"))
+        except (KeyError, TypeError, ValueError):
+            problems.append(f"{what}: no gridPos x, y, w, h")
+            continue
+        if x < 0 or w < 1 or x + w > 24 or y < 0 or h < 1:
+            problems.append(f"{what}: gridPos {g} is outside the 24-column grid")
+        for cx in range(x, x + w):
+            for cy in range(y, y + h):
+                if (cx, cy) in cells:
+                    problems.append(f"{what}: overlaps panel {cells[(cx, cy)]!r} at {cx},{cy}")
+                    break
+                cells[(cx, cy)] = p.get("title")
+            else:
+                continue
+            break
+        if p.get("type") == "row":
+            continue
+        refs = [t.get("refId") for t in p.get("targets", [])]
+        if not refs:
+            problems.append(f"{what}: no query")
+        if len(set(refs)) != len(refs):
+            problems.append(f"{what}: refIds {refs} not unique")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("prometheus", help="the Prometheus base URL, e.g. http://127.0.0.1:9090")
+    ap.add_argument("prometheus", nargs="?",
+                    help="the Prometheus base URL, e.g. http://127.0.0.1:9090 (without it: only "
+                    "the dashboard's layout and ids are checked)")
     ap.add_argument("--dashboard", default=os.path.join(HERE, "sluice-dashboard.json"))
     a = ap.parse_args()
     try:
@@ -77,8 +122,15 @@ def main():
     except (OSError, ValueError) as e:
         print(f"check.py: {a.dashboard}: {e}", file=sys.stderr)
         return 2
+    problems = lint(dash)
+    for problem in problems:
+        print(f"FAIL {problem}")
+    if a.prometheus is None:
+        print(f"{a.dashboard}: layout and ids checked, {len(problems)} problems; no queries run "
+              "(no Prometheus URL given)")
+        return 1 if problems else 0
     variables = {v["name"] for v in dash.get("templating", {}).get("list", [])}
-    failed = checked = 0
+    failed, checked = len(problems), 0
 
     def report(what, ok, detail):
         nonlocal failed, checked
