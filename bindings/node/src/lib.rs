@@ -44,7 +44,6 @@ use napi::bindgen_prelude::{Array, Buffer, BufferSlice, Either6, Float64ArraySli
 use napi_derive::napi;
 use sluice::crypto::{self, Digest};
 use sluice::mailbox::Mailbox;
-use sluice::zlib::Checkpointed;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
 use sluice_dns::{DnsError, Family, Resolver};
 use std::cell::Cell;
@@ -854,10 +853,10 @@ pub fn gzip(inbox: &Inbox, data: Buffer, level: i32) -> napi::Result<f64> {
 }
 
 /// `zlib.gunzip(buffer, { maxOutputLength })` on the `Cpu` lane, with
-/// Node's rules: members are read in turn until the input ends; bytes after
-/// a member that do not start another are `incorrect header check`, as in
-/// Node. Output past `max_output` bytes (the caller's `maxOutputLength`,
-/// else `buffer.kMaxLength`) stops the inflation with Node's
+/// Node's rules and messages (`sluice::zlib::gunzip_sync`: members in turn,
+/// zero padding ends the data, other trailing bytes are read as a member).
+/// Output past `max_output` bytes (the caller's `maxOutputLength`, else
+/// `buffer.kMaxLength`) stops the inflation with Node's
 /// `ERR_BUFFER_TOO_LARGE`.
 #[napi]
 pub fn gunzip(inbox: &Inbox, data: Buffer, max_output: f64) -> napi::Result<f64> {
@@ -871,44 +870,17 @@ pub fn gunzip(inbox: &Inbox, data: Buffer, max_output: f64) -> napi::Result<f64>
     submit(inbox, Lane::Cpu, move || gunzip_members(&data, max))
 }
 
-fn zlib_failure(code: &str, message: &str) -> Done {
-    Done::Fail(Failure::message("zlib", Some(code), message))
-}
-
 fn gunzip_members(data: &[u8], max: usize) -> Done {
-    if data.is_empty() {
-        return zlib_failure("Z_BUF_ERROR", "unexpected end of file");
-    }
-    let mut out = Vec::new();
-    let mut rest = data;
-    loop {
-        if rest.len() >= 2 && (rest[0] != 0x1f || rest[1] != 0x8b) {
-            return zlib_failure("Z_DATA_ERROR", "incorrect header check");
-        }
-        let mut member = Checkpointed::new(flate2::bufread::GzDecoder::new(rest));
-        match read_bounded(&mut member, &mut out, max, None) {
-            Ok(true) => {}
-            Ok(false) => return Done::Fail(Failure::buffer_too_large(max)),
-            Err(e) if e.raw_os_error() == Some(libc_enomem()) => {
-                return Done::Fail(Failure::sys(&e, "inflate", false));
-            }
-            Err(e) => {
-                let text = e.to_string();
-                return if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    zlib_failure("Z_BUF_ERROR", "unexpected end of file")
-                } else if text.contains("checksum") {
-                    zlib_failure("Z_DATA_ERROR", "incorrect data check")
-                } else if text.contains("header") {
-                    zlib_failure("Z_DATA_ERROR", "incorrect header check")
-                } else {
-                    zlib_failure("Z_DATA_ERROR", &text)
-                };
-            }
-        }
-        rest = member.into_inner().into_inner();
-        if rest.is_empty() {
-            return Done::Bytes(out);
-        }
+    use sluice::zlib::GunzipError;
+    match sluice::zlib::gunzip_sync(data, max) {
+        Ok(out) => Done::Bytes(out),
+        Err(GunzipError::TooLarge { .. }) => Done::Fail(Failure::buffer_too_large(max)),
+        Err(GunzipError::NoMemory) => Done::Fail(Failure::sys(
+            &std::io::Error::from_raw_os_error(libc_enomem()),
+            "inflate",
+            false,
+        )),
+        Err(e) => Done::Fail(Failure::message("zlib", Some(e.code()), e.to_string())),
     }
 }
 
