@@ -8,7 +8,9 @@
 //! asks Prometheus's HTTP API until `SluiceScopePoolSaturated` fires for the
 //! saturated process. It never fires (nor is pending) for the idle one,
 //! whose saturation Prometheus does hold. Then deploy/grafana/check.py runs
-//! every query of the dashboard against that Prometheus. Where no
+//! every query of the dashboard against that Prometheus, and, with serve's
+//! one Cpu thread held (`/hold`) and a `/login` queued behind it,
+//! `SluiceLaneSaturated` fires for lane `cpu` and no other. Where no
 //! `prometheus` binary is found the test says so and skips, unless
 //! `SLUICE_REQUIRE_PROMETHEUS=1` (CI: `.ci/run` installs it).
 
@@ -217,7 +219,13 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
             .spawn()
             .unwrap(),
     );
-    let serve = Serve::start(&["--cpu-threads", "1", "--login-iterations", "1000"]);
+    let serve = Serve::start(&[
+        "--cpu-threads",
+        "1",
+        "--login-iterations",
+        "1000",
+        "--diagnostic-routes",
+    ]);
     // A trickle of work on two lanes for the whole test, so that the
     // dashboard's lane panels (rates over the last seconds) have series.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -367,6 +375,47 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
     assert_eq!(names, ["cpu", "fastio", "slowio"], "{lanes:?}");
 
     check_dashboard(prom_port);
+
+    // serve's Cpu lane saturated: its one thread held (/hold) while the
+    // trickle's next /login waits in its queue. SluiceLaneSaturated fires
+    // for lane="cpu", and for no other lane.
+    let before = alerts(prom_port, "SluiceLaneSaturated");
+    assert!(
+        before.is_empty(),
+        "SluiceLaneSaturated before the hold (one /login at a time queues nothing): {before:?}"
+    );
+    let hold = {
+        let port = serve.port;
+        std::thread::spawn(move || get(port, "/hold?ms=60000"))
+    };
+    let start = Instant::now();
+    loop {
+        let lanes = alerts(prom_port, "SluiceLaneSaturated");
+        assert!(
+            lanes.iter().all(|a| a["labels"]["lane"] == "cpu"),
+            "SluiceLaneSaturated for a lane other than cpu: {lanes:?}"
+        );
+        if lanes
+            .iter()
+            .any(|a| a["state"] == "firing" && a["labels"]["job"] == "sluice")
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < deadline,
+            "SluiceLaneSaturated did not fire for serve's held Cpu lane within {deadline:?}: \
+             {lanes:?}; saturation: {:?}",
+            query(prom_port, "sluice:lane_saturation:ratio_rate1m")
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    println!(
+        "SluiceLaneSaturated fired for lane cpu after {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    let (status, released) = get(serve.port, "/release").expect("serve answers /release");
+    assert_eq!(status, 200, "{released}");
+    hold.join().unwrap();
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     trickle.join().unwrap();
     drop(prom);
