@@ -37,6 +37,15 @@ pub enum DnsError {
         /// The family asked for.
         family: Family,
     },
+    /// A numeric host of the other family: `getaddrinfo`'s
+    /// `EAI_ADDRFAMILY` (`127.1` asked for IPv6, `::1` asked for IPv4).
+    #[error("{host:?} is a numeric address that has no {family} form")]
+    AddressFamily {
+        /// The host as given.
+        host: String,
+        /// The family asked for.
+        family: Family,
+    },
     /// The name servers did not answer in time (every attempt timed out), or
     /// `getaddrinfo` gave up with `EAI_AGAIN`.
     #[error(

@@ -9,6 +9,9 @@ use dns_lookup::{AddrFamily, AddrInfoHints, LookupErrorKind, SockType};
 use std::net::IpAddr;
 use std::time::Instant;
 
+/// glibc's `EAI_ADDRFAMILY` (`netdb.h`; dns-lookup has no kind for it).
+const EAI_ADDRFAMILY: i32 = -9;
+
 /// The addresses `getaddrinfo(host, NULL, {family, SOCK_STREAM})` returns,
 /// in its order, each once. With `Family::V4` only an A query is sent, as
 /// Node's `dns.lookup(host, {family: 4})` does.
@@ -35,6 +38,10 @@ pub fn getaddrinfo(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> 
     let found = sluice::blocking(|| dns_lookup::getaddrinfo(Some(host), None, Some(hints)))
         .map_err(|e| match e.kind() {
             LookupErrorKind::NoName | LookupErrorKind::NoData => DnsError::NotFound {
+                host: host.to_string(),
+                family,
+            },
+            _ if e.error_num() == EAI_ADDRFAMILY => DnsError::AddressFamily {
                 host: host.to_string(),
                 family,
             },

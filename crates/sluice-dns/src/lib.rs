@@ -30,11 +30,30 @@
 //! lane instead, where its budget applies and its wait is visible in the
 //! pool's metrics. [`Resolver::mode`] says which, and why.
 //!
-//! Differences from `getaddrinfo` in the native mode, for names the hosts
-//! file does not answer: hickory re-sends an unanswered UDP query every
-//! 333 ms within each attempt's timeout (glibc waits the whole timeout),
-//! answers `localhost.` itself (RFC 6761), and orders `Family::Any`
-//! answers IPv4 first (glibc sorts by RFC 6724).
+//! glibc's own rules, matched in the native mode (and checked against
+//! glibc 2.36 in a namespace by `crates/sluice-cli/tests/dns_differential.rs`):
+//!
+//! - numeric hosts in every `inet_aton` form (`127.1`, `2130706433`,
+//!   `0x7f.0.0.1`, `0177.0.0.1`) are addresses, not names
+//!   ([`parse_numeric`]); one of the other family is
+//!   [`DnsError::AddressFamily`] (`EAI_ADDRFAMILY`);
+//! - names may hold any byte but `.` (`my_host`, `app_db_1`), in the hosts
+//!   file and in queries; a name with a final dot skips hosts entries
+//!   written without it;
+//! - names no query can carry (over 253 characters, a label over 63 bytes,
+//!   an empty label) and, for IPv4, digits-and-dots names `inet_aton`
+//!   refused (`08.0.0.1`) are not found, without a query;
+//! - every answer of more than one address is sorted as glibc sorts it
+//!   (RFC 3484/6724 destination selection with glibc's default tables:
+//!   `::1` before `127.0.0.1` for `localhost`).
+//!
+//! Differences from `getaddrinfo` in the native mode: hickory re-sends an
+//! unanswered UDP query every 333 ms within each attempt's timeout (glibc
+//! waits the whole timeout); hickory answers `localhost.` and names under
+//! `localhost` itself and refuses `*.invalid` and `*.onion` (RFC 6761),
+//! where glibc 2.36 asks the name server; an `/etc/gai.conf` that sets
+//! anything is not read (its defaults are applied); an answer lists each
+//! address once (glibc repeats `127.0.0.1` for `localhost` asked for IPv4).
 //!
 //! | item | what |
 //! |------|------|
@@ -44,6 +63,7 @@
 //! | [`SystemConfig`], [`Mode`], [`Source`] | what the system asks for, and how it is honoured |
 //! | [`DnsMetrics`] | lookups, hosts and cache answers, coalesced, timeouts, fallbacks |
 //! | [`getaddrinfo`] | the C library's resolver (blocking) |
+//! | [`parse_numeric`] | a host as glibc reads a numeric one (`inet_aton`, then IPv6) |
 //! | `HyperResolver` (feature `hyper`) | the resolver as hyper-util's `Service<Name>` |
 //!
 //! Features: `prometheus` (on by default: `Resolver::register`,
@@ -73,7 +93,9 @@ mod hosts;
 #[cfg(feature = "hyper")]
 mod hyper;
 mod metrics;
+mod numeric;
 mod resolver;
+mod sort;
 mod system;
 
 pub use error::DnsError;
@@ -99,6 +121,7 @@ pub use hyper::HyperResolver;
 #[cfg(feature = "prometheus")]
 pub use metrics::DnsCollector;
 pub use metrics::DnsMetrics;
+pub use numeric::parse_numeric;
 pub use resolver::{Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver};
 pub use system::{HOSTS, Mode, NSSWITCH_CONF, RESOLV_CONF, Source, SystemConfig};
 

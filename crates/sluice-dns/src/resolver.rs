@@ -19,7 +19,7 @@ use super::cache::{Cache, Key};
 use super::hosts::HostsFile;
 use super::metrics::{Counters, DnsMetrics, dec, inc};
 use super::system::{HOSTS, Mode, Source, SystemConfig};
-use super::{DnsError, Family, gai};
+use super::{DnsError, Family, gai, numeric, sort};
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared, WeakShared};
 use hickory_resolver::TokioResolver;
@@ -418,22 +418,14 @@ impl Resolver {
 
     async fn resolve(&self, host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> {
         let c = &self.inner.counters;
-        if let Ok(ip) = host.parse::<IpAddr>() {
+        if let Some(ip) = numeric::parse_numeric(host) {
             inc(&c.literal);
-            return if family.admits(ip) {
-                Ok(vec![ip])
-            } else {
-                Err(DnsError::NotFound {
-                    host: host.into(),
-                    family,
-                })
-            };
+            return numeric_answer(host, ip, family);
         }
-        if host.is_empty() || host.len() > 254 || Name::from_utf8(host).is_err() {
+        if host.is_empty() {
             return Err(DnsError::InvalidName {
                 host: host.into(),
-                reason: "expected a domain name of at most 253 characters, labels of at most 63"
-                    .into(),
+                reason: "the name is empty".into(),
             });
         }
         let order = match &self.inner.settings.mode {
@@ -454,19 +446,36 @@ impl Resolver {
                         .hosts
                         .as_ref()
                         .and_then(|h| h.lookup(host, family));
-                    if let Some(addrs) = found {
+                    if let Some(mut addrs) = found {
                         inc(&c.hosts);
+                        sort::sort(&mut addrs);
                         return Ok(addrs);
                     }
                 }
                 Source::Dns => {
+                    if let Err(e) = dns_name(host, family) {
+                        // glibc sends no query for it either: not found.
+                        last = e;
+                        continue;
+                    }
+                    if family == Family::V4 && all_numeric(host) {
+                        // glibc's DNS source refuses an IPv4 lookup of
+                        // digits and dots that inet_aton did not take
+                        // (`08.0.0.1`, `1.2.3.4.5`) without a query.
+                        continue;
+                    }
                     let key: Key = (host.to_ascii_lowercase(), family);
-                    if let Some(addrs) = lock(&self.inner.cache).get(&key, Instant::now()) {
+                    let cached = lock(&self.inner.cache).get(&key, Instant::now());
+                    if let Some(mut addrs) = cached {
                         inc(&c.cache_hits);
+                        sort::sort(&mut addrs);
                         return Ok(addrs);
                     }
                     match self.flight(host, family, true).await {
-                        Ok(addrs) => return Ok(addrs),
+                        Ok(mut addrs) => {
+                            sort::sort(&mut addrs);
+                            return Ok(addrs);
+                        }
                         Err(e @ (DnsError::NoRuntime | DnsError::InvalidName { .. })) => {
                             return Err(e);
                         }
@@ -559,10 +568,7 @@ impl Resolver {
         family: Family,
     ) -> Result<(Vec<IpAddr>, Duration), DnsError> {
         let backend = self.backend()?;
-        let name = Name::from_utf8(host).map_err(|e| DnsError::InvalidName {
-            host: host.into(),
-            reason: e.to_string(),
-        })?;
+        let name = dns_name(host, family)?;
         let no_aaaa = self.inner.settings.no_aaaa;
         let ask = |rtype: RecordType| {
             let backend = backend.clone();
@@ -647,6 +653,58 @@ impl Resolver {
         backends.push((id, r.clone()));
         Ok(r)
     }
+}
+
+/// The answer for a numeric host, as glibc's `getaddrinfo` gives it: the
+/// address when it is of `family`; an IPv4-mapped IPv6 address asked for
+/// IPv4 as its IPv4 address; else `EAI_ADDRFAMILY`.
+fn numeric_answer(host: &str, ip: IpAddr, family: Family) -> Result<Vec<IpAddr>, DnsError> {
+    if family.admits(ip) {
+        return Ok(vec![ip]);
+    }
+    match (ip, family) {
+        (IpAddr::V6(v6), Family::V4) => v6.to_ipv4_mapped().map(|v4| vec![IpAddr::V4(v4)]),
+        _ => None,
+    }
+    .ok_or_else(|| DnsError::AddressFamily {
+        host: host.into(),
+        family,
+    })
+}
+
+/// `host` as a name to send to a name server, under the rules of glibc's
+/// query builder (`res_mkquery`): at most 253 characters before an optional
+/// final dot, labels of 1 to 63 bytes. Any byte is allowed in a label
+/// (`_` included, as in `app_db_1`); only non-ASCII names go through IDNA.
+/// Names it refuses are not found: glibc asks no server about them.
+fn dns_name(host: &str, family: Family) -> Result<Name, DnsError> {
+    let not_found = || DnsError::NotFound {
+        host: host.into(),
+        family,
+    };
+    let bare = host.strip_suffix('.').unwrap_or(host);
+    if bare.is_empty() || bare.len() > 253 || bare.split('.').any(|l| l.is_empty() || l.len() > 63)
+    {
+        return Err(not_found());
+    }
+    let parsed = if host.is_ascii() {
+        Name::from_ascii(host)
+    } else {
+        Name::from_utf8(host)
+    };
+    parsed.map_err(|e| DnsError::InvalidName {
+        host: host.into(),
+        reason: e.to_string(),
+    })
+}
+
+/// Digits and dots only, starting with a digit, not ending with a dot: a
+/// name glibc's DNS source answers "not found" for IPv4 without asking
+/// (`nss_dns`'s "all-numeric" rule; a final dot makes it a name again).
+fn all_numeric(host: &str) -> bool {
+    host.starts_with(|c: char| c.is_ascii_digit())
+        && !host.ends_with('.')
+        && host.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// Removes a flight from the in-flight map and the gauge, once.

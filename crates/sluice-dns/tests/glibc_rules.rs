@@ -1,0 +1,241 @@
+//! sluice_dns answers as glibc 2.36's `getaddrinfo` does where glibc has a
+//! rule: `inet_aton`'s numeric forms, names with `_` (hosts file and DNS),
+//! the order of answers (RFC 3484/6724 with glibc's default tables), final
+//! dots, and over-long names. What glibc does was read from glibc itself
+//! (`crates/sluice-cli/tests/dns_differential.rs` compares the two in a
+//! namespace); here each rule is checked on its own, with a hosts file
+//! written for the test and sluice-testnet's delay server.
+
+use sluice_dns::{DnsError, Family, Resolver};
+use sluice_testnet::dns_delay::{DelayConfig, DelayServer};
+use std::net::IpAddr;
+use std::time::Duration;
+
+fn ip(s: &str) -> IpAddr {
+    s.parse().unwrap()
+}
+
+fn ips(list: &[&str]) -> Vec<IpAddr> {
+    list.iter().map(|s| ip(s)).collect()
+}
+
+/// A resolver over `hosts` (text) and no name server.
+fn hosts_only(hosts: &str) -> (Resolver, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hosts");
+    std::fs::write(&path, hosts).unwrap();
+    let r = Resolver::builder()
+        .no_nameservers()
+        .hosts_file(&path)
+        .build()
+        .unwrap();
+    (r, dir)
+}
+
+async fn server() -> DelayServer {
+    let mut c = DelayConfig {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        hold: Duration::from_millis(0),
+        ..DelayConfig::default()
+    };
+    c.answer("::2".parse().unwrap());
+    DelayServer::start(c).await.unwrap()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn inet_aton_forms_are_addresses_not_names() {
+    let (r, _dir) = hosts_only("");
+    for (host, want) in [
+        ("127.1", "127.0.0.1"),
+        ("2130706433", "127.0.0.1"),
+        ("0x7f.0.0.1", "127.0.0.1"),
+        ("1.2.3", "1.2.0.3"),
+        ("0177.0.0.1", "127.0.0.1"),
+    ] {
+        for family in [Family::Any, Family::V4] {
+            assert_eq!(
+                r.lookup(host, family).await.unwrap(),
+                vec![ip(want)],
+                "{host} {family}"
+            );
+        }
+        // getaddrinfo's EAI_ADDRFAMILY: an IPv4 number has no IPv6 form.
+        let err = r.lookup(host, Family::V6).await.unwrap_err();
+        assert!(!matches!(err, DnsError::NoRuntime), "{host}: {err:?}");
+    }
+    // An IPv4-mapped IPv6 literal asked for IPv4 is its IPv4 address.
+    assert_eq!(
+        r.lookup("::ffff:10.0.0.1", Family::V4).await.unwrap(),
+        ips(&["10.0.0.1"])
+    );
+    let err = r.lookup("::1", Family::V4).await.unwrap_err();
+    assert!(!matches!(err, DnsError::NoRuntime), "{err:?}");
+    // Not numbers: names, looked up (here not found: no server, no entry).
+    for host in ["08.0.0.1", "127.0.0.1.", "1.2.3.4.5", "0x"] {
+        let err = r.lookup(host, Family::V4).await.unwrap_err();
+        assert!(err.is_not_found(), "{host}: {err:?}");
+    }
+    assert_eq!(r.metrics().literal_total, 17);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn names_with_underscores_resolve_from_the_hosts_file() {
+    let (r, _dir) = hosts_only("10.1.0.1 my_host app_db_1\n");
+    for host in ["my_host", "app_db_1", "MY_HOST"] {
+        assert_eq!(
+            r.lookup(host, Family::V4).await.unwrap(),
+            ips(&["10.1.0.1"]),
+            "{host}"
+        );
+    }
+    assert_eq!(r.metrics().hosts_total, 3);
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn names_with_underscores_resolve_through_dns() {
+    let server = server().await;
+    let r = Resolver::builder()
+        .nameserver(server.local_addr())
+        .no_hosts_file()
+        .attempts(1)
+        .build()
+        .unwrap();
+    for host in ["app_db_1.lab.test", "_svc._tcp.lab.test"] {
+        assert_eq!(
+            r.lookup(host, Family::V4).await.unwrap(),
+            ips(&["127.0.0.2"]),
+            "{host}"
+        );
+    }
+    let s = server.stop().await;
+    assert_eq!(s.queries_total - s.retransmits_total, 2);
+}
+
+/// glibc sorts by RFC 3484/6724: `::1` (precedence 50) before 127.0.0.1
+/// (10) when both are reachable on lo, whatever the file's order.
+#[tokio::test(flavor = "current_thread")]
+async fn localhost_answers_in_glibcs_order() {
+    let (r, _dir) = hosts_only("127.0.0.1 localhost\n::1 localhost\n");
+    let reachable = |addr: &str| {
+        std::net::UdpSocket::bind(if addr.contains(':') {
+            "[::]:0"
+        } else {
+            "0.0.0.0:0"
+        })
+        .and_then(|s| s.connect((ip(addr), 9)))
+        .is_ok()
+    };
+    if !reachable("::1") {
+        eprintln!(
+            "skipping: ::1 is not reachable here (no IPv6 on lo), so glibc too puts 127.0.0.1 first"
+        );
+        return;
+    }
+    assert_eq!(
+        r.lookup("localhost", Family::Any).await.unwrap(),
+        ips(&["::1", "127.0.0.1"])
+    );
+    // One family: the file's addresses of it (::1 asked for IPv4 is
+    // 127.0.0.1, as glibc maps it; once).
+    assert_eq!(
+        r.lookup("localhost", Family::V4).await.unwrap(),
+        ips(&["127.0.0.1"])
+    );
+    assert_eq!(
+        r.lookup("localhost", Family::V6).await.unwrap(),
+        ips(&["::1"])
+    );
+}
+
+/// A final dot makes a name absolute: glibc's files source does not match
+/// `localhost.` against `localhost`, and asks DNS.
+#[tokio::test(flavor = "current_thread")]
+async fn a_final_dot_skips_the_hosts_entry_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hosts");
+    std::fs::write(&path, "10.1.0.3 dotted.name\n").unwrap();
+    let server = server().await;
+    let r = Resolver::builder()
+        .nameserver(server.local_addr())
+        .hosts_file(&path)
+        .attempts(1)
+        .build()
+        .unwrap();
+    assert_eq!(
+        r.lookup("dotted.name", Family::V4).await.unwrap(),
+        ips(&["10.1.0.3"])
+    );
+    assert_eq!(
+        r.lookup("dotted.name.", Family::V4).await.unwrap(),
+        ips(&["127.0.0.2"])
+    );
+    let s = server.stop().await;
+    assert_eq!(s.queries_total - s.retransmits_total, 1);
+}
+
+/// Names glibc's query builder refuses (over 253 characters, a label over
+/// 63, an empty label) are not found, and no server is asked.
+#[tokio::test(flavor = "current_thread")]
+async fn over_long_names_are_not_found_without_a_query() {
+    let server = server().await;
+    let r = Resolver::builder()
+        .nameserver(server.local_addr())
+        .no_hosts_file()
+        .attempts(1)
+        .build()
+        .unwrap();
+    let long = ("a".repeat(49) + ".").repeat(6); // 300 characters
+    for host in [
+        "a".repeat(64) + ".com",
+        long[..254].to_string(),
+        long.clone(),
+        "x..y".to_string(),
+        ".x".to_string(),
+    ] {
+        let err = r.lookup(&host, Family::Any).await.unwrap_err();
+        assert!(err.is_not_found(), "{}: {err:?}", host.len());
+    }
+    // 253 characters and 63-byte labels are fine.
+    let ok = [
+        "a".repeat(63),
+        "b".repeat(63),
+        "c".repeat(63),
+        "d".repeat(61),
+    ]
+    .join(".");
+    assert_eq!(ok.len(), 253);
+    assert_eq!(
+        r.lookup(&ok, Family::V4).await.unwrap(),
+        ips(&["127.0.0.2"])
+    );
+    let s = server.stop().await;
+    assert_eq!(s.queries_total - s.retransmits_total, 1);
+}
+
+/// glibc's DNS source answers an IPv4 lookup of digits and dots that
+/// `inet_aton` did not take (`08.0.0.1`: 8 is not octal) "not found"
+/// without a query; for both families it asks.
+#[tokio::test(flavor = "current_thread")]
+async fn all_numeric_names_are_not_asked_for_ipv4() {
+    let server = server().await;
+    let r = Resolver::builder()
+        .nameserver(server.local_addr())
+        .no_hosts_file()
+        .attempts(1)
+        .build()
+        .unwrap();
+    for host in ["08.0.0.1", "1.2.3.4.5"] {
+        let err = r.lookup(host, Family::V4).await.unwrap_err();
+        assert!(err.is_not_found(), "{host}: {err:?}");
+    }
+    assert_eq!(
+        r.lookup("08.0.0.1.", Family::V4).await.unwrap(),
+        ips(&["127.0.0.2"])
+    );
+    assert_eq!(
+        r.lookup("1.2.3.4.5", Family::V6).await.unwrap(),
+        ips(&["::2"])
+    );
+    let s = server.stop().await;
+    assert_eq!(s.queries_total - s.retransmits_total, 2);
+}
