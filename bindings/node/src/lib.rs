@@ -1001,13 +1001,18 @@ fn resolver() -> Result<&'static Resolver, String> {
 fn dns_failure(err: &DnsError) -> Failure {
     let code = match err {
         DnsError::NotFound { .. } | DnsError::InvalidName { .. } => "ENOTFOUND",
+        DnsError::AddressFamily { .. } => "EAI_ADDRFAMILY",
         DnsError::Timeout { .. } => "EAI_AGAIN",
         _ => "EAI_FAIL",
     };
     Failure::message("dns", Some(code), err.to_string())
 }
 
-/// `dns.lookup(host, { family })` through `sluice::dns` on the addon's
+/// libuv's `uv_getaddrinfo` copies the name into a 256-byte buffer: a name
+/// that does not fit with its NUL is `EINVAL`, before any lookup.
+const LIBUV_MAX_HOST: usize = 256;
+
+/// `dns.lookup(host, { family })` through `sluice_dns` on the addon's
 /// tokio runtime: no pool thread waits on a name server. `family` is 0, 4
 /// or 6; the addresses come back in the resolver's order.
 #[napi]
@@ -1019,6 +1024,12 @@ pub fn lookup(inbox: &Inbox, host: String, family: u32) -> napi::Result<f64> {
     };
     let settle = Settle::open(inbox);
     let id = settle.id;
+    if host.len() >= LIBUV_MAX_HOST {
+        let message =
+            format!("getaddrinfo EINVAL {host}: libuv refuses names of 256 bytes or more");
+        settle.finish(Done::Fail(Failure::message("dns", Some("EINVAL"), message)));
+        return Ok(id);
+    }
     let (runtime, resolver) = match runtime().and_then(|rt| Ok((rt, resolver()?))) {
         Ok(both) => both,
         Err(message) => {
