@@ -440,8 +440,21 @@ function scryptShape(password, salt, keylen, options) {
   return [p, s, keylen, N, r, par];
 }
 
+// A detached buffer: zlib, unlike crypto, throws on one (Node's TypeError),
+// so such a call is Node's.
+function isDetached(v) {
+  const ab = isArrayBufferView(v) ? v.buffer : v;
+  if (!isAnyArrayBuffer(ab) || ab.byteLength !== 0) return false;
+  try {
+    new Uint8Array(ab); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function zlibInput(buffer) {
-  return bytes(buffer);
+  return isDetached(buffer) ? null : bytes(buffer);
 }
 
 // zlib options sluice runs: none, or only `level`.

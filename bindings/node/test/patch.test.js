@@ -103,3 +103,12 @@ test('patched callbacks run as Node\'s: never synchronously; one that throws is 
   const sorted = (o) => ({ ...o, ran: [...o.ran].sort() });
   assert.deepStrictEqual(sorted(patched.json), sorted(plain.json));
 });
+
+test('hostile arguments (throwing getters, revoked Proxies, Proxy and detached buffers): as Node, sync or async, class and code', () => {
+  const r = runChild("require('./test/errors-child.js')", { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json.mismatches, [], JSON.stringify(r.json.mismatches, null, 1));
+  assert.ok(r.json.compared >= 70, `${r.json.compared} comparisons`);
+  // The detached buffers are empty ones, run on sluice as Node runs them.
+  assert.ok(r.json.calls.pbkdf2 >= 6, JSON.stringify(r.json.calls));
+});
