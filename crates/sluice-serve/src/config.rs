@@ -89,18 +89,18 @@ pub const HEADER_READ_TIMEOUT: Range =
 pub const IDLE_TIMEOUT: Range = Range::new(Duration::from_millis(1), Duration::from_secs(3600));
 
 /// `--header-read-timeout` when not given: 10 s.
-pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+pub use sluice_conn::DEFAULT_HEADER_READ_TIMEOUT;
 
 /// `--idle-timeout` when not given: 5 s (Node's `keepAliveTimeout`).
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+pub use sluice_conn::DEFAULT_IDLE_TIMEOUT;
 
 /// `--max-connections` when not given and the open-file limit allows it.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+pub use sluice_conn::DEFAULT_MAX_CONNECTIONS;
 
 /// File descriptors kept free of connections: the pool's files, the
 /// runtime's, `/file`'s reads. `--max-connections` may be at most the
 /// open-file limit less this.
-pub const FD_RESERVE: usize = 64;
+pub use sluice_conn::FD_RESERVE;
 
 impl Default for ServeConfig {
     fn default() -> Self {

@@ -20,7 +20,9 @@
 //! [`server::run`] or [`doctor::run`]; nothing else.
 
 pub mod config;
-pub mod conn;
+/// The connections and their limits ([`sluice_conn`], shared with
+/// `sluice scope --prometheus`).
+pub use sluice_conn as conn;
 pub mod doctor;
 pub mod gate;
 pub mod loopback;

@@ -127,7 +127,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             .await
             .map_err(|e| anyhow::anyhow!(bind_error(addr, &e)))?;
         let local = listener.local_addr()?;
-        let registry = Arc::new(Registry::new(limits));
+        let registry = Arc::new(Registry::new(limits, "sluice serve", Some("--max-connections")));
         let lag = LoopMonitor::start(config.lag_resolution)?;
         let watch = sluice::health::Watch::new(
             sluice::health::Sample::from_snapshot(&pool.metrics(), Some(&lag.snapshot().sample)),
@@ -175,6 +175,10 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
             ));
         }
         let router = routes::router(Arc::clone(&app), config.diagnostic_routes);
+        // The router as hyper's service, for the shared connection code.
+        let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+            tower::ServiceExt::oneshot(router.clone(), req)
+        });
         let mut tasks = tokio::task::JoinSet::new();
         let mut backoff = AcceptBackoff::default();
         let signal = loop {
@@ -186,7 +190,7 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _)) => {
                         backoff.on_accept();
-                        if let Some(serve) = conn::admit(stream, router.clone(), &registry) {
+                        if let Some(serve) = conn::admit(stream, service.clone(), &registry) {
                             tasks.spawn(serve);
                         }
                     }

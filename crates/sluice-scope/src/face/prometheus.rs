@@ -100,39 +100,55 @@ impl EncodeMetric for Histograms {
     }
 }
 
-/// The exporter: an HTTP thread serving the latest encoding.
+/// The exporter: one thread running one tokio loop that serves the latest
+/// encoding, every connection a task on it (no thread per connection), with
+/// `sluice serve`'s limits ([`sluice_conn`]: header-read timeout, idle
+/// timeout, a connection cap from the open-file limit, 64 KiB of request
+/// head). Run as root, the thread sheds root first (see [`shed_root`]).
 pub(crate) struct Exporter {
     addr: SocketAddr,
-    server: Arc<tiny_http::Server>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
     page: Arc<Mutex<String>>,
     totals: Totals,
     text: text::Text,
 }
 
+/// Who speaks in the exporter's lines.
+const WHO: &str = "sluice scope";
+
 impl Exporter {
     /// Listens on `addr`.
     pub(crate) fn start(addr: SocketAddr) -> Result<Exporter, ScopeError> {
-        let server = Arc::new(
-            tiny_http::Server::http(addr).map_err(|e| ScopeError::Listen {
-                addr: addr.to_string(),
-                message: e.to_string(),
-            })?,
-        );
+        let listen_error = |e: std::io::Error| ScopeError::Listen {
+            addr: addr.to_string(),
+            message: e.to_string(),
+        };
+        let listener = std::net::TcpListener::bind(addr).map_err(listen_error)?;
+        listener.set_nonblocking(true).map_err(listen_error)?;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| ScopeError::io("starting the exporter's event loop", e))?;
         let page = Arc::new(Mutex::new(String::from(
             "# sluice scope: no window completed yet\n",
         )));
+        let (stop, stopped) = tokio::sync::oneshot::channel();
         let thread = {
-            let server = Arc::clone(&server);
             let page = Arc::clone(&page);
             std::thread::Builder::new()
                 .name("scope-prometheus".into())
-                .spawn(move || serve(&server, &page))
+                .spawn(move || {
+                    if let Err(e) = shed_root() {
+                        eprintln!("{WHO}: the exporter keeps root's rights: {e}");
+                    }
+                    rt.block_on(serve(listener, page, stopped));
+                })
                 .map_err(|e| ScopeError::io("starting the exporter thread", e))?
         };
         Ok(Exporter {
             addr,
-            server,
+            stop: Some(stop),
             thread: Some(thread),
             page,
             totals: Totals::default(),
@@ -150,27 +166,112 @@ impl Exporter {
     }
 }
 
-fn serve(server: &tiny_http::Server, page: &Mutex<String>) {
-    for req in server.incoming_requests() {
-        let path = req.url().split('?').next().unwrap_or("").to_string();
-        let resp = if path == "/metrics" {
-            let body = page.lock().map(|p| p.clone()).unwrap_or_default();
-            tiny_http::Response::from_string(body).with_header(
-                "Content-Type: application/openmetrics-text; version=1.0.0; charset=utf-8"
-                    .parse::<tiny_http::Header>()
-                    .expect("a valid header"),
-            )
-        } else {
-            tiny_http::Response::from_string("sluice scope: metrics are at /metrics\n")
-                .with_status_code(404)
-        };
-        let _ = req.respond(resp);
+/// The user and group the exporter thread runs as when scope runs as
+/// root: `nobody` / `nogroup` (65534).
+const UNPRIVILEGED: u32 = 65534;
+
+/// Run as root, the exporter thread drops to `nobody` (65534) with no
+/// supplementary groups and no capabilities, for itself only: Linux keeps
+/// credentials per thread, and rustix's `set_thread_res_*` are the raw
+/// system calls (glibc's `setuid` would change every thread). The sampling
+/// threads keep root, which reading other users' `/proc/PID/mem` and
+/// `syscall` needs (`CAP_SYS_PTRACE`); the exporter needs nothing once its
+/// socket is bound, so a flaw in the HTTP code reaches a thread that can
+/// read or signal nothing of root's. The kernel marks the process
+/// non-dumpable when a thread's uid changes; it is marked dumpable again
+/// (scope's own `/proc` files stay readable to its user, as before).
+///
+/// Not root: nothing to shed (`Ok`).
+fn shed_root() -> std::io::Result<()> {
+    use rustix::thread::{set_thread_groups, set_thread_res_gid, set_thread_res_uid};
+    if !rustix::process::geteuid().is_root() {
+        return Ok(());
     }
+    // 65534 is nobody/nogroup on Debian and most distributions; no lookup
+    // of /etc/passwd is needed to drop to it.
+    let uid = rustix::process::Uid::from_raw(UNPRIVILEGED);
+    let gid = rustix::process::Gid::from_raw(UNPRIVILEGED);
+    set_thread_groups(&[])?;
+    set_thread_res_gid(gid, gid, gid)?;
+    // Leaving uid 0 clears this thread's capabilities (no SECBIT_KEEP_CAPS).
+    set_thread_res_uid(uid, uid, uid)?;
+    rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::Dumpable)?;
+    Ok(())
+}
+
+/// The accept loop: each connection admitted under the limits is a task;
+/// ends when `stopped` fires (the exporter dropped).
+async fn serve(
+    listener: std::net::TcpListener,
+    page: Arc<Mutex<String>>,
+    mut stopped: tokio::sync::oneshot::Receiver<()>,
+) {
+    use sluice_conn::{AcceptBackoff, Limits, Registry};
+    let listener = match tokio::net::TcpListener::from_std(listener) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{WHO}: the exporter cannot serve: {e}");
+            return;
+        }
+    };
+    let registry = Arc::new(Registry::new(Limits::defaults(), WHO, None));
+    let service = hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+        let resp = answer(req.uri().path(), &page);
+        async move { Ok::<_, std::convert::Infallible>(resp) }
+    });
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut backoff = AcceptBackoff::default();
+    loop {
+        tokio::select! {
+            biased;
+            _ = &mut stopped => break,
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    backoff.on_accept();
+                    if let Some(conn) = sluice_conn::admit(stream, service.clone(), &registry) {
+                        tasks.spawn(conn);
+                    }
+                }
+                Err(e) => tokio::time::sleep(backoff.on_error(&e)).await,
+            },
+        }
+    }
+    tasks.shutdown().await;
+}
+
+/// `/metrics`: the page; anything else 404.
+fn answer(
+    path: &str,
+    page: &Mutex<String>,
+) -> hyper::Response<http_body_util::Full<hyper::body::Bytes>> {
+    let (status, kind, body) = if path == "/metrics" {
+        (
+            200,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            page.lock().map(|p| p.clone()).unwrap_or_default(),
+        )
+    } else {
+        (
+            404,
+            "text/plain; charset=utf-8",
+            "sluice scope: metrics are at /metrics\n".to_string(),
+        )
+    };
+    let mut resp = hyper::Response::new(http_body_util::Full::new(body.into()));
+    *resp.status_mut() = hyper::StatusCode::from_u16(status).expect("a valid status");
+    resp.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static(kind),
+    );
+    resp
 }
 
 impl Drop for Exporter {
     fn drop(&mut self) {
-        self.server.unblock();
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }

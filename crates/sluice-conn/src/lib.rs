@@ -1,5 +1,7 @@
-//! The connections of `sluice serve`: each one served by hyper's HTTP/1
-//! server on the event loop, with the limits an exposed server needs.
+//! The connections of sluice's HTTP servers (`sluice serve`, and `sluice
+//! scope --prometheus`'s exporter): each one served by hyper's HTTP/1 server
+//! on one tokio thread, with the limits an exposed server needs. No thread
+//! per connection: a connection is a task.
 //!
 //! - **Header-read timeout** (`--header-read-timeout`, hyper's
 //!   `header_read_timeout`): a request's head must arrive in full within
@@ -7,6 +9,9 @@
 //!   client trickling its headers (slowloris) is closed.
 //! - **Idle timeout** (`--idle-timeout`): a keep-alive connection with
 //!   no request in progress and no byte received for this long is closed.
+//! - **Header size limit** ([`MAX_HEADER_BYTES`], hyper's `max_buf_size`):
+//!   a request head that does not fit in 64 KiB is answered 431 and the
+//!   connection closed; nothing is buffered past it.
 //! - **Connection cap** (`--max-connections`): at the cap a new
 //!   connection closes the longest-idle one (no request in progress; a
 //!   half-sent request counts as idle), the way nginx reuses keep-alive
@@ -16,13 +21,12 @@
 //! - **Shutdown**: idle connections (a half-sent request included) close
 //!   at once; a connection answering a request finishes that answer and
 //!   closes; whatever is left when `--shutdown-timeout` has passed is
-//!   dropped and counted (see `server.rs`).
+//!   dropped and counted (sluice serve's `server.rs`).
 //!
 //! Everything runs on the one loop thread; the registry's lock is never
 //! held across an await.
 
-use axum::Router;
-use hyper::body::Incoming;
+use hyper::body::{Body, Incoming};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
@@ -36,6 +40,24 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::Notify;
 
+/// The most bytes of one request's head (request line and headers) a
+/// connection buffers: 64 KiB (hyper's `max_buf_size`; nginx allows 32 KiB
+/// by default, hyper ~400 KiB).
+pub const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+/// The header-read timeout when not configured: 10 s.
+pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The idle timeout when not configured: 5 s (Node's `keepAliveTimeout`).
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The connection cap when not configured and the open-file limit allows it.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+
+/// File descriptors kept free of connections (the server's own files); the
+/// cap may be at most the open-file limit less this.
+pub const FD_RESERVE: usize = 64;
+
 /// The limits every connection is served with.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -45,6 +67,25 @@ pub struct Limits {
     pub idle_timeout: Duration,
     /// See the module docs.
     pub max_connections: usize,
+}
+
+impl Limits {
+    /// The defaults: [`DEFAULT_HEADER_READ_TIMEOUT`], [`DEFAULT_IDLE_TIMEOUT`],
+    /// and a cap of this process's open-file limit (soft) less
+    /// [`FD_RESERVE`], at most [`DEFAULT_MAX_CONNECTIONS`] (at least 1).
+    pub fn defaults() -> Limits {
+        let nofile = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+            .current
+            .unwrap_or(u64::MAX);
+        let room = usize::try_from(nofile)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(FD_RESERVE);
+        Limits {
+            header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            max_connections: room.clamp(1, DEFAULT_MAX_CONNECTIONS),
+        }
+    }
 }
 
 /// What happened to connections, for the shutdown log and `/metrics`.
@@ -83,6 +124,10 @@ struct Conn {
 /// Every connection open now, and the counts.
 #[derive(Debug)]
 pub struct Registry {
+    /// Who says the cap line, e.g. `sluice serve`.
+    who: &'static str,
+    /// The flag that sets the cap, named in that line.
+    cap_flag: Option<&'static str>,
     start: Instant,
     limits: Limits,
     conns: Mutex<HashMap<u64, Arc<Conn>>>,
@@ -98,9 +143,13 @@ pub struct Registry {
 const R: Ordering = Ordering::Relaxed;
 
 impl Registry {
-    /// An empty registry for connections served with `limits`.
-    pub fn new(limits: Limits) -> Registry {
+    /// An empty registry for connections served with `limits`; `who`
+    /// (e.g. `sluice serve`) starts the line said on stdout when the cap is
+    /// hit, naming `cap_flag` when the cap has one.
+    pub fn new(limits: Limits, who: &'static str, cap_flag: Option<&'static str>) -> Registry {
         Registry {
+            who,
+            cap_flag,
             start: Instant::now(),
             limits,
             conns: Mutex::new(HashMap::new()),
@@ -181,12 +230,18 @@ impl Registry {
             return;
         }
         *last = Some(Instant::now());
-        crate::server::say(format_args!(
-            "connection cap of {} reached (--max-connections): closing the longest-idle connection for each new one ({} so far), refusing new ones while every connection is answering a request ({} so far)",
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "{}: connection cap of {} reached{}: closing the longest-idle connection for each new one ({} so far), refusing new ones while every connection is answering a request ({} so far)",
+            self.who,
             self.limits.max_connections,
+            self.cap_flag.map(|f| format!(" ({f})")).unwrap_or_default(),
             self.counts.evicted.load(R),
             self.counts.refused.load(R),
-        ));
+        );
+        let _ = out.flush();
     }
 
     /// Shutdown: every connection closes once idle; returns how many were
@@ -285,13 +340,28 @@ impl AsyncWrite for Watched {
     }
 }
 
+/// The error a service may answer with (hyper's bound).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Admits `stream` (see `Registry::admit`) and returns the future that
-/// serves it, or `None` if it was refused at the cap (it is closed).
-pub fn admit(
+/// serves it with `service`, or `None` if it was refused at the cap (it is
+/// closed).
+pub fn admit<S, B>(
     stream: TcpStream,
-    router: Router,
+    service: S,
     registry: &Arc<Registry>,
-) -> Option<impl Future<Output = ()> + Send + 'static> {
+) -> Option<impl Future<Output = ()> + Send + 'static>
+where
+    S: hyper::service::Service<hyper::Request<Incoming>, Response = hyper::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
     let (id, conn) = registry.admit()?;
     let _ = stream.set_nodelay(true);
     let registry = Arc::clone(registry);
@@ -305,11 +375,22 @@ pub fn admit(
             }
         }
         let _leave = Leave(Arc::clone(&registry), id);
-        serve(stream, router, conn, registry).await;
+        serve(stream, service, conn, registry).await;
     })
 }
 
-async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc<Registry>) {
+async fn serve<S, B>(stream: TcpStream, inner: S, conn: Arc<Conn>, registry: Arc<Registry>)
+where
+    S: hyper::service::Service<hyper::Request<Incoming>, Response = hyper::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
     let limits = registry.limits;
     let io = TokioIo::new(Watched {
         inner: stream,
@@ -320,9 +401,9 @@ async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc
         let (conn, registry) = (Arc::clone(&conn), Arc::clone(&registry));
         hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
             let guard = BusyGuard::new(Arc::clone(&conn), Arc::clone(&registry));
-            let router = router.clone();
+            let answer = inner.call(req);
             async move {
-                let resp = tower::ServiceExt::oneshot(router, req).await;
+                let resp = answer.await;
                 drop(guard);
                 resp
             }
@@ -331,6 +412,7 @@ async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc
     let http = http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
+        .max_buf_size(MAX_HEADER_BYTES)
         .keep_alive(true)
         .serve_connection(io, service);
     tokio::pin!(http);
@@ -383,7 +465,7 @@ async fn serve(stream: TcpStream, router: Router, conn: Arc<Conn>, registry: Arc
 ///
 /// ```
 /// use std::io::Error;
-/// use sluice_serve::conn::is_resource_error;
+/// use sluice_conn::is_resource_error;
 /// assert!(is_resource_error(&Error::from_raw_os_error(24))); // EMFILE
 /// assert!(!is_resource_error(&Error::from_raw_os_error(103))); // ECONNABORTED
 /// ```
@@ -409,7 +491,7 @@ impl AcceptBackoff {
     /// up to 1 s.
     ///
     /// ```
-    /// use sluice_serve::conn::AcceptBackoff;
+    /// use sluice_conn::AcceptBackoff;
     /// use std::io::Error;
     /// use std::time::Duration;
     /// let mut b = AcceptBackoff::default();
@@ -454,11 +536,15 @@ mod tests {
     use super::*;
 
     fn registry(max_connections: usize) -> Registry {
-        Registry::new(Limits {
-            header_read_timeout: Duration::from_secs(5),
-            idle_timeout: Duration::from_secs(5),
-            max_connections,
-        })
+        Registry::new(
+            Limits {
+                header_read_timeout: Duration::from_secs(5),
+                idle_timeout: Duration::from_secs(5),
+                max_connections,
+            },
+            "test",
+            None,
+        )
     }
 
     #[test]
