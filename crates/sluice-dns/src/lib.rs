@@ -122,7 +122,9 @@ pub use hyper::HyperResolver;
 pub use metrics::DnsCollector;
 pub use metrics::DnsMetrics;
 pub use numeric::parse_numeric;
-pub use resolver::{Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver};
+pub use resolver::{
+    Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver, default_max_queries,
+};
 pub use system::{HOSTS, Mode, NSSWITCH_CONF, RESOLV_CONF, Source, SystemConfig};
 
 use std::net::IpAddr;

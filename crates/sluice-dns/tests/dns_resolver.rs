@@ -193,3 +193,25 @@ fn a_resolver_outlives_the_runtime_it_first_ran_on() {
     assert_eq!(asked(&s), 2);
     assert_eq!(r.metrics().errors_total, 0);
 }
+
+/// A burst bigger than the bound on queries in flight: every lookup is
+/// answered (the rest wait for a place, their timeout not running), and
+/// the server never holds more queries than the bound allows. Without the
+/// bound, hickory's socket per query runs out of descriptors past the
+/// file limit and those lookups fail.
+#[tokio::test(flavor = "current_thread")]
+async fn a_burst_past_the_bound_waits_and_every_lookup_is_answered() {
+    let server = server(50, 0).await;
+    let r = resolver(&server).max_queries_in_flight(40).build().unwrap();
+    let lookups = (0..1000).map(|i| {
+        let r = r.clone();
+        async move { r.lookup(&format!("b{i}.lab.test"), Family::V4).await }
+    });
+    for answer in futures::future::join_all(lookups).await {
+        assert_eq!(answer.unwrap(), vec![ANSWER]);
+    }
+    let s = server.stop().await;
+    assert_eq!(asked(&s), 1000);
+    assert!(s.max_in_flight_queries <= 40, "{}", s.max_in_flight_queries);
+    assert_eq!(r.metrics().timeouts_total, 0);
+}
