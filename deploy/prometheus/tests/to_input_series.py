@@ -21,9 +21,11 @@ t = k * the recording's scrape interval, as Prometheus would have stored it:
 
 Values are written as recorded (repr of the float), runs of one value folded
 into promtool's `v+0xN`. The template's `${name}` fields are filled from the
-manifest: `${pid_idle}`, `${pid_cpu}`, `${pid_loop}`, `${pid_dns}`,
-`${scope_instance}`, `${serve_instance}`, and `${input_series}` with the
-series.
+manifests: `${pid_idle}`, `${pid_cpu}`, `${pid_loop}`, `${pid_dns}`,
+`${scope_instance}`, `${serve_instance}`, `${interval}` and
+`${input_series}` from recorded/ (record.py); `${pid_probed}`,
+`${probe_instance}`, `${probe_interval}` and `${probe_input_series}` from
+recorded-probe/ (record_probe.py: scope in probe mode).
 """
 
 import argparse
@@ -160,21 +162,29 @@ def series_text(target, scrapes, keep, interval):
     return lines
 
 
-def render(recorded, template_path):
+def recording_fields(recorded, prefix, keep):
+    """The template's fields of one recording: `PREFIXinput_series`,
+    `PREFIXinterval`, `pid_NAME` per process, `NAME_instance` per target."""
     with open(os.path.join(recorded, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
     interval = manifest["scrape_interval_s"]
-    keep = rule_families(os.path.join(HERE, "..", "*.rules.yml"))
     body = []
-    for name in ("scope", "serve"):
+    for name, target in manifest["targets"].items():
         scrapes = read_scrapes(os.path.join(recorded, f"{name}.txt.gz"))
-        for series, values in series_text(manifest["targets"][name], scrapes, keep, interval):
+        for series, values in series_text(target, scrapes, keep, interval):
             body.append(f"      - series: '{series}'\n        values: '{values}'")
     fields = {f"pid_{k}": str(v["pid"]) for k, v in manifest["processes"].items()}
-    fields["scope_instance"] = manifest["targets"]["scope"]["instance"]
-    fields["serve_instance"] = manifest["targets"]["serve"]["instance"]
-    fields["interval"] = f"{interval}s"
-    fields["input_series"] = "\n".join(body)
+    fields.update({f"{k}_instance": v["instance"] for k, v in manifest["targets"].items()})
+    fields[f"{prefix}interval"] = f"{interval}s"
+    fields[f"{prefix}input_series"] = "\n".join(body)
+    return fields
+
+
+def render(recorded, template_path, recorded_probe=None):
+    keep = rule_families(os.path.join(HERE, "..", "*.rules.yml"))
+    fields = recording_fields(recorded, "", keep)
+    if recorded_probe:
+        fields.update(recording_fields(recorded_probe, "probe_", keep))
     with open(template_path, encoding="utf-8") as f:
         try:
             return string.Template(f.read()).substitute(fields)
@@ -185,12 +195,14 @@ def render(recorded, template_path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--recorded", default=os.path.join(HERE, "recorded"))
+    ap.add_argument("--recorded-probe", default=os.path.join(HERE, "recorded-probe"),
+                    help="record_probe.py's recording (scope in probe mode)")
     ap.add_argument("--template", default=os.path.join(HERE, "rules.test.yml.in"))
     ap.add_argument("--out", default=os.path.join(HERE, "rules.test.yml"))
     ap.add_argument("--check", action="store_true", help="fail if --out is not what it would write")
     a = ap.parse_args()
     try:
-        text = render(a.recorded, a.template)
+        text = render(a.recorded, a.template, a.recorded_probe)
     except (ConvertError, OSError, json.JSONDecodeError, KeyError) as e:
         sys.exit(f"to_input_series.py: {e}")
     if a.check:
