@@ -708,7 +708,7 @@ pub fn check_env() -> Option<EnvProblem> {
 /// hashing and compression do not notice.
 /// `index.js` calls it once the tick that loaded it has ended, unless
 /// `configure` ran first (which calls it itself); the empty task runs once
-/// per process. Fails as [`pool`] does.
+/// per process. Fails as `pool` does.
 #[napi]
 pub fn warm() -> napi::Result<()> {
     static WARMED: std::sync::Once = std::sync::Once::new();
