@@ -483,7 +483,8 @@ fn env_message(err: &ConfigError) -> String {
 /// Builds the pool of this process. Unless a `Cpu` policy was chosen
 /// (`cpuSched`, `SLUICE_CPU_SCHED`), the package's default is `guarded`:
 /// `SCHED_IDLE`, so that the event loop preempts a hashing worker at once,
-/// and `SCHED_OTHER` at nice 10 while another process starves the lane. A
+/// and `SCHED_OTHER` at the process's nice value while another process
+/// starves the lane. A
 /// process that may not take a thread out of `SCHED_IDLE` (no
 /// `CAP_SYS_NICE`, `ulimit -e` below 20 - nice) gets the library's default,
 /// `normal`; `metricsJson().pool.cpu_sched` says which is in force.

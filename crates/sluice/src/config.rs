@@ -253,7 +253,10 @@ pub enum CpuSched {
     /// machine wants, below even nice 19.
     Idle,
     /// `SCHED_IDLE` while the lane gets the cores it can use, `SCHED_OTHER`
-    /// at the lane's nice value while it starves. The pool's monitor
+    /// at the process's own nice value while it starves (or the lowest
+    /// above it `RLIMIT_NICE` allows, at most the lane's), where its
+    /// checkpoints stop yielding: beside another process, each worker
+    /// weighs what any thread of the process weighs. The pool's monitor
     /// samples the computing workers' run time every 50 ms; a lane whose
     /// workers ran less than a quarter of what they could (one core each,
     /// at most the process's cores) is promoted for a hold (0.5 s,
@@ -702,8 +705,8 @@ impl Builder {
     /// the kernel to preempt a `Cpu` worker; `Batch` and `Idle` shorten that
     /// wait, and `Idle` also yields to every other process of the machine.
     /// `Guarded` is `Idle` with a guard: while another process takes the
-    /// cores, the lane moves back to `SCHED_OTHER` at its nice value
-    /// ([`CpuSched::Guarded`]).
+    /// cores, the lane moves back to `SCHED_OTHER` at the process's nice
+    /// value ([`CpuSched::Guarded`]).
     /// `SLUICE_CPU_SCHED=idle sluice lab probe --subjects sluice` measures one
     /// against the default on this machine.
     /// Lowering a policy needs no privilege; where the kernel refuses

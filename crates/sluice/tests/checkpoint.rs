@@ -1,7 +1,9 @@
-//! `sluice::checkpoint`: a pool task yields its core once it has computed
-//! for `CHECKPOINT_QUANTUM`; any other thread never does.
+//! `sluice::checkpoint`: a pool task under `SCHED_IDLE` yields its core
+//! once it has computed for `CHECKPOINT_QUANTUM`; one under `SCHED_OTHER` or
+//! `SCHED_BATCH`, and any other thread, never does (the guarded lane's
+//! case, idle then promoted: `cpu_sched.rs`).
 
-use sluice::{CHECKPOINT_QUANTUM, Lane, Policy, Pool, checkpoint};
+use sluice::{CHECKPOINT_QUANTUM, CpuSched, Lane, Policy, Pool, checkpoint};
 use std::time::{Duration, Instant};
 
 /// Spins, calling `checkpoint`, until it yields or `limit` passes; whether
@@ -24,19 +26,33 @@ fn a_thread_of_its_own_never_yields() {
 }
 
 #[test]
-fn tasks_of_every_lane_yield_once_the_quantum_is_up() {
-    let pool = Pool::builder().build().unwrap();
-    for lane in Lane::ALL {
-        let yielded = pool
-            .spawn(lane, || spin_until_yield(Duration::from_secs(10)))
-            .wait();
-        assert_eq!(yielded, Ok(true), "{lane}");
+fn an_idle_cpu_lane_yields_once_the_quantum_is_up() {
+    let pool = Pool::builder().cpu_sched(CpuSched::Idle).build().unwrap();
+    let yielded = pool
+        .spawn(Lane::Cpu, || spin_until_yield(Duration::from_secs(10)))
+        .wait();
+    assert_eq!(yielded, Ok(true));
+}
+
+#[test]
+fn workers_under_sched_other_or_batch_never_yield() {
+    for sched in [CpuSched::Normal, CpuSched::Batch, CpuSched::Idle] {
+        let pool = Pool::builder().cpu_sched(sched).build().unwrap();
+        for lane in Lane::ALL {
+            if lane == Lane::Cpu && sched == CpuSched::Idle {
+                continue;
+            }
+            let yielded = pool
+                .spawn(lane, || spin_until_yield(CHECKPOINT_QUANTUM * 10))
+                .wait();
+            assert_eq!(yielded, Ok(false), "{sched:?} {lane}");
+        }
     }
 }
 
 #[test]
 fn a_task_yields_again_and_again() {
-    let pool = Pool::builder().build().unwrap();
+    let pool = Pool::builder().cpu_sched(CpuSched::Idle).build().unwrap();
     let yields = pool
         .spawn(Lane::Cpu, || {
             (0..5)

@@ -2,7 +2,7 @@
 //! under the policy asked for, at the lane's nice value; the I/O lanes do not
 //! change; bad values and the libuv policy are refused with the setting named.
 
-use sluice::{Builder, CpuSched, Lane, Policy, Pool};
+use sluice::{Builder, CHECKPOINT_QUANTUM, CpuSched, Lane, Policy, Pool, checkpoint};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -22,6 +22,49 @@ fn policy_and_nice() -> (u32, i32) {
     let after = &stat[stat.rfind(')').unwrap() + 2..];
     let nice = after.split(' ').nth(16).unwrap().parse().unwrap();
     (policy, nice)
+}
+
+/// The nice value a promoted guarded worker takes: the process's, or with
+/// neither `CAP_SYS_NICE` nor `RLIMIT_NICE` the lowest above it the
+/// process may set (`20 - RLIMIT_NICE`), at most the lane's.
+fn promoted_nice(process_nice: i32, lane_nice: i32) -> i32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let cap_eff = status
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .map(|v| u64::from_str_radix(v.trim(), 16).unwrap())
+        .unwrap();
+    // CAP_SYS_NICE is capability 23.
+    if cap_eff & (1 << 23) != 0 {
+        return process_nice;
+    }
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap();
+    let soft = limits
+        .lines()
+        .find(|l| l.starts_with("Max nice priority"))
+        .and_then(|l| l.split_whitespace().nth(3))
+        .unwrap();
+    let limit: i32 = if soft == "unlimited" {
+        40
+    } else {
+        soft.parse::<i32>().unwrap().min(40)
+    };
+    process_nice
+        .max(20 - limit)
+        .min(lane_nice.max(process_nice))
+}
+
+/// Spins, calling `checkpoint`, until it yields or `limit` passes; whether
+/// it yielded.
+fn spin_until_yield(limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if checkpoint() {
+            return true;
+        }
+        std::hint::spin_loop();
+    }
+    false
 }
 
 fn on(pool: &Pool, lane: Lane) -> (u32, i32) {
@@ -155,13 +198,29 @@ fn a_guarded_lane_idles_is_promoted_while_starved_and_returns() {
     assert_eq!(cpu.sched_promoted, Some(true));
     assert!(cpu.sched_promotions_total.unwrap() >= 1);
     assert_eq!(cpu.sched_refused_total, Some(0));
-    // Promoted at the lane's nice value, not the process's.
-    assert_eq!(on(&pool, Lane::Cpu), (0, process_nice.max(10)));
+    // Promoted at the process's own nice value (or the lowest above it the
+    // process may set): beside another process it weighs what the
+    // process's other threads weigh.
+    assert_eq!(on(&pool, Lane::Cpu), (0, promoted_nice(process_nice, 10)));
+    // And its checkpoints do not yield while it is promoted (a hold is
+    // 0.5 s at least: judged only when no move came in between).
+    let before = pool.metrics().lane(Lane::Cpu).sched_promotions_total;
+    let yielded = pool
+        .spawn(Lane::Cpu, || spin_until_yield(CHECKPOINT_QUANTUM * 10))
+        .wait()
+        .unwrap();
+    let after = pool.metrics();
+    let after = after.lane(Lane::Cpu);
+    if after.sched_promoted == Some(true) && after.sched_promotions_total == before {
+        assert!(!yielded, "a promoted worker's checkpoint yielded");
+    }
     drop(hogs);
     // The cores are free again: after its hold the lane goes back to
-    // SCHED_IDLE and stays there.
+    // SCHED_IDLE, at the lane's nice value, and stays there.
     assert_eq!(compute_until(&pool, 5), 5, "back to SCHED_IDLE");
     assert_eq!(pool.metrics().lane(Lane::Cpu).sched_promoted, Some(false));
+    assert_eq!(on(&pool, Lane::Cpu), (5, process_nice.max(10)));
+    assert_eq!(pool.metrics().lane(Lane::Cpu).sched_refused_total, Some(0));
     // The I/O lanes are never moved.
     assert_eq!(on(&pool, Lane::FastIo).0, 0);
 }

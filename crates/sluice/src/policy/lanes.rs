@@ -275,26 +275,66 @@ pub(crate) struct WorkerSlot {
 
 /// A `Cpu` lane under [`crate::CpuSched::Guarded`]: its workers run
 /// `SCHED_IDLE` until the monitor finds the lane starving and promotes them
-/// to `SCHED_OTHER` at the lane's nice value (`policy/monitor.rs`).
+/// to `SCHED_OTHER` at the process's own nice value (`policy/monitor.rs`):
+/// against another process's threads the lane then weighs what any thread
+/// of the process weighs, and its checkpoints stop yielding
+/// (`checkpoint.rs`), so it keeps a thread's fair share.
 pub(crate) struct Guard {
     /// True while the workers run `SCHED_OTHER`. Written only under the
     /// lane's `slots` lock, with every registered worker moved alike; a
-    /// worker registering reads it under the same lock.
-    pub(crate) promoted: AtomicBool,
+    /// worker registering reads it under the same lock. Shared with the
+    /// workers' checkpoints (they yield only while it is false).
+    pub(crate) promoted: Arc<AtomicBool>,
     /// Moves to `SCHED_OTHER`.
     pub(crate) promotions: AtomicU64,
     /// Policy changes the kernel refused (the worker kept its policy).
     pub(crate) refused: AtomicU64,
+    /// The nice value of a promoted worker: the process's, or the lowest
+    /// above it that the process may set (`RLIMIT_NICE`), at most the
+    /// lane's.
+    promoted_nice: i32,
+    /// The nice value of a worker under `SCHED_IDLE`: the lane's (or the
+    /// process's, if higher), as every worker starts.
+    idle_nice: i32,
 }
 
 impl Guard {
-    fn new() -> Self {
+    fn new(lane_nice: i32) -> Self {
+        let (promoted_nice, idle_nice) = guard_nices(lane_nice);
         Guard {
-            promoted: AtomicBool::new(false),
+            promoted: Arc::new(AtomicBool::new(false)),
             promotions: AtomicU64::new(0),
             refused: AtomicU64::new(0),
+            promoted_nice,
+            idle_nice,
         }
     }
+}
+
+/// The nice values of a guarded lane's workers: promoted, and idle. A
+/// process may lower a thread's nice value to `20 - RLIMIT_NICE`, or to
+/// anything with `CAP_SYS_NICE` (the kernel's `can_nice`); a worker never
+/// goes below the process's own value.
+#[cfg(not(loom))]
+fn guard_nices(lane_nice: i32) -> (i32, i32) {
+    use rustix::process::{Resource, getrlimit};
+    use rustix::thread::{CapabilitySet, capabilities};
+    let born = rustix::process::getpriority_process(None).unwrap_or(0);
+    let idle = lane_nice.max(born);
+    let cap = capabilities(None).is_ok_and(|c| c.effective.contains(CapabilitySet::SYS_NICE));
+    let floor = if cap {
+        born
+    } else {
+        // `None` is RLIM_INFINITY.
+        let limit = getrlimit(Resource::Nice).current.unwrap_or(40).min(40) as i32;
+        born.max(20 - limit)
+    };
+    (floor.min(idle), idle)
+}
+
+#[cfg(loom)]
+fn guard_nices(lane_nice: i32) -> (i32, i32) {
+    (0, lane_nice)
 }
 
 /// The calling thread's id (0 under loom, where threads share one).
@@ -417,7 +457,7 @@ impl LaneCore {
             gate_cv: Condvar::new(),
             slots: Mutex::new(Vec::new()),
             monitor,
-            guard: (settings.sched == crate::CpuSched::Guarded).then(Guard::new),
+            guard: (settings.sched == crate::CpuSched::Guarded).then(|| Guard::new(settings.nice)),
             limit: AtomicUsize::new(settings.limit),
             metrics: LaneMetrics::new(settings.timed),
             settings,
@@ -703,6 +743,14 @@ impl LaneCore {
 
     fn run_worker(self: Arc<Self>) {
         let _hooks = crate::hooks::ThreadScope::enter(&self.settings.hooks);
+        // Checkpoints yield only under SCHED_IDLE (checkpoint.rs). Not
+        // under loom: its atomics may not outlive a model in a thread-local.
+        #[cfg(not(loom))]
+        crate::checkpoint::worker_started(match (&self.guard, self.settings.sched) {
+            (Some(g), _) => crate::checkpoint::Yields::Unpromoted(Arc::clone(&g.promoted)),
+            (None, crate::CpuSched::Idle) => crate::checkpoint::Yields::Always,
+            (None, _) => crate::checkpoint::Yields::Never,
+        });
         // Under loom every model thread shares one OS thread: leave it alone.
         #[cfg(not(loom))]
         {
@@ -955,16 +1003,25 @@ impl LaneCore {
     }
 
     /// Moves one worker (the caller holds `slots`'s lock, and `tid` is in
-    /// `slots`).
+    /// `slots`). Promoted: its nice value is lowered first (a thread under
+    /// `SCHED_IDLE` may leave it only at a nice value the process may
+    /// set), then the policy; where the lower nice value is refused, the
+    /// worker still leaves `SCHED_IDLE` at the lane's. Back to
+    /// `SCHED_IDLE`: the policy, then the lane's nice value again (raising
+    /// one needs no privilege).
     fn guard_set(&self, g: &Guard, tid: i32, promote: bool) {
         #[cfg(not(loom))]
         {
-            let policy = if promote {
-                sluice_sched::Policy::Other
+            let pid = rustix::process::Pid::from_raw(tid);
+            let nice = |n: i32| rustix::process::setpriority_process(pid, n).is_ok();
+            let ok = if promote {
+                let _ = nice(g.promoted_nice);
+                sluice_sched::set_policy(tid, sluice_sched::Policy::Other).is_ok()
             } else {
-                sluice_sched::Policy::Idle
+                sluice_sched::set_policy(tid, sluice_sched::Policy::Idle).is_ok()
+                    && nice(g.idle_nice)
             };
-            if sluice_sched::set_policy(tid, policy).is_err() {
+            if !ok {
                 g.refused.fetch_add(1, Ordering::Relaxed);
             }
         }

@@ -37,7 +37,9 @@
 //!   cores, for the window. (Their run-queue wait cannot tell: the kernel
 //!   adds it only when a thread runs again, so a starved worker shows
 //!   none.) It then moves every worker from `SCHED_IDLE` to `SCHED_OTHER`
-//!   for a hold ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
+//!   at the process's own nice value (where the lane's checkpoints stop
+//!   yielding: it keeps a thread's share against the other process) for a
+//!   hold ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
 //!   starves again at once is promoted for twice the hold, up to
 //!   [`GUARD_MAX_HOLD`], so a machine that stays busy costs the lane one
 //!   window per hold. A lane with no busy worker is not judged.
