@@ -67,6 +67,17 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         assert!(metric(&v, s, &p, "neighbour_cores") > 0.0, "{s}");
         assert!(metric(&v, s, &p, "ping_p99_ms") > 0.0, "{s}");
     }
+    // The cluster cell is Node's alone: one worker per core, every /login
+    // and /ping answered.
+    let p = [("pool", json!(2)), ("cell", json!("cluster"))];
+    assert!(metric(&v, "node", &p, "ok") >= 1.0);
+    assert_eq!(metric(&v, "node", &p, "errors"), 0.0);
+    assert!(metric(&v, "node", &p, "ping_p99_ms") > 0.0);
+    let cores = std::thread::available_parallelism().unwrap().get() as f64;
+    assert_eq!(metric(&v, "node", &p, "workers"), cores);
+    for s in ["sluice-compat", "sluice"] {
+        assert!(rows(&v, s, &p).is_empty(), "{s} has no cluster mode");
+    }
     assert!(
         rows(&v, "tokio", &[]).is_empty(),
         "http runs node and sluice only"
@@ -118,6 +129,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         "http /ping alone and during the /login flood",
         "http admission",
         "http /login beside a CPU-bound neighbour",
+        "http cluster mode",
     ] {
         assert!(text.contains(title), "{title}:\n{text}");
     }

@@ -1,7 +1,7 @@
 // sluice lab: http (seed 000 §5, seed 002 §3). The Node twin of `sluice serve`:
 // the same routes on Node's http server, the work on libuv's pool.
 // argv[2]: {"iterations": n, "gzip_bytes": n, "file": path, "cpu_queue": n|null,
-//           "sluice_package": dir|null}
+//           "sluice_package": dir|null, "cluster": n|null}
 // UV_THREADPOOL_SIZE (in the environment) sizes the pool.
 // Prints {"event":"listening","port":p} once listening on 127.0.0.1 (a free port).
 // With cpu_queue set, /login and /gzip admit at most pool + cpu_queue at once
@@ -10,13 +10,41 @@
 // readFile run on sluice's lanes), admission is the package's own: cpu_queue
 // bounds its Cpu lane (sluice.configure) and a full lane rejects the call with
 // ESLUICEBUSY, answered 429; no semaphore in JS.
+// With cluster set (the cluster cell), the process is node:cluster's primary:
+// it forks that many workers (each with the same flags, so node+sluice's
+// preload too), each serving the routes on the one shared port, and prints
+// the listening line once every worker listens; SIGTERM stops the workers.
 'use strict';
+const cluster = require('node:cluster');
 const http = require('node:http');
 const crypto = require('node:crypto');
 const zlib = require('node:zlib');
 const fs = require('node:fs');
 
 const p = JSON.parse(process.argv[2]);
+
+if (p.cluster && cluster.isPrimary) {
+  let listening = 0;
+  cluster.on('listening', (w, address) => {
+    if (++listening === p.cluster) {
+      console.log(JSON.stringify({ event: 'listening', port: address.port, workers: p.cluster }));
+    }
+  });
+  cluster.on('exit', (w, code, signal) => {
+    if (!stopping) {
+      console.error(`cluster worker ${w.process.pid} exited (code ${code}, signal ${signal})`);
+      process.exit(1);
+    }
+    if (Object.keys(cluster.workers).length === 0) process.exit(0);
+  });
+  let stopping = false;
+  process.on('SIGTERM', () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM');
+  });
+  for (let i = 0; i < p.cluster; i++) cluster.fork();
+  return;
+}
 
 // The payload generator of sluice-serve's payload.rs: the same bytes.
 function text(len) {
@@ -88,6 +116,7 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 60000;
 
 server.listen(0, '127.0.0.1', () => {
+  if (p.cluster) return;
   console.log(JSON.stringify({ event: 'listening', port: server.address().port, pool: poolSize }));
 });
 

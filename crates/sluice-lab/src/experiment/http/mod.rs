@@ -20,6 +20,10 @@
 //!   the server gets beside a busy neighbour (a `Cpu` lane under
 //!   `SCHED_IDLE` gets nothing; `SLUICE_CPU_SCHED` in the lab's
 //!   environment reaches the Node twin with the package);
+//! - `cluster` (Node subjects): the Node twin in `node:cluster` mode, one
+//!   worker per core (each with the preload under node+sluice), under the
+//!   `/login` flood with the `/ping` probe: every worker's loop and every
+//!   worker's hashing want the same cores, as under PM2;
 //! - `gzip`, `file`: `/gzip` (256 KiB) and `/file` (4 KiB) floods;
 //! - `admission`: a second server with a small Cpu bound (`--admission-queue`;
 //!   Node: seed 002's semaphore in the twin), flooded with `/login` by
@@ -69,6 +73,7 @@ const CELLS: &[&str] = &[
     "login",
     "ping-during-login",
     "login-neighbour",
+    "cluster",
     "gzip",
     "file",
     "admission",
@@ -79,9 +84,9 @@ const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "cells",
         value_name: "LIST",
-        help: "cells to run: ping, login-1, login, ping-during-login, login-neighbour, gzip, file, admission, crowd",
-        default: "ping,login-1,login,ping-during-login,login-neighbour,gzip,file,admission,crowd",
-        report: "ping,login-1,login,ping-during-login,login-neighbour,gzip,file,admission,crowd",
+        help: "cells to run: ping, login-1, login, ping-during-login, login-neighbour, cluster, gzip, file, admission, crowd",
+        default: "ping,login-1,login,ping-during-login,login-neighbour,cluster,gzip,file,admission,crowd",
+        report: "ping,login-1,login,ping-during-login,login-neighbour,cluster,gzip,file,admission,crowd",
     },
     ArgSpec {
         name: "crowd",
@@ -185,6 +190,7 @@ impl Experiment for Http {
                 _ => None,
             },
             cores: lab.machine().cores,
+            cluster: None,
         };
         let sweep = Sweep::new(lab, &SPEC);
         if sweep.subjects().is_empty() {
@@ -230,6 +236,10 @@ impl Experiment for Http {
             if p.cells.iter().any(|c| c == "crowd") {
                 rows.extend(p.crowd(c, &file)?);
             }
+            // Only Node has a cluster mode: sluice serve is one process.
+            if p.cells.iter().any(|c| c == "cluster") && subject.runtime() == Runtime::Node {
+                rows.push(p.cluster(c, &file)?);
+            }
             Ok(rows)
         })?;
         let notes = run_notes(lab, &sweep, &p, &bodies, cannon_used, load_before);
@@ -252,6 +262,7 @@ impl Experiment for Http {
         ));
         tables.push(ping_table(o, &keys));
         tables.push(neighbour_table(o, &keys));
+        tables.push(cluster_table(o, &keys));
         tables.push(route_table(
             "gzip",
             "http /gzip flood (256 KiB each)".into(),
@@ -346,8 +357,11 @@ struct Plan {
     crowd: usize,
     crowd_iterations: u64,
     autocannon: Option<PathBuf>,
-    /// The machine's cores: the neighbour's busy loops.
+    /// The machine's cores: the neighbour's busy loops, the cluster's
+    /// workers.
     cores: usize,
+    /// The Node twin's `node:cluster` workers (`None`: one process).
+    cluster: Option<usize>,
 }
 
 impl Plan {
@@ -365,6 +379,26 @@ impl Plan {
         server.stop()?;
         let row = c.row().param("cell", "admission");
         Ok(metrics(row, &r).metric("bound", self.admission_queue as f64))
+    }
+
+    /// The cluster cell: the Node twin with one `node:cluster` worker per
+    /// core, the `/login` flood and the `/ping` probe at once.
+    fn cluster(&self, c: &Cell<'_, ()>, file: &Path) -> anyhow::Result<Row> {
+        let plan = Plan {
+            cluster: Some(self.cores),
+            ..self.clone()
+        };
+        let server = Server::start(c, &plan, file, None)?;
+        let url = |route: &str| format!("http://127.0.0.1:{}/{route}", server.port);
+        let flood = Load::new(url("login"), self.concurrency, self.duration);
+        let rs = loadgen::run(&[flood, self.ping(url("ping"))])?;
+        server.stop()?;
+        let mut r =
+            metrics(c.row().param("cell", "cluster"), &rs[0]).metric("workers", self.cores as f64);
+        if rs[1].p99_ms.is_finite() {
+            r = r.metric("ping_p99_ms", rs[1].p99_ms);
+        }
+        Ok(r)
     }
 
     /// Seed 004's headline run: a crowd of connections, each asking for a
@@ -788,7 +822,41 @@ fn neighbour_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             cores(get(s, pool, "neighbour_cores")),
         ]);
     }
-    t.note = "a Cpu lane under SCHED_IDLE gets only what the neighbour leaves; under guarded it returns to SCHED_OTHER at its nice value while it starves".into();
+    t.note = "a Cpu lane under SCHED_IDLE gets only what the neighbour leaves; under guarded it returns to SCHED_OTHER at the process's nice value while it starves".into();
+    t
+}
+
+/// The cluster cell: Node's cluster mode, one worker per core.
+fn cluster_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
+    let get = |s: &str, pool: &Value, m: &str| metric(o, s, pool, "cluster", m);
+    let mut t = Table::new(
+        "http cluster mode: one node:cluster worker per core, /login flood with the /ping probe",
+        &[
+            "subject",
+            "pool",
+            "workers",
+            "/login req/s",
+            "vs node",
+            "/login p99 ms",
+            "/ping p99 ms",
+        ],
+    );
+    for (s, pool) in keys
+        .iter()
+        .filter(|(s, pool)| get(s, pool, "req_s").is_some())
+    {
+        let login = get(s, pool, "req_s");
+        t.rows.push(vec![
+            s.clone(),
+            text(pool),
+            get(s, pool, "workers").map_or("-".into(), |v| format!("{v:.0}")),
+            rate(login),
+            pct(login, get("node", pool, "req_s")),
+            get(s, pool, "p99_ms").map_or("-".into(), ms),
+            get(s, pool, "ping_p99_ms").map_or("-".into(), ms),
+        ]);
+    }
+    t.note = "every worker's loop and every worker's hashing want the same cores: under node+sluice each worker's Cpu lane is guarded against the other workers (SCHED_OTHER at the process's nice value while they starve it)".into();
     t
 }
 
@@ -983,6 +1051,7 @@ fn server_command(
                     "file": file,
                     "cpu_queue": admission,
                     "sluice_package": package,
+                    "cluster": p.cluster,
                 })
                 .to_string(),
             );
