@@ -8,6 +8,12 @@
 //!   complete, wake the waiter).
 //! - `1000_in_flight/<subject>`: submit 1000 tasks, then wait for all of
 //!   them. Throughput is `Elements(1000)`, so criterion prints tasks/s.
+//! - `1_in_flight_4_submitters/<subject>` and
+//!   `1000_in_flight_4_submitters/<subject>`: the same two shapes from 4
+//!   threads at once (each with 1, or 250, in flight: 4, or 1000, in all),
+//!   started once per sample; the time is that of every thread's
+//!   iterations (`iter_custom`), the throughput every thread's tasks. The
+//!   sluice subjects and tokio.
 //!
 //! Subjects:
 //!
@@ -37,6 +43,51 @@ use std::time::Duration;
 
 /// Tasks per iteration in the `1000_in_flight` shape.
 const BATCH: usize = 1000;
+
+/// Submitting threads in the `*_4_submitters` shapes.
+const SUBMITTERS: usize = 4;
+
+/// `iters` iterations of `each` on every one of `SUBMITTERS` threads at
+/// once; the wall time from the first start to the last end.
+fn submitters(iters: u64, each: &(dyn Fn() -> u64 + Sync)) -> Duration {
+    let start = std::sync::Barrier::new(SUBMITTERS + 1);
+    std::thread::scope(|s| {
+        for _ in 0..SUBMITTERS {
+            s.spawn(|| {
+                start.wait();
+                for _ in 0..iters {
+                    black_box(each());
+                }
+            });
+        }
+        start.wait();
+        let t0 = std::time::Instant::now();
+        // The scope joins every submitter before it returns.
+        t0
+    })
+    .elapsed()
+}
+
+/// `n` tasks on `pool`'s Cpu lane, then every result.
+fn sluice_n(pool: &Pool, n: usize) -> u64 {
+    let handles: Vec<_> = (0..n).map(|_| pool.spawn(Lane::Cpu, work)).collect();
+    handles
+        .into_iter()
+        .map(|t| t.wait().expect("task failed"))
+        .sum()
+}
+
+/// `n` tasks on tokio's blocking pool, then every result.
+fn tokio_n(rt: &tokio::runtime::Runtime, n: usize) -> u64 {
+    let handles: Vec<_> = (0..n).map(|_| rt.spawn_blocking(work)).collect();
+    rt.block_on(async move {
+        let mut sum = 0;
+        for h in handles {
+            sum += h.await.expect("task failed");
+        }
+        sum
+    })
+}
 
 /// The trivial task every subject runs.
 fn work() -> u64 {
@@ -149,6 +200,19 @@ fn dispatch(c: &mut Criterion) {
         b.iter(|| tokio_batch(&rt))
     });
     group.bench_function("1000_in_flight/rayon", |b| b.iter(|| rayon_batch(&rayon)));
+
+    let per = BATCH / SUBMITTERS;
+    for (shape, n) in [("1_in_flight_4_submitters", 1), ("1000_in_flight_4_submitters", per)] {
+        group.throughput(Throughput::Elements((SUBMITTERS * n) as u64));
+        for (name, pool) in [("sluice_lanes", &lanes), ("sluice_libuv", &libuv)] {
+            group.bench_function(format!("{shape}/{name}"), |b| {
+                b.iter_custom(|iters| submitters(iters, &|| sluice_n(pool, n)))
+            });
+        }
+        group.bench_function(format!("{shape}/tokio_spawn_blocking"), |b| {
+            b.iter_custom(|iters| submitters(iters, &|| tokio_n(&rt, n)))
+        });
+    }
 
     group.finish();
 }
