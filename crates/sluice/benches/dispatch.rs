@@ -22,6 +22,8 @@
 //! - `sluice_lanes_fixed`: the same with blocking compensation off
 //!   (`Builder::adaptive(Lane::Cpu, false)`): what compensation costs a
 //!   task that never blocks.
+//! - `sluice_lanes_batch` (1000 in flight): the lanes pool, the 1000 tasks
+//!   handed over in one `Pool::spawn_batch` (one notification for them all).
 //! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
 //!   `Task::wait`.
 //! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);
@@ -190,6 +192,15 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("1000_in_flight/sluice_lanes", |b| {
         b.iter(|| sluice_batch(&lanes, &mut handles))
     });
+    group.bench_function("1000_in_flight/sluice_lanes_batch", |b| {
+        b.iter(|| {
+            lanes
+                .spawn_batch(Lane::Cpu, (0..BATCH).map(|_| work))
+                .into_iter()
+                .map(|t| t.wait().expect("task failed"))
+                .sum::<u64>()
+        })
+    });
     group.bench_function("1000_in_flight/sluice_lanes_fixed", |b| {
         b.iter(|| sluice_batch(&fixed, &mut handles))
     });
@@ -202,7 +213,10 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("1000_in_flight/rayon", |b| b.iter(|| rayon_batch(&rayon)));
 
     let per = BATCH / SUBMITTERS;
-    for (shape, n) in [("1_in_flight_4_submitters", 1), ("1000_in_flight_4_submitters", per)] {
+    for (shape, n) in [
+        ("1_in_flight_4_submitters", 1),
+        ("1000_in_flight_4_submitters", per),
+    ] {
         group.throughput(Throughput::Elements((SUBMITTERS * n) as u64));
         for (name, pool) in [("sluice_lanes", &lanes), ("sluice_libuv", &libuv)] {
             group.bench_function(format!("{shape}/{name}"), |b| {

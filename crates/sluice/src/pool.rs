@@ -267,6 +267,68 @@ impl Pool {
         Ok(inner.submit_in(slot, lane, deadline, f))
     }
 
+    /// Runs every closure of `fs` on `lane`, handed over in one batch: each
+    /// takes its place in the queue, and the lane is told once, after the
+    /// last (one wake-up for the batch where [`spawn`](Pool::spawn) would
+    /// make one per task that finds no worker searching). The handles come
+    /// back in `fs`'s order.
+    ///
+    /// As for [`spawn`](Pool::spawn): a bounded lane that is full blocks
+    /// the caller until there is room (the tasks admitted before are queued
+    /// first, so they can make that room), and after
+    /// [`shutdown`](Pool::shutdown) the tasks resolve to
+    /// [`TaskError::Shutdown`] without running. The lane's default queue
+    /// timeout ([`Builder::queue_timeout`](crate::Builder::queue_timeout))
+    /// applies to each.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// let pool = Pool::builder().build()?;
+    /// let tasks = pool.spawn_batch(Lane::Cpu, (1..=4u64).map(|i| move || i * i));
+    /// let squares: Vec<u64> = tasks.into_iter().map(|t| t.wait()).collect::<Result<_, _>>()?;
+    /// assert_eq!(squares, [1, 4, 9, 16]);
+    /// assert_eq!(pool.metrics().lane(Lane::Cpu).submitted_total, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_batch<I, F, T>(&self, lane: Lane, fs: I) -> Vec<Task<T>>
+    where
+        I: IntoIterator<Item = F>,
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let inner = self.inner();
+        let fs = fs.into_iter();
+        let mut tasks = Vec::with_capacity(fs.size_hint().0);
+        let mut batch = Vec::with_capacity(fs.size_hint().0);
+        for f in fs {
+            // Quiet: a full lane here is no rejection, the batch waits below.
+            let slot = match inner.admit(lane, Admit::Quiet) {
+                Ok(slot) => Some(slot),
+                Err(Refused::Full { .. }) => {
+                    // Full: queue what this batch holds (it may be what
+                    // keeps the lane busy), then wait like `spawn`.
+                    inner.enqueue_batch(std::mem::take(&mut batch));
+                    match inner.admit(lane, Admit::Wait) {
+                        Ok(slot) => Some(slot),
+                        Err(Refused::Closed) => None,
+                        Err(Refused::Full { .. }) => {
+                            unreachable!("a waiting admit is never refused as full")
+                        }
+                    }
+                }
+                Err(Refused::Closed) => None,
+            };
+            let deadline = self.default_deadline(lane);
+            let (task, job) = inner.prepare(slot.is_some(), lane, deadline, f);
+            if let (Some(slot), Some(job)) = (slot, job) {
+                batch.push((slot, job));
+            }
+            tasks.push(task);
+        }
+        inner.enqueue_batch(batch);
+        tasks
+    }
+
     /// Waits, without blocking the calling thread, for a place in `lane`'s
     /// queue: the awaitable [`spawn`](Pool::spawn) for async callers.
     ///
@@ -530,6 +592,35 @@ impl Inner {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
+        let (task, job) = self.prepare(slot.is_some(), lane, deadline, f);
+        if let (Some(slot), Some(job)) = (slot, job) {
+            self.scheduler.enqueue(slot, job);
+        }
+        task
+    }
+
+    /// Queues every admitted task of `batch` (one lane) with one
+    /// notification ([`Scheduler::enqueue_batch`]).
+    pub(crate) fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
+        if !batch.is_empty() {
+            self.scheduler.enqueue_batch(batch);
+        }
+    }
+
+    /// The cell of `f` and its handle; with `admitted`, the job to queue
+    /// (watched by the deadline thread if it has a deadline); without, the
+    /// task is resolved to [`TaskError::Shutdown`] at once.
+    pub(crate) fn prepare<F, T>(
+        self: &Arc<Self>,
+        admitted: bool,
+        lane: Lane,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> (Task<T>, Option<Arc<dyn Job>>)
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
         let hook = self.panic_hook.clone();
         #[cfg(feature = "tracing")]
         let f = traced(lane, f);
@@ -547,23 +638,21 @@ impl Inner {
         };
         let cell = Arc::new(Cell::new(lane, deadline, f));
         let job: Arc<dyn Job> = cell.clone();
-        match slot {
-            Some(slot) => {
-                if deadline.is_some() {
-                    self.deadlines.watch(&job);
-                }
-                self.scheduler.enqueue(slot, job);
+        let queued = if admitted {
+            if deadline.is_some() {
+                self.deadlines.watch(&job);
             }
-            None => {
-                // Refused, not accepted: no counter moves, and there was no
-                // queue slot to give back.
-                if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
-                    vacated.account();
-                }
+            Some(job)
+        } else {
+            // Refused, not accepted: no counter moves, and there was no
+            // queue slot to give back.
+            if let TransitionToAborted::Aborted(vacated) = cell.abort(TaskError::Shutdown) {
+                vacated.account();
             }
-        }
+            None
+        };
         let output: Arc<dyn Output<T>> = cell;
-        Task::new(output, Arc::clone(self))
+        (Task::new(output, Arc::clone(self)), queued)
     }
 
     /// Stops accepting work; workers drain and exit. Does not wait.

@@ -177,6 +177,13 @@ impl Scheduler for Lanes {
         self.lane(slot.lane).push(slot, job);
     }
 
+    fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
+        if let Some((slot, _)) = batch.first() {
+            let lane = slot.lane;
+            self.lane(lane).push_batch(batch);
+        }
+    }
+
     fn release(&self, slot: Slot) {
         self.lane(slot.lane).release_slot();
     }
@@ -588,6 +595,33 @@ impl LaneCore {
             self.notify_or_spawn();
         }
         // Under a flood the queue is never empty and this is skipped.
+        if was_empty {
+            self.check_saturation();
+        }
+    }
+
+    /// Pushes tasks whose slots were reserved, every one before the
+    /// counters are read, then makes sure a worker will take them: one
+    /// notification for the batch, as [`push`](Self::push) makes for one
+    /// task. A woken worker searches, claims one task and, as the last
+    /// searcher turning busy, wakes the next (`park/README.md`, "batches"):
+    /// the wake-ups chain from worker to worker, never from the submitter.
+    pub(crate) fn push_batch(self: &Arc<Self>, batch: Vec<(Slot, Arc<dyn Job>)>) {
+        let mut was_empty = false;
+        for (slot, job) in batch {
+            let Slot {
+                lane,
+                was_empty: empty,
+            } = slot;
+            debug_assert_eq!(lane, self.settings.lane);
+            was_empty |= empty;
+            self.metrics.submitted();
+            self.queue.push(job);
+        }
+        let c = self.park.counters();
+        if c.searching() == 0 {
+            self.notify_or_spawn();
+        }
         if was_empty {
             self.check_saturation();
         }

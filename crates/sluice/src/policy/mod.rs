@@ -50,6 +50,14 @@ pub(crate) trait Scheduler: Send + Sync {
     fn waiters(&self, lane: Lane) -> Option<&Waiters>;
     /// Queues an admitted task and gets a worker to it.
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>);
+    /// Queues admitted tasks of one lane, all of them before any worker is
+    /// woken for them (the lanes: one wake-up for the batch). The default
+    /// queues them one by one.
+    fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
+        for (slot, job) in batch {
+            self.enqueue(slot, job);
+        }
+    }
     /// The current concurrency budget of `lane`.
     fn limit(&self, lane: Lane) -> usize;
     /// Changes `lane`'s budget (already checked against its range).

@@ -21,6 +21,8 @@ pub(crate) mod golden;
 compile_error!("loom models need debug assertions: add -C debug-assertions to RUSTFLAGS");
 
 #[cfg(loom)]
+mod loom_batch;
+#[cfg(loom)]
 mod loom_blocking;
 #[cfg(loom)]
 mod loom_cancel_vs_start;

@@ -1,0 +1,66 @@
+//! `Pool::spawn_batch`: every task of a batch runs once and its handle
+//! comes back in order, on every lane and both policies; a bounded lane
+//! smaller than the batch still takes it all (the batch queues what it
+//! holds before it waits, and counts no rejection); after shutdown every
+//! task resolves to `Shutdown`.
+
+use sluice::{Lane, Policy, Pool, TaskError};
+use std::time::Duration;
+
+fn squares(pool: &Pool, lane: Lane, n: u64) -> Vec<Result<u64, TaskError>> {
+    pool.spawn_batch(lane, (0..n).map(|i| move || i * i))
+        .into_iter()
+        .map(|t| t.wait())
+        .collect()
+}
+
+#[test]
+fn every_task_of_a_batch_runs_once_in_order() {
+    for policy in [Policy::Lanes, Policy::Libuv { threads: Some(2) }] {
+        let pool = Pool::builder().policy(policy.clone()).build().unwrap();
+        for lane in Lane::ALL {
+            let got = squares(&pool, lane, 100);
+            let want: Vec<_> = (0..100u64).map(|i| Ok(i * i)).collect();
+            assert_eq!(got, want, "{policy:?} {lane}");
+            let l = pool.metrics().lane(lane).clone();
+            assert_eq!(
+                (l.submitted_total, l.completed_total),
+                (100, 100),
+                "{policy:?} {lane}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_empty_batch_is_nothing() {
+    let pool = Pool::builder().build().unwrap();
+    let none: Vec<sluice::Task<u8>> = pool.spawn_batch(Lane::Cpu, Vec::<fn() -> u8>::new());
+    assert!(none.is_empty());
+    assert_eq!(pool.metrics().lane(Lane::Cpu).submitted_total, 0);
+}
+
+#[test]
+fn a_bounded_lane_smaller_than_the_batch_takes_it_all() {
+    let pool = Pool::builder()
+        .threads(Lane::Cpu, 1)
+        .queue_bound(Lane::Cpu, 2)
+        .build()
+        .unwrap();
+    let got = squares(&pool, Lane::Cpu, 50);
+    assert_eq!(got, (0..50u64).map(|i| Ok(i * i)).collect::<Vec<_>>());
+    let l = pool.metrics().lane(Lane::Cpu).clone();
+    assert_eq!(
+        (l.submitted_total, l.completed_total, l.rejected_total),
+        (50, 50, 0)
+    );
+}
+
+#[test]
+fn after_shutdown_a_batch_resolves_to_shutdown() {
+    let pool = Pool::builder().build().unwrap();
+    assert!(pool.shutdown(Duration::from_secs(5)).drained);
+    let got = squares(&pool, Lane::FastIo, 3);
+    assert_eq!(got, vec![Err(TaskError::Shutdown); 3]);
+    assert_eq!(pool.metrics().lane(Lane::FastIo).submitted_total, 0);
+}
