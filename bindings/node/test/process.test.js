@@ -235,7 +235,19 @@ function mayLeaveIdle() {
   return soft === 'unlimited' || Number(soft) >= 10;
 }
 
-test('Cpu workers are guarded by default (SCHED_IDLE, nice 10) where the process may leave SCHED_IDLE, else SCHED_OTHER nice 10; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
+// The nice value of a promoted guarded worker: the process's with
+// CAP_SYS_NICE, else the lowest above it that RLIMIT_NICE allows (20 - the
+// limit), at most the lane's.
+function promotedNice(own, lane) {
+  const status = fs.readFileSync('/proc/self/status', 'utf8');
+  const capEff = BigInt('0x' + /CapEff:\s*([0-9a-f]+)/.exec(status)[1]);
+  if (capEff & (1n << 23n)) return own;
+  const soft = /Max nice priority\s+(\S+)/.exec(fs.readFileSync('/proc/self/limits', 'utf8'))[1];
+  const limit = soft === 'unlimited' ? 40 : Math.min(Number(soft), 40);
+  return Math.min(Math.max(own, 20 - limit), Math.max(lane, own));
+}
+
+test('Cpu workers are guarded by default (SCHED_IDLE, nice 10; promoted: SCHED_OTHER at the process\'s nice) where the process may leave SCHED_IDLE, else SCHED_OTHER nice 10; SLUICE_CPU_SCHED and cpuSched choose another policy', () => {
   const guarded = mayLeaveIdle();
   const cases = [
     { name: 'default', env: { SLUICE_CPU_SCHED: undefined, SLUICE_CPU_NICE: undefined }, configure: '', policy: guarded ? 'guarded' : 0, nice: 10, sched: guarded ? 'guarded' : 'normal' },
@@ -262,7 +274,9 @@ test('Cpu workers are guarded by default (SCHED_IDLE, nice 10) where the process
     assert.deepStrictEqual(threads.map((t) => t.policy), threads.map(() => policy), c.name);
     if (c.nice !== undefined) {
       // A worker only lowers its priority: under `nice -n 19` it stays at 19.
-      const want = Math.max(c.nice, own);
+      // A promoted guarded worker runs at the process's own nice value (or
+      // the lowest above it that the process may set).
+      const want = c.policy === 'guarded' && promoted ? promotedNice(own, c.nice) : Math.max(c.nice, own);
       assert.deepStrictEqual(threads.map((t) => t.nice), threads.map(() => want), c.name);
     }
   }
