@@ -702,9 +702,11 @@ pub fn check_env() -> Option<EnvProblem> {
 
 /// Makes the first call as fast as the next ones: builds the pool (from
 /// `SLUICE_*`, unless [`configure`] built it), starts a `FastIo` worker
-/// with one empty task (counted in the lane's totals; the worker then
-/// waits for work for the lane's keep-alive), and builds the DNS runtime
-/// and the resolver (reading `/etc/hosts` and `/etc/resolv.conf`). The
+/// with one task that reads `/proc/self/comm` as `readFile` reads (counted
+/// in the lane's totals; the worker then waits for work for the lane's
+/// keep-alive), and builds the DNS runtime and the resolver (reading
+/// `/etc/hosts` and `/etc/resolv.conf`), which looks `localhost` up once
+/// (counted in the resolver's totals). The
 /// `Cpu` lane is left alone: its first task pays for a thread start, which
 /// hashing and compression do not notice.
 /// `index.js` calls it once the tick that loaded it has ended, unless
@@ -716,16 +718,20 @@ pub fn warm() -> napi::Result<()> {
     let pool = pool()?;
     // Once per process, whichever thread or copy of `index.js` asks first.
     WARMED.call_once(|| {
+        // A read of the readFile path's own code (its pages are faulted in
+        // here, not on the first call), of a file every process has.
         if let Ok(place) = pool.try_reserve(Lane::FastIo) {
-            drop(place.spawn(|| ()));
+            drop(place.spawn(|| drop(read_whole("/proc/self/comm", None))));
+        }
+        // The runtime's and resolver's errors are the first lookup's to
+        // report. One lookup of `localhost` (answered from the hosts file)
+        // runs the lookup path once, and starts the runtime's thread.
+        if let (Ok(rt), Ok(resolver)) = (runtime(), resolver()) {
+            drop(rt.spawn(async move {
+                let _ = resolver.lookup("localhost", Family::Any).await;
+            }));
         }
     });
-    // The runtime's and resolver's errors are the first lookup's to report.
-    if let Ok(rt) = runtime() {
-        let _ = resolver();
-        // Its worker thread starts at its first task.
-        drop(rt.spawn(async {}));
-    }
     Ok(())
 }
 
@@ -896,11 +902,18 @@ fn gunzip_members(data: &[u8], max: usize) -> Done {
 pub fn read_file(inbox: &Inbox, path: String, cancel: Option<&Cancel>) -> napi::Result<f64> {
     let cancel = cancel.map(|c| c.flag.clone());
     submit(inbox, Lane::FastIo, move || {
-        let cancelled = || cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        read_whole(&path, cancel.as_deref())
+    })
+}
+
+/// `read_file`'s work, on the worker.
+fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
+    {
+        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         if cancelled() {
             return Done::Fail(Failure::aborted());
         }
-        let mut file = match std::fs::File::open(&path) {
+        let mut file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) => return Done::Fail(Failure::sys(&e, "open", true)),
         };
@@ -919,13 +932,13 @@ pub fn read_file(inbox: &Inbox, path: String, cancel: Option<&Cancel>) -> napi::
             return Done::Fail(Failure::sys(&e, "read", false));
         }
         let max = IO_MAX_LENGTH as usize;
-        match read_bounded(&mut file, &mut bytes, max, cancel.as_deref()) {
+        match read_bounded(&mut file, &mut bytes, max, cancel) {
             Ok(true) => Done::Bytes(bytes),
             Ok(false) => Done::Fail(Failure::file_too_large(bytes.len() as u64)),
             Err(_) if cancelled() => Done::Fail(Failure::aborted()),
             Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
         }
-    })
+    }
 }
 
 /// `fs.stat(path)` on the `FastIo` lane: the fields in the order of Node's
