@@ -76,11 +76,13 @@ export interface PoolOptions {
 /**
  * Builds the process's pool (shared by every worker_thread). Throws, naming
  * the option, for a refused value (`ERR_INVALID_ARG_TYPE`, `ERR_OUT_OF_RANGE`,
- * `ERR_INVALID_ARG_VALUE`), and `ERR_SLUICE_CONFIGURED` once the pool exists.
+ * `ERR_INVALID_ARG_VALUE`), `ERR_SLUICE_ENV` naming a refused `SLUICE_*`
+ * variable, and `ERR_SLUICE_CONFIGURED` once the pool exists (call it in the
+ * tick that loads the package: its warm-up builds the pool afterwards).
  */
 export declare function configure(options: PoolOptions): void;
 
-/** True once the pool exists (configured, or built by a first call). */
+/** True once the pool exists (configured, or built by a first call or the warm-up). */
 export declare function isConfigured(): boolean;
 
 /**
