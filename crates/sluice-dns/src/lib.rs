@@ -19,8 +19,9 @@
 //!   (see [`SystemConfig`]);
 //! - answers cached for their TTL (a TTL of 0 is not cached), identical
 //!   lookups in flight coalesced into one query, every lookup bounded by
-//!   `timeout × attempts` per name server and search name
-//!   ([`DnsError::Timeout`]).
+//!   glibc's retry schedule (try `n` waits `timeout × 2ⁿ / servers` on each
+//!   server; [`Resolver::query_deadline`], then [`DnsError::Timeout`]), and
+//!   at most [`default_max_queries`] lookups asking at once.
 //!
 //! Where the system's configuration asks for what only the C library can
 //! do (an nsswitch source other than `files` and `dns`, an nsswitch action,

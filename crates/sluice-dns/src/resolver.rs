@@ -279,10 +279,12 @@ impl Builder {
                 return bad("search", format!("{d:?}"), "domain names");
             }
         }
-        // Every name server, every attempt, every name of the search list,
-        // plus a second: hickory's own timeouts end a lookup before this.
-        let tries = self.nameservers.len().max(1) * self.attempts * (self.search.len() + 1);
-        let deadline = self.timeout * tries as u32 + Duration::from_secs(1);
+        let deadline = glibc_deadline(
+            self.timeout,
+            self.attempts,
+            self.nameservers.len(),
+            self.search.len() + 1,
+        );
         Ok(Resolver {
             inner: Arc::new(Inner {
                 hosts: self.hosts.as_ref().map(HostsFile::new),
@@ -367,6 +369,30 @@ struct Inner {
     queries: Arc<tokio::sync::Semaphore>,
 }
 
+/// How long glibc's resolver asks before it gives up (`res_send`): try 0
+/// waits `timeout` on each server, try `n` waits `(timeout << n) /
+/// servers` (at least 1 s, or `timeout` if that is shorter) on each, for
+/// `attempts` tries; each name of the search list gets all of them. One
+/// server, `timeout:2 attempts:2`: 2 s + 4 s.
+fn glibc_deadline(timeout: Duration, attempts: usize, servers: usize, names: usize) -> Duration {
+    let servers = servers.max(1) as u32;
+    let floor = timeout.min(Duration::from_secs(1));
+    let per_name: Duration = (0..attempts.min(16) as u32)
+        .map(|n| {
+            let each = if n == 0 {
+                timeout
+            } else if timeout.subsec_nanos() == 0 {
+                // glibc counts whole seconds (integer division).
+                Duration::from_secs(((timeout.as_secs() << n) / u64::from(servers)).max(1))
+            } else {
+                (timeout * (1 << n) / servers).max(floor)
+            };
+            each * servers
+        })
+        .sum();
+    per_name * names.max(1) as u32
+}
+
 /// The default bound on lookups asking name servers at once: a quarter of
 /// the open-file limit left after 128 descriptors for the program (a
 /// lookup of both families holds two UDP sockets, and a truncated answer a
@@ -409,6 +435,25 @@ impl Resolver {
     /// How this resolver answers.
     pub fn mode(&self) -> &Mode {
         &self.inner.settings.mode
+    }
+
+    /// How long a lookup asks the name servers before it ends in
+    /// [`DnsError::Timeout`]: glibc's `res_send` schedule for the
+    /// resolver's timeout, attempts, servers and search list (try `n` waits
+    /// `timeout × 2ⁿ / servers` on each server, at least 1 s).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let r = sluice_dns::Resolver::builder()
+    ///     .nameserver("127.0.0.1:53".parse()?)
+    ///     .timeout(Duration::from_secs(2))
+    ///     .attempts(2)
+    ///     .build()?;
+    /// assert_eq!(r.query_deadline(), Duration::from_secs(6)); // 2 s, then 4 s
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn query_deadline(&self) -> Duration {
+        self.inner.deadline
     }
 
     /// The name servers it asks.
@@ -867,7 +912,12 @@ fn hickory(s: &Builder) -> Result<TokioResolver, DnsError> {
     let mut opts = ResolverOpts::default();
     opts.ndots = s.ndots;
     opts.timeout = s.timeout;
-    opts.attempts = s.attempts;
+    // Our deadline (glibc's) ends a lookup; hickory's own retries, each
+    // `timeout` long, must not end it sooner.
+    let deadline = glibc_deadline(s.timeout, s.attempts, s.nameservers.len(), 1);
+    opts.attempts = usize::try_from(deadline.as_millis() / s.timeout.as_millis().max(1))
+        .unwrap_or(usize::MAX)
+        .clamp(s.attempts, 1024);
     opts.edns0 = s.edns0;
     opts.cache_size = 0;
     opts.use_hosts_file = ResolveHosts::Never;

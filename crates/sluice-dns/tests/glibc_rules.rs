@@ -239,3 +239,27 @@ async fn all_numeric_names_are_not_asked_for_ipv4() {
     let s = server.stop().await;
     assert_eq!(s.queries_total - s.retransmits_total, 2);
 }
+
+/// How long a lookup asks before `Timeout`: glibc's `res_send` schedule
+/// (try `n` waits `timeout << n / servers` whole seconds on each server,
+/// at least 1), not `timeout × attempts`.
+#[test]
+fn the_query_deadline_is_glibcs_retry_schedule() {
+    let secs = Duration::from_secs;
+    let deadline = |timeout: u64, attempts: usize, servers: u16, search: &[&str]| {
+        let mut b = Resolver::builder()
+            .timeout(secs(timeout))
+            .attempts(attempts)
+            .search(search.iter().copied());
+        for p in 0..servers {
+            b = b.nameserver(std::net::SocketAddr::from(([127, 0, 0, 1], 5300 + p)));
+        }
+        b.build().unwrap().query_deadline()
+    };
+    assert_eq!(deadline(2, 1, 1, &[]), secs(2));
+    assert_eq!(deadline(2, 2, 1, &[]), secs(2 + 4));
+    assert_eq!(deadline(5, 2, 1, &[]), secs(5 + 10)); // glibc's defaults
+    assert_eq!(deadline(5, 2, 2, &[]), secs(2 * 5 + 2 * 5));
+    assert_eq!(deadline(1, 3, 3, &[]), secs(3 + 3 + 3)); // 2/3 and 4/3: 1 s
+    assert_eq!(deadline(2, 2, 1, &["a.test"]), secs(2 * 6));
+}
