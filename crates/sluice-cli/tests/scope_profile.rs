@@ -482,3 +482,43 @@ fn the_lab_names_each_loop_blocker() {
         "{text}"
     );
 }
+
+/// The main thread is blocked in a long synchronous call (`execSync('sleep
+/// 15')`; Atomics.wait would not do: V8 runs interrupts while it waits)
+/// when SIGUSR1 arrives: the inspector's socket opens, but nothing it is
+/// asked runs until the main thread returns. Scope says the main thread was
+/// blocked, takes no profile, and ends the inspector as soon as the main
+/// thread returns: the port is not left open.
+#[test]
+fn an_inspector_that_opens_late_is_closed_as_soon_as_it_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let script = "console.log('ready');\nconst go = require('path').join(__dirname, 'go');\nconst t = setInterval(() => { if (require('fs').existsSync(go)) { clearInterval(t); require('child_process').execSync('sleep 15'); } }, 20);\nsetInterval(() => {}, 1000);\n";
+    let mut node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], script);
+    std::fs::write(dir.path().join("go"), "").unwrap();
+    // The main thread is in execSync once node has a child (the sleep).
+    let children = format!("/proc/{0}/task/{0}/children", node.pid());
+    while std::fs::read_to_string(&children)
+        .unwrap_or_default()
+        .trim()
+        .is_empty()
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(&out, "inspector did not answer within");
+    fails(&out, "its main thread was blocked in the system call");
+    fails(&out, "no profile was taken");
+    fails(&out, &format!("port {port} is closed."));
+    assert!(node.alive());
+    assert!(
+        !node.ports().contains(&port),
+        "port {port} left open: {:?}",
+        node.ports()
+    );
+    assert!(
+        node.stderr().contains("Debugger listening"),
+        "{}",
+        node.stderr()
+    );
+}

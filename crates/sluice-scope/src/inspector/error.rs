@@ -78,17 +78,24 @@ pub enum InspectorError {
         /// Why.
         cause: String,
     },
-    /// The inspector did not open after SIGUSR1.
+    /// The inspector did not open, or did not answer, soon after SIGUSR1
+    /// (the main thread was busy); scope watched for it and closed it as
+    /// soon as the main thread let it, or says it could not.
     #[error(
-        "process {pid} did not open its inspector within {waited_ms} ms of SIGUSR1 (no listening socket of its own at {addr}); its stderr may say why"
+        "process {pid}'s inspector did not answer within {waited_ms} ms of SIGUSR1: its main thread was {main_thread} (Node opens the inspector and runs its commands on the main thread); no profile was taken. {outcome}"
     )]
-    DidNotOpen {
+    OpenedLate {
         /// The process.
         pid: u32,
-        /// Where it was expected.
-        addr: String,
-        /// How long scope waited.
+        /// How long scope waited before giving up on the profile.
         waited_ms: u64,
+        /// What the main thread was doing, from `/proc` (in words).
+        main_thread: String,
+        /// What scope did about the late inspector (in words).
+        outcome: String,
+        /// Whether the inspector is known closed (it opened late and scope
+        /// closed it, or the process exited).
+        closed: bool,
     },
     /// The process runs with a random inspector port and no new socket
     /// could be told apart.

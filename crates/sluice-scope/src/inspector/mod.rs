@@ -210,11 +210,47 @@ impl Inspector {
             signal::open_inspector(pid, plan.flags.sigusr1_disabled)?;
             wait_for_listener(plan, &before, &*alive)?
         };
-        let (listing, cdp) = netns::run_in(pid, move || {
+        let (listing, mut cdp) = netns::run_in(pid, move || {
             let listing = discover::list(pid, addr)?;
             let cdp = Cdp::connect(pid, addr, &listing.path, alive)?;
             Ok((listing, cdp))
         })?;
+        if !plan.already_open
+            && let Err(InspectorError::Timeout { .. }) =
+                cdp.call("Runtime.evaluate", json!({"expression": "1"}), ANSWER_WAIT)
+        {
+            // The main thread is busy in a long synchronous call: no
+            // profile, and the inspector is ended as soon as it can be.
+            let main_thread = main_thread_state(pid);
+            eprintln!(
+                "sluice scope: process {pid}'s main thread is {main_thread}; its inspector at {addr} cannot answer: ending it as soon as the main thread returns (waiting up to {} s)",
+                LATE_WATCH.as_secs()
+            );
+            let _ = cdp.send(
+                "Runtime.evaluate",
+                json!({"expression": "process._debugEnd()"}),
+            );
+            cdp.wait_closed(LATE_WATCH);
+            let closed = port_gone(pid, addr.port());
+            let outcome = if closed {
+                format!(
+                    "Scope ended the inspector as soon as the main thread returned (process._debugEnd()); port {} is closed.",
+                    addr.port()
+                )
+            } else {
+                format!(
+                    "The main thread did not return within {} s: process {pid} still listens on {addr} and stays open until process._debugEnd() runs (queued) or it exits",
+                    LATE_WATCH.as_secs()
+                )
+            };
+            return Err(InspectorError::OpenedLate {
+                pid,
+                waited_ms: ANSWER_WAIT.as_millis() as u64,
+                main_thread,
+                outcome,
+                closed,
+            });
+        }
         Ok(Inspector {
             pid,
             addr,
@@ -409,11 +445,167 @@ fn wait_for_listener(
             if let Some(addr) = plan.addr {
                 check_port_free(pid, addr)?;
             }
-            return Err(InspectorError::DidNotOpen {
+            // SIGUSR1 was sent: the inspector may still open when the main
+            // thread gets back to its loop. Watch for it and close it then.
+            let main_thread = main_thread_state(pid);
+            let (outcome, closed) = close_when_late(plan, before, alive);
+            return Err(InspectorError::OpenedLate {
                 pid,
-                addr: plan.addr_text(),
                 waited_ms: OPEN_WAIT.as_millis() as u64,
+                main_thread,
+                outcome,
+                closed,
             });
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// How long scope watches, after giving up on a profile, for an inspector
+/// that opens late (its main thread busy when SIGUSR1 came), to close it.
+pub const LATE_WATCH: Duration = Duration::from_secs(120);
+
+/// The main thread's state from `/proc/PID/task/PID/syscall`, in words:
+/// "running (not in a system call)", "blocked in futex", ...
+fn main_thread_state(pid: u32) -> String {
+    match std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/syscall")) {
+        Ok(text) => {
+            let text = text.trim();
+            if text.starts_with("running") {
+                "running (busy outside any system call: a long synchronous call)".into()
+            } else {
+                match text
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok())
+                {
+                    Some(n) => format!(
+                        "blocked in the system call {} (a long synchronous call)",
+                        crate::syscalls::name(n).unwrap_or("?")
+                    ),
+                    None => format!("in an unknown state ({text:?})"),
+                }
+            }
+        }
+        Err(e) => format!("unreadable ({e})"),
+    }
+}
+
+/// After the open wait: polls for the inspector's listening socket for at
+/// most [`LATE_WATCH`]; when it appears, connects and ends it
+/// (`process._debugEnd()`), then checks the port is gone. Returns what
+/// happened, in words, and whether the inspector is known closed.
+fn close_when_late(plan: &Plan, before: &[Listener], alive: &dyn Fn() -> bool) -> (String, bool) {
+    let pid = plan.pid;
+    eprintln!(
+        "sluice scope: process {pid}'s inspector did not open within {} ms of SIGUSR1; watching up to {} s for it to open late, to close it",
+        OPEN_WAIT.as_millis(),
+        LATE_WATCH.as_secs()
+    );
+    let start = Instant::now();
+    while start.elapsed() < LATE_WATCH {
+        if !alive() {
+            return (
+                "The process exited before its inspector opened.".into(),
+                true,
+            );
+        }
+        let held = sockets::held_listeners(pid).unwrap_or_default();
+        let port = match plan.addr {
+            Some(addr) => held
+                .iter()
+                .any(|l| l.addr.port() == addr.port())
+                .then_some(addr),
+            None => {
+                let fresh: Vec<&Listener> = held.iter().filter(|l| !before.contains(l)).collect();
+                match fresh.as_slice() {
+                    [one] => Some(SocketAddr::new(
+                        plan.flags
+                            .connect_ip()
+                            .unwrap_or(IpAddr::from([127, 0, 0, 1])),
+                        one.addr.port(),
+                    )),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(addr) = port {
+            let after = start.elapsed() + OPEN_WAIT;
+            let ended = netns::run_in(pid, move || {
+                let listing = discover::list(pid, addr)?;
+                let mut cdp = Cdp::connect(pid, addr, &listing.path, Box::new(|| true))?;
+                cdp.send(
+                    "Runtime.evaluate",
+                    json!({"expression": "process._debugEnd()"}),
+                )?;
+                cdp.wait_closed(Duration::from_secs(5));
+                Ok(())
+            });
+            let deadline = Instant::now() + Duration::from_secs(3);
+            let gone = loop {
+                let open = sockets::held_listeners(pid)
+                    .map(|h| h.iter().any(|l| l.addr.port() == addr.port()))
+                    .unwrap_or(false);
+                if !open {
+                    break true;
+                }
+                if Instant::now() >= deadline {
+                    break false;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            };
+            return if gone {
+                (
+                    format!(
+                        "It opened {} ms after SIGUSR1 at {addr}, and scope closed it again (process._debugEnd()); port {} is closed.",
+                        after.as_millis(),
+                        addr.port()
+                    ),
+                    true,
+                )
+            } else {
+                (
+                    format!(
+                        "It opened {} ms after SIGUSR1 at {addr} and scope could not close it ({}): process {pid} still listens on port {}; anyone on this host who can reach {addr} can debug it until it exits",
+                        after.as_millis(),
+                        ended
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_else(|| "the port stayed open".into()),
+                        addr.port()
+                    ),
+                    false,
+                )
+            };
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (
+        format!(
+            "It had not opened after {} s more; it will open at {} when the main thread returns to its loop, and stay open: run scope --profile again then (it finds it open) or restart the process",
+            LATE_WATCH.as_secs(),
+            plan.addr_text()
+        ),
+        false,
+    )
+}
+
+/// How long a freshly opened inspector has to answer a first trivial
+/// command before scope takes its main thread as blocked.
+pub const ANSWER_WAIT: Duration = Duration::from_secs(2);
+
+/// Whether `pid` no longer listens on `port` (checked for up to 3 s).
+fn port_gone(pid: u32, port: u16) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let open = sockets::held_listeners(pid)
+            .map(|h| h.iter().any(|l| l.addr.port() == port))
+            .unwrap_or(false);
+        if !open {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
