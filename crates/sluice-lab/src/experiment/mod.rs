@@ -15,6 +15,7 @@
 //! workload) and `<name>.go` (the go subject's, where Go can run it).
 
 mod adaptive;
+pub(crate) mod app;
 pub mod args;
 pub(crate) mod dispatch;
 mod dns;
@@ -416,6 +417,7 @@ pub static EXPERIMENTS: &[&ExperimentSpec] = &[
     &workers::SPEC,
     &small_reads::SPEC,
     &http::SPEC,
+    &app::SPEC,
     &dispatch::SPEC,
     &dns::SPEC,
     &scope::SPEC,
@@ -601,7 +603,15 @@ mod tests {
         runs.sort_unstable();
         assert_eq!(
             runs,
-            ["dispatch", "dns", "http", "probe", "small-reads", "starve"]
+            [
+                "app",
+                "dispatch",
+                "dns",
+                "http",
+                "probe",
+                "small-reads",
+                "starve"
+            ]
         );
     }
 }

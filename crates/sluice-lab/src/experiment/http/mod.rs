@@ -1219,7 +1219,7 @@ fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
 }
 
 /// `name` on `PATH`, if there.
-fn find_on_path(name: &str) -> Option<PathBuf> {
+pub(super) fn find_on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")
         .into_iter()
         .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
@@ -1235,7 +1235,7 @@ fn get(url: &str) -> anyhow::Result<Vec<u8>> {
 
 /// autocannon on `url`: `-c c -d seconds -j`; its req/s average, p50, p99,
 /// non-2xx and errors.
-fn autocannon(
+pub(super) fn autocannon(
     cannon: &Path,
     url: &str,
     c: usize,

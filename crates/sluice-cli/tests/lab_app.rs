@@ -1,0 +1,79 @@
+//! `sluice lab app` reduced: the Express app from npm, its three subjects
+//! (node, node+piscina beside it, node+sluice where the addon is built),
+//! each with a /login flood row whose figures are measured, and the targets
+//! judged in the notes. Without the npm packages (npm ci fails: no npm, no
+//! registry) the run has no rows and a note that says why; the test then
+//! checks that note and stops. Counts and schema only.
+
+mod common;
+
+use common::{assert_schema, finite, lab_json, rows};
+use serde_json::json;
+use std::path::Path;
+
+#[test]
+fn the_real_app_runs_its_three_subjects_or_says_why_not() {
+    let addon = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node/sluice.node");
+    let (v, out) = lab_json(&[
+        "lab",
+        "app",
+        "--subjects",
+        "node,node+sluice",
+        "--duration-ms",
+        "400",
+        "--concurrency",
+        "2",
+        "--autocannon",
+        "off",
+    ]);
+    assert_schema(&v, "app");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    if let Some(why) = notes.iter().find(|n| n.contains("could not be installed")) {
+        eprintln!("skipped: {why}");
+        assert!(v["rows"].as_array().unwrap().is_empty(), "{text}");
+        return;
+    }
+    let mut subjects = vec!["node", "node+piscina"];
+    if addon.is_file() {
+        subjects.push("node+sluice");
+    }
+    for s in &subjects {
+        let flood = rows(&v, s, &[("cell", json!("flood"))]);
+        assert_eq!(flood.len(), 1, "{s}: {text}");
+        for m in [
+            "ideal_req_s",
+            "ping_p99_ms",
+            "static_p99_ms",
+            "large_p99_ms",
+            "rss_mib",
+            "threads",
+        ] {
+            assert!(finite(flood[0], m) > 0.0, "{s} {m}: {text}");
+        }
+        assert!(finite(flood[0], "login_req_s") >= 0.0, "{text}");
+        assert_eq!(
+            rows(&v, s, &[("cell", json!("login-1"))]).len(),
+            1,
+            "{s}: {text}"
+        );
+    }
+    if addon.is_file() {
+        for goal in [
+            "goal app /login >= node+piscina's and >= 90 % of ideal: ",
+            "goal app ping p99 during the /login flood <= 2 ms: ",
+            "goal app static p99 during the /login flood <= 5 ms: ",
+            "goal app RSS <= node+piscina's: ",
+        ] {
+            assert!(
+                notes.iter().any(|n| n.starts_with(goal)),
+                "{goal}: {notes:?}"
+            );
+        }
+    }
+}
