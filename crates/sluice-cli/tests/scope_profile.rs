@@ -522,3 +522,42 @@ fn an_inspector_that_opens_late_is_closed_as_soon_as_it_opens() {
         node.stderr()
     );
 }
+
+/// Two profiles of one process at once: the second is refused by name, the
+/// first completes and closes the inspector.
+#[test]
+fn a_second_profiler_on_one_process_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], SPIN);
+    let mut first = sluice()
+        .args([
+            "scope",
+            &node.pid().to_string(),
+            "--profile",
+            "6s",
+            "--json",
+            "--yes",
+        ])
+        .arg("--profile-out")
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(first.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("profiling process") {
+        line.clear();
+        assert!(
+            err.read_line(&mut line).unwrap() > 0,
+            "the first profile ended early"
+        );
+    }
+    let out = profile(node.pid(), dir.path(), &["--yes"]);
+    fails(&out, "is being profiled by another sluice scope now");
+    let code = first.wait().unwrap().code();
+    assert!(matches!(code, Some(0 | 1)), "the first profile: {code:?}");
+    assert!(!node.ports().contains(&port), "{:?}", node.ports());
+}

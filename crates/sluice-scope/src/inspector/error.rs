@@ -140,6 +140,16 @@ pub enum InspectorError {
         /// The limit.
         secs: u64,
     },
+    /// Another `sluice scope` is profiling the same process.
+    #[error(
+        "process {pid} is being profiled by another sluice scope now (it holds the lock {path}); two profilers on one process would close the inspector under each other: wait for that one to finish"
+    )]
+    Busy {
+        /// The process.
+        pid: u32,
+        /// The lock file.
+        path: String,
+    },
     /// The process exited during the profile.
     #[error(
         "process {pid} exited {when}; no profile was taken (V8 keeps the samples inside the process until Profiler.stop returns them)"

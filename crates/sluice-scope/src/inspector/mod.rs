@@ -177,6 +177,8 @@ pub struct Inspector {
     opened_by_scope: bool,
     title: String,
     cdp: Cdp,
+    /// The profile lock of this process (see [`lock`]), held while open.
+    _lock: std::fs::File,
     profiling: bool,
     /// Precise coverage is on (scope turned it on to discard optimized
     /// code): turned off again at stop or close.
@@ -203,6 +205,7 @@ impl Inspector {
         alive: Box<dyn Fn() -> bool + Send>,
     ) -> Result<Inspector, InspectorError> {
         let pid = plan.pid;
+        let lock = lock(pid)?;
         let addr = if plan.already_open {
             plan.addr.expect("an open inspector has an address")
         } else {
@@ -257,6 +260,7 @@ impl Inspector {
             opened_by_scope: !plan.already_open,
             title: listing.title,
             cdp,
+            _lock: lock,
             profiling: false,
             coverage: false,
         })
@@ -608,5 +612,38 @@ fn port_gone(pid: u32, port: u16) -> bool {
             return false;
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One profiler per process: an exclusive `flock` on
+/// `$TMPDIR/sluice-scope-profile-PID-START.lock` (START: the process's start
+/// time, so a reused PID is another lock), taken before SIGUSR1 and held
+/// until the inspector is closed; the kernel drops it when scope exits, so a
+/// crashed scope leaves no stale lock. A second scope is refused by name.
+fn lock(pid: u32) -> Result<std::fs::File, InspectorError> {
+    let start = crate::target::process_start_time(pid).ok_or(InspectorError::Exited {
+        pid,
+        when: "before its profile began".into(),
+    })?;
+    let path = std::env::temp_dir().join(format!("sluice-scope-profile-{pid}-{start}.lock"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|cause| InspectorError::Write {
+            path: path.display().to_string(),
+            cause,
+        })?;
+    match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(file),
+        Err(rustix::io::Errno::WOULDBLOCK) => Err(InspectorError::Busy {
+            pid,
+            path: path.display().to_string(),
+        }),
+        Err(e) => Err(InspectorError::Write {
+            path: path.display().to_string(),
+            cause: e.into(),
+        }),
     }
 }
