@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+'use strict';
+// Runs Node's own tests for the APIs the preload patches (parallel/ and
+// async-hooks/ here, vendored from Node's test/ tree: README.md) twice each:
+// on plain `node` and under `node -r ../../patch.js`, a few at a time, each
+// with a time limit, and prints a table: passes plain / passes preload. A
+// test that passes on plain node and fails under the preload is a
+// regression, and the run fails (exit 1) unless exceptions.json lists it
+// with its reason. A debug addon's one warning on load is kept quiet
+// (quiet-debug-build.js): tests that refuse any unexpected warning would
+// otherwise fail on the build's profile, not the preload's behaviour.
+//
+//   node test/node/run.js [--jobs N] [--timeout SECONDS] [--failures FILE] [NAME_PART...]
+//
+// --failures FILE: writes the tests that fail only under the preload, with
+// the first lines of their error, to FILE (excepted ones too, marked).
+// NAME_PART: runs only the tests whose path contains one of them.
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const HERE = __dirname;
+const PATCH = path.join(HERE, '..', '..', 'patch.js');
+const QUIET = path.join(HERE, 'quiet-debug-build.js');
+
+function usage(msg) {
+  process.stderr.write(`run.js: ${msg}\n` +
+    'usage: node test/node/run.js [--jobs N] [--timeout SECONDS] [--failures FILE] [NAME_PART...]\n');
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const opts = { jobs: Math.max(2, Math.min(4, os.availableParallelism())), timeout: 120, failures: null, only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--jobs' || a === '--timeout') {
+      const v = value();
+      if (!/^[1-9][0-9]*$/.test(v) || Number(v) > 10000) usage(`${a} ${JSON.stringify(v)}: expected a whole number from 1 to 10000`);
+      opts[a.slice(2)] = Number(v);
+    } else if (a === '--failures') {
+      opts.failures = value();
+    } else if (a.startsWith('-')) {
+      usage(`unknown option ${a}`);
+    } else {
+      opts.only.push(a);
+    }
+  }
+  return opts;
+}
+
+// Node's own test harness reads `// Flags: ...` from a test's first lines
+// and starts it with them; so does this runner.
+function flagsOf(file) {
+  const head = fs.readFileSync(file, 'utf8').slice(0, 1500);
+  const m = head.match(/\/\/ Flags:\s+(--.*)/);
+  return m ? m[1].trim().split(/\s+/) : [];
+}
+
+function runOne(file, preload, opts, tmpRoot, slot) {
+  const rel = path.relative(HERE, file);
+  const flags = flagsOf(file);
+  const args = [...(preload ? ['-r', QUIET, '-r', PATCH] : []), ...flags, file];
+  // Each concurrent slot has its own scratch directory (common/tmpdir.js).
+  const testDir = path.join(tmpRoot, `${preload ? 'preload' : 'plain'}-${slot}`);
+  fs.rmSync(testDir, { recursive: true, force: true });
+  fs.mkdirSync(testDir, { recursive: true });
+  const env = { ...process.env, NODE_TEST_DIR: testDir, TEST_THREAD_ID: String(slot) };
+  delete env.NODE_OPTIONS;
+  delete env.NODE_TEST_CONTEXT;
+  return new Promise((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { cwd: HERE, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    const keep = (d) => {
+      if (output.length < 64 * 1024) output += d;
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, opts.timeout * 1000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      fs.rmSync(testDir, { recursive: true, force: true });
+      resolve({ rel, pass: code === 0 && !timedOut, code, signal, timedOut, ms, output });
+    });
+  });
+}
+
+function firstLines(r, n = 12) {
+  const why = r.timedOut ? `timed out` : r.signal ? `killed by ${r.signal}` : `exit ${r.code}`;
+  const lines = r.output.split('\n').filter((l) => l.trim() !== '');
+  return [why, ...lines.slice(0, n)].join('\n');
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const exceptions = JSON.parse(fs.readFileSync(path.join(HERE, 'exceptions.json'), 'utf8'));
+  const selection = JSON.parse(fs.readFileSync(path.join(HERE, 'selection.json'), 'utf8'));
+  let files = Object.keys(selection.tests);
+  for (const f of files) {
+    if (!fs.existsSync(path.join(HERE, f))) usage(`selection.json names ${f}, which is not here`);
+  }
+  for (const f of Object.keys(exceptions)) {
+    if (!selection.tests[f]) usage(`exceptions.json names ${f}, which selection.json does not`);
+  }
+  if (opts.only.length) files = files.filter((f) => opts.only.some((o) => f.includes(o)));
+  if (!files.length) usage('no test matches');
+
+  const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-node-tests-'));
+  const jobs = [];
+  for (const f of files) for (const preload of [false, true]) jobs.push({ f, preload });
+  const results = new Map(files.map((f) => [f, {}]));
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, async (_, slot) => {
+    while (next < jobs.length) {
+      const { f, preload } = jobs[next++];
+      results.get(f)[preload ? 'preload' : 'plain'] = await runOne(path.join(HERE, f), preload, opts, tmpRoot, slot);
+    }
+  }));
+  fs.rmSync(tmpRoot, { recursive: true, force: true });
+  // Node's trace-events tests write node_trace.N.log into their working
+  // directory (this one).
+  for (const f of fs.readdirSync(HERE)) {
+    if (/^node_trace\.\d+\.log$/.test(f)) fs.rmSync(path.join(HERE, f), { force: true });
+  }
+
+  const yes = (r) => (r.pass ? 'pass' : r.timedOut ? 'TIMEOUT' : 'FAIL');
+  const width = Math.max(...files.map((f) => f.length));
+  const rows = [];
+  const regressions = [];
+  const excepted = [];
+  const staleExceptions = [];
+  let plainPass = 0;
+  let bothPass = 0;
+  for (const f of files) {
+    const { plain, preload } = results.get(f);
+    if (plain.pass) plainPass++;
+    if (plain.pass && preload.pass) bothPass++;
+    let verdict = '';
+    if (plain.pass && !preload.pass) {
+      if (exceptions[f]) {
+        verdict = `excepted: ${exceptions[f]}`;
+        excepted.push({ f, r: preload });
+      } else {
+        verdict = 'REGRESSION';
+        regressions.push({ f, r: preload });
+      }
+    } else if (!plain.pass) {
+      verdict = 'fails on plain node (not counted)';
+    } else if (exceptions[f]) {
+      verdict = 'passes: its exception can go';
+      staleExceptions.push(f);
+    }
+    rows.push(`${f.padEnd(width)}  ${yes(plain).padEnd(7)}  ${yes(preload).padEnd(7)}  ${(selection.tests[f] || []).join(',')}${verdict ? `  ${verdict}` : ''}`);
+  }
+  console.log(`Node's own tests (${selection.release}, ${selection.commit.slice(0, 12)}) on ${process.version}, plain and under the preload (${opts.jobs} at a time, ${opts.timeout} s each)\n`);
+  console.log(`${'test'.padEnd(width)}  plain    preload  patched APIs it calls`);
+  for (const r of rows) console.log(r);
+  console.log(`\n${files.length} tests: ${plainPass} pass on plain node, ${bothPass} of them also under the preload; ` +
+    `${regressions.length} regressions, ${excepted.length} excepted (exceptions.json), ${staleExceptions.length} exceptions no longer needed; ` +
+    `${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+  if (opts.failures) {
+    const only = [...regressions.map((x) => ({ ...x, tag: 'REGRESSION' })), ...excepted.map((x) => ({ ...x, tag: `excepted: ${exceptions[x.f]}` }))];
+    const text = [`# Node's tests that pass on plain node and fail under the preload (${new Date().toISOString()}, ${process.version})`,
+      `# ${only.length} (${regressions.length} not excepted). Run: cd bindings/node && node test/node/run.js NAME`, '',
+      ...only.map(({ f, r, tag }) => `## ${f}  [${tag}]\n${firstLines(r)}\n`)].join('\n');
+    fs.writeFileSync(opts.failures, text + '\n');
+    console.log(`(written to ${opts.failures})`);
+  }
+  for (const { f, r } of regressions) console.log(`\nREGRESSION ${f} under the preload:\n${firstLines(r, 30)}`);
+  if (regressions.length) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(2);
+});

@@ -1,0 +1,17 @@
+import fixtures from './fixtures.js';
+
+const {
+  fixturesDir,
+  path,
+  fileURL,
+  readSync,
+  readKey,
+} = fixtures;
+
+export {
+  fixturesDir,
+  path,
+  fileURL,
+  readSync,
+  readKey,
+};
