@@ -41,7 +41,7 @@ pub struct Row {
     pub subject: String,
     /// e.g. `{"pool": 4, "n": 8}`; `pool` is a number or `"unset"`.
     pub params: BTreeMap<String, Value>,
-    /// e.g. `{"total_ms": 207.0}` (names documented in the README).
+    /// e.g. `{"total_ms": 207.0}` (names documented in docs/lab.md).
     pub metrics: BTreeMap<String, f64>,
 }
 
