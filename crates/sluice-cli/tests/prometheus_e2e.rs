@@ -6,7 +6,9 @@
 //! --prometheus` watching two Node processes, one whose libuv pool is
 //! saturated by pbkdf2 and one idle, and `sluice serve`'s `/metrics`; then
 //! asks Prometheus's HTTP API until `SluiceScopePoolSaturated` fires for the
-//! saturated process. It never fires (nor is pending) for the idle one,
+//! saturated process, and a Rust app's pool exported through
+//! `Pool::register` into a prometheus-client `Registry` (served by the test
+//! on loopback). It never fires (nor is pending) for the idle one,
 //! whose saturation Prometheus does hold. Then deploy/grafana/check.py runs
 //! every query of the dashboard against that Prometheus, and, with serve's
 //! one Cpu thread held (`/hold`) and a `/login` queued behind it,
@@ -20,7 +22,7 @@ use common::serve::Serve;
 use common::sluice;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -183,6 +185,42 @@ fn alerts(port: u16, name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A Rust app's pool as its users export it: `Pool::register` into their
+/// prometheus-client `Registry`, encoded at each scrape, served on loopback
+/// by a plain HTTP/1.1 loop (one request per connection). One `FastIo`
+/// task has run, so its counters have a value to read back.
+fn serve_registered_pool() -> (u16, sluice::Pool) {
+    let pool = sluice::Pool::builder().build().unwrap();
+    pool.spawn(sluice::Lane::FastIo, || ()).wait().unwrap();
+    let mut registry = prometheus_client::registry::Registry::default();
+    pool.register(&mut registry);
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { continue };
+            let _ = conn.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
+                match conn.read(&mut byte) {
+                    Ok(1) => head.push(byte[0]),
+                    _ => break,
+                }
+            }
+            let mut body = String::new();
+            prometheus_client::encoding::text::encode(&mut body, &registry).unwrap();
+            let _ = write!(
+                conn,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/openmetrics-text; version=1.0.0; charset=utf-8\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (port, pool)
+}
+
 #[test]
 fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
     let bin = match prometheus_binary() {
@@ -241,6 +279,8 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
         })
     };
 
+    let (app_port, _app_pool) = serve_registered_pool();
+
     let rules = write_rules(dir.path());
     let prom_port = free_port();
     let config = dir.path().join("prometheus.yml");
@@ -251,7 +291,8 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
              rule_files:\n{}\
              scrape_configs:\n\
              \x20 - job_name: sluice-scope\n    static_configs: [{{targets: ['{scope_addr}']}}]\n\
-             \x20 - job_name: sluice\n    static_configs: [{{targets: ['127.0.0.1:{}']}}]\n",
+             \x20 - job_name: sluice\n    static_configs: [{{targets: ['127.0.0.1:{}']}}]\n\
+             \x20 - job_name: sluice-app\n    static_configs: [{{targets: ['127.0.0.1:{app_port}']}}]\n",
             rules
                 .iter()
                 .map(|r| format!("  - {}\n", r.display()))
@@ -354,9 +395,9 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
         "fired for the idle process"
     );
 
-    // Both exporters scraped and parsed by Prometheus itself, and serve's
+    // The three exporters scraped and parsed by Prometheus itself, and serve's
     // lanes through the recording rules.
-    for job in ["sluice-scope", "sluice"] {
+    for job in ["sluice-scope", "sluice", "sluice-app"] {
         let up = query(prom_port, &format!("up{{job=\"{job}\"}}"));
         assert_eq!(up.len(), 1, "{job}: {up:?}");
         assert_eq!(up[0]["value"][1], "1", "{job} is down: {up:?}");
@@ -366,6 +407,14 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
         assert_eq!(t["health"], "up", "{t}");
         assert_eq!(t["lastError"], "", "{t}");
     }
+    // The Rust app's Pool::register page, parsed by Prometheus: its one
+    // FastIo task counted.
+    let app = query(
+        prom_port,
+        "sluice_submitted_total{job=\"sluice-app\",lane=\"fastio\"}",
+    );
+    assert_eq!(app.len(), 1, "{app:?}");
+    assert_eq!(app[0]["value"][1], "1", "{app:?}");
     let lanes = query(prom_port, "sluice:lane_busy:ratio{job=\"sluice\"}");
     let mut names: Vec<_> = lanes
         .iter()
