@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::{host_resolv_conf_hash, netns_available, sluice};
+use common::{host_resolv_conf_hash, netns_available};
 use sluice_dns::{DnsError, Family, Resolver, getaddrinfo};
 use std::path::{Path, PathBuf};
 
@@ -120,36 +120,7 @@ fn sluice_dns_and_the_preload_answer_as_getaddrinfo_in_a_namespace() {
         return;
     }
     let before = host_resolv_conf_hash();
-    let dir = tempfile::tempdir().unwrap();
-    let hosts = dir.path().join("hosts");
-    std::fs::write(&hosts, HOSTS).unwrap();
-    let stats = dir.path().join("stats.json");
-    let out = sluice()
-        .args([
-            "lab-netns",
-            "--hold",
-            "5ms",
-            "--answer",
-            "127.0.0.2",
-            "--answer",
-            "::2",
-        ])
-        .arg("--hosts")
-        .arg(&hosts)
-        .arg("--stats")
-        .arg(&stats)
-        .arg("--")
-        .arg(std::env::current_exe().unwrap())
-        .args(["--exact", TEST, "--nocapture", "--test-threads", "1"])
-        .env(INNER, "1")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "inside the namespace:\n{text}");
+    let (text, _stats) = common::rerun_in_netns(TEST, INNER, HOSTS, "5ms");
     println!("{text}");
     let want = names().len() * 3;
     assert!(

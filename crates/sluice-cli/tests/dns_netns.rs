@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{host_resolv_conf_hash, netns_available, sluice};
+use common::{host_resolv_conf_hash, netns_available};
 use sluice_dns::{Family, Mode, Resolver, getaddrinfo};
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -51,39 +51,8 @@ fn hosts_file_and_dns_answers_equal_getaddrinfo_in_a_namespace() {
         return;
     }
     let before = host_resolv_conf_hash();
-    let dir = tempfile::tempdir().unwrap();
-    let hosts = dir.path().join("hosts");
-    std::fs::write(&hosts, HOSTS).unwrap();
-    let stats = dir.path().join("stats.json");
-    let out = sluice()
-        .args([
-            "lab-netns",
-            "--hold",
-            "10ms",
-            "--answer",
-            "127.0.0.2",
-            "--answer",
-            "::2",
-        ])
-        .arg("--hosts")
-        .arg(&hosts)
-        .arg("--stats")
-        .arg(&stats)
-        .arg("--")
-        .arg(std::env::current_exe().unwrap())
-        .args(["--exact", TEST, "--nocapture", "--test-threads", "1"])
-        .env(INNER, "1")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "inside the namespace:\n{text}");
+    let (text, s) = common::rerun_in_netns(TEST, INNER, HOSTS, "10ms");
     assert!(text.contains("compared 27 answers"), "{text}");
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
     // DNS was asked for what the hosts file does not answer, by both.
     assert!(s["queries_total"].as_u64().unwrap() >= 2, "{s}");
     assert_eq!(

@@ -120,6 +120,47 @@ pub fn host_resolv_conf_hash() -> Option<String> {
     sluice_testnet::netns::HostGuard::snapshot().sha256
 }
 
+/// Runs this test binary's test `test` again inside `sluice lab-netns`
+/// (with `inner` set in its environment, so the test takes its inside
+/// branch), the DNS delay server holding each query `hold` and answering
+/// 127.0.0.2 and ::2, and `hosts` as the namespace's hosts file. Returns
+/// what the inside run printed (asserting it succeeded) and the delay
+/// server's stats, read after the run.
+pub fn rerun_in_netns(test: &str, inner: &str, hosts: &str, hold: &str) -> (String, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts_file = dir.path().join("hosts");
+    std::fs::write(&hosts_file, hosts).unwrap();
+    let stats = dir.path().join("stats.json");
+    let out = sluice()
+        .args([
+            "lab-netns",
+            "--hold",
+            hold,
+            "--answer",
+            "127.0.0.2",
+            "--answer",
+            "::2",
+        ])
+        .arg("--hosts")
+        .arg(&hosts_file)
+        .arg("--stats")
+        .arg(&stats)
+        .arg("--")
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", test, "--nocapture", "--test-threads", "1"])
+        .env(inner, "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "inside the namespace:\n{text}");
+    let stats = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    (text, stats)
+}
+
 pub mod serve;
 
 /// Waits for the first line `child` prints on its piped stdout and checks
