@@ -19,7 +19,7 @@
 mod common;
 
 use common::serve::Serve;
-use common::sluice;
+use common::{free_port, sluice};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -70,14 +70,6 @@ fn prometheus_binary() -> Result<PathBuf, String> {
         .ok_or_else(|| {
             "no prometheus on PATH (Debian: apt-get install prometheus; .ci/run installs it)".into()
         })
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// GET `path` on 127.0.0.1:`port` over HTTP/1.0 (no chunking): the status

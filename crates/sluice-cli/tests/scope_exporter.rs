@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::sluice;
+use common::{free_port, sluice};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -21,14 +21,6 @@ impl Drop for Kill {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn count(dir: String) -> usize {

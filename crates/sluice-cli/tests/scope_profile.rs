@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::sluice;
+use common::{free_port, sluice};
 use serde_json::Value;
 use sluice_scope::inspector::sockets;
 use std::io::{BufRead, BufReader};
@@ -75,15 +75,6 @@ impl Drop for Node {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A port free now (the kernel's pick; released at once).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 fn profile(pid: u32, out: &Path, extra: &[&str]) -> Output {

@@ -161,6 +161,15 @@ pub fn rerun_in_netns(test: &str, inner: &str, hosts: &str, hold: &str) -> (Stri
     (text, stats)
 }
 
+/// A TCP port on 127.0.0.1 that was free a moment ago (bound and released).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 pub mod serve;
 
 /// Waits for the first line `child` prints on its piped stdout and checks
