@@ -9,7 +9,10 @@
 //! none. The `_sync` ones compute on the calling JavaScript thread, as
 //! the packages' `hashSync` and `verifySync` do.
 
-use crate::{Cancel, Done, Failure, Inbox, submit};
+use crate::fs::Cancel;
+use crate::inbox::Inbox;
+use crate::outcome::{Done, Failure};
+use crate::pool::submit;
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use sluice::Lane;

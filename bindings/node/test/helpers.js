@@ -48,4 +48,18 @@ function describe(e) {
   return d;
 }
 
-module.exports = { PKG, runChild, outcome, describe };
+// Whether the addon has the test hooks (cargo feature `test-hooks`); the
+// test `t` is skipped, saying why, when a release build lacks them. A debug
+// build (`node scripts/build.js`, what scripts/test builds) has them, so
+// there a missing hook fails the test.
+function hasTestHooks(t) {
+  const sluice = require('..');
+  if (typeof sluice._internal.panicForTest === 'function') return true;
+  if (sluice.buildProfile() === 'debug') {
+    throw new Error('the debug addon lacks the test hooks: build it with `node scripts/build.js` (cargo feature test-hooks)');
+  }
+  t.skip('a release addon without the test hooks: `node scripts/build.js --release --test-hooks` has them');
+  return false;
+}
+
+module.exports = { PKG, runChild, outcome, describe, hasTestHooks };

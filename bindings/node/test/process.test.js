@@ -12,11 +12,12 @@ test('configure: bad values name the option; after first use it throws', () => {
   const r = runChild(`
     const s = require('.');
     const out = {};
-    const attempt = (name, fn) => { try { fn(); out[name] = 'accepted'; } catch (e) { out[name] = [e.name, e.code, e.message]; } };
+    const attempt = (name, fn) => { try { fn(); out[name] = 'accepted'; } catch (e) { out[name] = [e.name, e.code, e.message, e.option]; } };
     attempt('cpuZero', () => s.configure({ cpu: 0 }));
     attempt('cpuHuge', () => s.configure({ cpu: 100000 }));
     attempt('slowIoText', () => s.configure({ slowIo: 'many' }));
     attempt('boundFraction', () => s.configure({ cpuQueueBound: 1.5 }));
+    attempt('fastIoBoundZero', () => s.configure({ fastIoQueueBound: 0 }));
     attempt('unknown', () => s.configure({ threads: 4 }));
     attempt('notObject', () => s.configure(4));
     out.configuredBefore = s.isConfigured();
@@ -29,10 +30,15 @@ test('configure: bad values name the option; after first use it throws', () => {
   const o = r.json;
   assert.deepStrictEqual(o.cpuZero.slice(0, 2), ['RangeError', 'ERR_OUT_OF_RANGE']);
   assert.match(o.cpuZero[2], /option "cpu" = 0 is out of range; expected 1\.\.=/);
+  // The option, from the pool's typed setting (sluice::Knob), not its text.
+  assert.strictEqual(o.cpuZero[3], 'cpu');
   assert.match(o.cpuHuge[2], /option "cpu" = 100000 is out of range/);
   assert.deepStrictEqual(o.slowIoText.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_TYPE']);
   assert.match(o.slowIoText[2], /option "slowIo" must be a number/);
   assert.match(o.boundFraction[2], /option "cpuQueueBound" = 1\.5 is out of range/);
+  assert.strictEqual(o.boundFraction[3], null, 'refused in JavaScript, before the pool (no option property)');
+  assert.deepStrictEqual([o.fastIoBoundZero[1], o.fastIoBoundZero[3]], ['ERR_OUT_OF_RANGE', 'fastIoQueueBound'], String(o.fastIoBoundZero));
+  assert.match(o.fastIoBoundZero[2], /^sluice\.configure: option "fastIoQueueBound" = 0 is out of range/);
   assert.deepStrictEqual(o.unknown.slice(0, 2), ['TypeError', 'ERR_INVALID_ARG_VALUE']);
   assert.match(o.unknown[2], /unknown option "threads"/);
   assert.strictEqual(o.notObject[1], 'ERR_INVALID_ARG_TYPE');

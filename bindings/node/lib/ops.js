@@ -1,0 +1,237 @@
+'use strict';
+// The operations: each `run*` takes arguments of the fast-path shape
+// (shapes.js) and returns a promise, or, given a Node-style callback last,
+// calls it (call.js's `start`); and the package's promise API (`crypto`,
+// `zlib`, `fs`, `dns`, `ping`), which runs a shape sluice runs on the pool
+// and hands any other to Node's own function. Those hand-offs are counted:
+// `metricsJson().node.fallbacks`.
+
+const nodeCrypto = require('node:crypto');
+const nodeZlib = require('node:zlib');
+const nodeFs = require('node:fs');
+const nodeDns = require('node:dns');
+const { kMaxLength } = require('node:buffer');
+const util = require('node:util');
+
+const native = require('../binding.js');
+const { inbox } = require('./inbox.js');
+const { start } = require('./call.js');
+const { failureError } = require('./errors.js');
+const {
+  MAX_OUTPUT, isInt, pbkdf2Shape, scryptShape, zlibInput, gzipLevel, gunzipMaxOutput, pathShape,
+  readFileOptions, statOptionsOk, lookupShape, orderAddresses,
+} = require('./shapes.js');
+const { count } = require('./metrics.js');
+const { planned, disabled } = require('./pool.js');
+
+// Node's functions as they were when sluice loaded: `sluice/patch` replaces
+// the public ones, and the hand-offs must reach the originals.
+const original = Object.freeze({
+  pbkdf2: nodeCrypto.pbkdf2,
+  scrypt: nodeCrypto.scrypt,
+  randomBytes: nodeCrypto.randomBytes,
+  gzip: nodeZlib.gzip,
+  gunzip: nodeZlib.gunzip,
+  readFile: nodeFs.readFile,
+  stat: nodeFs.stat,
+  readFilePromise: nodeFs.promises.readFile,
+  statPromise: nodeFs.promises.stat,
+  lookup: nodeDns.lookup,
+  lookupPromise: nodeDns.promises.lookup,
+});
+
+function runPbkdf2(args, callback) {
+  count('calls', 'pbkdf2');
+  return start(() => native.pbkdf2(inbox, ...args), undefined, null, callback, undefined, 'PBKDF2REQUEST');
+}
+
+function runScrypt(args, callback) {
+  count('calls', 'scrypt');
+  return start(() => native.scrypt(inbox, ...args), undefined, null, callback, undefined, 'SCRYPTREQUEST');
+}
+
+function runGzip(input, level, callback) {
+  count('calls', 'gzip');
+  return start(() => native.gzip(inbox, input, level), undefined, null, callback, undefined, 'ZLIB');
+}
+
+// `maxOutput`: the caller's maxOutputLength, or Node's default kMaxLength.
+function runGunzip(input, callback, maxOutput = kMaxLength) {
+  count('calls', 'gunzip');
+  return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, 'ZLIB');
+}
+
+function runReadFile(filePath, encoding, callback, signal) {
+  count('calls', 'readFile');
+  const cancel = signal === undefined ? undefined : new native.Cancel();
+  return start(() => native.readFile(inbox, filePath, cancel), filePath,
+    encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, 'FSREQCALLBACK',
+    signal, cancel);
+}
+
+const msFromTimeSpec = (sec, nsec) => sec * 1e3 + nsec / 1e6;
+
+// fs.Stats as Node's own binding builds them. Node 22 and later deprecate
+// the public constructor (DEP0180) and compute the Date fields lazily from
+// the *Ms ones: there, the object is made from the prototype with the
+// fields Node's binding sets; before, the constructor is Node's own way.
+const lazyDates = typeof (Object.getOwnPropertyDescriptor(nodeFs.Stats.prototype, 'atime') || {}).get === 'function';
+
+function statsFrom(f) {
+  const atimeMs = msFromTimeSpec(f[10], f[11]);
+  const mtimeMs = msFromTimeSpec(f[12], f[13]);
+  const ctimeMs = msFromTimeSpec(f[14], f[15]);
+  const birthtimeMs = msFromTimeSpec(f[16], f[17]);
+  if (!lazyDates) {
+    return new nodeFs.Stats(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+      atimeMs, mtimeMs, ctimeMs, birthtimeMs);
+  }
+  const s = Object.create(nodeFs.Stats.prototype);
+  s.dev = f[0];
+  s.mode = f[1];
+  s.nlink = f[2];
+  s.uid = f[3];
+  s.gid = f[4];
+  s.rdev = f[5];
+  s.blksize = f[6];
+  s.ino = f[7];
+  s.size = f[8];
+  s.blocks = f[9];
+  s.atimeMs = atimeMs;
+  s.mtimeMs = mtimeMs;
+  s.ctimeMs = ctimeMs;
+  s.birthtimeMs = birthtimeMs;
+  return s;
+}
+
+function runStat(filePath, callback) {
+  count('calls', 'stat');
+  return start(() => native.stat(inbox, filePath), filePath, statsFrom, callback, undefined, 'FSREQCALLBACK');
+}
+
+function runLookup(hostname, shape, callback, spread) {
+  count('calls', 'lookup');
+  return start(() => native.lookup(inbox, hostname, shape.family), hostname, (addrs) => {
+    const list = orderAddresses(
+      addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
+    if (list.length === 0) {
+      // The resolver reports "no address" as an error; this is defensive.
+      throw failureError({ kind: 'dns', code: 'ENOTFOUND' }, hostname);
+    }
+    return shape.all ? list : list[0];
+  }, callback, spread, 'GETADDRINFOREQWRAP');
+}
+
+/** Counts a call handed to Node's own function `op`. */
+function fallback(op) {
+  count('fallbacks', op);
+}
+
+// --------------------------------------------------------- promise API
+
+const promisified = {
+  pbkdf2: util.promisify(original.pbkdf2),
+  scrypt: util.promisify(original.scrypt),
+  randomBytes: util.promisify(original.randomBytes),
+  gzip: util.promisify(original.gzip),
+  gunzip: util.promisify(original.gunzip),
+};
+
+// Node's promise function `fn(...args)`: it throws or rejects as Node does.
+function nodePromise(op, fn, args) {
+  fallback(op);
+  return fn(...args);
+}
+
+const crypto = {
+  /** `crypto.pbkdf2` as a promise, on the Cpu lane. */
+  pbkdf2(password, salt, iterations, keylen, digest) {
+    const shape = planned(() => pbkdf2Shape(password, salt, iterations, keylen, digest));
+    if (shape) return runPbkdf2(shape);
+    return nodePromise('pbkdf2', promisified.pbkdf2, [password, salt, iterations, keylen, digest]);
+  },
+  /** `crypto.scrypt` as a promise, on the Cpu lane. */
+  scrypt(password, salt, keylen, options) {
+    const shape = planned(() => scryptShape(password, salt, keylen, options));
+    if (shape) return runScrypt(shape);
+    return nodePromise('scrypt', promisified.scrypt,
+      options === undefined ? [password, salt, keylen] : [password, salt, keylen, options]);
+  },
+  /** `crypto.randomBytes` as a promise, on the Cpu lane. */
+  randomBytes(size) {
+    if (disabled() === null && isInt(size, 1, MAX_OUTPUT)) {
+      count('calls', 'randomBytes');
+      return start(() => native.randomBytes(inbox, size));
+    }
+    return nodePromise('randomBytes', promisified.randomBytes, [size]);
+  },
+};
+
+const zlib = {
+  /** `zlib.gzip` as a promise, on the Cpu lane; options: `level` only. */
+  gzip(buffer, options) {
+    const how = planned(() => {
+      const input = zlibInput(buffer);
+      const level = input === null ? null : gzipLevel(options);
+      return level === null ? null : [input, level];
+    });
+    if (how) return runGzip(how[0], how[1]);
+    return nodePromise('gzip', promisified.gzip, [buffer, options === undefined ? {} : options]);
+  },
+  /** `zlib.gunzip` as a promise, on the Cpu lane; options: `maxOutputLength` only. */
+  gunzip(buffer, options) {
+    const how = planned(() => {
+      const input = zlibInput(buffer);
+      const max = input === null ? null : gunzipMaxOutput(options);
+      return max === null ? null : [input, max];
+    });
+    if (how) return runGunzip(how[0], undefined, how[1]);
+    return nodePromise('gunzip', promisified.gunzip, [buffer, options === undefined ? {} : options]);
+  },
+};
+
+const fs = {
+  /** `fs.promises.readFile`, on the FastIo lane (`signal` honoured). */
+  readFile(filePath, options) {
+    const how = planned(() => {
+      const p = pathShape(filePath);
+      const o = p === null ? null : readFileOptions(options);
+      return o && [p, o];
+    });
+    if (how) return runReadFile(how[0], how[1].encoding, undefined, how[1].signal);
+    return nodePromise('readFile', original.readFilePromise.bind(nodeFs.promises), [filePath, options]);
+  },
+  /** `fs.promises.stat`, on the FastIo lane. */
+  stat(filePath, options) {
+    const p = planned(() => (statOptionsOk(options) ? pathShape(filePath) : null));
+    if (p !== null) return runStat(p);
+    return nodePromise('stat', original.statPromise.bind(nodeFs.promises), [filePath, options]);
+  },
+};
+
+const dns = {
+  /** `dns.promises.lookup` through sluice::dns: no pool thread waits. */
+  lookup(hostname, options) {
+    const shape = planned(() => lookupShape(hostname, options, false));
+    if (shape) return runLookup(hostname, shape);
+    return nodePromise('lookup', original.lookupPromise.bind(nodeDns.promises), [hostname, options]);
+  },
+};
+
+/**
+ * Resolves once a FastIo worker has run an empty task: the pool's own round
+ * trip from JavaScript (the call, a worker, the inbox, the promise). A health
+ * check can await it to see the lanes answer; a benchmark, what the package
+ * costs beyond the work itself.
+ */
+function ping() {
+  if (disabled() !== null) return Promise.reject(disabled());
+  return start(() => native.noop(inbox));
+}
+
+module.exports = {
+  original,
+  run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
+  fallback,
+  api: { crypto, zlib, fs, dns, ping },
+};

@@ -1,0 +1,91 @@
+//! `crypto.pbkdf2`, `crypto.scrypt` and `crypto.randomBytes` on the `Cpu`
+//! lane.
+
+use crate::inbox::Inbox;
+use crate::outcome::{Done, Failure};
+use crate::pool::submit;
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+use sluice::Lane;
+use sluice::crypto::{self, Digest};
+
+/// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
+#[napi]
+pub fn pbkdf2(
+    inbox: &Inbox,
+    password: Buffer,
+    salt: Buffer,
+    iterations: u32,
+    keylen: u32,
+    digest: String,
+) -> napi::Result<f64> {
+    let digest: Digest = digest
+        .parse()
+        .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
+    let (password, salt) = (password.to_vec(), salt.to_vec());
+    submit(inbox, Lane::Cpu, move || {
+        match crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest) {
+            Ok(key) => Done::Bytes(key),
+            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
+        }
+    })
+}
+
+/// `crypto.scrypt` on the `Cpu` lane (`n` a power of two; `lib/shapes.js` has
+/// checked the parameters against the memory limit).
+#[napi]
+pub fn scrypt(
+    inbox: &Inbox,
+    password: Buffer,
+    salt: Buffer,
+    keylen: u32,
+    n: u32,
+    r: u32,
+    p: u32,
+) -> napi::Result<f64> {
+    let (password, salt) = (password.to_vec(), salt.to_vec());
+    submit(inbox, Lane::Cpu, move || {
+        if n < 2 || !n.is_power_of_two() {
+            return Done::Fail(Failure::message(
+                "invalid",
+                None,
+                format!("scrypt N = {n}; expected a power of two greater than 1"),
+            ));
+        }
+        let log_n = n.trailing_zeros() as u8;
+        // OpenSSL's (and so Node's) bound N < 2^(16 r), which scrypt 0.12
+        // no longer checks.
+        if u64::from(log_n) >= 16 * u64::from(r) {
+            let message = format!("scrypt N = {n}, r = {r}: expected N below 2^(16 r)");
+            return Done::Fail(Failure::message("invalid", None, message));
+        }
+        let params = match scrypt::Params::new(log_n, r, p) {
+            Ok(params) => params,
+            Err(e) => {
+                let message = format!("scrypt N = {n}, r = {r}, p = {p}: {e}");
+                return Done::Fail(Failure::message("invalid", None, message));
+            }
+        };
+        let mut out = vec![0u8; keylen as usize];
+        match scrypt::scrypt(&password, &salt, &params, &mut out) {
+            Ok(()) => Done::Bytes(out),
+            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
+        }
+    })
+}
+
+/// `crypto.randomBytes(size)` on the `Cpu` lane.
+#[napi]
+pub fn random_bytes(inbox: &Inbox, size: u32) -> napi::Result<f64> {
+    submit(inbox, Lane::Cpu, move || {
+        let mut out = vec![0u8; size as usize];
+        match getrandom::fill(&mut out) {
+            Ok(()) => Done::Bytes(out),
+            Err(e) => Done::Fail(Failure::message(
+                "invalid",
+                None,
+                format!("random source: {e}"),
+            )),
+        }
+    })
+}

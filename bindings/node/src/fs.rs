@@ -1,0 +1,182 @@
+//! `fs.readFile` and `fs.stat` on the `FastIo` lane, and [`Cancel`], the
+//! flag a caller's `AbortSignal` sets.
+
+use crate::inbox::Inbox;
+use crate::outcome::{Done, Failure, libc_enomem};
+use crate::pool::submit;
+use napi_derive::napi;
+use sluice::Lane;
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Node's largest `readFile` (`kIoMaxLength`, 2 GiB - 1): a larger file is
+/// refused with `ERR_FS_FILE_TOO_LARGE` before anything is allocated.
+pub(crate) const IO_MAX_LENGTH: u64 = (1 << 31) - 1;
+
+/// How much a bounded read asks the allocator for at a time.
+pub(crate) const READ_CHUNK: usize = 512 * 1024;
+
+/// A flag the caller's `AbortSignal` sets: work that has not started when
+/// it is set settles as `"aborted"` without running; a file read stops at
+/// its next chunk.
+#[napi]
+pub struct Cancel {
+    pub(crate) flag: Arc<AtomicBool>,
+}
+
+#[napi]
+impl Cancel {
+    /// A flag, not set.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Cancel {
+        Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Sets the flag (the signal aborted).
+    #[napi]
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `fs.readFile(path)` on the `FastIo` lane: `open` (the error names the
+/// path), `fstat`, then `read` (it does not name it, as in Node). As in
+/// Node, a file over 2 GiB is refused with `ERR_FS_FILE_TOO_LARGE`: by its
+/// size before anything is allocated, or, for a file whose size `fstat`
+/// does not tell (a pipe, `/proc`), once the read passes 2 GiB. `cancel`
+/// (the caller's `signal`) stops it before it opens the file or between
+/// chunks.
+#[napi]
+pub fn read_file(inbox: &Inbox, path: String, cancel: Option<&Cancel>) -> napi::Result<f64> {
+    let cancel = cancel.map(|c| c.flag.clone());
+    submit(inbox, Lane::FastIo, move || {
+        read_whole(&path, cancel.as_deref())
+    })
+}
+
+/// `read_file`'s work, on the worker.
+pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
+    {
+        let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        if cancelled() {
+            return Done::Fail(Failure::aborted());
+        }
+        let mut file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) => return Done::Fail(Failure::sys(&e, "open", true)),
+        };
+        let size = match file.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            Ok(_) => 0,
+            Err(e) => return Done::Fail(Failure::sys(&e, "fstat", false)),
+        };
+        if size > IO_MAX_LENGTH {
+            return Done::Fail(Failure::file_too_large(size));
+        }
+        let mut bytes = Vec::new();
+        // The size, and one byte to see the end (a file that grew reads on).
+        if bytes.try_reserve_exact(size as usize + 1).is_err() {
+            let e = std::io::Error::from_raw_os_error(libc_enomem());
+            return Done::Fail(Failure::sys(&e, "read", false));
+        }
+        let max = IO_MAX_LENGTH as usize;
+        match read_bounded(&mut file, &mut bytes, max, cancel) {
+            Ok(true) => Done::Bytes(bytes),
+            Ok(false) => Done::Fail(Failure::file_too_large(bytes.len() as u64)),
+            Err(_) if cancelled() => Done::Fail(Failure::aborted()),
+            Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
+        }
+    }
+}
+
+/// Reads `reader` to its end into `out`, at most `max` bytes: `Ok(false)`
+/// past `max` (nothing more is read). Memory is asked for in chunks and
+/// with `try_reserve`, so a read that no memory is left for fails with
+/// `ENOMEM` instead of aborting the process; `cancel`, when set, stops it
+/// between chunks (`Interrupted`).
+pub(crate) fn read_bounded(
+    reader: &mut impl Read,
+    out: &mut Vec<u8>,
+    max: usize,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<bool> {
+    loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        if out.len() == out.capacity() {
+            // One byte past `max` tells "exactly max" from "more".
+            let room = max.saturating_add(1).saturating_sub(out.len());
+            out.try_reserve(room.min(READ_CHUNK))
+                .map_err(|_| std::io::Error::from_raw_os_error(libc_enomem()))?;
+        }
+        let len = out.len();
+        let spare = out.capacity() - len;
+        out.resize(len + spare, 0);
+        match reader.read(&mut out[len..]) {
+            Ok(0) => {
+                out.truncate(len);
+                return Ok(true);
+            }
+            Ok(n) => {
+                out.truncate(len + n);
+                if out.len() > max {
+                    return Ok(false);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => out.truncate(len),
+            Err(e) => {
+                out.truncate(len);
+                return Err(e);
+            }
+        }
+    }
+}
+
+/// `fs.stat(path)` on the `FastIo` lane: the fields in the order of Node's
+/// `Stats` constructor, each time as seconds and nanoseconds.
+#[napi]
+pub fn stat(inbox: &Inbox, path: String) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        match std::fs::metadata(&path) {
+            Ok(m) => Done::Stat(stat_fields(&m)),
+            Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
+        }
+    })
+}
+
+/// dev, mode, nlink, uid, gid, rdev, blksize, ino, size, blocks, then
+/// (seconds, nanoseconds) of atime, mtime, ctime, birthtime.
+pub(crate) fn stat_fields(m: &std::fs::Metadata) -> Vec<f64> {
+    use std::os::unix::fs::MetadataExt;
+    let birth = m
+        .created()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| (d.as_secs() as f64, f64::from(d.subsec_nanos())))
+        .unwrap_or((0.0, 0.0));
+    vec![
+        m.dev() as f64,
+        f64::from(m.mode()),
+        m.nlink() as f64,
+        f64::from(m.uid()),
+        f64::from(m.gid()),
+        m.rdev() as f64,
+        m.blksize() as f64,
+        m.ino() as f64,
+        m.size() as f64,
+        m.blocks() as f64,
+        m.atime() as f64,
+        m.atime_nsec() as f64,
+        m.mtime() as f64,
+        m.mtime_nsec() as f64,
+        m.ctime() as f64,
+        m.ctime_nsec() as f64,
+        birth.0,
+        birth.1,
+    ]
+}

@@ -1,0 +1,181 @@
+//! The inbox: where one copy of `index.js` receives its operations'
+//! outcomes (see the crate's docs), and [`Settle`], which owns an operation
+//! until its outcome is posted there.
+
+use crate::outcome::{Done, Failure};
+use napi::Env;
+use napi::bindgen_prelude::Array;
+use napi_derive::napi;
+use sluice::mailbox::Mailbox;
+use std::cell::Cell;
+use std::io::Write;
+use std::os::fd::IntoRawFd;
+use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+
+/// An operation's id and its outcome, posted to the inbox the call named.
+pub(crate) type Posted = (f64, Done);
+
+/// Owns one operation until it is settled: [`Settle::finish`] posts the
+/// work's outcome to the inbox its call named; dropping it unsettled posts a
+/// `"dropped"` failure.
+pub(crate) struct Settle {
+    pub(crate) id: f64,
+    queue: Option<Arc<Mailbox<Posted>>>,
+}
+
+impl Settle {
+    /// A new operation whose outcome goes to `inbox`.
+    pub(crate) fn open(inbox: &Inbox) -> Settle {
+        let id = inbox.next_id.replace(inbox.next_id.get() + 1.0);
+        Settle {
+            id,
+            queue: Some(inbox.queue.clone()),
+        }
+    }
+
+    pub(crate) fn finish(mut self, done: Done) {
+        if let Some(queue) = self.queue.take() {
+            queue.post((self.id, done));
+        }
+    }
+}
+
+impl Drop for Settle {
+    fn drop(&mut self) {
+        if let Some(queue) = self.queue.take() {
+            let failure = Failure::message(
+                "dropped",
+                None,
+                "the task was dropped before it ran (the pool shut down)",
+            );
+            queue.post((self.id, Done::Fail(failure)));
+        }
+    }
+}
+
+/// Where one copy of `index.js` receives its operations' outcomes: a
+/// lock-free queue (the core's [`Mailbox`]) and a socket pair, on which the
+/// first outcome of a batch writes one byte. Each copy loaded in a thread
+/// opens its own, so a second copy (a `require.cache` reset, jest's module
+/// registry) never takes the first one's outcomes: every operation names
+/// its inbox.
+#[napi]
+pub struct Inbox {
+    /// The outcomes posted and not yet drained.
+    pub(crate) queue: Arc<Mailbox<Posted>>,
+    /// The watched end of the socket pair, until [`Inbox::take_fd`] hands it over.
+    fd: Option<std::os::unix::net::UnixStream>,
+    /// The id of this inbox's next operation.
+    next_id: Cell<f64>,
+}
+
+#[napi]
+impl Inbox {
+    /// Opens an inbox. `lib/inbox.js` watches [`Inbox::take_fd`]'s descriptor
+    /// (a `net.Socket`): a byte arrives on it when outcomes are waiting for
+    /// [`Inbox::drain`].
+    #[napi(constructor)]
+    pub fn new() -> napi::Result<Inbox> {
+        let io =
+            |e: std::io::Error| napi::Error::from_reason(format!("sluice: opening the inbox: {e}"));
+        let (wake, watched) = UnixStream::pair().map_err(io)?;
+        // A full socket buffer cannot block a worker: there is at most one
+        // unread byte per drain, and a failed write is one a pending byte
+        // covers.
+        wake.set_nonblocking(true).map_err(io)?;
+        let queue = Mailbox::new(move || {
+            // EPIPE after the copy's socket closed: nobody is left to tell
+            // (Node ignores SIGPIPE).
+            let _ = (&wake).write(&[1]);
+        });
+        Ok(Inbox {
+            queue: Arc::new(queue),
+            fd: Some(watched),
+            next_id: Cell::new(1.0),
+        })
+    }
+
+    /// The descriptor to watch, once; `lib/inbox.js` owns it from then on.
+    #[napi]
+    pub fn take_fd(&mut self) -> napi::Result<i32> {
+        self.fd
+            .take()
+            .map(IntoRawFd::into_raw_fd)
+            .ok_or_else(|| napi::Error::from_reason("sluice: the inbox's descriptor was taken"))
+    }
+
+    /// The outcomes posted since the last drain, as `[id, outcome, id,
+    /// outcome, ...]`. Each outcome is converted on its own: bytes past
+    /// `max_buffer` (`buffer.kMaxLength`) become Node's
+    /// `ERR_BUFFER_TOO_LARGE` for that operation, and a value V8 refuses
+    /// all the same (no memory for it) becomes that operation's error (the
+    /// exception V8 raised); the rest of the batch is delivered as usual.
+    #[napi(ts_return_type = "Array<number | unknown>")]
+    pub fn drain<'env>(&self, env: &'env Env, max_buffer: f64) -> napi::Result<Array<'env>> {
+        let mut posted = Vec::new();
+        self.queue.drain(|outcome| posted.push(outcome));
+        let too_many = || napi::Error::from_reason("sluice: too many outcomes in one drain");
+        let len = u32::try_from(posted.len() * 2).map_err(|_| too_many())?;
+        let mut out = env.create_array(len)?;
+        for (i, (id, done)) in (0..len).step_by(2).zip(posted) {
+            out.set(i, id)?;
+            let value = match done {
+                Done::Bytes(b) if b.len() as f64 > max_buffer => {
+                    Done::Fail(Failure::buffer_too_large(max_buffer as usize))
+                }
+                done => done,
+            };
+            let converted = value.into_out(env).and_then(|v| out.set(i + 1, v));
+            if let Err(e) = converted {
+                match raw::take_exception(env) {
+                    Some(exception) => out.set(i + 1, exception)?,
+                    None => {
+                        let message = format!("handing the result to JavaScript: {e}");
+                        out.set(i + 1, Failure::message("failed", None, message))?;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The one thing the safe API lacks: taking the exception V8 left pending
+/// when it refused a value, so that the rest of a batch can still be
+/// handed over (every later napi call fails while one is pending).
+#[allow(unsafe_code)]
+mod raw {
+    use napi::Env;
+    use napi::bindgen_prelude::ToNapiValue;
+    use napi::sys;
+
+    /// A JavaScript value as napi handed it over.
+    pub(crate) struct Value(sys::napi_value);
+
+    impl ToNapiValue for Value {
+        // SAFETY (of the impl): the value came from napi on the same env,
+        // within the current call's handle scope, which outlives the
+        // conversion; handing it back unchanged is what the trait asks.
+        unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+            Ok(val.0)
+        }
+    }
+
+    /// The exception pending on `env`, cleared, if there is one.
+    pub(crate) fn take_exception(env: &Env) -> Option<Value> {
+        let mut pending = false;
+        // SAFETY: `env` is the live environment of the napi call this runs
+        // in (drain, on the JavaScript thread), and `pending` is a valid
+        // place for the answer.
+        let status = unsafe { sys::napi_is_exception_pending(env.raw(), &mut pending) };
+        if status != sys::Status::napi_ok || !pending {
+            return None;
+        }
+        let mut exception = std::ptr::null_mut();
+        // SAFETY: as above; `exception` is a valid place for the value,
+        // which lives in the call's handle scope.
+        let status = unsafe { sys::napi_get_and_clear_last_exception(env.raw(), &mut exception) };
+        (status == sys::Status::napi_ok && !exception.is_null()).then_some(Value(exception))
+    }
+}
