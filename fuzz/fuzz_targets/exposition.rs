@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sluice::health::{HistogramSample, Sample, Thresholds, diagnose};
+use sluice_health::{HistogramSample, Sample, Thresholds, diagnose};
 use std::time::Duration;
 
 fn histogram_ok(h: &HistogramSample) {

@@ -10,8 +10,8 @@ use common::serve::{Serve, get, get_many};
 use common::sluice;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::registry::Registry;
-use sluice::health::VERDICTS;
 use sluice::{Lane, Pool};
+use sluice_health::Verdict;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -132,26 +132,26 @@ fn a_service_registers_the_pool_and_awaits_a_permit_without_blocking_its_loop() 
     }
 }
 
-/// The verdict tokens: scope's verdicts are the vocabulary's, alone or
-/// joined by `+`; the doctor's are too.
+/// The verdict tokens: scope's verdicts are the one vocabulary's (the same
+/// type), a joined token's parts are tokens too; the doctor's are kebab-case.
 #[test]
 fn one_verdict_vocabulary() {
     for v in sluice_scope::Verdict::ALL {
         for token in v.as_str().split('+') {
             assert!(
-                VERDICTS.contains(&token),
-                "scope's {token:?} not in {VERDICTS:?}"
+                Verdict::TOKENS.contains(&token),
+                "scope's {token:?} not in {:?}",
+                Verdict::TOKENS
             );
         }
     }
-    use sluice::health::Verdict;
     for v in [
         Verdict::Healthy,
         Verdict::LoopBlocked,
         Verdict::LaneSaturated(Lane::Cpu),
         Verdict::LaneCompensating(Lane::SlowIo),
     ] {
-        assert!(VERDICTS.contains(&v.as_str()), "{v:?}");
+        assert!(Verdict::TOKENS.contains(&v.as_str()), "{v:?}");
         assert!(
             v.as_str()
                 .chars()
@@ -250,7 +250,7 @@ fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
             .split('"')
             .next()
             .unwrap();
-        assert!(VERDICTS.contains(&token), "{line}");
+        assert!(Verdict::TOKENS.contains(&token), "{line}");
     }
 
     // scope on a Node process whose 2 pool threads have 8 pbkdf2 to run.

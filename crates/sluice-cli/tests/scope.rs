@@ -207,14 +207,14 @@ fn the_prometheus_exporter_serves_the_pool() {
     assert!(other.lines().next().unwrap().contains(" 404 "), "{other}");
     // The body, strictly: typed families, CPU as counters, # EOF last.
     let body = page.split_once("\r\n\r\n").expect("a body").1;
-    let p = sluice::health::scrape::parse(body).unwrap_or_else(|e| panic!("{e}:\n{body}"));
+    let p = sluice_health::scrape::parse(body).unwrap_or_else(|e| panic!("{e}:\n{body}"));
     for family in [
         "sluice_scope_sampler_cpu_seconds",
         "sluice_scope_pool_saturated_seconds",
     ] {
         assert_eq!(
             p.family(family).map(|f| f.kind),
-            Some(sluice::health::scrape::Kind::Counter),
+            Some(sluice_health::scrape::Kind::Counter),
             "{family}"
         );
     }

@@ -1,5 +1,5 @@
 //! `/metrics` is valid OpenMetrics text, checked with a strict parser
-//! written apart from the encoder (`sluice::health::scrape`; prometheus-client
+//! written apart from the encoder (`sluice_health::scrape`; prometheus-client
 //! wrote it): every line a HELP, a TYPE, a sample of a declared family, or
 //! the final `# EOF`; histogram buckets cumulative with `+Inf` equal to
 //! `_count`; every family with its HELP; and the counts match the requests
@@ -8,7 +8,7 @@
 mod common;
 
 use common::serve::{Serve, get_full};
-use sluice::health::scrape::{self, Kind};
+use sluice_health::scrape::{self, Kind};
 
 #[test]
 fn metrics_parse_as_prometheus_text_and_count_the_requests() {

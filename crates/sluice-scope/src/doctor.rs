@@ -74,74 +74,9 @@ pub fn slow_io_limit(pool_size: usize) -> usize {
     pool_size.div_ceil(2)
 }
 
-/// The doctor's verdict on one window.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub enum Verdict {
-    /// Neither the loop blocked nor the pool saturated.
-    #[serde(rename = "healthy")]
-    Healthy,
-    /// The loop thread was busy nearly the whole window.
-    #[serde(rename = "loop-blocked")]
-    LoopBlocked,
-    /// All pool threads were busy at once most of the window.
-    #[serde(rename = "pool-saturated")]
-    PoolSaturated,
-    /// Slow I/O queued behind libuv's `(n + 1) / 2` limit most of the
-    /// window, the pool not saturated.
-    #[serde(rename = "slow-io-throttled")]
-    SlowIoThrottled,
-    /// The loop blocked and the pool saturated.
-    #[serde(rename = "loop-blocked+pool-saturated")]
-    Both,
-    /// The loop blocked and slow I/O throttled.
-    #[serde(rename = "loop-blocked+slow-io-throttled")]
-    LoopBlockedSlowIoThrottled,
-    /// The pool could not be found: its state is unknown (the evidence
-    /// says why).
-    #[serde(rename = "unknown")]
-    Unknown,
-}
-
-impl Verdict {
-    /// `healthy`, `loop-blocked`, `pool-saturated`, `slow-io-throttled`,
-    /// `loop-blocked+pool-saturated`, `loop-blocked+slow-io-throttled`,
-    /// `unknown` (the JSON's and Prometheus' label).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Healthy => "healthy",
-            Verdict::LoopBlocked => "loop-blocked",
-            Verdict::PoolSaturated => "pool-saturated",
-            Verdict::SlowIoThrottled => "slow-io-throttled",
-            Verdict::Both => "loop-blocked+pool-saturated",
-            Verdict::LoopBlockedSlowIoThrottled => "loop-blocked+slow-io-throttled",
-            Verdict::Unknown => "unknown",
-        }
-    }
-
-    /// Whether this verdict is a finding: the loop blocked, the pool
-    /// saturated or slow I/O throttled (not `healthy`, not `unknown`).
-    ///
-    /// ```
-    /// use sluice_scope::Verdict;
-    /// let findings = Verdict::ALL.iter().filter(|v| v.is_finding()).count();
-    /// assert_eq!(findings, 5);
-    /// assert!(!Verdict::Healthy.is_finding() && !Verdict::Unknown.is_finding());
-    /// ```
-    pub fn is_finding(self) -> bool {
-        !matches!(self, Verdict::Healthy | Verdict::Unknown)
-    }
-
-    /// Every verdict, in severity order (`unknown` first: nothing is known).
-    pub const ALL: [Verdict; 7] = [
-        Verdict::Unknown,
-        Verdict::Healthy,
-        Verdict::SlowIoThrottled,
-        Verdict::PoolSaturated,
-        Verdict::LoopBlocked,
-        Verdict::LoopBlockedSlowIoThrottled,
-        Verdict::Both,
-    ];
-}
+/// The doctor's verdict on one window: sluice's one vocabulary (scope
+/// gives the verdicts about a whole pool, [`Verdict::ALL`]).
+pub use sluice_health::Verdict;
 
 /// What the doctor reads.
 #[derive(Debug, Clone, Default)]
@@ -304,7 +239,11 @@ pub fn diagnose(v: &Vitals) -> (Verdict, String) {
         Verdict::Healthy => format!("healthy: {pool_text}; {loop_text}"),
         Verdict::Unknown => format!("{pool_text}; {loop_text}"),
         Verdict::LoopBlocked => format!("{loop_text}; {pool_text}"),
-        Verdict::PoolSaturated | Verdict::SlowIoThrottled => format!("{pool_text}; {loop_text}"),
+        // The laned verdicts are the pool doctor's (a libuv pool has no lanes).
+        Verdict::PoolSaturated
+        | Verdict::SlowIoThrottled
+        | Verdict::LaneSaturated(_)
+        | Verdict::LaneCompensating(_) => format!("{pool_text}; {loop_text}"),
         Verdict::Both => format!(
             "{}; {loop_text}; and {pool_text}. The loop is {}; the pool has {}",
             first_text(v.order),

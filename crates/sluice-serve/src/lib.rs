@@ -14,7 +14,7 @@
 //! - `gate.rs`: what the diagnostic `/hold` waits on.
 //! - `payload.rs`: the bytes `/gzip` and `/file` use (the Node twin's too).
 //! - `loopback.rs`: only servers on this machine are reached.
-//! - `doctor/`: fetch, parse (strictly: sluice::health::scrape), diagnose.
+//! - `doctor/`: fetch, parse (strictly: sluice_health::scrape), diagnose.
 //!
 //! The `sluice` binary (crate `sluice-cli`) parses flags and calls
 //! [`server::run`] or [`doctor::run`]; nothing else.

@@ -36,9 +36,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use sluice::crypto::{self, Digest};
-use sluice::health::LoopMonitor;
 use sluice::tower::{Admitted, LaneLayer};
 use sluice::{Busy, Lane, Pool, TaskError, zlib};
+use sluice_health::LoopMonitor;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -52,7 +52,7 @@ pub struct App {
     /// The event loop's lag, for `/metrics`.
     pub lag: LoopMonitor,
     /// The doctor's verdict over 1 s windows, for `/metrics` (`sluice_verdict`).
-    pub watch: sluice::health::Watch,
+    pub watch: sluice_health::Watch,
     /// pbkdf2 iterations per `/login`.
     pub login_iterations: u32,
     /// What `/gzip` compresses.
@@ -275,11 +275,11 @@ async fn file(State(app): State<Arc<App>>) -> Response {
 async fn metrics(State(app): State<Arc<App>>) -> Response {
     let lag = app.lag.snapshot();
     let pool = app.pool.metrics();
-    let verdict = app.watch.observe(sluice::health::Sample::from_snapshot(
+    let verdict = app.watch.observe(sluice_health::Sample::from_snapshot(
         &pool,
         Some(&lag.sample),
     ));
-    let body = sluice::health::exposition(&pool, Some(&lag.sample), Some(&verdict));
+    let body = sluice_health::exposition(&pool, Some(&lag.sample), Some(&verdict));
     (
         StatusCode::OK,
         [(

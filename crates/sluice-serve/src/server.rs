@@ -25,7 +25,7 @@ use crate::payload;
 use crate::routes::{self, App, Requests};
 use anyhow::Context;
 use sluice::ShutdownReport;
-use sluice::health::LoopMonitor;
+use sluice_health::LoopMonitor;
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -129,10 +129,10 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
         let local = listener.local_addr()?;
         let registry = Arc::new(Registry::new(limits, "sluice serve", Some("--max-connections")));
         let lag = LoopMonitor::start(config.lag_resolution)?;
-        let watch = sluice::health::Watch::new(
-            sluice::health::Sample::from_snapshot(&pool.metrics(), Some(&lag.snapshot().sample)),
+        let watch = sluice_health::Watch::new(
+            sluice_health::Sample::from_snapshot(&pool.metrics(), Some(&lag.snapshot().sample)),
             VERDICT_WINDOW,
-            sluice::health::Thresholds::default(),
+            sluice_health::Thresholds::default(),
         );
         let app = Arc::new(App {
             pool: pool.clone(),

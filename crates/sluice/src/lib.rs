@@ -17,6 +17,9 @@
 //! - **Every queue visible.** Counters, gauges and HDR histograms are always
 //!   on; [`Pool::metrics`] returns a [`Snapshot`] with Prometheus and JSON
 //!   exports.
+//! - **Health beside it.** The `sluice-health` crate (`sluice_health`)
+//!   measures a tokio loop's lag and tells a blocked loop from a saturated
+//!   lane, with the numbers ([`Snapshot`] in, a verdict out).
 //! - **Names without the pool.** The `sluice-dns` crate (`sluice_dns`)
 //!   resolves names asynchronously, honouring `/etc/hosts` and
 //!   `resolv.conf` like `getaddrinfo`, with a TTL cache and coalescing; it
@@ -55,17 +58,15 @@
 //!
 //! | feature | gives | adds |
 //! |---|---|---|
-//! | `prometheus` | [`Pool::register`], [`PoolCollector`], `Snapshot::to_prometheus`, `health::to_prometheus` | prometheus-client |
+//! | `prometheus` | [`Pool::register`], [`PoolCollector`], `Snapshot::to_prometheus`, `Snapshot::encode_into` | prometheus-client |
 //! | `serde` | `Serialize` on the snapshots and reports, `Snapshot::to_json` | serde, serde_json |
-//! | `health` | [`health`]: the doctor, [`health::Watch`], [`health::scrape`]; with `tokio` the loop-lag monitor | — |
-//! | `tokio` | `health::LoopMonitor` | tokio |
 //! | `ops` | `sluice::crypto`, `sluice::zlib`, `sluice::fs` | RustCrypto, flate2 |
 //! | `tower` | `sluice::tower::LaneLayer` | tower-layer, http |
 //! | `metrics` | `sluice::report::MetricsReporter` | metrics |
 //! | `tracing` | a span per task, events | tracing |
 //!
-//! `default-features = false` builds the pool alone (25 crates with sluice
-//! itself, 65 with the defaults).
+//! `default-features = false` builds the pool alone (26 crates with sluice
+//! itself, 72 with the defaults, as `cargo tree -e normal` lists them).
 //!
 //! See `ARCHITECTURE.md` in the repository for the map of the modules and
 //! `src/park/README.md` for the sleep/wake protocol and its proof sketch.
@@ -81,8 +82,6 @@ mod clock;
 pub mod compat;
 mod config;
 mod deadline;
-#[cfg(feature = "health")]
-pub mod health;
 mod hooks;
 mod lane;
 mod loom;

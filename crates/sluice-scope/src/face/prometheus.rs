@@ -34,7 +34,7 @@
 //!
 //! The page is OpenMetrics text and is served as such
 //! (`application/openmetrics-text; version=1.0.0`). The `verdict` label
-//! takes the tokens of `sluice::health::VERDICTS`, joined by `+` when two
+//! takes the tokens of `sluice_health::Verdict::TOKENS`, joined by `+` when two
 //! hold; `sluice serve`'s `sluice_verdict` and `sluice doctor` use the same.
 
 use super::Face;
@@ -636,7 +636,7 @@ mod tests {
 
     #[test]
     fn cpu_counters_and_wait_histograms_parse_strictly() {
-        use sluice::health::scrape::{Kind, parse};
+        use sluice_health::scrape::{Kind, parse};
         let r = probed_report();
         let mut t = Totals::default();
         t.add(&r);

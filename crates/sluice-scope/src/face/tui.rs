@@ -106,7 +106,10 @@ pub(crate) fn verdict_color(v: Verdict) -> Color {
     match v {
         Verdict::Healthy => Color::Green,
         Verdict::Unknown => Color::Magenta,
-        Verdict::PoolSaturated | Verdict::SlowIoThrottled => Color::Yellow,
+        Verdict::PoolSaturated
+        | Verdict::SlowIoThrottled
+        | Verdict::LaneSaturated(_)
+        | Verdict::LaneCompensating(_) => Color::Yellow,
         Verdict::LoopBlocked | Verdict::Both | Verdict::LoopBlockedSlowIoThrottled => Color::Red,
     }
 }

@@ -1,8 +1,8 @@
 //! The doctor against a running service: `sluice doctor --url URL --window 10s`.
 //!
 //! - `fetch.rs`: one GET of the metrics (ureq; loopback only).
-//! - `prometheus.rs`: the text into a [`Sample`](sluice::health::Sample).
-//! - here: two samples a window apart, [`sluice::health::diagnose`], the
+//! - `prometheus.rs`: the text into a [`Sample`](sluice_health::Sample).
+//! - here: two samples a window apart, [`sluice_health::diagnose`], the
 //!   report and its exit code.
 
 mod fetch;
@@ -11,7 +11,7 @@ mod prometheus;
 pub use fetch::{fetch, fetch_bytes};
 pub use prometheus::sample_from_text;
 
-use sluice::health::{Diagnosis, Thresholds, Verdict, diagnose};
+use sluice_health::{Diagnosis, Thresholds, Verdict, diagnose};
 use std::time::{Duration, Instant};
 
 /// How the doctor runs.

@@ -1,12 +1,12 @@
 //! [`sample_from_text`]: a service's Prometheus text as a
-//! [`health::Sample`](sluice::health::Sample), read with
-//! [`sluice::health::scrape::parse`]: strictly, as sluice writes it
+//! [`health::Sample`](sluice_health::Sample), read with
+//! [`sluice_health::scrape::parse`]: strictly, as sluice writes it
 //! (OpenMetrics: typed families, `# EOF`), so another program's page or a
 //! cut-short one is refused with the line named rather than half-read.
 
 use sluice::Lane;
-use sluice::health::scrape::{self, Kind};
-use sluice::health::{HistogramSample, LaneSample, ParseError, Sample};
+use sluice_health::scrape::{self, Kind};
+use sluice_health::{HistogramSample, LaneSample, ParseError, Sample};
 use std::collections::BTreeMap;
 
 /// Reads the lanes (`sluice_started_total`, `sluice_saturated_seconds_total`,
@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 ///
 /// let pool = sluice::Pool::builder().build()?;
 /// pool.spawn(sluice::Lane::Cpu, || ()).wait()?;
-/// let text = sluice::health::to_prometheus(&pool.metrics(), None);
+/// let text = sluice_health::to_prometheus(&pool.metrics(), None);
 /// let sample = sample_from_text(&text)?;
 /// assert_eq!(sample.lanes.len(), 3);
 /// assert_eq!(sample.lanes[0].started_total, 1);
@@ -306,7 +306,7 @@ sluice_queue_wait_seconds_bucket{le=\"+Inf\",lane=\"cpu\"} 1
             sum_seconds: 0.004,
             buckets: vec![(0.0005, 1), (0.001, 3), (0.002, 4)],
         };
-        let text = sluice::health::to_prometheus(&pool.metrics(), Some(&lag));
+        let text = sluice_health::to_prometheus(&pool.metrics(), Some(&lag));
         let s = sample_from_text(&text).unwrap();
         assert_eq!(s.lanes.len(), 3);
         assert_eq!(s.lanes[1].lane, Some(Lane::FastIo));

@@ -332,43 +332,6 @@ impl EncodeMetric for PerLane<'_> {
     }
 }
 
-#[cfg(feature = "health")]
-/// One histogram series without labels, from precomputed cumulative buckets.
-#[derive(Debug)]
-pub(crate) struct ConstHistogram {
-    sum: f64,
-    count: u64,
-    /// Cumulative `(le, count)` pairs; `+Inf` is `count`.
-    buckets: Vec<(f64, u64)>,
-}
-
-#[cfg(feature = "health")]
-impl ConstHistogram {
-    pub(crate) fn new(sum: f64, count: u64, buckets: Vec<(f64, u64)>) -> Self {
-        ConstHistogram {
-            sum,
-            count,
-            buckets,
-        }
-    }
-}
-
-#[cfg(feature = "health")]
-impl EncodeMetric for ConstHistogram {
-    fn encode(&self, mut encoder: MetricEncoder<'_>) -> Result<(), std::fmt::Error> {
-        encoder.encode_histogram::<LaneLabel>(
-            self.sum,
-            self.count,
-            &per_bucket(&self.buckets, self.count),
-            None,
-        )
-    }
-
-    fn metric_type(&self) -> MetricType {
-        MetricType::Histogram
-    }
-}
-
 /// The encoder wants per-bucket counts and accumulates them itself; the
 /// snapshots hold cumulative ones. `+Inf` holds the rest.
 fn per_bucket(cumulative: &[(f64, u64)], count: u64) -> Vec<(f64, u64)> {
@@ -383,17 +346,17 @@ fn per_bucket(cumulative: &[(f64, u64)], count: u64) -> Vec<(f64, u64)> {
 }
 
 /// Where a snapshot's metric families go: one call per family.
-pub(crate) struct Sink<'a, 'b> {
+struct Sink<'a, 'b> {
     encoder: &'a mut DescriptorEncoder<'b>,
 }
 
 impl<'a, 'b> Sink<'a, 'b> {
-    pub(crate) fn new(encoder: &'a mut DescriptorEncoder<'b>) -> Self {
+    fn new(encoder: &'a mut DescriptorEncoder<'b>) -> Self {
         Sink { encoder }
     }
 
     /// Encodes one family.
-    pub(crate) fn family(
+    fn family(
         &mut self,
         name: &str,
         help: &str,
@@ -479,9 +442,19 @@ impl Snapshot {
         out
     }
 
+    /// Encodes every series of this snapshot into a prometheus-client
+    /// collector's encoder: for a
+    /// [`Collector`](prometheus_client::collector::Collector) that serves a
+    /// snapshot with series of its own (`sluice_health::exposition` adds
+    /// the loop lag and the verdict so). [`to_prometheus`](Snapshot::to_prometheus)
+    /// is this, alone in a registry.
+    pub fn encode_into(&self, encoder: &mut DescriptorEncoder<'_>) -> Result<(), std::fmt::Error> {
+        self.encode(&mut Sink::new(encoder))
+    }
+
     /// Encodes every series of this snapshot: `sluice_info`, then
     /// [`FAMILIES`].
-    pub(crate) fn encode(&self, r: &mut Sink<'_, '_>) -> Result<(), std::fmt::Error> {
+    fn encode(&self, r: &mut Sink<'_, '_>) -> Result<(), std::fmt::Error> {
         r.family(
             "sluice",
             "The pool's policy and sluice's version",
@@ -580,49 +553,6 @@ mod tests {
         }
     }
 
-    /// `text` with the samples of each family ordered by their labels (the
-    /// lane first, in lane order; `le` left out, so a histogram's buckets
-    /// keep their order), for a family whose series come in hash order.
-    #[cfg(feature = "health")]
-    fn in_lane_order(text: &str) -> String {
-        let key = |line: &str| {
-            let labels = line
-                .split_once('{')
-                .and_then(|(_, rest)| rest.split_once('}'))
-                .map_or("", |(labels, _)| labels);
-            let mut lane = Lane::ALL.len();
-            let mut rest = Vec::new();
-            for pair in labels.split(',').filter(|p| !p.starts_with("le=")) {
-                match Lane::ALL
-                    .iter()
-                    .position(|l| pair == format!("lane=\"{}\"", l.name()))
-                {
-                    Some(i) => lane = i,
-                    None => rest.push(pair.to_string()),
-                }
-            }
-            (lane, rest)
-        };
-        let mut out = String::new();
-        let mut block: Vec<&str> = Vec::new();
-        for line in text.lines().chain(["# end"]) {
-            if line.starts_with('#') {
-                block.sort_by_key(|l| key(l));
-                for l in block.drain(..) {
-                    out.push_str(l);
-                    out.push('\n');
-                }
-                if line != "# end" {
-                    out.push_str(line);
-                    out.push('\n');
-                }
-            } else {
-                block.push(line);
-            }
-        }
-        out
-    }
-
     /// `text`, without the crate's version, is `want`.
     fn same(text: &str, want: &str, page: &str) {
         // The version is the crate's, not the page's.
@@ -650,28 +580,6 @@ mod tests {
             &text,
             include_str!("../../testdata/export_libuv.prom"),
             "export_libuv.prom",
-        );
-    }
-
-    #[cfg(feature = "health")]
-    #[test]
-    fn the_service_page_is_the_one_on_file() {
-        use crate::health::{HistogramSample, Sample, diagnose};
-        let snap = snapshot(crate::Policy::Lanes);
-        let lag = HistogramSample::from(&hist(&[1e-4, 2e-4, 0.03]));
-        let d = diagnose(
-            &Sample::default(),
-            &Sample::from_snapshot(&snap, Some(&lag)),
-            std::time::Duration::from_secs(2),
-            &Default::default(),
-        );
-        // `sluice_verdict` is a prometheus-client `Family`: its series come
-        // in hash order.
-        let text = in_lane_order(&crate::health::exposition(&snap, Some(&lag), Some(&d)));
-        same(
-            &text,
-            include_str!("../../testdata/export_service.prom"),
-            "export_service.prom",
         );
     }
 }

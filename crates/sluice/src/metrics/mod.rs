@@ -16,8 +16,6 @@ pub(crate) mod counters;
 mod export;
 #[cfg(feature = "prometheus")]
 pub use export::PoolCollector;
-#[cfg(all(feature = "prometheus", feature = "health"))]
-pub(crate) use export::{ConstHistogram, Sink};
 pub(crate) mod histogram;
 
 use crate::lane::Lane;

@@ -1,8 +1,8 @@
 //! The doctor: two samples of a service's counters, a window apart, and a
 //! verdict with its evidence.
 
-use crate::lane::Lane;
-use crate::metrics::{HistogramSnapshot, Snapshot};
+use crate::Verdict;
+use sluice::{HistogramSnapshot, Lane, Snapshot};
 use std::fmt;
 use std::time::Duration;
 
@@ -60,6 +60,35 @@ impl HistogramSample {
         } else {
             self.sum_seconds / self.count as f64
         }
+    }
+}
+
+/// A histogram series without labels (the loop lag of
+/// [`exposition`](crate::exposition)).
+#[cfg(feature = "prometheus")]
+impl prometheus_client::encoding::EncodeMetric for HistogramSample {
+    fn encode(
+        &self,
+        mut encoder: prometheus_client::encoding::MetricEncoder<'_>,
+    ) -> Result<(), fmt::Error> {
+        // The encoder wants per-bucket counts and accumulates them itself;
+        // a sample holds cumulative ones. `+Inf` holds the rest.
+        let mut below = 0;
+        let mut per_bucket: Vec<(f64, u64)> = Vec::with_capacity(self.buckets.len() + 1);
+        for &(le, c) in self.buckets.iter().chain([&(f64::INFINITY, self.count)]) {
+            per_bucket.push((le, c.saturating_sub(below)));
+            below = c;
+        }
+        encoder.encode_histogram::<prometheus_client::encoding::NoLabelSet>(
+            self.sum_seconds,
+            self.count,
+            &per_bucket,
+            None,
+        )
+    }
+
+    fn metric_type(&self) -> prometheus_client::metrics::MetricType {
+        prometheus_client::metrics::MetricType::Histogram
     }
 }
 
@@ -153,87 +182,6 @@ impl Default for Thresholds {
     }
 }
 
-/// The one verdict vocabulary of sluice: the tokens [`Verdict::as_str`]
-/// returns, the `verdict` label of `sluice_verdict` (`sluice serve`'s
-/// `/metrics`), the `verdict` of `sluice doctor --json`, and of `sluice
-/// scope` (`--json`, `sluice_scope_verdict`), which joins two with `+`
-/// when both hold (`loop-blocked+pool-saturated`). Kebab-case; the prose is
-/// in the evidence.
-///
-/// | token | meaning |
-/// |-------|---------|
-/// | `healthy` | loop on time, no pool or lane saturated |
-/// | `loop-blocked` | the loop's timers fire late / the loop thread is busy: synchronous work on the loop |
-/// | `pool-saturated` | every thread of the pool (or of the lane named by `lane`) busy with work queued |
-/// | `pool-compensating` | the lane keeps up only by starting threads beyond its budget |
-/// | `slow-io-throttled` | libuv's slow I/O queued behind its `(n + 1) / 2` limit (scope) |
-/// | `unknown` | the pool could not be read (scope; the evidence says why) |
-pub const VERDICTS: [&str; 6] = [
-    "healthy",
-    "loop-blocked",
-    "pool-saturated",
-    "pool-compensating",
-    "slow-io-throttled",
-    "unknown",
-];
-
-/// What the doctor concluded. Its [`Display`](fmt::Display) is the token
-/// of [`VERDICTS`]; the lane, where there is one, is [`Verdict::lane`].
-///
-/// ```
-/// use sluice::Lane;
-/// use sluice::health::Verdict;
-/// assert_eq!(Verdict::LaneSaturated(Lane::Cpu).as_str(), "pool-saturated");
-/// assert_eq!(Verdict::LaneSaturated(Lane::Cpu).lane(), Some(Lane::Cpu));
-/// assert_eq!(Verdict::LoopBlocked.to_string(), "loop-blocked");
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Verdict {
-    /// Loop on time, no lane saturated.
-    Healthy,
-    /// The event loop's timers fire late: synchronous work on the loop.
-    LoopBlocked,
-    /// The loop is on time but this lane's queue is full and waiting.
-    LaneSaturated(Lane),
-    /// Nothing waits too long, but this lane keeps its queue moving only by
-    /// starting threads beyond its budget: its tasks wait more than they
-    /// compute (blocking compensation, see [`crate::blocking`]).
-    LaneCompensating(Lane),
-}
-
-impl Verdict {
-    /// The token (one of [`VERDICTS`]).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Healthy => "healthy",
-            Verdict::LoopBlocked => "loop-blocked",
-            Verdict::LaneSaturated(_) => "pool-saturated",
-            Verdict::LaneCompensating(_) => "pool-compensating",
-        }
-    }
-
-    /// The lane the verdict is about, if any.
-    pub fn lane(self) -> Option<Lane> {
-        match self {
-            Verdict::LaneSaturated(l) | Verdict::LaneCompensating(l) => Some(l),
-            Verdict::Healthy | Verdict::LoopBlocked => None,
-        }
-    }
-
-    /// True for every verdict but [`Verdict::Healthy`]: a finding (the
-    /// doctor's exit code 1).
-    pub fn is_finding(self) -> bool {
-        self != Verdict::Healthy
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// One lane over the window.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -263,9 +211,8 @@ pub struct LaneWindow {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Diagnosis {
-    /// The conclusion: a token of [`VERDICTS`] in JSON, with its lane as
+    /// The conclusion: a token of [`Verdict::TOKENS`] in JSON, with its lane as
     /// `lane` (`null` when the verdict names none).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "verdict_text"))]
     pub verdict: Verdict,
     /// The verdict's lane, repeated for JSON readers (`verdict.lane()`).
     #[cfg_attr(feature = "serde", serde(serialize_with = "lane_text"))]
@@ -285,11 +232,6 @@ pub struct Diagnosis {
 }
 
 #[cfg(feature = "serde")]
-fn verdict_text<S: serde::Serializer>(v: &Verdict, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(v.as_str())
-}
-
-#[cfg(feature = "serde")]
 fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::Error> {
     match l {
         Some(l) => s.serialize_str(l.name()),
@@ -300,7 +242,7 @@ fn lane_text<S: serde::Serializer>(l: &Option<Lane>, s: S) -> Result<S::Ok, S::E
 /// Diagnoses the window between `start` and `end`, `window` apart.
 ///
 /// ```
-/// use sluice::health::{Sample, Verdict, diagnose};
+/// use sluice_health::{Sample, Verdict, diagnose};
 /// use sluice::{Lane, Pool};
 /// use std::time::{Duration, Instant};
 ///
@@ -504,12 +446,12 @@ impl fmt::Display for Diagnosis {
     }
 }
 
-#[cfg(all(test, not(loom)))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
     fn hist(values_ms: &[f64]) -> HistogramSample {
-        let bounds = crate::metrics::BUCKET_BOUNDS;
+        let bounds = sluice::BUCKET_BOUNDS;
         HistogramSample {
             count: values_ms.len() as u64,
             sum_seconds: values_ms.iter().sum::<f64>() / 1e3,
@@ -693,11 +635,7 @@ mod tests {
             let d = diagnose(&start, &end, window, &Thresholds::default());
             text.push_str(&format!("== {name}\n{d}{d:#?}\n"));
         }
-        crate::tests::golden::same(
-            &text,
-            include_str!("../../testdata/doctor.txt"),
-            "doctor.txt",
-        );
+        crate::golden::same(&text, include_str!("../testdata/doctor.txt"), "doctor.txt");
     }
 
     #[test]

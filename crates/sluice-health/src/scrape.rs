@@ -11,7 +11,7 @@
 //! the line: the doctor reads only sluice's own output, so a surprise means
 //! the wrong URL or a changed format, never something to guess around.
 
-use super::ParseError;
+use crate::ParseError;
 
 /// A family's type, from its `# TYPE` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,12 +103,12 @@ impl Exposition {
 /// ```
 /// let pool = sluice::Pool::builder().build()?;
 /// pool.spawn(sluice::Lane::Cpu, || ()).wait()?;
-/// let page = sluice::health::scrape::parse(&pool.metrics().to_prometheus())?;
+/// let page = sluice_health::scrape::parse(&pool.metrics().to_prometheus())?;
 /// assert_eq!(page.value("sluice_started_total", &[("lane", "cpu")]), Some(1.0));
 /// let wait = page.family("sluice_queue_wait_seconds").unwrap();
-/// assert_eq!(wait.kind, sluice::health::scrape::Kind::Histogram);
+/// assert_eq!(wait.kind, sluice_health::scrape::Kind::Histogram);
 ///
-/// let err = sluice::health::scrape::parse("sluice_x 1\n# EOF\n").unwrap_err();
+/// let err = sluice_health::scrape::parse("sluice_x 1\n# EOF\n").unwrap_err();
 /// assert_eq!(err.to_string(), "line 1: sample sluice_x before any # TYPE line");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -464,7 +464,7 @@ fn unescape(v: &str) -> Result<String, String> {
     Ok(out)
 }
 
-#[cfg(all(test, not(loom)))]
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -580,7 +580,7 @@ mod tests {
             };
             text.push_str(&format!("{name}: {got}\n"));
         }
-        let page = parse(include_str!("../../testdata/export_lanes.prom")).unwrap();
+        let page = parse(include_str!("../../sluice/testdata/export_lanes.prom")).unwrap();
         for f in &page.families {
             text.push_str(&format!(
                 "{} {:?} help={:?} unit={:?} samples={} sum={}\n",
@@ -592,11 +592,7 @@ mod tests {
                 f.samples.iter().map(|s| s.value).sum::<f64>()
             ));
         }
-        crate::tests::golden::same(
-            &text,
-            include_str!("../../testdata/scrape.txt"),
-            "scrape.txt",
-        );
+        crate::golden::same(&text, include_str!("../testdata/scrape.txt"), "scrape.txt");
     }
 
     #[test]

@@ -1,4 +1,6 @@
-//! Event-loop health: how late the loop runs ([`LoopMonitor`]) and a
+//! # sluice-health
+//!
+//! Event-loop health for services that run a [`sluice`] pool: how late the loop runs ([`LoopMonitor`]) and a
 //! *doctor* that reads loop lag and lane counters over a window and says
 //! which it is: the loop blocked, a lane saturated, or healthy — with the
 //! numbers that prove it ([`diagnose`]).
@@ -12,24 +14,54 @@
 //!
 //! - `lag.rs`: [`LoopMonitor`], a timer-based lag histogram for tokio
 //!   runtimes, like Node's `monitorEventLoopDelay` (feature `tokio`).
+//! - `verdict.rs`: [`Verdict`], the one verdict vocabulary of sluice: the
+//!   doctor's, `sluice serve`'s `sluice_verdict` and `sluice scope`'s.
 //! - `doctor.rs`: [`Sample`], [`diagnose`], [`Diagnosis`], read from a pool
 //!   in-process or from its Prometheus text.
 //! - `scrape.rs`: [`scrape::parse`], a strict reader of the
 //!   OpenMetrics text sluice writes (what the doctor reads).
+//! - `watch.rs`: [`Watch`], the doctor over consecutive windows inside a
+//!   service.
+//!
+//! ```
+//! use sluice::{Lane, Pool};
+//! use sluice_health::{Sample, Verdict, diagnose};
+//! use std::time::Duration;
+//!
+//! let pool = Pool::builder().build()?;
+//! let start = Sample::from_snapshot(&pool.metrics(), None);
+//! pool.spawn(Lane::FastIo, || ()).wait()?;
+//! let end = Sample::from_snapshot(&pool.metrics(), None);
+//! let d = diagnose(&start, &end, Duration::from_secs(1), &Default::default());
+//! assert_eq!(d.verdict, Verdict::Healthy);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod doctor;
 #[cfg(feature = "tokio")]
 mod lag;
 pub mod scrape;
+mod verdict;
 mod watch;
 
+#[cfg(test)]
+mod golden;
+
 pub use doctor::{
-    Diagnosis, HistogramSample, LaneSample, LaneWindow, ParseError, Sample, Thresholds, VERDICTS,
-    Verdict, diagnose,
+    Diagnosis, HistogramSample, LaneSample, LaneWindow, ParseError, Sample, Thresholds, diagnose,
 };
 #[cfg(feature = "tokio")]
 pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
+pub use verdict::Verdict;
 pub use watch::Watch;
+
+/// Locks `m`, whatever a panicking holder left: the state behind this
+/// crate's mutexes (a window's start sample, the loop-lag histogram) is
+/// valid after every statement, so a panic elsewhere never leaves it torn
+/// (the rule of `sluice`'s sync shim, as tokio's `loom::std::Mutex`).
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 #[cfg(feature = "prometheus")]
 /// Prometheus text of a pool's counters and, if given, the loop's lag: what
@@ -37,20 +69,21 @@ pub use watch::Watch;
 ///
 /// ```
 /// let pool = sluice::Pool::builder().build()?;
-/// let text = sluice::health::to_prometheus(&pool.metrics(), None);
+/// let text = sluice_health::to_prometheus(&pool.metrics(), None);
 /// assert!(text.contains("sluice_queue_depth{lane=\"cpu\"} 0"));
 /// # Ok::<(), sluice::ConfigError>(())
 /// ```
-pub fn to_prometheus(pool: &crate::Snapshot, lag: Option<&HistogramSample>) -> String {
+pub fn to_prometheus(pool: &sluice::Snapshot, lag: Option<&HistogramSample>) -> String {
     exposition(pool, lag, None)
 }
 
 #[cfg(feature = "prometheus")]
 /// [`to_prometheus`] plus, if given, the doctor's verdict as
 /// `sluice_verdict{verdict, lane}`: 1 for the verdict (and its lane), 0 for
-/// every other token of [`VERDICTS`] a pool can get (see [`Watch`]).
+/// every other verdict the pool doctor can give ([`Verdict::of_lanes`];
+/// see [`Watch`]).
 pub fn exposition(
-    pool: &crate::Snapshot,
+    pool: &sluice::Snapshot,
     lag: Option<&HistogramSample>,
     verdict: Option<&Diagnosis>,
 ) -> String {
@@ -70,7 +103,7 @@ pub fn exposition(
 /// A snapshot and a loop-lag histogram, encoded together.
 #[derive(Debug)]
 struct PoolAndLag {
-    pool: crate::Snapshot,
+    pool: sluice::Snapshot,
     lag: Option<HistogramSample>,
     verdict: Option<Verdict>,
 }
@@ -81,42 +114,35 @@ impl prometheus_client::collector::Collector for PoolAndLag {
         &self,
         mut encoder: prometheus_client::encoding::DescriptorEncoder<'_>,
     ) -> Result<(), std::fmt::Error> {
-        let mut sink = crate::metrics::Sink::new(&mut encoder);
-        self.pool.encode(&mut sink)?;
+        use prometheus_client::encoding::EncodeMetric;
+        self.pool.encode_into(&mut encoder)?;
         if let Some(lag) = &self.lag {
-            sink.family(
+            let m = encoder.encode_descriptor(
                 "sluice_loop_lag_seconds",
                 "How late the event loop's timer fired (monitorEventLoopDelay)",
-                &crate::metrics::ConstHistogram::new(
-                    lag.sum_seconds,
-                    lag.count,
-                    lag.buckets.clone(),
-                ),
+                None,
+                lag.metric_type(),
             )?;
+            lag.encode(m)?;
         }
         if let Some(v) = self.verdict {
             use prometheus_client::metrics::family::Family;
             use prometheus_client::metrics::gauge::Gauge;
             let family = Family::<Vec<(&'static str, &'static str)>, Gauge>::default();
-            let mut every = vec![Verdict::Healthy, Verdict::LoopBlocked];
-            for lane in crate::Lane::ALL {
-                every.push(Verdict::LaneSaturated(lane));
-            }
-            for lane in crate::Lane::ALL {
-                every.push(Verdict::LaneCompensating(lane));
-            }
-            for candidate in every {
+            for candidate in Verdict::of_lanes(&sluice::Lane::ALL) {
                 let mut labels = vec![("verdict", candidate.as_str())];
                 if let Some(lane) = candidate.lane() {
                     labels.push(("lane", lane.name()));
                 }
                 family.get_or_create(&labels).set(i64::from(candidate == v));
             }
-            sink.family(
+            let m = encoder.encode_descriptor(
                 "sluice_verdict",
                 "The doctor's verdict on the last window (1: this one, with its lane)",
-                &family,
+                None,
+                family.metric_type(),
             )?;
+            family.encode(m)?;
         }
         Ok(())
     }

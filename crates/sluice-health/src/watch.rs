@@ -1,8 +1,8 @@
 //! [`Watch`]: the doctor run continuously inside a service, so that its
 //! `/metrics` carries the verdict (`sluice_verdict`) next to the counters.
 
-use crate::health::{Diagnosis, Sample, Thresholds, diagnose};
-use crate::loom::sync::Mutex;
+use crate::{Diagnosis, Sample, Thresholds, diagnose, lock};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The doctor's verdict over consecutive windows of a running service.
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// time so far.
 ///
 /// ```
-/// use sluice::health::{Sample, Verdict, Watch};
+/// use sluice_health::{Sample, Verdict, Watch};
 /// use sluice::{Lane, Pool};
 /// use std::time::Duration;
 ///
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 /// let d = watch.observe(Sample::from_snapshot(&pool.metrics(), None));
 /// assert_eq!(d.verdict, Verdict::Healthy);
 /// assert_eq!(d.lanes[0].started, 1);
-/// let text = sluice::health::exposition(&pool.metrics(), None, Some(&d));
+/// let text = sluice_health::exposition(&pool.metrics(), None, Some(&d));
 /// assert!(text.contains("sluice_verdict{verdict=\"healthy\"} 1"));
 /// assert!(text.contains("sluice_verdict{verdict=\"pool-saturated\",lane=\"cpu\"} 0"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -59,7 +59,7 @@ impl Watch {
     /// The verdict of the last complete window, given a sample of now
     /// (which may complete a window); before any, of the time so far.
     pub fn observe(&self, now: Sample) -> Diagnosis {
-        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut st = lock(&self.state);
         let elapsed = st.began.elapsed();
         if elapsed >= self.window {
             let d = diagnose(&st.start, &now, elapsed, &self.thresholds);

@@ -1,11 +1,9 @@
 //! [`LoopMonitor`]: how late a tokio runtime's timers fire, as a histogram —
 //! the `monitorEventLoopDelay` of Node, for a Rust event loop.
 
-use crate::health::HistogramSample;
-use crate::metrics::BUCKET_BOUNDS;
-use crate::metrics::histogram::{Histogram, Merged};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use crate::{HistogramSample, lock};
+use sluice::BUCKET_BOUNDS;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Measures event-loop lag on the tokio runtime it is started on: a task
@@ -13,18 +11,19 @@ use std::time::{Duration, Instant};
 /// When the loop thread is busy with synchronous work, the wake-ups come
 /// late by as much; when only the pool is busy, they come on time.
 ///
-/// Recording is single-writer (only the monitor's task writes), as for the
-/// pool's own histograms, so it costs a few loads and stores per tick.
+/// Each tick records into one histogram behind a mutex that only the
+/// monitor's task and [`snapshot`](LoopMonitor::snapshot) take: one
+/// uncontended lock per tick (at most a thousand a second).
 ///
 /// ```
-/// use sluice::health::LoopMonitor;
+/// use sluice_health::LoopMonitor;
 /// use std::time::Duration;
 ///
 /// let rt = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
 /// let lag = rt.block_on(async {
 ///     let monitor = LoopMonitor::start(Duration::from_millis(5))?;
 ///     tokio::time::sleep(Duration::from_millis(50)).await;
-///     Ok::<_, sluice::health::NoRuntime>(monitor.snapshot())
+///     Ok::<_, sluice_health::NoRuntime>(monitor.snapshot())
 /// })?;
 /// assert!(lag.count >= 1); // ticks measured; how late they were is a number, not a rule
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -38,10 +37,61 @@ pub struct LoopMonitor {
 struct Shared {
     resolution: Duration,
     started: Instant,
-    hist: Histogram,
-    /// Smallest and largest lag, ns; written by the monitor task only.
-    min: AtomicU64,
-    max: AtomicU64,
+    lags: Mutex<Lags>,
+}
+
+/// Every lag recorded, nanoseconds.
+struct Lags {
+    /// For the quantiles and the standard deviation.
+    hdr: hdrhistogram::Histogram<u64>,
+    /// Lags at or below each of [`BUCKET_BOUNDS`] and above the one
+    /// before (the last: above them all), for Prometheus's buckets.
+    per_bound: [u64; BUCKET_BOUNDS.len() + 1],
+    sum: u64,
+    min: u64,
+    max: u64,
+}
+
+impl Lags {
+    fn new() -> Lags {
+        // 3 significant figures, growing to hold any value.
+        let mut hdr = hdrhistogram::Histogram::<u64>::new(3).expect("3 sigfigs is valid");
+        hdr.auto(true);
+        Lags {
+            hdr,
+            per_bound: [0; BUCKET_BOUNDS.len() + 1],
+            sum: 0,
+            min: u64::MAX,
+            max: 0,
+        }
+    }
+
+    fn record(&mut self, late_ns: u64) {
+        // Cannot fail with auto-resize on.
+        let _ = self.hdr.record(late_ns);
+        let secs = late_ns as f64 / 1e9;
+        let bucket = BUCKET_BOUNDS.partition_point(|&le| le < secs);
+        self.per_bound[bucket] += 1;
+        self.sum = self.sum.saturating_add(late_ns);
+        self.min = self.min.min(late_ns);
+        self.max = self.max.max(late_ns);
+    }
+
+    fn sample(&self) -> HistogramSample {
+        let mut below = 0;
+        HistogramSample {
+            count: self.hdr.len(),
+            sum_seconds: self.sum as f64 / 1e9,
+            buckets: BUCKET_BOUNDS
+                .iter()
+                .zip(self.per_bound)
+                .map(|(&le, n)| {
+                    below += n;
+                    (le, below)
+                })
+                .collect(),
+        }
+    }
 }
 
 impl std::fmt::Debug for Shared {
@@ -68,9 +118,7 @@ impl LoopMonitor {
         let shared = Arc::new(Shared {
             resolution,
             started: Instant::now(),
-            hist: Histogram::new(),
-            min: AtomicU64::new(u64::MAX),
-            max: AtomicU64::new(0),
+            lags: Mutex::new(Lags::new()),
         });
         let s = Arc::clone(&shared);
         let task = handle.spawn(async move {
@@ -79,14 +127,7 @@ impl LoopMonitor {
                 tokio::time::sleep_until(due).await;
                 let now = tokio::time::Instant::now();
                 let late = now.saturating_duration_since(due).as_nanos() as u64;
-                s.hist.record(late);
-                // Single writer: see `metrics/histogram.rs`.
-                if late < s.min.load(Ordering::Relaxed) {
-                    s.min.store(late, Ordering::Relaxed);
-                }
-                if late > s.max.load(Ordering::Relaxed) {
-                    s.max.store(late, Ordering::Relaxed);
-                }
+                lock(&s.lags).record(late);
                 due = now + s.resolution;
             }
         });
@@ -95,35 +136,34 @@ impl LoopMonitor {
 
     /// Everything measured since [`start`](LoopMonitor::start).
     pub fn snapshot(&self) -> LagSnapshot {
-        let mut m = Merged::new();
-        m.add(&self.shared.hist);
-        let count: u64 = m.counts.iter().sum();
-        let ms = |ns: u64| ns as f64 / 1e6;
-        let (p50, p90, p99, mean, stddev) = if count == 0 {
-            (0.0, 0.0, 0.0, 0.0, 0.0)
+        let lags = lock(&self.shared.lags);
+        let count = lags.hdr.len();
+        let ms = |ns: f64| ns / 1e6;
+        let (min, mean, p50, p90, p99, stddev) = if count == 0 {
+            (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         } else {
-            let hdr = m.to_hdr();
+            let q = |q: f64| ms(lags.hdr.value_at_quantile(q) as f64);
             (
-                ms(hdr.value_at_quantile(0.5)),
-                ms(hdr.value_at_quantile(0.9)),
-                ms(hdr.value_at_quantile(0.99)),
-                ms(m.sum) / count as f64,
-                hdr.stdev() / 1e6,
+                ms(lags.min as f64),
+                ms(lags.sum as f64) / count as f64,
+                q(0.5),
+                q(0.9),
+                q(0.99),
+                ms(lags.hdr.stdev()),
             )
         };
-        let min = self.shared.min.load(Ordering::Relaxed);
         LagSnapshot {
             resolution_ms: self.shared.resolution.as_secs_f64() * 1e3,
             seconds: self.shared.started.elapsed().as_secs_f64(),
             count,
-            min_ms: if count == 0 { 0.0 } else { ms(min) },
+            min_ms: min,
             mean_ms: mean,
             p50_ms: p50,
             p90_ms: p90,
             p99_ms: p99,
             stddev_ms: stddev,
-            max_ms: ms(self.shared.max.load(Ordering::Relaxed)),
-            sample: sample_of(&m),
+            max_ms: ms(lags.max as f64),
+            sample: lags.sample(),
         }
     }
 }
@@ -131,19 +171,6 @@ impl LoopMonitor {
 impl Drop for LoopMonitor {
     fn drop(&mut self) {
         self.task.abort();
-    }
-}
-
-fn sample_of(m: &Merged) -> HistogramSample {
-    let h = crate::metrics::HistogramSnapshot::from_merged(m);
-    HistogramSample {
-        count: h.count,
-        sum_seconds: h.sum_seconds,
-        buckets: if h.buckets.is_empty() {
-            BUCKET_BOUNDS.iter().map(|&b| (b, 0)).collect()
-        } else {
-            h.buckets
-        },
     }
 }
 
@@ -179,7 +206,7 @@ pub struct LagSnapshot {
     pub max_ms: f64,
     /// Standard deviation of the lag.
     pub stddev_ms: f64,
-    /// The histogram, for Prometheus and for [`diagnose`](crate::health::diagnose) windows.
+    /// The histogram, for Prometheus and for [`diagnose`](crate::diagnose) windows.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub sample: HistogramSample,
 }

@@ -2,8 +2,8 @@
 //! synchronous work, a Cpu lane flooded, and an idle service. Verdicts are
 //! asserted; the lag values only by the direction the scenario forces.
 
-use sluice::health::{LoopMonitor, Sample, Thresholds, Verdict, diagnose};
 use sluice::{Lane, Pool};
+use sluice_health::{LoopMonitor, Sample, Thresholds, Verdict, diagnose};
 use std::time::{Duration, Instant};
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -18,7 +18,7 @@ fn runtime() -> tokio::runtime::Runtime {
 fn window<F: std::future::Future<Output = ()>>(
     pool: &Pool,
     scenario: impl FnOnce(Pool) -> F,
-) -> (sluice::health::Diagnosis, u64) {
+) -> (sluice_health::Diagnosis, u64) {
     let rt = runtime();
     let _guard = rt.enter();
     let monitor = LoopMonitor::start(Duration::from_millis(5)).unwrap();
