@@ -8,7 +8,8 @@
 // the loop drains the inbox and hands each outcome to what waits for it
 // (`expect`). No lock is shared with the workers, so the loop never waits
 // for one. The socket keeps the loop alive only while operations are in
-// flight.
+// flight. A drain is one call for the whole batch, and a batch of stats
+// costs no object from Rust: the addon writes their numbers into `slab`.
 //
 // Every copy of the package has an inbox of its own: a second copy in the
 // same thread (a `require.cache` reset, jest's module registry, both
@@ -18,6 +19,7 @@ const net = require('node:net');
 const { kMaxLength } = require('node:buffer');
 
 const native = require('../binding.js');
+const { statsAt } = require('./stats.js');
 
 const inbox = new native.Inbox();
 const waiting = new Map();
@@ -68,21 +70,84 @@ function forget(id) {
 let drainLimit = kMaxLength;
 
 // Outcomes waiting behind a callback's throw, as [outcomes, from] pairs in
-// order; null when none wait.
+// order (`outcomes` a list [id, value, id, value, ...]); null when none wait.
 let backlog = null;
 
+// Where the addon writes each drain's outcomes (`Inbox::drain` in
+// src/inbox.rs): slab[0] how many, then RECORD numbers each: the id, the
+// tag, then a stat's 18 fields or the index of the outcome's value in the
+// array the drain returns. The slab grows (up to SLAB_MAX outcomes) when a
+// drain fills it; what did not fit comes with the next drain.
+const RECORD = 20;
+const TAG_STAT = 1;
+const TAG_VALUE = 2;
+const SLAB_MAX = 4096;
+let slab = new Float64Array(1 + 64 * RECORD);
+
+const slabFull = () => slab[0] === (slab.length - 1) / RECORD;
+
 function deliver() {
-  const outcomes = inbox.drain(drainLimit);
-  if (backlog !== null) backlog.push([outcomes, 0]);
-  else handOut(outcomes, 0);
+  for (;;) {
+    const values = inbox.drain(drainLimit, slab);
+    const n = slab[0];
+    if (backlog !== null) backlog.push([outcomesOf(values, 0, n), 0]);
+    else handOutSlab(values, n);
+    if (!slabFull()) return;
+    if (n < SLAB_MAX) slab = new Float64Array(1 + 2 * n * RECORD);
+  }
 }
 
-// Hands out `outcomes` from index `from`. A callback that throws throws
-// out of here, untouched, as Node's own callbacks do (an uncaught
-// exception at the user's line, or the caller's domain); the rest of the
-// batch, and batches that arrive meanwhile, are handed out in order on the
-// next turn of the loop, after that exception was dealt with: one throw
-// never takes a batch with it.
+// The value of the outcome whose record starts at `off`.
+function valueAt(values, off) {
+  const tag = slab[off + 1];
+  if (tag === TAG_STAT) return statsAt(slab, off + 2);
+  if (tag === TAG_VALUE) return values[slab[off + 2]];
+  return undefined;
+}
+
+// The slab's outcomes `from` .. `n` as a list [id, value, ...].
+function outcomesOf(values, from, n) {
+  const out = [];
+  for (let k = from; k < n; k++) {
+    const off = 1 + k * RECORD;
+    out.push(slab[off], valueAt(values, off));
+  }
+  return out;
+}
+
+// Hands out the slab's `n` outcomes. A callback that throws throws out of
+// here, untouched, as Node's own callbacks do (an uncaught exception at
+// the user's line, or the caller's domain); the rest of the batch, what
+// the inbox still holds, and batches that arrive meanwhile are handed out
+// in order on the next turn of the loop, after that exception was dealt
+// with: one throw never takes a batch with it.
+function handOutSlab(values, n) {
+  let k = 0;
+  try {
+    for (; k < n; k++) {
+      const off = 1 + k * RECORD;
+      const onOutcome = waiting.get(slab[off]);
+      if (onOutcome === undefined) continue;
+      waiting.delete(slab[off]);
+      onOutcome(valueAt(values, off));
+    }
+  } finally {
+    if (k < n) {
+      const full = slabFull();
+      backlog = [[outcomesOf(values, k + 1, n), 0]];
+      setImmediate(resume);
+      // A full slab: the inbox holds more, which follows in order.
+      for (let more = full; more; more = slabFull()) {
+        const next = inbox.drain(drainLimit, slab);
+        backlog.push([outcomesOf(next, 0, slab[0]), 0]);
+      }
+    } else if (waiting.size === 0) {
+      socket.unref();
+    }
+  }
+}
+
+// Hands out a backlog's `outcomes` from index `from`, as handOutSlab does.
 function handOut(outcomes, from) {
   let i = from;
   try {

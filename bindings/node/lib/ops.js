@@ -69,44 +69,10 @@ function runReadFile(filePath, encoding, callback, signal) {
     signal, cancel);
 }
 
-const msFromTimeSpec = (sec, nsec) => sec * 1e3 + nsec / 1e6;
-
-// fs.Stats as Node's own binding builds them. Node 22 and later deprecate
-// the public constructor (DEP0180) and compute the Date fields lazily from
-// the *Ms ones: there, the object is made from the prototype with the
-// fields Node's binding sets; before, the constructor is Node's own way.
-const lazyDates = typeof (Object.getOwnPropertyDescriptor(nodeFs.Stats.prototype, 'atime') || {}).get === 'function';
-
-function statsFrom(f) {
-  const atimeMs = msFromTimeSpec(f[10], f[11]);
-  const mtimeMs = msFromTimeSpec(f[12], f[13]);
-  const ctimeMs = msFromTimeSpec(f[14], f[15]);
-  const birthtimeMs = msFromTimeSpec(f[16], f[17]);
-  if (!lazyDates) {
-    return new nodeFs.Stats(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-      atimeMs, mtimeMs, ctimeMs, birthtimeMs);
-  }
-  const s = Object.create(nodeFs.Stats.prototype);
-  s.dev = f[0];
-  s.mode = f[1];
-  s.nlink = f[2];
-  s.uid = f[3];
-  s.gid = f[4];
-  s.rdev = f[5];
-  s.blksize = f[6];
-  s.ino = f[7];
-  s.size = f[8];
-  s.blocks = f[9];
-  s.atimeMs = atimeMs;
-  s.mtimeMs = mtimeMs;
-  s.ctimeMs = ctimeMs;
-  s.birthtimeMs = birthtimeMs;
-  return s;
-}
-
 function runStat(filePath, callback) {
   count('calls', 'stat');
-  return start(() => native.stat(inbox, filePath), filePath, statsFrom, callback, undefined, 'FSREQCALLBACK');
+  // The outcome is a Stats already (built from the inbox's slab).
+  return start(() => native.stat(inbox, filePath), filePath, null, callback, undefined, 'FSREQCALLBACK');
 }
 
 function runLookup(hostname, shape, callback, spread) {

@@ -2,7 +2,7 @@
 //! flag a caller's `AbortSignal` sets.
 
 use crate::inbox::Inbox;
-use crate::outcome::{Done, Failure, libc_enomem};
+use crate::outcome::{Done, Failure, STAT_FIELDS, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
 use sluice::Lane;
@@ -151,7 +151,7 @@ pub fn stat(inbox: &Inbox, path: String) -> napi::Result<f64> {
 
 /// dev, mode, nlink, uid, gid, rdev, blksize, ino, size, blocks, then
 /// (seconds, nanoseconds) of atime, mtime, ctime, birthtime.
-pub(crate) fn stat_fields(m: &std::fs::Metadata) -> Vec<f64> {
+pub(crate) fn stat_fields(m: &std::fs::Metadata) -> [f64; STAT_FIELDS] {
     use std::os::unix::fs::MetadataExt;
     let birth = m
         .created()
@@ -159,7 +159,7 @@ pub(crate) fn stat_fields(m: &std::fs::Metadata) -> Vec<f64> {
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| (d.as_secs() as f64, f64::from(d.subsec_nanos())))
         .unwrap_or((0.0, 0.0));
-    vec![
+    [
         m.dev() as f64,
         f64::from(m.mode()),
         m.nlink() as f64,

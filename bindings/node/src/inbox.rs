@@ -2,12 +2,13 @@
 //! outcomes (see the crate's docs), and [`Settle`], which owns an operation
 //! until its outcome is posted there.
 
-use crate::outcome::{Done, Failure};
+use crate::outcome::{Done, Failure, STAT_FIELDS};
 use napi::Env;
-use napi::bindgen_prelude::Array;
+use napi::bindgen_prelude::{Array, Float64ArraySlice};
 use napi_derive::napi;
 use sluice::mailbox::Mailbox;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::io::Write;
 use std::os::fd::IntoRawFd;
 use std::os::unix::net::UnixStream;
@@ -15,6 +16,18 @@ use std::sync::Arc;
 
 /// An operation's id and its outcome, posted to the inbox the call named.
 pub(crate) type Posted = (f64, Done);
+
+/// The numbers one outcome takes in the drain's slab: its id, its tag, then
+/// its `stat` fields or the index of its value. `lib/inbox.js` reads them
+/// (`RECORD`).
+const SLAB_RECORD: usize = 2 + STAT_FIELDS;
+/// An outcome's tag in the slab: nothing (`undefined`).
+const TAG_UNIT: f64 = 0.0;
+/// An outcome's tag in the slab: the `stat` fields follow.
+const TAG_STAT: f64 = 1.0;
+/// An outcome's tag in the slab: its value is the drain's array at the
+/// index that follows.
+const TAG_VALUE: f64 = 2.0;
 
 /// Owns one operation until it is settled: [`Settle::finish`] posts the
 /// work's outcome to the inbox its call named; dropping it unsettled posts a
@@ -68,6 +81,8 @@ pub struct Inbox {
     fd: Option<std::os::unix::net::UnixStream>,
     /// The id of this inbox's next operation.
     next_id: Cell<f64>,
+    /// Outcomes taken from `queue` that did not fit the last drain's slab.
+    spill: RefCell<VecDeque<Posted>>,
 }
 
 #[napi]
@@ -93,6 +108,7 @@ impl Inbox {
             queue: Arc::new(queue),
             fd: Some(watched),
             next_id: Cell::new(1.0),
+            spill: RefCell::new(VecDeque::new()),
         })
     }
 
@@ -105,39 +121,79 @@ impl Inbox {
             .ok_or_else(|| napi::Error::from_reason("sluice: the inbox's descriptor was taken"))
     }
 
-    /// The outcomes posted since the last drain, as `[id, outcome, id,
-    /// outcome, ...]`. Each outcome is converted on its own: bytes past
-    /// `max_buffer` (`buffer.kMaxLength`) become Node's
-    /// `ERR_BUFFER_TOO_LARGE` for that operation, and a value V8 refuses
-    /// all the same (no memory for it) becomes that operation's error (the
-    /// exception V8 raised); the rest of the batch is delivered as usual.
-    #[napi(ts_return_type = "Array<number | unknown>")]
-    pub fn drain<'env>(&self, env: &'env Env, max_buffer: f64) -> napi::Result<Array<'env>> {
-        let mut posted = Vec::new();
-        self.queue.drain(|outcome| posted.push(outcome));
-        let too_many = || napi::Error::from_reason("sluice: too many outcomes in one drain");
-        let len = u32::try_from(posted.len() * 2).map_err(|_| too_many())?;
-        let mut out = env.create_array(len)?;
-        for (i, (id, done)) in (0..len).step_by(2).zip(posted) {
-            out.set(i, id)?;
+    /// The outcomes posted since the last drain, written into `slab`, a
+    /// `Float64Array` private to `lib/inbox.js`: `slab[0]` is how many were
+    /// written, at most `(slab.length - 1) / 20` (the rest waits for the
+    /// next drain, which `lib/inbox.js` makes at once when the slab comes
+    /// back full); then 20 numbers each: the id, the tag (0 nothing, 1
+    /// `stat`, 2 a value), and the `stat`'s 18 fields or the index of the
+    /// outcome's value in the array returned (`null` when none has one).
+    /// A batch of `stat`s is thus one call and no JavaScript object from
+    /// here: `lib/inbox.js` builds each `Stats` from the slab, as Node's
+    /// binding builds them from its own typed array.
+    ///
+    /// Each value is converted on its own: bytes past `max_buffer`
+    /// (`buffer.kMaxLength`) become Node's `ERR_BUFFER_TOO_LARGE` for that
+    /// operation, and a value V8 refuses all the same (no memory for it)
+    /// becomes that operation's error (the exception V8 raised); the rest
+    /// of the batch is delivered as usual.
+    #[napi(ts_return_type = "Array<unknown> | null")]
+    pub fn drain<'env>(
+        &self,
+        env: &'env Env,
+        max_buffer: f64,
+        mut slab: Float64ArraySlice<'env>,
+    ) -> napi::Result<Option<Array<'env>>> {
+        let slab = raw::slab(&mut slab);
+        let Some((count_slot, records)) = slab.split_first_mut() else {
+            return Err(napi::Error::from_reason(
+                "sluice: the drain's slab is empty",
+            ));
+        };
+        let mut spill = self.spill.borrow_mut();
+        if spill.is_empty() {
+            self.queue.drain(|outcome| spill.push_back(outcome));
+        }
+        let n = (records.len() / SLAB_RECORD).min(spill.len());
+        let mut values: Option<Array<'env>> = None;
+        let mut next = 0u32;
+        for (record, (id, done)) in records.chunks_exact_mut(SLAB_RECORD).zip(spill.drain(..n)) {
+            record[0] = id;
             let value = match done {
+                Done::Unit => {
+                    record[1] = TAG_UNIT;
+                    continue;
+                }
+                Done::Stat(fields) => {
+                    record[1] = TAG_STAT;
+                    record[2..].copy_from_slice(&fields);
+                    continue;
+                }
                 Done::Bytes(b) if b.len() as f64 > max_buffer => {
                     Done::Fail(Failure::buffer_too_large(max_buffer as usize))
                 }
                 done => done,
             };
-            let converted = value.into_out(env).and_then(|v| out.set(i + 1, v));
+            record[1] = TAG_VALUE;
+            record[2] = f64::from(next);
+            let out = match &mut values {
+                Some(out) => out,
+                None => values.insert(env.create_array(0)?),
+            };
+            let converted = value.into_out(env).and_then(|v| out.set(next, v));
             if let Err(e) = converted {
                 match raw::take_exception(env) {
-                    Some(exception) => out.set(i + 1, exception)?,
+                    Some(exception) => out.set(next, exception)?,
                     None => {
                         let message = format!("handing the result to JavaScript: {e}");
-                        out.set(i + 1, Failure::message("failed", None, message))?;
+                        out.set(next, Failure::message("failed", None, message))?;
                     }
                 }
             }
+            next += 1;
         }
-        Ok(out)
+        *count_slot = n as f64;
+        Ok(values)
     }
 }
 
@@ -147,7 +203,7 @@ impl Inbox {
 #[allow(unsafe_code)]
 mod raw {
     use napi::Env;
-    use napi::bindgen_prelude::ToNapiValue;
+    use napi::bindgen_prelude::{Float64ArraySlice, ToNapiValue};
     use napi::sys;
 
     /// A JavaScript value as napi handed it over.
@@ -160,6 +216,18 @@ mod raw {
         unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
             Ok(val.0)
         }
+    }
+
+    /// The numbers of the drain's slab, to write.
+    pub(crate) fn slab<'a>(slab: &'a mut Float64ArraySlice<'_>) -> &'a mut [f64] {
+        // SAFETY: the memory is the typed array's, alive for the napi call
+        // this runs in (the slice holds the value in the call's scope).
+        // Nothing else reads or writes it meanwhile: JavaScript runs on this
+        // thread, which is inside the call, and the array is private to
+        // `lib/inbox.js` (never handed to user code, never transferred), so
+        // no code reached from the napi calls the drain makes can touch or
+        // detach it; and no other Rust reference to it exists.
+        unsafe { slab.as_mut() }
     }
 
     /// The exception pending on `env`, cleared, if there is one.

@@ -1,16 +1,20 @@
 //! What an operation hands back: [`Done`], built on a worker, and
 //! [`Failure`], why it produced no value; on the JavaScript thread a `Done`
-//! becomes [`Out`], a value napi converts.
+//! becomes numbers in the drain's slab (`stat` fields, or nothing) or
+//! [`Out`], a value napi converts.
 
 use napi::Env;
-use napi::bindgen_prelude::{Buffer, BufferSlice, Either6, Float64ArraySlice};
+use napi::bindgen_prelude::{Buffer, BufferSlice, Either4};
 use napi_derive::napi;
 
-/// What an operation gives JavaScript: bytes (copied into a buffer of
-/// V8's own up to [`COPY_LIMIT`], handed over beyond it), `stat` fields, addresses, a
-/// failure, or nothing.
-pub(crate) type Out<'env> =
-    Either6<BufferSlice<'env>, Buffer, Float64ArraySlice<'env>, Vec<String>, Failure, ()>;
+/// What an operation gives JavaScript as a value of its own: bytes (copied
+/// into a buffer of V8's own up to [`COPY_LIMIT`], handed over beyond it),
+/// addresses, or a failure. `stat` fields and "nothing" are no value: they
+/// are written into the drain's slab (`Inbox::drain`).
+pub(crate) type Out<'env> = Either4<BufferSlice<'env>, Buffer, Vec<String>, Failure>;
+
+/// The numbers of one `stat` outcome (`fs::stat_fields`).
+pub(crate) const STAT_FIELDS: usize = 18;
 
 /// The largest result copied into a buffer V8 allocates. A buffer that
 /// takes over Rust's allocation instead needs a finalizer, and Node runs
@@ -106,21 +110,28 @@ impl Failure {
 #[derive(Debug)]
 pub(crate) enum Done {
     Bytes(Vec<u8>),
-    Stat(Vec<f64>),
+    /// Inline, so that a `stat` allocates nothing on the worker.
+    Stat([f64; STAT_FIELDS]),
     Addrs(Vec<String>),
     Fail(Failure),
     Unit,
 }
 
 impl Done {
+    /// The value of an outcome that has one: not `Stat`, not `Unit` (an
+    /// error, which `Inbox::drain` never meets: it writes those two into
+    /// the slab).
     pub(crate) fn into_out(self, env: &Env) -> napi::Result<Out<'_>> {
         Ok(match self {
-            Done::Bytes(b) if b.len() <= COPY_LIMIT => Either6::A(BufferSlice::copy_from(env, b)?),
-            Done::Bytes(b) => Either6::B(b.into()),
-            Done::Stat(f) => Either6::C(Float64ArraySlice::copy_from(env, f)?),
-            Done::Addrs(a) => Either6::D(a),
-            Done::Fail(f) => Either6::E(f),
-            Done::Unit => Either6::F(()),
+            Done::Bytes(b) if b.len() <= COPY_LIMIT => Either4::A(BufferSlice::copy_from(env, b)?),
+            Done::Bytes(b) => Either4::B(b.into()),
+            Done::Addrs(a) => Either4::C(a),
+            Done::Fail(f) => Either4::D(f),
+            Done::Stat(_) | Done::Unit => {
+                return Err(napi::Error::from_reason(
+                    "sluice: a stat or empty outcome has no value of its own",
+                ));
+            }
         })
     }
 }

@@ -208,3 +208,31 @@ test('callback exceptions across batches: every callback runs once, every throw 
   assert.strictEqual(r.json.uncaught, Math.ceil(200 / 7));
   assert.strictEqual(r.json.order.length, 200);
 });
+
+test('a drain larger than the slab: 3000 stats waiting at once, throws in the first slab; each callback runs once with its Stats', () => {
+  // The loop is kept busy until the workers have posted every outcome, so
+  // the first drain finds more than its slab holds (64, then it grows) and
+  // the first callback throws with the inbox still full behind it.
+  const r = runChild(`
+    const fs = require('node:fs');
+    const want = fs.statSync('.');
+    let uncaught = 0;
+    process.on('uncaughtException', () => { uncaught++; });
+    const n = 3000;
+    let left = n, good = 0;
+    const seen = new Set();
+    for (let i = 0; i < n; i++) {
+      fs.stat('.', (err, s) => {
+        if (err === null && s instanceof fs.Stats && s.isDirectory() && s.ino === want.ino &&
+            s.mtimeMs === want.mtimeMs && !seen.has(i)) good++;
+        seen.add(i);
+        if (--left === 0) setImmediate(() => { console.log(JSON.stringify({ uncaught, good, seen: seen.size })); });
+        if (i % 500 === 0) throw new Error('e' + i);
+      });
+    }
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+  `, { args: ['-r', './patch.js'] });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, { uncaught: 6, good: 3000, seen: 3000 });
+});
