@@ -63,6 +63,13 @@ pub struct ThreadpoolSymbols {
     /// `static unsigned int slow_io_work_running`: slow I/O running on pool
     /// threads now, at most `(nthreads + 1) / 2`.
     pub slow_io_work_running: Option<u64>,
+    /// `static uv_loop_t default_loop_struct` (`uv-common.c`): the loop
+    /// Node's main thread runs; its `backend_fd` is the loop's epoll fd.
+    pub default_loop: Option<u64>,
+    /// `static RB_HEAD(...) uv__signal_tree` (`unix/signal.c`): every
+    /// started `uv_signal_t` (a JavaScript `process.on(SIGNAL)` listener
+    /// is one).
+    pub signal_tree: Option<u64>,
     /// `static void worker(void*)`: a pool thread's loop.
     pub worker: Option<Function>,
     /// `void uv__work_done(uv_async_t*)`: runs completions on the loop.
@@ -347,6 +354,14 @@ fn threadpool_symbols<'data, R: object::ReadRef<'data>>(
                 functions.push((f, sym.address(), sym.size()));
             }
             continue;
+        }
+        // Two statics of other files, with names no other file uses.
+        if sym.is_local() && sym.is_definition() {
+            match name {
+                "default_loop_struct" => out.default_loop = Some(sym.address()),
+                "uv__signal_tree" => out.signal_tree = Some(sym.address()),
+                _ => {}
+            }
         }
         if !in_threadpool || !sym.is_local() {
             continue;

@@ -135,9 +135,15 @@ pub(crate) fn ask_on_terminal(plan: &Plan) -> bool {
     let mut err = std::io::stderr().lock();
     let _ = write!(
         err,
-        "process {}'s inspector is closed. Open it with SIGUSR1 (it listens on {} during the profile; scope closes it after; Node's `Debugger listening` lines stay on the process's stderr)? [y/N] ",
+        "process {}'s inspector is closed. Open it with SIGUSR1 (it listens on {} during the profile; scope closes it after; Node's `Debugger listening` lines stay on the process's stderr){}? [y/N] ",
         plan.pid,
-        plan.addr_text()
+        plan.addr_text(),
+        match &plan.app_listener {
+            crate::inspector::signal::AppListener::Unknown(why) => format!(
+                "; scope cannot tell whether the program listens for SIGUSR1 itself ({why}): if it does, SIGUSR1 fires that listener"
+            ),
+            _ => String::new(),
+        }
     );
     let _ = err.flush();
     let mut line = String::new();

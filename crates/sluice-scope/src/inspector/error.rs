@@ -142,13 +142,34 @@ pub enum InspectorError {
     },
     /// Another `sluice scope` is profiling the same process.
     #[error(
-        "process {pid} is being profiled by another sluice scope now (it holds the lock {path}); two profilers on one process would close the inspector under each other: wait for that one to finish"
+        "process {pid} is being profiled by another sluice scope now (it holds the abstract socket {path}, `ss -xlp | grep sluice-scope-profile` names it); two profilers on one process would close the inspector under each other: wait for that one to finish"
     )]
     Busy {
         /// The process.
         pid: u32,
-        /// The lock file.
+        /// The lock's name (`@sluice-scope-profile-PID-START`).
         path: String,
+    },
+    /// The program listens for SIGUSR1 itself.
+    #[error(
+        "process {pid} listens for SIGUSR1 itself (a process.on('SIGUSR1') listener: libuv's signal tree holds a SIGUSR1 handle); SIGUSR1 would fire the program's own listener, and would not open the inspector (libuv's handler replaced Node's), so scope did not send it; restart node with --inspect (or --inspect-port=PORT and SIGUSR1 unhandled by the program)"
+    )]
+    AppListensForSigusr1 {
+        /// The process.
+        pid: u32,
+    },
+    /// The main thread is blocked in a call: SIGUSR1 would open the
+    /// inspector only when the call returns.
+    #[error(
+        "process {pid}'s main thread is {main_thread}, for at least {for_ms} ms; Node opens the SIGUSR1 inspector on the main thread, so it would open when that call returns, maybe after scope has gone, and stay open; scope did not send SIGUSR1: try again when the call has returned, or start node with --inspect"
+    )]
+    MainThreadBlocked {
+        /// The process.
+        pid: u32,
+        /// What the main thread is doing, in words.
+        main_thread: String,
+        /// How long scope watched it before refusing.
+        for_ms: u64,
     },
     /// The process exited during the profile.
     #[error(

@@ -4,7 +4,14 @@
 //!   `NODE_OPTIONS`), whether SIGUSR1 may open it (`--disable-sigusr1`).
 //! - `sockets.rs`: the process's listening sockets, from `/proc`: open
 //!   already, or the port held by someone else.
-//! - `signal.rs`: SIGUSR1, only where Node's handler is installed.
+//! - `signal.rs`: SIGUSR1, only where Node's handler is installed and the
+//!   program has no SIGUSR1 listener of its own (read from libuv's signal
+//!   tree).
+//! - `main_thread.rs`: what the main thread is doing; SIGUSR1 is not sent
+//!   while it is blocked in a call (the inspector would open when the call
+//!   returns, with nobody to close it).
+//! - `late.rs`: an inspector held by a busy main thread, closed as soon as
+//!   the main thread lets it.
 //! - `netns.rs`: connecting from inside the target's network namespace.
 //! - `discover.rs`: `GET /json/list`, the WebSocket URL.
 //! - `cdp.rs`: the DevTools protocol over the WebSocket.
@@ -30,6 +37,8 @@ pub mod cdp;
 pub mod discover;
 pub mod error;
 pub mod flags;
+mod late;
+mod main_thread;
 pub mod netns;
 pub mod signal;
 pub mod sockets;
@@ -37,7 +46,9 @@ pub mod sockets;
 use cdp::Cdp;
 use error::InspectorError;
 use flags::InspectFlags;
+use main_thread::MainThread;
 use serde_json::{Value, json};
+use signal::AppListener;
 use sockets::Listener;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -60,6 +71,11 @@ pub struct Plan {
     pub addr: Option<SocketAddr>,
     /// The inspector is open already (`--inspect`, or an earlier SIGUSR1).
     pub already_open: bool,
+    /// Whether the program listens for SIGUSR1 itself ([`plan_of`] reads
+    /// it; [`plan`] cannot: unknown).
+    pub app_listener: AppListener,
+    /// The main thread, watched before and after SIGUSR1.
+    pub(crate) main: MainThread,
 }
 
 impl Plan {
@@ -123,6 +139,8 @@ pub fn plan(pid: u32) -> Result<Plan, InspectorError> {
                         flags,
                         addr: Some(addr),
                         already_open: true,
+                        app_listener: unread(),
+                        main: MainThread::new(pid),
                     });
                 }
             }
@@ -132,6 +150,8 @@ pub fn plan(pid: u32) -> Result<Plan, InspectorError> {
             flags,
             addr: None,
             already_open: false,
+            app_listener: unread(),
+            main: MainThread::new(pid),
         });
     }
     let addr = SocketAddr::new(ip, flags.port);
@@ -141,6 +161,8 @@ pub fn plan(pid: u32) -> Result<Plan, InspectorError> {
             flags,
             addr: Some(addr),
             already_open: true,
+            app_listener: unread(),
+            main: MainThread::new(pid),
         });
     }
     check_port_free(pid, addr)?;
@@ -149,7 +171,38 @@ pub fn plan(pid: u32) -> Result<Plan, InspectorError> {
         flags,
         addr: Some(addr),
         already_open: false,
+        app_listener: unread(),
+        main: MainThread::new(pid),
     })
+}
+
+fn unread() -> AppListener {
+    AppListener::Unknown("scope did not read the process's memory".into())
+}
+
+/// [`plan`], with what the process's memory says: whether the program
+/// listens for SIGUSR1 itself, and which epoll fd is its loop's.
+pub fn plan_of(target: &crate::target::Target) -> Result<Plan, InspectorError> {
+    let mut p = plan(target.pid)?;
+    p.app_listener = signal::app_listener(target);
+    p.main = MainThread::of(target);
+    Ok(p)
+}
+
+/// Before SIGUSR1: refuses a program that listens for SIGUSR1 itself (the
+/// signal would fire its listener, and libuv's handler has replaced
+/// Node's, so no inspector would open) and a main thread blocked in a
+/// call; says so first where the listener cannot be seen.
+fn check_before_signal(plan: &Plan) -> Result<(), InspectorError> {
+    let pid = plan.pid;
+    match &plan.app_listener {
+        AppListener::Listens => return Err(InspectorError::AppListensForSigusr1 { pid }),
+        AppListener::Unknown(why) => eprintln!(
+            "sluice scope: cannot tell whether process {pid} listens for SIGUSR1 itself ({why}); if it does, SIGUSR1 fires that listener instead of opening the inspector, and scope says so when no inspector comes"
+        ),
+        AppListener::None => {}
+    }
+    main_thread::check_not_blocked(&plan.main)
 }
 
 /// Refuses when another process listens on `addr`'s port in the target's
@@ -178,7 +231,7 @@ pub struct Inspector {
     title: String,
     cdp: Cdp,
     /// The profile lock of this process (see [`lock`]), held while open.
-    _lock: std::fs::File,
+    _lock: std::os::unix::net::UnixListener,
     profiling: bool,
     /// Precise coverage is on (scope turned it on to discard optimized
     /// code): turned off again at stop or close.
@@ -199,19 +252,22 @@ pub struct Closed {
 
 impl Inspector {
     /// Opens (when `plan` says it is closed: SIGUSR1) and connects.
-    /// `alive` tells whether the process still runs.
+    /// `alive` tells whether the process still runs; `stop`, whether the
+    /// person asked scope to stop (it ends a watch for a late inspector).
     pub fn open(
         plan: &Plan,
         alive: Box<dyn Fn() -> bool + Send>,
+        stop: &mut dyn FnMut() -> bool,
     ) -> Result<Inspector, InspectorError> {
         let pid = plan.pid;
         let lock = lock(pid)?;
         let addr = if plan.already_open {
             plan.addr.expect("an open inspector has an address")
         } else {
+            check_before_signal(plan)?;
             let before = sockets::held_listeners(pid).map_err(proc_err(pid, "fd"))?;
             signal::open_inspector(pid, plan.flags.sigusr1_disabled)?;
-            wait_for_listener(plan, &before, &*alive)?
+            wait_for_listener(plan, &before, &*alive, stop)?
         };
         let (listing, mut cdp) = netns::run_in(pid, move || {
             let listing = discover::list(pid, addr)?;
@@ -222,37 +278,11 @@ impl Inspector {
             && let Err(InspectorError::Timeout { .. }) =
                 cdp.call("Runtime.evaluate", json!({"expression": "1"}), ANSWER_WAIT)
         {
-            // The main thread is busy in a long synchronous call: no
-            // profile, and the inspector is ended as soon as it can be.
-            let main_thread = main_thread_state(pid);
-            eprintln!(
-                "sluice scope: process {pid}'s main thread is {main_thread}; its inspector at {addr} cannot answer: ending it as soon as the main thread returns (waiting up to {} s)",
-                LATE_WATCH.as_secs()
-            );
-            let _ = cdp.send(
-                "Runtime.evaluate",
-                json!({"expression": "process._debugEnd()"}),
-            );
-            cdp.wait_closed(LATE_WATCH);
-            let closed = port_gone(pid, addr.port());
-            let outcome = if closed {
-                format!(
-                    "Scope ended the inspector as soon as the main thread returned (process._debugEnd()); port {} is closed.",
-                    addr.port()
-                )
-            } else {
-                format!(
-                    "The main thread did not return within {} s: process {pid} still listens on {addr} and stays open until process._debugEnd() runs (queued) or it exits",
-                    LATE_WATCH.as_secs()
-                )
-            };
-            return Err(InspectorError::OpenedLate {
-                pid,
-                waited_ms: ANSWER_WAIT.as_millis() as u64,
-                main_thread,
-                outcome,
-                closed,
-            });
+            // The main thread is held in a call that does not let Node run
+            // the inspector: no profile, and the inspector is ended as soon
+            // as it can be.
+            let alive = move || !gone(pid);
+            return Err(late::end_unanswered(plan, addr, cdp, &alive, stop));
         }
         Ok(Inspector {
             pid,
@@ -373,20 +403,8 @@ impl Inspector {
         if sent.is_ok() {
             self.cdp.wait_closed(Duration::from_secs(5));
         }
-        let deadline = Instant::now() + Duration::from_secs(3);
         let port = self.addr.port();
-        let closed = loop {
-            let open = sockets::held_listeners(self.pid)
-                .map(|h| h.iter().any(|l| l.addr.port() == port))
-                .unwrap_or(false);
-            if !open {
-                break true;
-            }
-            if Instant::now() >= deadline {
-                break false;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let closed = late::port_gone(self.pid, port);
         Closed {
             opened_by_scope: true,
             port_closed: closed,
@@ -410,6 +428,7 @@ fn wait_for_listener(
     plan: &Plan,
     before: &[Listener],
     alive: &dyn Fn() -> bool,
+    stop: &mut dyn FnMut() -> bool,
 ) -> Result<SocketAddr, InspectorError> {
     let pid = plan.pid;
     let start = Instant::now();
@@ -451,8 +470,8 @@ fn wait_for_listener(
             }
             // SIGUSR1 was sent: the inspector may still open when the main
             // thread gets back to its loop. Watch for it and close it then.
-            let main_thread = main_thread_state(pid);
-            let (outcome, closed) = close_when_late(plan, before, alive);
+            let main_thread = plan.main.now().describe();
+            let (outcome, closed) = late::close_when_late(plan, before, alive, stop);
             return Err(InspectorError::OpenedLate {
                 pid,
                 waited_ms: OPEN_WAIT.as_millis() as u64,
@@ -465,185 +484,38 @@ fn wait_for_listener(
     }
 }
 
-/// How long scope watches, after giving up on a profile, for an inspector
-/// that opens late (its main thread busy when SIGUSR1 came), to close it.
-pub const LATE_WATCH: Duration = Duration::from_secs(120);
-
-/// The main thread's state from `/proc/PID/task/PID/syscall`, in words:
-/// "running (not in a system call)", "blocked in futex", ...
-fn main_thread_state(pid: u32) -> String {
-    match std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/syscall")) {
-        Ok(text) => {
-            let text = text.trim();
-            if text.starts_with("running") {
-                "running (busy outside any system call: a long synchronous call)".into()
-            } else {
-                match text
-                    .split_whitespace()
-                    .next()
-                    .and_then(|n| n.parse::<u32>().ok())
-                {
-                    Some(n) => format!(
-                        "blocked in the system call {} (a long synchronous call)",
-                        crate::syscalls::name(n).unwrap_or("?")
-                    ),
-                    None => format!("in an unknown state ({text:?})"),
-                }
-            }
-        }
-        Err(e) => format!("unreadable ({e})"),
-    }
-}
-
-/// After the open wait: polls for the inspector's listening socket for at
-/// most [`LATE_WATCH`]; when it appears, connects and ends it
-/// (`process._debugEnd()`), then checks the port is gone. Returns what
-/// happened, in words, and whether the inspector is known closed.
-fn close_when_late(plan: &Plan, before: &[Listener], alive: &dyn Fn() -> bool) -> (String, bool) {
-    let pid = plan.pid;
-    eprintln!(
-        "sluice scope: process {pid}'s inspector did not open within {} ms of SIGUSR1; watching up to {} s for it to open late, to close it",
-        OPEN_WAIT.as_millis(),
-        LATE_WATCH.as_secs()
-    );
-    let start = Instant::now();
-    while start.elapsed() < LATE_WATCH {
-        if !alive() {
-            return (
-                "The process exited before its inspector opened.".into(),
-                true,
-            );
-        }
-        let held = sockets::held_listeners(pid).unwrap_or_default();
-        let port = match plan.addr {
-            Some(addr) => held
-                .iter()
-                .any(|l| l.addr.port() == addr.port())
-                .then_some(addr),
-            None => {
-                let fresh: Vec<&Listener> = held.iter().filter(|l| !before.contains(l)).collect();
-                match fresh.as_slice() {
-                    [one] => Some(SocketAddr::new(
-                        plan.flags
-                            .connect_ip()
-                            .unwrap_or(IpAddr::from([127, 0, 0, 1])),
-                        one.addr.port(),
-                    )),
-                    _ => None,
-                }
-            }
-        };
-        if let Some(addr) = port {
-            let after = start.elapsed() + OPEN_WAIT;
-            let ended = netns::run_in(pid, move || {
-                let listing = discover::list(pid, addr)?;
-                let mut cdp = Cdp::connect(pid, addr, &listing.path, Box::new(|| true))?;
-                cdp.send(
-                    "Runtime.evaluate",
-                    json!({"expression": "process._debugEnd()"}),
-                )?;
-                cdp.wait_closed(Duration::from_secs(5));
-                Ok(())
-            });
-            let deadline = Instant::now() + Duration::from_secs(3);
-            let gone = loop {
-                let open = sockets::held_listeners(pid)
-                    .map(|h| h.iter().any(|l| l.addr.port() == addr.port()))
-                    .unwrap_or(false);
-                if !open {
-                    break true;
-                }
-                if Instant::now() >= deadline {
-                    break false;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            };
-            return if gone {
-                (
-                    format!(
-                        "It opened {} ms after SIGUSR1 at {addr}, and scope closed it again (process._debugEnd()); port {} is closed.",
-                        after.as_millis(),
-                        addr.port()
-                    ),
-                    true,
-                )
-            } else {
-                (
-                    format!(
-                        "It opened {} ms after SIGUSR1 at {addr} and scope could not close it ({}): process {pid} still listens on port {}; anyone on this host who can reach {addr} can debug it until it exits",
-                        after.as_millis(),
-                        ended
-                            .err()
-                            .map(|e| e.to_string())
-                            .unwrap_or_else(|| "the port stayed open".into()),
-                        addr.port()
-                    ),
-                    false,
-                )
-            };
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (
-        format!(
-            "It had not opened after {} s more; it will open at {} when the main thread returns to its loop, and stay open: run scope --profile again then (it finds it open) or restart the process",
-            LATE_WATCH.as_secs(),
-            plan.addr_text()
-        ),
-        false,
-    )
-}
-
 /// How long a freshly opened inspector has to answer a first trivial
 /// command before scope takes its main thread as blocked.
 pub const ANSWER_WAIT: Duration = Duration::from_secs(2);
 
-/// Whether `pid` no longer listens on `port` (checked for up to 3 s).
-fn port_gone(pid: u32, port: u16) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(3);
-    loop {
-        let open = sockets::held_listeners(pid)
-            .map(|h| h.iter().any(|l| l.addr.port() == port))
-            .unwrap_or(false);
-        if !open {
-            return true;
-        }
-        if Instant::now() >= deadline {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// One profiler per process: an exclusive `flock` on
-/// `$TMPDIR/sluice-scope-profile-PID-START.lock` (START: the process's start
-/// time, so a reused PID is another lock), taken before SIGUSR1 and held
-/// until the inspector is closed; the kernel drops it when scope exits, so a
-/// crashed scope leaves no stale lock. A second scope is refused by name.
-fn lock(pid: u32) -> Result<std::fs::File, InspectorError> {
+/// One profiler per process: an abstract Unix socket named
+/// `sluice-scope-profile-PID-START` (START: the process's start time, so a
+/// reused PID is another name), bound in the target's network namespace
+/// before SIGUSR1 and held until the inspector is closed. The name belongs
+/// to no directory and no user: a second scope is refused whatever its
+/// `TMPDIR` or user, and the kernel frees the name when scope exits, so a
+/// crashed scope leaves nothing stale.
+fn lock(pid: u32) -> Result<std::os::unix::net::UnixListener, InspectorError> {
+    use std::os::linux::net::SocketAddrExt;
     let start = crate::target::process_start_time(pid).ok_or(InspectorError::Exited {
         pid,
         when: "before its profile began".into(),
     })?;
-    let path = std::env::temp_dir().join(format!("sluice-scope-profile-{pid}-{start}.lock"));
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|cause| InspectorError::Write {
-            path: path.display().to_string(),
-            cause,
-        })?;
-    match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
-        Ok(()) => Ok(file),
-        Err(rustix::io::Errno::WOULDBLOCK) => Err(InspectorError::Busy {
-            pid,
-            path: path.display().to_string(),
-        }),
-        Err(e) => Err(InspectorError::Write {
-            path: path.display().to_string(),
-            cause: e.into(),
-        }),
-    }
+    let name = format!("sluice-scope-profile-{pid}-{start}");
+    let shown = format!("@{name}");
+    netns::run_in(pid, move || {
+        let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).map_err(
+            |cause| InspectorError::Write {
+                path: shown.clone(),
+                cause,
+            },
+        )?;
+        std::os::unix::net::UnixListener::bind_addr(&addr).map_err(|cause| {
+            if cause.kind() == std::io::ErrorKind::AddrInUse {
+                InspectorError::Busy { pid, path: shown }
+            } else {
+                InspectorError::Write { path: shown, cause }
+            }
+        })
+    })
 }

@@ -78,3 +78,76 @@ pub fn open_inspector(pid: u32, disabled_by: Option<&'static str>) -> Result<(),
         errno => InspectorError::NoPermission { pid, errno },
     })
 }
+
+/// Whether the process's JavaScript listens for SIGUSR1 itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppListener {
+    /// A started `uv_signal_t` for SIGUSR1 is in libuv's signal tree: a
+    /// `process.on('SIGUSR1')` listener (or an addon's handle). libuv's
+    /// handler then replaces Node's: SIGUSR1 fires the app's listener and
+    /// does not open the inspector.
+    Listens,
+    /// libuv's signal tree was read and holds no SIGUSR1 handle.
+    None,
+    /// Scope could not read the tree (why, in words).
+    Unknown(String),
+}
+
+/// The most handles one walk of libuv's signal tree reads.
+const TREE_LIMIT: usize = 256;
+/// `uv_signal_t` on 64-bit Linux (libuv 1.x): the handle's `type` at 16
+/// (`UV_SIGNAL` is 16), `signum` at 104, `tree_entry.rbe_left`/`rbe_right`
+/// at 112 and 120.
+const TYPE_OFFSET: u64 = 16;
+const UV_SIGNAL: u32 = 16;
+const SIGNUM_OFFSET: u64 = 104;
+const LEFT_OFFSET: u64 = 112;
+
+/// Whether `target` has its own SIGUSR1 listener: walks libuv's
+/// `uv__signal_tree` (every started signal handle, of every loop) in the
+/// process's memory, reading each handle's `type` and `signum`. A handle
+/// whose `type` is not `UV_SIGNAL`, a walk over [`TREE_LIMIT`] handles, or
+/// a failed read is [`AppListener::Unknown`], never a guess.
+pub fn app_listener(target: &crate::target::Target) -> AppListener {
+    let Some(root) = target.image.symbols.signal_tree else {
+        return AppListener::Unknown(format!(
+            "{} has no symbol uv__signal_tree (stripped)",
+            target.image.shown
+        ));
+    };
+    let mem = match crate::memory::RemoteMemory::open(target.pid) {
+        Ok(m) => m,
+        Err(e) => return AppListener::Unknown(format!("/proc/{}/mem: {e}", target.pid)),
+    };
+    let unknown = |why: &str| AppListener::Unknown(format!("libuv's signal tree: {why}"));
+    let Ok(first) = mem.u64(target.image.runtime(root)) else {
+        return unknown("unreadable");
+    };
+    let mut stack = vec![first];
+    let mut seen = 0;
+    while let Some(node) = stack.pop() {
+        if node == 0 {
+            continue;
+        }
+        seen += 1;
+        if seen > TREE_LIMIT {
+            return unknown(&format!("more than {TREE_LIMIT} handles"));
+        }
+        let (Ok(kind), Ok(signum), Ok(left), Ok(right)) = (
+            mem.u32(node + TYPE_OFFSET),
+            mem.u32(node + SIGNUM_OFFSET),
+            mem.u64(node + LEFT_OFFSET),
+            mem.u64(node + LEFT_OFFSET + 8),
+        ) else {
+            return unknown("a handle could not be read");
+        };
+        if kind != UV_SIGNAL {
+            return unknown(&format!("a handle of type {kind}, not UV_SIGNAL"));
+        }
+        if signum == Signal::SIGUSR1 as u32 {
+            return AppListener::Listens;
+        }
+        stack.extend([left, right]);
+    }
+    AppListener::None
+}

@@ -1,6 +1,6 @@
 //! [`take`]: one profile of a running Node's main thread.
 //!
-//! 1. Look ([`inspector::plan`]): open already, or closed (then consent:
+//! 1. Look ([`inspector::plan_of`]): open already, or closed (then consent:
 //!    `--yes`, or a yes at the prompt).
 //! 2. Open ([`Inspector::open`]: SIGUSR1 if closed) and connect, in the
 //!    target's network namespace.
@@ -89,7 +89,7 @@ pub fn take(
     stop: &mut dyn FnMut() -> bool,
 ) -> Result<ProfileReport, ScopeError> {
     let pid = session.target().pid;
-    let plan = inspector::plan(pid)?;
+    let plan = inspector::plan_of(session.target())?;
     consent_to_open(&plan, config, consent)?;
     if !config.out_dir.is_dir() {
         return Err(ScopeError::Config {
@@ -98,7 +98,7 @@ pub fn take(
             expected: "expected an existing directory for the .cpuprofile and the .svg".into(),
         });
     }
-    let mut ins = Inspector::open(&plan, session.target().liveness())?;
+    let mut ins = Inspector::open(&plan, session.target().liveness(), stop)?;
     if config.progress {
         eprintln!(
             "sluice scope: profiling process {pid} for {:.1} s through its inspector at {} ({})…",
@@ -140,10 +140,18 @@ fn consent_to_open(
     config: &ProfileConfig,
     consent: Consent<'_>,
 ) -> Result<(), ScopeError> {
-    if plan.already_open || config.yes {
+    let pid = plan.pid;
+    if plan.already_open {
         return Ok(());
     }
-    let pid = plan.pid;
+    // Refused before anyone is asked: SIGUSR1 would fire the program's own
+    // listener (Inspector::open checks again right before the signal).
+    if plan.app_listener == inspector::signal::AppListener::Listens {
+        return Err(InspectorError::AppListensForSigusr1 { pid }.into());
+    }
+    if config.yes {
+        return Ok(());
+    }
     let addr = plan
         .addr
         .unwrap_or_else(|| std::net::SocketAddr::from(([127, 0, 0, 1], 0)));
