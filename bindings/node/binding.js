@@ -12,7 +12,9 @@
 //
 // Where none fits, the error names the platform, the prebuilds shipped and
 // the command that builds the addon from source. An addon that is not a
-// release build says so once per process (warning SLUICE_DEBUG_BUILD).
+// release build says so once per process (warning SLUICE_DEBUG_BUILD),
+// unless SLUICE_DEBUG_BUILD_WARNING=0 (also false/off; 1, true, on or
+// unset: the warning; anything else stops the load with ERR_SLUICE_ENV).
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -101,6 +103,7 @@ function locate({ env = process.env, dir = __dirname, platform, arch, probe } = 
 }
 
 function load() {
+  debugWarningOn(); // a bad value stops the load before anything is loaded
   const found = locate();
   if (found.error) throw found.error;
   let native;
@@ -126,9 +129,23 @@ function load() {
 // (the addon itself is loaded once per process).
 const WARNED = Symbol.for('sluice.debugBuildWarned');
 
-function warnIfDebug(native, file) {
+// SLUICE_DEBUG_BUILD_WARNING: whether a debug build warns (see above).
+// Node's own tests under the preload set it to 0 (test/node/run.js): those
+// that refuse any unexpected warning test the preload, not the profile.
+function debugWarningOn(env = process.env) {
+  const raw = env.SLUICE_DEBUG_BUILD_WARNING;
+  if (raw === undefined || raw === '') return true;
+  const v = raw.toLowerCase();
+  if (v === '1' || v === 'true' || v === 'on') return true;
+  if (v === '0' || v === 'false' || v === 'off') return false;
+  const e = new Error(`sluice: SLUICE_DEBUG_BUILD_WARNING=${JSON.stringify(raw)}: expected 1 or 0 (true/false, on/off)`);
+  e.code = 'ERR_SLUICE_ENV';
+  throw e;
+}
+
+function warnIfDebug(native, file, env = process.env) {
   const profile = typeof native.buildProfile === 'function' ? native.buildProfile() : 'unknown';
-  if (profile === 'release' || globalThis[WARNED]) return;
+  if (profile === 'release' || globalThis[WARNED] || !debugWarningOn(env)) return;
   globalThis[WARNED] = true;
   process.emitWarning(
     `sluice: the native addon ${file} is a ${profile} build: unoptimised, its pbkdf2, scrypt and gzip run many ` +

@@ -48,7 +48,7 @@ if (typeof native.panicForTest === 'function') {
   // An outcome of `len` zero bytes (untouched pages): the test of a value
   // V8 refuses, past buffer.kMaxLength.
   _internal.oversizedForTest = (len, callback) =>
-    start(() => native.oversizedForTest(inbox.inbox, len), undefined, null, callback);
+    start(() => native.oversizedForTest(inbox.inbox, len, inbox.drainLimit()), undefined, null, callback);
 }
 
 // Written as a list of names, so that Node's CJS export detector finds every

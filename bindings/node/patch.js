@@ -17,6 +17,7 @@ const nodeZlib = require('node:zlib');
 const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const sluice = require('./index.js');
+const perf = require('./lib/perf.js');
 
 const { original, shapes, run, fallback, planned } = sluice._internal;
 
@@ -157,6 +158,8 @@ if (enabled.lookup) {
     return { run: (cb) => run.runLookup(hostname, shape, cb, spread), returns: {} };
   };
   nodeDns.lookup = callbackForm('lookup', original.lookup, 1, true, plan(true));
+  // Node's 'dns' performance entries for the lookups sluice runs.
+  perf.install();
   nodeDns.promises.lookup = promiseForm('lookup', original.lookupPromise, plan(false));
   patched.push('dns.lookup', 'dns.promises.lookup');
 }

@@ -5,7 +5,7 @@
 
 const { AsyncResource } = require('node:async_hooks');
 
-const { expect, forget } = require('./inbox.js');
+const { inbox, expect, forget } = require('./inbox.js');
 const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
 
 // Starts an operation: `submit()` calls the addon and returns the id;
@@ -13,16 +13,14 @@ const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
 // addon's value into Node's result. Without `callback`, returns a promise,
 // settled with the result or with Node's error (a synchronous failure
 // becomes its rejection). With a Node-style `callback`, returns nothing and
-// calls it from the loop when the outcome arrives, as Node calls its own:
-// no promise, no extra tick, in the caller's async context (`type` names
-// the AsyncResource, as Node names its request: FSREQCALLBACK, ...), and an
-// exception it throws is the caller's (see inbox.js's `handOut`).
-// `spread(callback, result)`, where given, hands the result over the way
-// the Node function does (dns.lookup's `(err, address, family)`).
-// `signal` (an AbortSignal, readFile's): aborting it settles the call at
-// once with Node's AbortError and `cancel` (a native.Cancel) tells the
-// worker to skip or stop it.
-function start(submit, context, shape, callback, spread, type, signal, cancel) {
+// calls it from the loop when the outcome arrives, as Node calls its own
+// (see `request`). `spread(callback, result)`, where given, hands the
+// result over the way the Node function does (dns.lookup's `(err, address,
+// family)`). `request` says which requests Node's function makes (see
+// below). `signal` (an AbortSignal, readFile's): aborting it settles the
+// call at once with Node's AbortError and `cancel` (a native.Cancel) tells
+// the worker to skip or stop it.
+function start(submit, context, shape, callback, spread, request, signal, cancel) {
   if (signal !== undefined && signal.aborted) {
     const err = abortError(signal);
     if (callback === undefined) return Promise.reject(err);
@@ -49,30 +47,73 @@ function start(submit, context, shape, callback, spread, type, signal, cancel) {
       expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
     });
   }
-  const resource = new AsyncResource(type || 'SLUICE', { requireManualDestroy: false });
-  // A domain the call was made in catches what the callback throws, as
-  // Node's own requests do (`resource.domain` is set by the domain module).
+  const req = request || SLUICE;
+  // The call's first request, made in the caller's async context: async_hooks
+  // see its init here, AsyncLocalStorage's store and the caller's domain
+  // (`resource.domain`, set by the domain module) travel with it.
+  const resource = new AsyncResource(req.type, { requireManualDestroy: false });
   const settle = (value) => {
-    const [error, result] = resultOf(value, context, shape);
-    const domain = resource.domain;
+    stepThrough(req.type, resource, req.after ? req.after(value) : 0, (last) => {
+      const [error, result] = resultOf(value, context, shape);
+      deliverIn(last, callback, spread, error, result);
+    });
+  };
+  expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
+  return undefined;
+}
+
+// What a Node function's callback form looks like to async_hooks: `type`, the
+// resource of its requests (FSREQCALLBACK, PBKDF2REQUEST, ...), and, where
+// Node makes more than one request per call (fs.readFile's open, fstat,
+// reads and close), `after(value)`: how many follow the first for that
+// outcome. Each is made in its predecessor's callback, one turn of the loop
+// later (as Node's complete on the pool's later turns), so its trigger is
+// the one before it and the one before it is destroyed first; the
+// callback runs in the last one.
+const SLUICE = { type: 'SLUICE' };
+
+// Runs `resource`'s part of the call, then the `more` requests after it,
+// and `finish(last)` in the last one's scope.
+function stepThrough(type, resource, more, finish) {
+  if (more === 0) {
+    finish(resource);
+    return;
+  }
+  let next;
+  resource.runInAsyncScope(() => {
+    next = new AsyncResource(type, { requireManualDestroy: false });
+  });
+  resource.emitDestroy();
+  expect(inbox.nextTurn(), () => stepThrough(type, next, more - 1, finish));
+}
+
+// Calls the callback in `resource`'s scope, as Node calls a request's
+// callback (its `before`, the callback, its `after`, then its `destroy`).
+// A domain the call was made in catches what the callback throws, as
+// Node's own requests do.
+function deliverIn(resource, callback, spread, error, result) {
+  const domain = resource.domain;
+  // No catch where there is no domain: the exception leaves untouched, and
+  // the crash banner points at the user's line.
+  try {
     if (domain === undefined) {
-      deliverTo(resource, callback, spread, error, result);
+      callIn(resource, callback, spread, error, result);
       return;
     }
     try {
-      deliverTo(resource, callback, spread, error, result);
+      callIn(resource, callback, spread, error, result);
     } catch (err) {
       // The async scope has exited the domain; re-enter it so that the
       // uncaught exception is the domain's, as Node's would be.
       domain.enter();
       throw err;
     }
-  };
-  expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
-  return undefined;
+  } finally {
+    resource.emitDestroy();
+  }
 }
 
-function deliverTo(resource, callback, spread, error, result) {
+function callIn(resource, callback, spread, error, result) {
   if (error !== null) resource.runInAsyncScope(callback, undefined, error);
   else if (spread) resource.runInAsyncScope(spread, undefined, callback, result);
   else resource.runInAsyncScope(callback, undefined, null, result);

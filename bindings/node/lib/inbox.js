@@ -190,6 +190,7 @@ module.exports = {
   expect,
   forget,
   pending: () => waiting.size,
+  drainLimit: () => drainLimit,
   setDrainLimitForTest: (limit) => {
     drainLimit = limit;
   },

@@ -22,6 +22,7 @@ const {
   readFileOptions, statOptionsOk, lookupShape, orderAddresses,
 } = require('./shapes.js');
 const { count } = require('./metrics.js');
+const perf = require('./perf.js');
 const { planned, disabled } = require('./pool.js');
 
 // Node's functions as they were when sluice loaded: `sluice/patch` replaces
@@ -40,43 +41,80 @@ const original = Object.freeze({
   lookupPromise: nodeDns.promises.lookup,
 });
 
+// The requests Node's callback forms make, as async_hooks see them (see
+// call.js's `start`).
+const REQUEST = {
+  pbkdf2: { type: 'PBKDF2REQUEST' },
+  scrypt: { type: 'SCRYPTREQUEST' },
+  zlib: { type: 'ZLIB' },
+  stat: { type: 'FSREQCALLBACK' },
+  lookup: { type: 'GETADDRINFOREQWRAP' },
+  // fs.readFile: open, then fstat, the reads (512 KiB each; one for an
+  // empty file) and close, each an FSREQCALLBACK made in the previous
+  // one's callback; a failed open calls back in the open's, a failed
+  // fstat or read (or a file over 2 GiB) closes first, as Node does.
+  readFile: { type: 'FSREQCALLBACK', after: readFileRequestsAfterOpen },
+};
+
+const READ_CHUNK = 512 * 1024;
+
+function readFileRequestsAfterOpen(value) {
+  if (Buffer.isBuffer(value) || typeof value === 'string') {
+    return 1 + Math.max(1, Math.ceil(value.length / READ_CHUNK)) + 1;
+  }
+  if (value instanceof Error) return value.code === 'ABORT_ERR' ? 1 : 0;
+  if (value === null || typeof value !== 'object') return 0;
+  if (value.kind === 'sys') return value.syscall === 'open' ? 0 : value.syscall === 'read' ? 3 : 2;
+  if (value.kind === 'range') return 2;
+  if (value.kind === 'aborted') return 1;
+  return 0;
+}
+
 function runPbkdf2(args, callback) {
   count('calls', 'pbkdf2');
-  return start(() => native.pbkdf2(inbox, ...args), undefined, null, callback, undefined, 'PBKDF2REQUEST');
+  return start(() => native.pbkdf2(inbox, ...args), undefined, null, callback, undefined, REQUEST.pbkdf2);
 }
 
 function runScrypt(args, callback) {
   count('calls', 'scrypt');
-  return start(() => native.scrypt(inbox, ...args), undefined, null, callback, undefined, 'SCRYPTREQUEST');
+  return start(() => native.scrypt(inbox, ...args), undefined, null, callback, undefined, REQUEST.scrypt);
 }
 
 function runGzip(input, level, callback) {
   count('calls', 'gzip');
-  return start(() => native.gzip(inbox, input, level), undefined, null, callback, undefined, 'ZLIB');
+  return start(() => native.gzip(inbox, input, level), undefined, null, callback, undefined, REQUEST.zlib);
 }
 
 // `maxOutput`: the caller's maxOutputLength, or Node's default kMaxLength.
 function runGunzip(input, callback, maxOutput = kMaxLength) {
   count('calls', 'gunzip');
-  return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, 'ZLIB');
+  return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, REQUEST.zlib);
 }
 
 function runReadFile(filePath, encoding, callback, signal) {
   count('calls', 'readFile');
   const cancel = signal === undefined ? undefined : new native.Cancel();
   return start(() => native.readFile(inbox, filePath, cancel), filePath,
-    encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, 'FSREQCALLBACK',
+    encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, REQUEST.readFile,
     signal, cancel);
 }
 
 function runStat(filePath, callback) {
   count('calls', 'stat');
   // The outcome is a Stats already (built from the inbox's slab).
-  return start(() => native.stat(inbox, filePath), filePath, null, callback, undefined, 'FSREQCALLBACK');
+  return start(() => native.stat(inbox, filePath), filePath, null, callback, undefined, REQUEST.stat);
 }
+
+// Node's lookup takes `order` (and names it in its 'dns' entries) from
+// 20.13 and 22.1 on.
+const LOOKUP_HAS_ORDER = (() => {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 1) || (major === 20 && minor >= 13);
+})();
 
 function runLookup(hostname, shape, callback, spread) {
   count('calls', 'lookup');
+  const startTime = perf.lookupStarted();
   return start(() => native.lookup(inbox, hostname, shape.family), hostname, (addrs) => {
     const list = orderAddresses(
       addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
@@ -84,8 +122,13 @@ function runLookup(hostname, shape, callback, spread) {
       // The resolver reports "no address" as an error; this is defensive.
       throw failureError({ kind: 'dns', code: 'ENOTFOUND' }, hostname);
     }
+    // Node's detail: the addresses as the callback gets them (`all`: objects).
+    const detail = { hostname, family: shape.family, hints: shape.hints, verbatim: shape.order === 'verbatim' };
+    if (LOOKUP_HAS_ORDER) detail.order = shape.order;
+    detail.addresses = shape.all ? list.map((a) => ({ ...a })) : list.map((a) => a.address);
+    perf.lookupDone(startTime, detail);
     return shape.all ? list : list[0];
-  }, callback, spread, 'GETADDRINFOREQWRAP');
+  }, callback, spread, REQUEST.lookup);
 }
 
 /** Counts a call handed to Node's own function `op`. */

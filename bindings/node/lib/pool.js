@@ -12,7 +12,6 @@
 const util = require('node:util');
 
 const native = require('../binding.js');
-const inbox = require('./inbox.js');
 const { addonError } = require('./errors.js');
 
 let disabled = null;
@@ -27,22 +26,27 @@ let disabled = null;
 }
 
 // Once the tick that loaded the package ends (configure() runs in it, or
-// builds the pool itself), the pool is built, a worker started on each lane,
-// and the resolver read: the first call is as fast as the next ones.
-setImmediate(() => {
-  if (disabled !== null) {
+// builds the pool itself), the pool is built, a FastIo worker started and
+// the resolver read: the first call is as fast as the next ones. The addon
+// schedules it on the loop itself (src/after_tick.rs), not with
+// setImmediate: an immediate made at load would reach async_hooks enabled
+// later as a `before` with no `init`, and run in a domain the app entered
+// meanwhile (Node's DEP0097). The inbox's socket opens at the first call,
+// after the app's hooks, which then see its init (PIPEWRAP) before its reads.
+if (disabled !== null) {
+  setImmediate(() => {
+    if (disabled === null) return; // configure() replaced the value
     process.emitWarning(
       `${disabled.message.replace(/^sluice: /, '')}; sluice is off: every call runs on Node's own functions (libuv's pool) until it is fixed`,
       { code: 'ERR_SLUICE_ENV', type: 'SluiceWarning' });
-    return;
-  }
-  inbox.open();
+  }).unref();
+} else {
   try {
-    native.warm();
+    native.warmAfterTick();
   } catch {
     // The first call reports it.
   }
-}).unref();
+}
 
 // `plan()` (a shape check) as null where it throws: an options object with
 // a throwing getter, a revoked Proxy. The call then goes to Node's own

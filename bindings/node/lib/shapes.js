@@ -169,7 +169,7 @@ function lookupShape(hostname, options, callbackForm) {
       !/^[\x21-\x7e]+$/.test(hostname)) {
     return null;
   }
-  const shape = { family: 0, all: false, order: nodeDns.getDefaultResultOrder() };
+  const shape = { family: 0, all: false, order: nodeDns.getDefaultResultOrder(), hints: 0 };
   let addrconfig = false;
   if (options === undefined) return shape;
   if (typeof options === 'number') {
@@ -193,6 +193,7 @@ function lookupShape(hostname, options, callbackForm) {
       case 'hints':
         if (v === nodeDns.ADDRCONFIG) addrconfig = true;
         else if (v !== 0) return null;
+        shape.hints = v;
         break;
       case 'verbatim':
         if (typeof v !== 'boolean') return null;

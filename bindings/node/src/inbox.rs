@@ -112,6 +112,24 @@ impl Inbox {
         })
     }
 
+    /// A new operation id whose outcome (nothing) is posted once the
+    /// current turn of the loop has ended (see `after_tick`): after the
+    /// async_hooks `destroy`s queued in this turn were emitted. `lib/call.js`
+    /// steps through the requests Node's `fs.readFile` makes (open, fstat,
+    /// read, close), one turn each, as Node's do.
+    #[napi]
+    pub fn next_turn(&self, env: Env) -> napi::Result<f64> {
+        let settle = Settle::open(self);
+        let id = settle.id;
+        // Where it cannot be scheduled, the task is dropped and its guard
+        // posts a "dropped" outcome at once: the id settles either way.
+        drop(crate::after_tick::schedule(
+            &env,
+            Box::new(move || settle.finish(Done::Unit)),
+        ));
+        Ok(id)
+    }
+
     /// The descriptor to watch, once; `lib/inbox.js` owns it from then on.
     #[napi]
     pub fn take_fd(&mut self) -> napi::Result<i32> {

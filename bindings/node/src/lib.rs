@@ -48,11 +48,12 @@
 //! | `inbox` | the inbox, `Settle` |
 //! | `pool` | the process's pool, `submit`, `checkEnv`, `buildProfile`, `noop` |
 //! | `configure` | `configure(options)`: a refusal names the option (from `sluice::Knob`) |
-//! | `warm` | the warm-up at load |
+//! | `warm`, `after_tick` | the warm-up, once the tick that loaded the package ends (a libuv idle handle: no async resource) |
 //! | `crypto`, `zlib`, `fs`, `dns`, `hash` | the operations |
 //! | `metrics` | the pool's and resolver's metrics |
 //! | `test_hooks` | `panicForTest`, `oversizedForTest` (cargo feature `test-hooks` only) |
 
+mod after_tick;
 pub mod configure;
 pub mod crypto;
 pub mod dns;

@@ -1,9 +1,11 @@
 //! The warm-up: the pool, a `FastIo` worker and the resolver ready before
 //! the first call.
 
+use crate::after_tick;
 use crate::dns::{resolver, runtime};
 use crate::fs::read_whole;
 use crate::pool::pool;
+use napi::Env;
 use napi_derive::napi;
 use sluice::Lane;
 use sluice_dns::Family;
@@ -17,9 +19,9 @@ use sluice_dns::Family;
 /// (counted in the resolver's totals). The
 /// `Cpu` lane is left alone: its first task pays for a thread start, which
 /// hashing and compression do not notice.
-/// `lib/pool.js` calls it once the tick that loaded it has ended, unless
-/// `configure` ran first (which calls it itself); the empty task runs once
-/// per process. Fails as `pool` does.
+/// It runs once the tick that loaded the package has ended
+/// ([`warm_after_tick`]), unless `configure` ran first (which calls it
+/// itself); the empty task runs once per process. Fails as `pool` does.
 #[napi]
 pub fn warm() -> napi::Result<()> {
     static WARMED: std::sync::Once = std::sync::Once::new();
@@ -41,4 +43,13 @@ pub fn warm() -> napi::Result<()> {
         }
     });
     Ok(())
+}
+
+/// Schedules [`warm`] for when the current turn of this thread's event loop
+/// has ended (`lib/pool.js` calls it when the package loads), invisibly to
+/// async_hooks and domains (see `after_tick`). Its errors are the first
+/// call's to report.
+#[napi]
+pub fn warm_after_tick(env: Env) -> napi::Result<()> {
+    after_tick::schedule(&env, Box::new(|| drop(warm())))
 }

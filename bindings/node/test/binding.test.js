@@ -107,6 +107,28 @@ test('a debug build warns once per process, a release build not at all', () => {
   assert.match(r.json[0].message, /\/x\/debug\.node is a debug build/);
 });
 
+test('SLUICE_DEBUG_BUILD_WARNING=0 silences a debug build\'s warning; a bad value stops the load', () => {
+  const r = runChild(`
+    const loader = require('./binding.js')[Symbol.for('sluice.loader')];
+    const seen = [];
+    process.on('warning', (w) => { if (w.message.includes('/x/')) seen.push(w.code); });
+    for (const v of ['0', 'off', 'FALSE']) {
+      globalThis[Symbol.for('sluice.debugBuildWarned')] = false;
+      loader.warnIfDebug({ buildProfile: () => 'debug' }, '/x/debug.node', { SLUICE_DEBUG_BUILD_WARNING: v });
+    }
+    globalThis[Symbol.for('sluice.debugBuildWarned')] = false;
+    loader.warnIfDebug({ buildProfile: () => 'debug' }, '/x/debug.node', { SLUICE_DEBUG_BUILD_WARNING: '1' });
+    setImmediate(() => console.log(JSON.stringify(seen)));`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, ['SLUICE_DEBUG_BUILD'], 'only the one with 1');
+  const quiet = runChild(`require('.'); setImmediate(() => console.log('{}'));`, { env: { SLUICE_DEBUG_BUILD_WARNING: '0' } });
+  assert.strictEqual(quiet.status, 0, quiet.stderr);
+  assert.doesNotMatch(quiet.stderr, /SLUICE_DEBUG_BUILD/);
+  const bad = runChild(`require('.')`, { env: { SLUICE_DEBUG_BUILD_WARNING: 'maybe' } });
+  assert.notStrictEqual(bad.status, 0);
+  assert.match(bad.stderr, /SLUICE_DEBUG_BUILD_WARNING="maybe": expected 1 or 0/);
+});
+
 test('loading the package: the warning matches the addon\'s build profile', () => {
   const r = runChild(`
     const seen = [];

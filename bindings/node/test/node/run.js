@@ -6,9 +6,10 @@
 // with a time limit, and prints a table: passes plain / passes preload. A
 // test that passes on plain node and fails under the preload is a
 // regression, and the run fails (exit 1) unless exceptions.json lists it
-// with its reason. A debug addon's one warning on load is kept quiet
-// (quiet-debug-build.js): tests that refuse any unexpected warning would
-// otherwise fail on the build's profile, not the preload's behaviour.
+// with its reason. A debug addon's one warning on load is turned off
+// (SLUICE_DEBUG_BUILD_WARNING=0, the package's switch): tests that refuse
+// any unexpected warning would otherwise fail on the build's profile, not
+// the preload's behaviour.
 //
 //   node test/node/run.js [--jobs N] [--timeout SECONDS] [--failures FILE] [NAME_PART...]
 //
@@ -23,7 +24,6 @@ const path = require('node:path');
 
 const HERE = __dirname;
 const PATCH = path.join(HERE, '..', '..', 'patch.js');
-const QUIET = path.join(HERE, 'quiet-debug-build.js');
 
 function usage(msg) {
   process.stderr.write(`run.js: ${msg}\n` +
@@ -65,12 +65,12 @@ function flagsOf(file) {
 function runOne(file, preload, opts, tmpRoot, slot) {
   const rel = path.relative(HERE, file);
   const flags = flagsOf(file);
-  const args = [...(preload ? ['-r', QUIET, '-r', PATCH] : []), ...flags, file];
+  const args = [...(preload ? ['-r', PATCH] : []), ...flags, file];
   // Each concurrent slot has its own scratch directory (common/tmpdir.js).
   const testDir = path.join(tmpRoot, `${preload ? 'preload' : 'plain'}-${slot}`);
   fs.rmSync(testDir, { recursive: true, force: true });
   fs.mkdirSync(testDir, { recursive: true });
-  const env = { ...process.env, NODE_TEST_DIR: testDir, TEST_THREAD_ID: String(slot) };
+  const env = { ...process.env, NODE_TEST_DIR: testDir, TEST_THREAD_ID: String(slot), SLUICE_DEBUG_BUILD_WARNING: '0' };
   delete env.NODE_OPTIONS;
   delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
