@@ -46,3 +46,21 @@ for (const line of [22, 24]) {
     });
   });
 }
+
+test('engines names exactly the Node lines the package\'s tests run on', () => {
+  // scripts/pack-check runs `node --test` on SLUICE_PACK_NODES' default
+  // lines, and scripts/test on the node on PATH.
+  const check = fs.readFileSync(path.join(PKG, '..', '..', 'scripts', 'pack-check'), 'utf8');
+  const m = /\$\{SLUICE_PACK_NODES:-([0-9 ]+)\}/.exec(check);
+  assert.ok(m, 'the default of SLUICE_PACK_NODES in scripts/pack-check');
+  const onPath = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' });
+  assert.strictEqual(onPath.status, 0, 'a node on PATH');
+  const tested = new Set([...m[1].trim().split(/\s+/).map(Number), Number(onPath.stdout.split('.')[0])]);
+  const engines = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8')).engines.node;
+  const claimed = engines.split('||').map((l) => {
+    const x = /^\s*(\d+)\.x\s*$/.exec(l);
+    assert.ok(x, `engines "${engines}": each line N.x`);
+    return Number(x[1]);
+  });
+  assert.deepStrictEqual([...new Set(claimed)].sort((a, b) => a - b), [...tested].sort((a, b) => a - b));
+});
