@@ -123,6 +123,11 @@ pub struct Report {
     /// Probe mode's per-kind figures (absent without `--probe`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub probe: Option<ProbeReport>,
+    /// sluice's lanes, in a process that uses sluice's npm package (absent
+    /// in one that does not): threads, busy, saturation and each lane's
+    /// verdict (`lanes.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sluice_lanes: Vec<crate::lanes::LaneReport>,
 }
 
 /// Counts of one window's samples.
@@ -437,6 +442,7 @@ impl Window {
             verdict,
             evidence,
             probe: cx.probe,
+            sluice_lanes: Vec::new(),
         }
     }
 }

@@ -11,6 +11,8 @@
 //! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
+//! - `lanes.rs`: sluice's own lanes (the npm package's threads), beside
+//!   libuv's pool.
 //! - `aggregate.rs`: a window of samples into a [`Report`].
 //! - `onset.rs`: since when the loop and the pool have been in trouble.
 //! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
@@ -37,6 +39,7 @@ pub mod face;
 pub mod host;
 pub mod image;
 pub mod inspector;
+pub mod lanes;
 pub mod maps;
 pub mod memory;
 pub mod onset;

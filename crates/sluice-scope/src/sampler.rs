@@ -13,14 +13,14 @@ use std::os::unix::fs::FileExt;
 
 /// One thread's open files.
 #[derive(Debug)]
-struct Watched {
-    tid: u32,
+pub(crate) struct Watched {
+    pub(crate) tid: u32,
     syscall: Option<File>,
     schedstat: Option<File>,
 }
 
 impl Watched {
-    fn open(pid: u32, tid: u32) -> Watched {
+    pub(crate) fn open(pid: u32, tid: u32) -> Watched {
         let open = |f: &str| File::open(format!("/proc/{pid}/task/{tid}/{f}")).ok();
         Watched {
             tid,
@@ -29,7 +29,7 @@ impl Watched {
         }
     }
 
-    fn line(&self, buf: &mut [u8]) -> Option<SyscallLine> {
+    pub(crate) fn line(&self, buf: &mut [u8]) -> Option<SyscallLine> {
         let n = self.syscall.as_ref()?.read_at(buf, 0).ok()?;
         SyscallLine::parse(std::str::from_utf8(&buf[..n]).ok()?)
     }

@@ -58,6 +58,8 @@ pub struct Session {
     onsets: Onsets,
     /// The process exited during the last window.
     exited: bool,
+    /// sluice's lanes, where the process has them.
+    lanes: crate::lanes::Lanes,
 }
 
 impl Session {
@@ -110,6 +112,7 @@ impl Session {
             attached: Instant::now(),
             onsets: Onsets::default(),
             exited: false,
+            lanes: crate::lanes::Lanes::default(),
         })
     }
 
@@ -169,6 +172,7 @@ impl Session {
             });
         }
         self.rediscover()?;
+        self.lanes.rediscover(&self.target);
         let mut window = Window::new(self.sampler.pool_tids());
         let cpu0 = self.cpu_mark();
         let start = Instant::now();
@@ -185,7 +189,7 @@ impl Session {
         };
         let (pool_cpu_ns, loop_cpu_ns, sampler_cpu_ns) = cpu1.since(&cpu0);
         let t_s = self.attached.elapsed().as_secs_f64();
-        Ok(window.finish(Context {
+        let mut report = window.finish(Context {
             t_s,
             order: self.onsets.order(t_s),
             pid: self.target.pid,
@@ -195,7 +199,9 @@ impl Session {
             loop_cpu_ns,
             sampler_cpu_ns,
             probe,
-        }))
+        });
+        report.sluice_lanes = self.lanes.reports();
+        Ok(report)
     }
 
     /// One sample of the pool, the loop and the queue into `window` (and
@@ -212,6 +218,7 @@ impl Session {
             _ => None,
         };
         window.add(&tick, q);
+        self.lanes.tick();
         self.onsets.add(
             self.attached.elapsed().as_secs_f64(),
             tick.loop_state.is_busy(),

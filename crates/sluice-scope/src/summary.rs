@@ -82,9 +82,21 @@ impl Summary {
         self.reports.iter().filter(|r| r.verdict == v).count()
     }
 
-    /// Each window's verdict and length in seconds, in order.
+    /// Each window's verdict and length in seconds, in order: libuv's
+    /// pool and the loop's, or where that is no finding, the first of
+    /// sluice's lanes that is one (`pool-saturated` with its lane).
     pub fn verdicts(&self) -> impl Iterator<Item = (Verdict, f64)> + '_ {
-        self.reports.iter().map(|r| (r.verdict, r.window_s))
+        self.reports.iter().map(|r| {
+            let lane = r
+                .sluice_lanes
+                .iter()
+                .map(|l| l.verdict)
+                .find(|v| v.is_finding());
+            match lane {
+                Some(v) if !r.verdict.is_finding() => (v, r.window_s),
+                _ => (r.verdict, r.window_s),
+            }
+        })
     }
 
     /// Windows whose verdict is a finding ([`Verdict::is_finding`]).
@@ -145,6 +157,24 @@ impl Summary {
             .map(|(v, n)| format!("{} {n}", v.as_str()))
             .collect();
         let _ = writeln!(out, "verdicts (windows): {}", verdicts.join(", "));
+        let mut lanes: Vec<(&str, usize, usize)> = Vec::new();
+        for l in self.reports.iter().flat_map(|r| &r.sluice_lanes) {
+            let saturated = usize::from(l.verdict.is_finding());
+            match lanes.iter_mut().find(|(n, _, _)| *n == l.lane) {
+                Some((_, seen, sat)) => {
+                    *seen += 1;
+                    *sat += saturated;
+                }
+                None => lanes.push((l.lane, 1, saturated)),
+            }
+        }
+        if !lanes.is_empty() {
+            let text: Vec<String> = lanes
+                .iter()
+                .map(|(n, seen, sat)| format!("{n} saturated in {sat} of {seen}"))
+                .collect();
+            let _ = writeln!(out, "sluice lanes (windows): {}", text.join(", "));
+        }
         out
     }
 

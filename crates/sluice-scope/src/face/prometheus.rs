@@ -21,6 +21,11 @@
 //! | `sluice_scope_loop_cpu_seconds_total` | counter | CPU time of the loop thread (when readable) |
 //! | `sluice_scope_sampler_cpu_seconds_total` | counter | CPU time of scope's own sampling thread |
 //! | `sluice_scope_verdict` | gauge | 1 for the last window's verdict, 0 for the others (`verdict` label) |
+//! | `sluice_scope_lane_threads` | gauge | sluice's lane threads (the npm package's), per `lane`; only in a process that has them |
+//! | `sluice_scope_lane_busy_threads` | gauge | mean busy threads of the lane, last window |
+//! | `sluice_scope_lane_saturation_ratio` | gauge | share of samples with every thread of the lane busy |
+//! | `sluice_scope_lane_queue_depth` | gauge | mean tasks waiting in the lane (when readable: not yet) |
+//! | `sluice_scope_lane_verdict` | gauge | 1 for the lane's verdict (`healthy`, `pool-saturated`), 0 for the other |
 //! | `sluice_scope_sampler_cpu_ratio` | gauge | scope's own sampling thread, cores |
 //! | `sluice_scope_probe_submitted_total` etc. | counter | probe mode, per libuv kind as `lane` (`cpu`, `fastio`, `slowio`: sluice's lane names) |
 //! | `sluice_scope_queue_wait_seconds` | histogram | probe mode: each request's queue wait (submit to start), per `lane`; buckets 100 µs to 10 s |
@@ -417,6 +422,9 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
         });
     }
     register_verdicts(&mut reg, entries);
+    if entries.iter().any(|(_, r, _)| !r.sluice_lanes.is_empty()) {
+        register_lanes(&mut reg, entries);
+    }
     if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
         register_probes(&mut reg, entries);
     }
@@ -463,6 +471,73 @@ fn register_verdicts(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)])
     reg.register(
         "verdict",
         "The doctor's verdict on the last window (1: this one)",
+        verdicts,
+    );
+}
+
+/// sluice's lanes' gauges, per `lane` (`cpu`, `fastio`, `slowio`), each
+/// from the last window.
+const LANE_GAUGES: [Series<crate::lanes::LaneReport>; 4] = [
+    (
+        "lane_threads",
+        "sluice lane threads found (the npm package's, by thread name)",
+        |l| Some(l.threads as f64),
+    ),
+    (
+        "lane_busy_threads",
+        "Mean busy threads of a sluice lane, last window",
+        |l| Some(l.busy_threads),
+    ),
+    (
+        "lane_saturation_ratio",
+        "Share of samples with every thread of a sluice lane busy, last window",
+        |l| Some(l.saturation_pct / 100.0),
+    ),
+    (
+        "lane_queue_depth",
+        "Mean tasks waiting in a sluice lane's queue, last window (when readable)",
+        |l| l.queue_depth,
+    ),
+];
+
+/// sluice's lanes, in processes that use sluice's npm package: the
+/// [`LANE_GAUGES`] and `lane_verdict` (1 for the lane's verdict, 0 for the
+/// other: `healthy`, `pool-saturated`).
+fn register_lanes(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)]) {
+    for (name, help, read) in LANE_GAUGES {
+        let values: Vec<(Labels, Option<f64>)> = entries
+            .iter()
+            .flat_map(|(labels, r, _)| {
+                r.sluice_lanes
+                    .iter()
+                    .map(move |l| (with(labels, "lane", l.lane), read(l)))
+            })
+            .collect();
+        register_present(
+            reg,
+            name,
+            help,
+            values.iter().map(|(l, v)| (l, *v)),
+            |g: &FGauge, x| {
+                g.set(x);
+            },
+        );
+    }
+    let verdicts = Family::<Labels, FGauge>::default();
+    for (labels, r, _) in entries {
+        for l in &r.sluice_lanes {
+            let lane = with(labels, "lane", l.lane);
+            for v in [Verdict::Healthy, Verdict::PoolSaturated] {
+                let on = l.verdict.as_str() == v.as_str();
+                verdicts
+                    .get_or_create(&with(&lane, "verdict", v.as_str()))
+                    .set(if on { 1.0 } else { 0.0 });
+            }
+        }
+    }
+    reg.register(
+        "lane_verdict",
+        "The doctor's verdict on a sluice lane's last window (1: this one)",
         verdicts,
     );
 }
@@ -577,6 +652,45 @@ mod tests {
             None,
         );
         w.finish(Context::bare(1.0, 42, &status))
+    }
+
+    #[test]
+    fn sluice_lanes_get_their_gauges_and_verdict_per_lane() {
+        let mut r = window_report();
+        let plain = encode(&r, &Totals::default());
+        assert!(!plain.contains("sluice_scope_lane_"), "no lanes, no series");
+        r.sluice_lanes = vec![crate::lanes::LaneReport {
+            lane: "cpu",
+            threads: 2,
+            busy_threads: 2.0,
+            busy_threads_max: 2,
+            saturation_pct: 100.0,
+            queue_depth: None,
+            states: Default::default(),
+            verdict: Verdict::LaneSaturated(sluice::Lane::Cpu),
+            evidence: String::new(),
+        }];
+        let page = encode(&r, &Totals::default());
+        let p = sluice_health::scrape::parse(&page).unwrap();
+        let cpu = [("pid", "42"), ("lane", "cpu")];
+        assert_eq!(p.value("sluice_scope_lane_threads", &cpu), Some(2.0));
+        assert_eq!(
+            p.value("sluice_scope_lane_saturation_ratio", &cpu),
+            Some(1.0)
+        );
+        let v = |verdict| {
+            p.value(
+                "sluice_scope_lane_verdict",
+                &[("pid", "42"), ("lane", "cpu"), ("verdict", verdict)],
+            )
+        };
+        assert_eq!((v("pool-saturated"), v("healthy")), (Some(1.0), Some(0.0)));
+        assert!(
+            !page.contains("sluice_scope_lane_queue_depth"),
+            "not read: no series"
+        );
+        // The pool's own series are unchanged.
+        assert!(page.contains("sluice_scope_pool_threads{pid=\"42\"} 2.0"));
     }
 
     #[test]

@@ -30,6 +30,30 @@ pub(crate) fn line(r: &Report) -> String {
     )
 }
 
+/// One of sluice's lanes under a window's line: its threads, busy and
+/// saturation as the pool's columns, and its verdict (with the evidence
+/// when saturated).
+pub(crate) fn lane_line(l: &crate::lanes::LaneReport) -> String {
+    let mut line = format!(
+        "  sluice {:<6}  {:>4}  {:>5.1}  {:>5.0}  {:>5.0}         {:>5}  {}",
+        l.lane,
+        l.threads,
+        l.busy_threads,
+        if l.threads == 0 {
+            0.0
+        } else {
+            100.0 * l.busy_threads / l.threads as f64
+        },
+        l.saturation_pct,
+        l.queue_depth.map_or("-".into(), |q| format!("{q:.1}")),
+        l.verdict.as_str()
+    );
+    if l.verdict.is_finding() {
+        line.push_str(&format!("\n          {}", l.evidence));
+    }
+    line
+}
+
 fn io(e: std::io::Error) -> ScopeError {
     ScopeError::io("writing to stdout", e)
 }
@@ -60,6 +84,9 @@ impl Face for Text {
         writeln!(out, "{}", line(r)).map_err(io)?;
         if r.verdict != crate::Verdict::Healthy {
             writeln!(out, "          {}", r.evidence).map_err(io)?;
+        }
+        for l in &r.sluice_lanes {
+            writeln!(out, "{}", lane_line(l)).map_err(io)?;
         }
         out.flush().map_err(io)
     }
