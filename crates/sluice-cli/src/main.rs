@@ -193,6 +193,11 @@ fn delay_flags(m: &ArgMatches) -> DelayFlags {
             .copied()
             .unwrap_or(false),
         stats: m.get_one::<String>("stats").map(PathBuf::from),
+        zone: m
+            .try_get_one::<String>("zone")
+            .ok()
+            .flatten()
+            .map(PathBuf::from),
     }
 }
 
@@ -293,6 +298,8 @@ fn command_tree(internal: bool) -> Command {
                 .about("internal: run a command in a private network and mount namespace whose name server is the DNS delay server")
                 .args(delay_args(false))
                 .arg(Arg::new("hosts").long("hosts").value_name("FILE").help("mount FILE over /etc/hosts inside"))
+                .arg(Arg::new("resolv-conf").long("resolv-conf").value_name("FILE").help("mount FILE over /etc/resolv.conf inside (it must name 127.0.0.1) instead of one naming 127.0.0.1 alone"))
+                .arg(Arg::new("zone").long("zone").value_name("FILE").help("the names the delay server knows, as a hosts file; others get NXDOMAIN"))
                 .arg(Arg::new("check").long("check").action(ArgAction::SetTrue).help("only check that the namespaces can be made"))
                 .arg(
                     Arg::new("command")
@@ -561,6 +568,7 @@ fn run(m: ArgMatches) -> anyhow::Result<ExitCode> {
             let run = sluice_testnet::netns::NetnsRun {
                 server: delay_flags(m).config()?,
                 hosts: m.get_one::<String>("hosts").map(PathBuf::from),
+                resolv_conf: m.get_one::<String>("resolv-conf").map(PathBuf::from),
                 program: command.next().expect("at least one value"),
                 args: command.collect(),
             };

@@ -8,6 +8,7 @@ use super::{DelayConfig, Shared};
 use hickory_proto::op::{Edns, Message, MessageType, OpCode, Query, ResponseCode};
 use hickory_proto::rr::rdata::{A, AAAA, TXT};
 use hickory_proto::rr::{RData, Record, RecordType};
+use std::net::IpAddr;
 
 /// The control query that returns the stats (TXT, one `key=value` each).
 pub const STATS_NAME: &str = "_stats.dns-delay";
@@ -54,10 +55,17 @@ pub(crate) fn classify(bytes: &[u8], shared: &Shared) -> Verdict {
                 .collect(),
             _ => Vec::new(),
         };
-        return respond(&req, &query, records).map_or(Verdict::Malformed, Verdict::Now);
+        return respond(&req, &query, ResponseCode::NoError, records)
+            .map_or(Verdict::Malformed, Verdict::Now);
     }
-    let records = address_records(cfg, &query);
-    let Some(bytes) = respond(&req, &query, records) else {
+    let (code, records) = match &cfg.zone {
+        Some(zone) => match zone.addresses(&name) {
+            Some(addrs) => (ResponseCode::NoError, zone_records(cfg, &query, addrs)),
+            None => (ResponseCode::NXDomain, Vec::new()),
+        },
+        None => (ResponseCode::NoError, address_records(cfg, &query)),
+    };
+    let Some(bytes) = respond(&req, &query, code, records) else {
         shared.tally().count(|s| s.malformed_total += 1);
         return Verdict::Malformed;
     };
@@ -102,14 +110,33 @@ fn address_records(cfg: &DelayConfig, query: &Query) -> Vec<Record> {
         .unwrap_or_default()
 }
 
+/// The answer to an A or AAAA query for a name of the zone: its addresses
+/// of that family, in zone order (none: "no data").
+fn zone_records(cfg: &DelayConfig, query: &Query, addrs: &[IpAddr]) -> Vec<Record> {
+    addrs
+        .iter()
+        .filter_map(|ip| match (query.query_type, ip) {
+            (RecordType::A, IpAddr::V4(v4)) => Some(RData::A(A(*v4))),
+            (RecordType::AAAA, IpAddr::V6(v6)) => Some(RData::AAAA(AAAA(*v6))),
+            _ => None,
+        })
+        .map(|r| Record::from_rdata(query.name.clone(), cfg.ttl, r))
+        .collect()
+}
+
 /// The response to `req`: its id, opcode, RD bit and question (name in the
-/// client's case), `answers`, EDNS if the query had it.
-fn respond(req: &Message, query: &Query, answers: Vec<Record>) -> Option<Vec<u8>> {
+/// client's case), `code`, `answers`, EDNS if the query had it.
+fn respond(
+    req: &Message,
+    query: &Query,
+    code: ResponseCode,
+    answers: Vec<Record>,
+) -> Option<Vec<u8>> {
     let mut resp = Message::response(req.metadata.id, req.metadata.op_code);
     resp.metadata.recursion_desired = req.metadata.recursion_desired;
     resp.metadata.recursion_available = true;
     resp.metadata.authoritative = true;
-    resp.metadata.response_code = ResponseCode::NoError;
+    resp.metadata.response_code = code;
     resp.add_query(query.clone());
     for a in answers {
         resp.add_answer(a);

@@ -39,10 +39,12 @@
 mod answer;
 mod fast;
 mod stats;
+mod zone;
 
 pub use answer::{RESET_NAME, STATS_NAME};
 pub use fast::FastPattern;
 pub use stats::{MAX_SEEN_NAMES, Stats};
+pub use zone::Zone;
 
 use answer::Verdict;
 use anyhow::Context;
@@ -69,6 +71,9 @@ pub struct DelayConfig {
     pub answer_v6: Option<Ipv6Addr>,
     /// The TTL of the answers.
     pub ttl: u32,
+    /// The names the server knows (`--zone`); `None`: every name has the
+    /// `answer_v4`/`answer_v6` addresses.
+    pub zone: Option<Zone>,
     /// Names answered at once.
     pub fast: Vec<FastPattern>,
     /// Also listen on TCP.
@@ -107,6 +112,7 @@ impl Default for DelayConfig {
             answer_v4: Some(Ipv4Addr::new(127, 0, 0, 2)),
             answer_v6: None,
             ttl: 0,
+            zone: None,
             fast: Vec::new(),
             tcp: true,
             stats_file: None,
@@ -145,6 +151,8 @@ pub struct DelayFlags {
     pub no_tcp: bool,
     /// `--stats FILE`.
     pub stats: Option<PathBuf>,
+    /// `--zone FILE`.
+    pub zone: Option<PathBuf>,
 }
 
 impl DelayFlags {
@@ -215,6 +223,13 @@ impl DelayFlags {
         }
         for f in &self.fast {
             config.fast.push(f.parse().map_err(anyhow::Error::msg)?);
+        }
+        if let Some(path) = &self.zone {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--zone {}: reading the zone file", path.display()))?;
+            let zone = Zone::parse(&text)
+                .map_err(|e| anyhow::anyhow!("--zone {}: {e}", path.display()))?;
+            config.zone = Some(zone);
         }
         Ok(config)
     }

@@ -13,8 +13,8 @@
 //!    does), and `/proc/self/mountinfo` is checked: if any mount is still
 //!    in a shared peer group, it stops before mounting anything.
 //! 3. `lo` is brought up (a netlink request; see `loopback.rs`).
-//! 4. A `resolv.conf` naming `127.0.0.1` is bind-mounted over
-//!    `/etc/resolv.conf`, in this namespace only; so is a copy of
+//! 4. A `resolv.conf` naming `127.0.0.1` (or `--resolv-conf FILE`) is
+//!    bind-mounted over `/etc/resolv.conf`, in this namespace only; so is a copy of
 //!    `/etc/nsswitch.conf` whose `hosts:` line is `files dns` when the
 //!    machine's says anything else (so `getaddrinfo` reaches the server),
 //!    a `--hosts FILE` over `/etc/hosts` if given, and an empty tmpfs over
@@ -51,6 +51,10 @@ pub struct NetnsRun {
     pub server: DelayConfig,
     /// A hosts file to mount over `/etc/hosts`.
     pub hosts: Option<PathBuf>,
+    /// The namespace's `resolv.conf` (search list, options) instead of
+    /// the one naming `127.0.0.1` alone; it must name `127.0.0.1` itself
+    /// for the delay server to be asked.
+    pub resolv_conf: Option<PathBuf>,
     /// The program to run inside.
     pub program: OsString,
     /// Its arguments.
@@ -147,13 +151,21 @@ fn bind(file: &Path, target: &str) -> anyhow::Result<()> {
 
 /// Step 4: the namespace's own resolver configuration. Returns the
 /// directory holding the mounted files (removed when dropped).
-fn configure(hosts: Option<&Path>) -> anyhow::Result<tempfile::TempDir> {
+fn configure(
+    hosts: Option<&Path>,
+    resolv_conf: Option<&Path>,
+) -> anyhow::Result<tempfile::TempDir> {
     let dir = tempfile::Builder::new()
         .prefix("sluice-netns-")
         .tempdir()
         .context("creating a directory for the namespace's resolv.conf")?;
     let resolv = dir.path().join("resolv.conf");
-    std::fs::write(&resolv, RESOLV_CONF)?;
+    let resolv_text = match resolv_conf {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("--resolv-conf {}: reading it", path.display()))?,
+        None => RESOLV_CONF.to_string(),
+    };
+    std::fs::write(&resolv, &resolv_text)?;
     bind(&resolv, HOST_RESOLV_CONF)?;
     if let Ok(text) = std::fs::read_to_string("/etc/nsswitch.conf") {
         let hosts_line = |l: &str| l.trim_start().starts_with("hosts:");
@@ -193,7 +205,7 @@ fn configure(hosts: Option<&Path>) -> anyhow::Result<tempfile::TempDir> {
         }
     }
     let seen = std::fs::read_to_string(HOST_RESOLV_CONF).unwrap_or_default();
-    if seen != RESOLV_CONF {
+    if seen != resolv_text {
         bail!(
             "after the bind mount, {HOST_RESOLV_CONF} inside the namespace reads {seen:?}, not the namespace's resolv.conf"
         );
@@ -205,14 +217,14 @@ fn configure(hosts: Option<&Path>) -> anyhow::Result<tempfile::TempDir> {
 /// namespace's `resolv.conf`, then exits. Fails with what is needed.
 pub fn check() -> anyhow::Result<()> {
     enter()?;
-    configure(None).map(drop)
+    configure(None, None).map(drop)
 }
 
 /// `sluice lab-netns ... -- PROGRAM ARGS`: steps 1 to 6. Returns the
 /// child's exit code (128 + signal if a signal ended it).
 pub fn run(r: NetnsRun) -> anyhow::Result<i32> {
     enter()?;
-    let _dir = configure(r.hosts.as_deref())?;
+    let _dir = configure(r.hosts.as_deref(), r.resolv_conf.as_deref())?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .thread_name("netns-dns")
