@@ -6,30 +6,48 @@
 //!
 //! Names: underscores, `inet_aton`'s numeric forms (generated from a fixed
 //! seed in decimal, octal, hex and 1–4 parts), final dots, IPv6, labels of
-//! 63 and 64 bytes, names of 253 to 300 characters. Each is asked with
-//! every family; the answers must be equal *in order* (glibc sorts by RFC
-//! 3484/6724), errors of the same kind.
+//! 63 and 64 bytes, names of 253 to 300 characters, RFC 6761's special
+//! names (`localhost.`, `*.localhost`, `*.test`, `.invalid`, `.onion`,
+//! `.local`: glibc 2.36 asks the name server about every one), and hosts
+//! files with repeated lines (two `127.0.0.1 localhost`: glibc gives the
+//! address twice). Each is asked with every family; the answers must be
+//! equal *in order*, repeats included (glibc sorts by RFC 3484/6724),
+//! errors of the same kind.
+//!
+//! The second test runs the same comparison under other `resolv.conf`s,
+//! with the delay server answering from a zone (NXDOMAIN outside it, no
+//! data for a family a name lacks): `search` with `ndots` 1, 2 and 0
+//! (`domain` for the last), names with and without enough dots, a final
+//! dot, names found only under the second search domain, a name whose
+//! first search domain has only IPv6; and `timeout:1 attempts:1` with a
+//! server holding some names past the timeout (the search goes on to the
+//! next name, as glibc's does).
 //!
 //! The preload is compared with Node's own `dns.lookup` (which is
 //! `getaddrinfo`) over `{family, all, verbatim, order, hints}`: the same
-//! addresses in the same order, or the same error code. Known, documented
-//! differences are listed in `KNOWN` with their reason and are not
-//! compared. Skips, saying why, where namespaces cannot be made, and the
-//! Node half where no `node` or no built addon is found.
+//! addresses in the same order, or the same error code. Skips, saying why,
+//! where namespaces cannot be made, and the Node half where no `node` or
+//! no built addon is found.
 
 mod common;
 
-use common::{host_resolv_conf_hash, netns_available};
+use common::{Netns, host_resolv_conf_hash, netns_available};
 use sluice_dns::{DnsError, Family, Resolver, getaddrinfo};
 use std::path::{Path, PathBuf};
 
 const INNER: &str = "SLUICE_TEST_DNS_DIFFERENTIAL_INNER";
 const TEST: &str = "sluice_dns_and_the_preload_answer_as_getaddrinfo_in_a_namespace";
 
-/// The generated hosts file.
+/// The generated hosts file (a standard one, with repeated lines).
 const HOSTS: &str = "\
 127.0.0.1 localhost
 ::1 localhost ip6-localhost ip6-loopback
+127.0.0.1 localhost
+10.1.0.1 my_host
+10.9.0.1 twice twice
+10.9.0.1 twice
+fd00::9 twice
+10.9.0.2 sub.localhost
 10.1.0.1 my_host app_db_1 web_1.internal
 10.1.0.2 both
 fd00::2 both
@@ -75,6 +93,21 @@ fn names() -> Vec<String> {
         "0x",
         "::ffff:10.0.0.1",
         "x..y",
+        "twice",
+        "sub.localhost",
+        "localhost.",
+        "LOCALHOST.",
+        "other.localhost",
+        "other.localhost.",
+        "x.test",
+        "test",
+        "test.",
+        "name.invalid",
+        "invalid.",
+        "name.onion",
+        "2gzyxa5ihm7nsggfxnu52rck2vv4rvmdlkiu3zzui5du4xyclen53wid.onion",
+        "printer.local",
+        "example",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -104,12 +137,6 @@ fn names() -> Vec<String> {
     names
 }
 
-/// Options whose preload answer differs from Node's on purpose, with why.
-const KNOWN: &[(&str, &str)] = &[(
-    "duplicates",
-    "glibc lists 127.0.0.1 twice for localhost asked for IPv4 (its 127.0.0.1 line, and ::1 mapped); sluice_dns lists each address once: answers are compared with repeats removed",
-)];
-
 #[test]
 fn sluice_dns_and_the_preload_answer_as_getaddrinfo_in_a_namespace() {
     if std::env::var_os(INNER).is_some() {
@@ -134,26 +161,156 @@ fn sluice_dns_and_the_preload_answer_as_getaddrinfo_in_a_namespace() {
     );
 }
 
-/// How an answer is compared: the addresses in order, each once, or the
-/// kind of error.
+const SEARCH_INNER: &str = "SLUICE_TEST_DNS_DIFFERENTIAL_SEARCH";
+const SEARCH_TEST: &str = "search_lists_and_resolv_conf_options_as_getaddrinfo";
+
+/// The zone of the search-list cases: who answers for what.
+const ZONE: &str = "\
+10.2.0.1 a.lab.test
+10.2.0.2 b.corp.test
+fd00::b b.lab.test
+10.2.0.4 x.y.lab.test
+10.2.0.5 x.y
+10.2.0.6 p.q.r
+10.2.0.7 p.q.r.lab.test
+10.2.0.8 only.corp.test
+10.2.0.9 bare
+fd00::9 bare
+10.2.0.10 bare.lab.test
+10.2.0.11 my_host.corp.test
+";
+
+/// The names the search-list cases ask.
+const SEARCH_NAMES: &[&str] = &[
+    "a",
+    "b",
+    "x.y",
+    "p.q.r",
+    "p.q.r.",
+    "only",
+    "bare",
+    "bare.",
+    "nx",
+    "nx.y",
+    "a.lab.test",
+    "a.lab.test.",
+    "my_host",
+    "localhost",
+    "b.corp.test",
+];
+
+/// The zone and names of the timeout case: `late.lab.test` and `slow*`
+/// are held past `timeout:1`, the others answered at once.
+const SLOW_ZONE: &str = "\
+10.4.0.1 late
+10.4.0.2 slow.lab.test
+10.4.0.3 quick
+";
+
+/// One resolv.conf case: its name, the file, whether the node half runs.
+struct Case {
+    name: &'static str,
+    resolv_conf: &'static str,
+    node: bool,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "search, ndots:1",
+        resolv_conf: "nameserver 127.0.0.1\nsearch lab.test corp.test\noptions ndots:1\n",
+        node: true,
+    },
+    Case {
+        name: "search, ndots:2",
+        resolv_conf: "nameserver 127.0.0.1\nsearch lab.test corp.test\noptions ndots:2 edns0\n",
+        node: true,
+    },
+    Case {
+        name: "domain, ndots:0",
+        resolv_conf: "nameserver 127.0.0.1\ndomain corp.test\noptions ndots:0\n",
+        node: true,
+    },
+    Case {
+        name: "timeout:1 attempts:1",
+        resolv_conf: "nameserver 127.0.0.1\nsearch lab.test\noptions timeout:1 attempts:1\n",
+        node: false,
+    },
+];
+
+#[test]
+fn search_lists_and_resolv_conf_options_as_getaddrinfo() {
+    if let Ok(case) = std::env::var(SEARCH_INNER) {
+        let case = CASES.iter().find(|c| c.name == case).expect("a known case");
+        if case.node {
+            let names: Vec<String> = SEARCH_NAMES.iter().map(|s| s.to_string()).collect();
+            compare_rust(&names, &[Family::Any, Family::V4, Family::V6]);
+            compare_node(&names);
+        } else {
+            let names: Vec<String> = ["quick", "late", "slow"].map(String::from).to_vec();
+            compare_rust(&names, &[Family::Any, Family::V4]);
+        }
+        return;
+    }
+    if let Err(why) = netns_available() {
+        eprintln!("skipping: sluice lab-netns cannot make its namespaces here: {why}");
+        return;
+    }
+    let before = host_resolv_conf_hash();
+    for case in CASES {
+        let timeouts = !case.node;
+        let (text, _stats) = common::rerun_in_netns_with(
+            SEARCH_TEST,
+            &Netns {
+                inner: SEARCH_INNER,
+                variant: case.name,
+                hosts: "127.0.0.1 localhost\n::1 localhost\n10.1.0.1 my_host\n",
+                hold: if timeouts { "1500ms" } else { "5ms" },
+                resolv_conf: Some(case.resolv_conf),
+                zone: Some(if timeouts { SLOW_ZONE } else { ZONE }),
+                fast: if timeouts {
+                    &["late", "quick", "quick.lab.test"]
+                } else {
+                    &[]
+                },
+            },
+        );
+        println!("{}:\n{text}", case.name);
+        let want = if timeouts { 6 } else { SEARCH_NAMES.len() * 3 };
+        assert!(
+            text.contains(&format!("rust: compared {want} answers")),
+            "{}: {text}",
+            case.name
+        );
+        if case.node && !text.contains("skipping the node half") {
+            assert!(text.contains("node: compared"), "{}: {text}", case.name);
+        }
+    }
+    assert_eq!(
+        host_resolv_conf_hash(),
+        before,
+        "the machine's /etc/resolv.conf changed"
+    );
+}
+
+/// How an answer is compared: the addresses in order, repeats included,
+/// or the kind of error.
 fn shape(r: &Result<Vec<std::net::IpAddr>, DnsError>) -> String {
     match r {
-        Ok(v) => {
-            let mut once = Vec::new();
-            for ip in v {
-                if !once.contains(ip) {
-                    once.push(*ip);
-                }
-            }
-            format!("{once:?}")
-        }
+        Ok(v) => format!("{v:?}"),
         Err(e) if e.is_not_found() => "not found".into(),
+        Err(e) if e.is_timeout() => "timeout (EAI_AGAIN)".into(),
         Err(DnsError::AddressFamily { .. }) => "address family".into(),
         Err(e) => format!("error: {e}"),
     }
 }
 
 fn compare_inside() {
+    compare_rust(&names(), &[Family::Any, Family::V4, Family::V6]);
+    compare_node(&names());
+}
+
+/// `sluice_dns` against `getaddrinfo` over `names` in `families`.
+fn compare_rust(names: &[String], families: &[Family]) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -162,10 +319,10 @@ fn compare_inside() {
     println!("mode: {:?}", resolver.mode());
     let mut compared = 0;
     let mut differ = Vec::new();
-    for name in names() {
-        for family in [Family::Any, Family::V4, Family::V6] {
-            let ours = shape(&rt.block_on(resolver.lookup(&name, family)));
-            let libc = shape(&getaddrinfo(&name, family));
+    for name in names {
+        for &family in families {
+            let ours = shape(&rt.block_on(resolver.lookup(name, family)));
+            let libc = shape(&getaddrinfo(name, family));
             if ours != libc {
                 differ.push(format!(
                     "{name:?} {family}: sluice_dns {ours}, getaddrinfo {libc}"
@@ -180,11 +337,10 @@ fn compare_inside() {
         differ.join("\n")
     );
     println!("rust: compared {compared} answers");
-    compare_node();
 }
 
 /// The preload against Node's own `dns.lookup`, in two node processes.
-fn compare_node() {
+fn compare_node(names: &[String]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let patch = root.join("bindings/node/patch.js");
     let addon = root.join("bindings/node/sluice.node");
@@ -203,15 +359,15 @@ fn compare_node() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("lookups.js");
     std::fs::write(&script, NODE_SCRIPT).unwrap();
-    let names = dir.path().join("names.json");
-    std::fs::write(&names, serde_json::to_string(&node_names()).unwrap()).unwrap();
+    let names_file = dir.path().join("names.json");
+    std::fs::write(&names_file, serde_json::to_string(names).unwrap()).unwrap();
     let index = root.join("bindings/node/index.js");
     let run = |preload: Option<&PathBuf>| {
         let mut cmd = std::process::Command::new("node");
         if let Some(p) = preload {
             cmd.arg("-r").arg(p).env("SLUICE_DIFF_INDEX", &index);
         }
-        let out = cmd.arg(&script).arg(&names).output().unwrap();
+        let out = cmd.arg(&script).arg(&names_file).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "node failed: {stderr}");
         (String::from_utf8(out.stdout).unwrap(), stderr)
@@ -236,9 +392,6 @@ fn compare_node() {
             differ.push(format!("node:    {a}\npreload: {b}"));
         }
     }
-    for (what, why) in KNOWN {
-        println!("known difference ({what}): {why}");
-    }
     assert!(
         differ.is_empty(),
         "the preload differs from node:\n{}",
@@ -252,14 +405,8 @@ fn compare_node() {
     println!("node: compared {} answers", plain.len());
 }
 
-/// Names for Node: host names only (Node answers IP addresses itself,
-/// without `getaddrinfo`, with and without the preload alike).
-fn node_names() -> Vec<String> {
-    names()
-}
-
-/// One line per (name, options): the addresses in order (repeats removed,
-/// see `KNOWN`) or the error code.
+/// One line per (name, options): the addresses in order (repeats
+/// included) or the error code.
 const NODE_SCRIPT: &str = r#"
 const dns = require('dns');
 const names = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));
@@ -268,9 +415,7 @@ const options = [
   { all: true, family: 6 }, { all: true, verbatim: false }, { all: true, order: 'ipv4first' },
   { all: true, order: 'ipv6first' }, { all: true, order: 'verbatim' }, { all: true, hints: dns.ADDRCONFIG },
 ];
-const show = (a) => Array.isArray(a)
-  ? [...new Set(a.map((x) => `${x.address}/${x.family}`))].join(',')
-  : `${a}`;
+const show = (a) => a.map((x) => `${x.address}/${x.family}`).join(',');
 (async () => {
   for (const name of names) {
     for (const o of options) {

@@ -13,7 +13,8 @@ use std::time::Instant;
 const EAI_ADDRFAMILY: i32 = -9;
 
 /// The addresses `getaddrinfo(host, NULL, {family, SOCK_STREAM})` returns,
-/// in its order, each once. With `Family::V4` only an A query is sent, as
+/// in its order, repeats kept (two hosts-file lines of one address give it
+/// twice). With `Family::V4` only an A query is sent, as
 /// Node's `dns.lookup(host, {family: 4})` does.
 ///
 /// ```
@@ -61,7 +62,7 @@ pub fn getaddrinfo(host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> 
             message: format!("getaddrinfo returned an address it could not decode: {e}"),
         })?;
         let ip = info.sockaddr.ip();
-        if family.admits(ip) && !addrs.contains(&ip) {
+        if family.admits(ip) {
             addrs.push(ip);
         }
     }

@@ -8,7 +8,9 @@
 //!   name asked with a final dot (`db.`) does not match the entry `db`
 //!   (glibc asks DNS for it).
 //! - Every line naming the host counts, as with glibc's `getaddrinfo`:
-//!   the answer is their addresses in file order, each once.
+//!   the answer is their addresses in file order, one per line (a line
+//!   naming the host twice counts once), repeats kept: two lines
+//!   `127.0.0.1 localhost` give `127.0.0.1` twice, as glibc gives it.
 //! - A lookup for one family answers from the lines of that family only,
 //!   with glibc's two exceptions for IPv4 (`nss_files/files-hosts.c`): the
 //!   line `::1` counts as `127.0.0.1`, and an IPv4-mapped `::ffff:a.b.c.d`
@@ -72,9 +74,7 @@ impl HostsFile {
                 (_, ip) if family.admits(*ip) => *ip,
                 _ => continue,
             };
-            if !addrs.contains(&ip) {
-                addrs.push(ip);
-            }
+            addrs.push(ip);
         }
         (!addrs.is_empty()).then_some(addrs)
     }
@@ -114,11 +114,11 @@ pub(crate) fn parse(text: &str) -> Table {
         let Some(Ok(addr)) = fields.next().map(str::parse::<IpAddr>) else {
             continue;
         };
-        for name in fields {
-            let addrs = table.entry(name.to_ascii_lowercase()).or_default();
-            if !addrs.contains(&addr) {
-                addrs.push(addr);
-            }
+        let mut names: Vec<String> = fields.map(str::to_ascii_lowercase).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            table.entry(name).or_default().push(addr);
         }
     }
     table
@@ -129,17 +129,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_line_of_a_name_counts_once_in_file_order() {
+    fn every_line_of_a_name_counts_in_file_order_repeats_kept() {
         let t = parse(
-            "127.0.0.1 localhost\n# comment\n10.0.0.1 db DB-alias # trailing\n::1 localhost\n10.0.0.2 db\n10.0.0.1 db\nnot-an-ip name\n\n",
+            "127.0.0.1 localhost\n# comment\n10.0.0.1 db DB-alias db # trailing\n::1 localhost\n10.0.0.2 db\n10.0.0.1 db\nnot-an-ip name\n\n",
         );
         assert_eq!(t["localhost"].len(), 2);
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
         assert_eq!(
             t["db"],
-            vec![
-                "10.0.0.1".parse::<IpAddr>().unwrap(),
-                "10.0.0.2".parse().unwrap()
-            ]
+            vec![ip("10.0.0.1"), ip("10.0.0.2"), ip("10.0.0.1")]
         );
         assert_eq!(t["db-alias"].len(), 1);
         assert!(!t.contains_key("name"));
@@ -158,13 +156,18 @@ mod tests {
         let hosts = HostsFile::new(&path);
         assert_eq!(hosts.lookup("LocalHost", Family::Any).unwrap().len(), 2);
         assert_eq!(hosts.lookup("localhost.", Family::Any), None, "as glibc");
-        assert_eq!(hosts.lookup("localhost", Family::V4).unwrap().len(), 1);
+        assert_eq!(
+            hosts.lookup("localhost", Family::V4).unwrap().len(),
+            2,
+            "127.0.0.1 and ::1 as it"
+        );
         assert_eq!(hosts.lookup("six", Family::V6).unwrap().len(), 1);
         assert_eq!(hosts.lookup("six", Family::V4), None);
         // glibc's IPv4 exceptions: ::1 is 127.0.0.1, a mapped address its IPv4.
         let v4 = |name| hosts.lookup(name, Family::V4).unwrap();
         assert_eq!(v4("ip6-localhost"), vec![IpAddr::from([127, 0, 0, 1])]);
-        assert_eq!(v4("localhost"), vec![IpAddr::from([127, 0, 0, 1])]);
+        // As glibc: the 127.0.0.1 line, and ::1 as 127.0.0.1.
+        assert_eq!(v4("localhost"), vec![IpAddr::from([127, 0, 0, 1]); 2]);
         assert_eq!(v4("mapped"), vec![IpAddr::from([10, 0, 0, 9])]);
         assert_eq!(hosts.lookup("seven", Family::Any), None);
         // An edit (a different size) is seen by the next lookup.

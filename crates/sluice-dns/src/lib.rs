@@ -46,15 +46,19 @@
 //!   refused (`08.0.0.1`) are not found, without a query;
 //! - every answer of more than one address is sorted as glibc sorts it
 //!   (RFC 3484/6724 destination selection with glibc's default tables:
-//!   `::1` before `127.0.0.1` for `localhost`).
+//!   `::1` before `127.0.0.1` for `localhost`), repeats kept (two hosts
+//!   lines `127.0.0.1 localhost` give it twice, as glibc does);
+//! - the search list as glibc's `res_search` walks it (`ndots`, a final
+//!   dot, which answers pass to the next name; both families asked together
+//!   for each name), and no name is special: `localhost.`, `*.localhost`
+//!   not in the hosts file, `*.test`, `*.invalid`, `*.onion` are asked of
+//!   the name server, as glibc 2.36 asks them (see `query.rs`).
 //!
 //! Differences from `getaddrinfo` in the native mode: hickory re-sends an
 //! unanswered UDP query every 333 ms within each attempt's timeout (glibc
-//! waits the whole timeout); hickory answers `localhost.` and names under
-//! `localhost` itself and refuses `*.invalid` and `*.onion` (RFC 6761),
-//! where glibc 2.36 asks the name server; an `/etc/gai.conf` that sets
-//! anything is not read (its defaults are applied); an answer lists each
-//! address once (glibc repeats `127.0.0.1` for `localhost` asked for IPv4).
+//! waits the whole timeout); an `/etc/gai.conf` that sets anything is not
+//! read (its defaults are applied); a search domain of `.` alone is
+//! dropped (glibc asks the bare name at its place in the list).
 //!
 //! | item | what |
 //! |------|------|
@@ -87,6 +91,7 @@
 #![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
+mod builder;
 mod cache;
 mod error;
 mod gai;
@@ -95,6 +100,7 @@ mod hosts;
 mod hyper;
 mod metrics;
 mod numeric;
+mod query;
 mod resolver;
 mod sort;
 mod system;
@@ -116,6 +122,7 @@ pub use error::DnsError;
 pub fn parse_hosts(text: &str) -> std::collections::HashMap<String, Vec<std::net::IpAddr>> {
     hosts::parse(text)
 }
+pub use builder::{Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, default_max_queries};
 pub use gai::getaddrinfo;
 #[cfg(feature = "hyper")]
 pub use hyper::HyperResolver;
@@ -123,9 +130,7 @@ pub use hyper::HyperResolver;
 pub use metrics::DnsCollector;
 pub use metrics::DnsMetrics;
 pub use numeric::parse_numeric;
-pub use resolver::{
-    Builder, DEFAULT_CACHE_CAPACITY, DEFAULT_MAX_TTL, Resolver, default_max_queries,
-};
+pub use resolver::Resolver;
 pub use system::{HOSTS, Mode, NSSWITCH_CONF, RESOLV_CONF, Source, SystemConfig};
 
 use std::net::IpAddr;

@@ -136,10 +136,10 @@ async fn localhost_answers_in_glibcs_order() {
         ips(&["::1", "127.0.0.1"])
     );
     // One family: the file's addresses of it (::1 asked for IPv4 is
-    // 127.0.0.1, as glibc maps it; once).
+    // 127.0.0.1, as glibc maps it; both kept, as glibc keeps them).
     assert_eq!(
         r.lookup("localhost", Family::V4).await.unwrap(),
-        ips(&["127.0.0.1"])
+        ips(&["127.0.0.1", "127.0.0.1"])
     );
     assert_eq!(
         r.lookup("localhost", Family::V6).await.unwrap(),

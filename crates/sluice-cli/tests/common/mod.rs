@@ -127,28 +127,77 @@ pub fn host_resolv_conf_hash() -> Option<String> {
 /// what the inside run printed (asserting it succeeded) and the delay
 /// server's stats, read after the run.
 pub fn rerun_in_netns(test: &str, inner: &str, hosts: &str, hold: &str) -> (String, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let hosts_file = dir.path().join("hosts");
-    std::fs::write(&hosts_file, hosts).unwrap();
-    let stats = dir.path().join("stats.json");
-    let out = sluice()
-        .args([
-            "lab-netns",
-            "--hold",
+    rerun_in_netns_with(
+        test,
+        &Netns {
+            inner,
+            hosts,
             hold,
-            "--answer",
-            "127.0.0.2",
-            "--answer",
-            "::2",
-        ])
-        .arg("--hosts")
-        .arg(&hosts_file)
-        .arg("--stats")
-        .arg(&stats)
+            ..Netns::default()
+        },
+    )
+}
+
+/// What a namespaced rerun gets ([`rerun_in_netns_with`]).
+#[derive(Default)]
+pub struct Netns<'a> {
+    /// The environment variable that sends the rerun to its inside branch
+    /// (set to `variant`, or `1`).
+    pub inner: &'a str,
+    /// Its value: which of the test's cases runs inside.
+    pub variant: &'a str,
+    /// The namespace's hosts file.
+    pub hosts: &'a str,
+    /// How long the delay server holds each query.
+    pub hold: &'a str,
+    /// The namespace's `resolv.conf` (it must name 127.0.0.1); none: one
+    /// naming 127.0.0.1 alone.
+    pub resolv_conf: Option<&'a str>,
+    /// The names the server knows, as a hosts file (others get NXDOMAIN);
+    /// none: every name is 127.0.0.2 and ::2.
+    pub zone: Option<&'a str>,
+    /// Names answered at once (`--fast`).
+    pub fast: &'a [&'a str],
+}
+
+/// [`rerun_in_netns`] with a `resolv.conf`, a zone and fast names of the
+/// test's choosing.
+pub fn rerun_in_netns_with(test: &str, n: &Netns<'_>) -> (String, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let stats = dir.path().join("stats.json");
+    let mut cmd = sluice();
+    cmd.args([
+        "lab-netns",
+        "--hold",
+        n.hold,
+        "--answer",
+        "127.0.0.2",
+        "--answer",
+        "::2",
+    ])
+    .arg("--hosts")
+    .arg(file("hosts", n.hosts))
+    .arg("--stats")
+    .arg(&stats);
+    if let Some(text) = n.resolv_conf {
+        cmd.arg("--resolv-conf").arg(file("resolv.conf", text));
+    }
+    if let Some(text) = n.zone {
+        cmd.arg("--zone").arg(file("zone", text));
+    }
+    for f in n.fast {
+        cmd.args(["--fast", f]);
+    }
+    let out = cmd
         .arg("--")
         .arg(std::env::current_exe().unwrap())
         .args(["--exact", test, "--nocapture", "--test-threads", "1"])
-        .env(inner, "1")
+        .env(n.inner, if n.variant.is_empty() { "1" } else { n.variant })
         .output()
         .unwrap();
     let text = format!(
