@@ -297,6 +297,37 @@ def svg(path, title, samples, phases):
         fh.write("\n".join(out) + "\n")
 
 
+def terminate(proc, timeout):
+    """One SIGTERM; how `proc` ended and how long it took (killed and said
+    so if it is still running after `timeout` seconds)."""
+    t = time.time()
+    proc.send_signal(signal.SIGTERM)
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        code = f"still running {timeout} s after one SIGTERM"
+    return {"code": code, "seconds": round(time.time() - t, 2)}
+
+
+def write_samples(out_dir, sampler, title, phases):
+    """OUT_DIR/NAME.csv (the samples) and OUT_DIR/NAME.svg (their plot)."""
+    with open(os.path.join(out_dir, f"{sampler.name}.csv"), "w") as fh:
+        fh.write("t_s,phase,rss_kib,threads,fds\n")
+        for row in sampler.samples:
+            fh.write(",".join(map(str, row)) + "\n")
+    svg(os.path.join(out_dir, f"{sampler.name}.svg"), title, sampler.samples, phases)
+
+
+def finish(out_dir, name, result, ok):
+    """Writes OUT_DIR/NAME.json, prints it and the verdict, exits 0 on pass."""
+    with open(os.path.join(out_dir, f"{name}.json"), "w") as fh:
+        json.dump(result, fh, indent=2, default=str)
+    print(json.dumps(result, indent=2, default=str))
+    print(f"{name}: {'PASS' if ok else 'FAIL'}; plots and samples in {out_dir}")
+    sys.exit(0 if ok else 1)
+
+
 def mean(xs):
     return sum(xs) / len(xs) if xs else float("nan")
 
@@ -397,14 +428,7 @@ def main():
 
     exits = {}
     for name, p in (("serve", serve), ("dns-delay", dns)):
-        t = time.time()
-        p.send_signal(signal.SIGTERM)
-        try:
-            code = p.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            code = "still running 120 s after one SIGTERM"
-        exits[name] = {"code": code, "seconds": round(time.time() - t, 2)}
+        exits[name] = terminate(p, 120)
     for s in samplers:
         s.stop.set()
         s.join()
@@ -432,16 +456,8 @@ def main():
     )
     result["pass"] = ok
     for s in samplers:
-        with open(os.path.join(out_dir, f"{s.name}.csv"), "w") as fh:
-            fh.write("t_s,phase,rss_kib,threads,fds\n")
-            for row in s.samples:
-                fh.write(",".join(map(str, row)) + "\n")
-        svg(os.path.join(out_dir, f"{s.name}.svg"), f"sluice {s.name}: {duration_text} flood", s.samples, phases)
-    with open(os.path.join(out_dir, "soak.json"), "w") as fh:
-        json.dump(result, fh, indent=2, default=str)
-    print(json.dumps(result, indent=2, default=str))
-    print(f"soak: {'PASS' if ok else 'FAIL'}; plots and samples in {out_dir}")
-    sys.exit(0 if ok else 1)
+        write_samples(out_dir, s, f"sluice {s.name}: {duration_text} flood", phases)
+    finish(out_dir, "soak", result, ok)
 
 
 if __name__ == "__main__":
