@@ -6,6 +6,10 @@
 //   zlib.gzip, zlib.gunzip             (Cpu lane)         SLUICE_PATCH_GZIP, SLUICE_PATCH_GUNZIP
 //   fs.readFile, fs.stat               (FastIo lane)      SLUICE_PATCH_READFILE, SLUICE_PATCH_STAT
 //   dns.lookup                         (sluice::dns)      SLUICE_PATCH_LOOKUP
+//   fs.open, read, write, close, fstat (FastIo lane)      SLUICE_PATCH_OPEN, _READ, _WRITE, _CLOSE, _FSTAT
+//     and FileHandle's read, write, stat (lib/fd.js)
+//   zlib and brotli streams            (Cpu lane)         SLUICE_PATCH_DEFLATE, _INFLATE, _GZIP, _GUNZIP,
+//     and the convenience forms over them (lib/zlib-stream.js)             _BROTLI_COMPRESS, _BROTLI_DECOMPRESS
 // ("promise forms": fs.promises.*, dns.promises.lookup, and util.promisify of
 // the callback forms). Each variable takes 1/0 (also true/false, on/off);
 // unset means on. SLUICE_PATCH=0 turns every one off. A call whose arguments
@@ -35,9 +39,12 @@ function flag(name, fallbackValue) {
 
 const all = flag('SLUICE_PATCH', true);
 const enabled = {};
-for (const op of ['pbkdf2', 'scrypt', 'gzip', 'gunzip', 'readFile', 'stat', 'lookup']) {
+for (const op of ['pbkdf2', 'scrypt', 'gzip', 'gunzip', 'readFile', 'stat', 'lookup',
+  'open', 'read', 'write', 'close', 'fstat', 'deflate', 'inflate']) {
   enabled[op] = flag(`SLUICE_PATCH_${op.toUpperCase()}`, all);
 }
+enabled.brotliCompress = flag('SLUICE_PATCH_BROTLI_COMPRESS', all);
+enabled.brotliDecompress = flag('SLUICE_PATCH_BROTLI_DECOMPRESS', all);
 
 // The replacement keeps the original's name, length and symbol-keyed
 // properties (dns.lookup's custom promisify arguments among them).
@@ -163,5 +170,8 @@ if (enabled.lookup) {
   nodeDns.promises.lookup = promiseForm('lookup', original.lookupPromise, plan(false));
   patched.push('dns.lookup', 'dns.promises.lookup');
 }
+
+patched.push(...require('./lib/fd.js').install(enabled, like));
+patched.push(...require('./lib/zlib-stream.js').install(enabled));
 
 module.exports = { patched: Object.freeze(patched) };

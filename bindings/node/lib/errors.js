@@ -139,4 +139,4 @@ function addonError(e) {
   return err;
 }
 
-module.exports = { AbortError, abortError, failureError, resultOf, addonError, nodeError };
+module.exports = { AbortError, abortError, failureError, isFailure, resultOf, addonError, nodeError };

@@ -75,12 +75,14 @@ let backlog = null;
 
 // Where the addon writes each drain's outcomes (`Inbox::drain` in
 // src/inbox.rs): slab[0] how many, then RECORD numbers each: the id, the
-// tag, then a stat's 18 fields or the index of the outcome's value in the
-// array the drain returns. The slab grows (up to SLAB_MAX outcomes) when a
+// tag, then a stat's 18 fields, a number, or the index of the outcome's
+// value in the array the drain returns. The slab grows (up to SLAB_MAX outcomes) when a
 // drain fills it; what did not fit comes with the next drain.
 const RECORD = 20;
 const TAG_STAT = 1;
 const TAG_VALUE = 2;
+const TAG_NUMBER = 3;
+const TAG_FIELDS = 4;
 const SLAB_MAX = 4096;
 let slab = new Float64Array(1 + 64 * RECORD);
 
@@ -102,6 +104,8 @@ function valueAt(values, off) {
   const tag = slab[off + 1];
   if (tag === TAG_STAT) return statsAt(slab, off + 2);
   if (tag === TAG_VALUE) return values[slab[off + 2]];
+  if (tag === TAG_NUMBER) return slab[off + 2];
+  if (tag === TAG_FIELDS) return slab.slice(off + 2, off + RECORD);
   return undefined;
 }
 

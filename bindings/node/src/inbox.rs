@@ -28,6 +28,11 @@ const TAG_STAT: f64 = 1.0;
 /// An outcome's tag in the slab: its value is the drain's array at the
 /// index that follows.
 const TAG_VALUE: f64 = 2.0;
+/// An outcome's tag in the slab: the number that follows is its value.
+const TAG_NUMBER: f64 = 3.0;
+/// An outcome's tag in the slab: `stat` fields follow, handed over as a
+/// `Float64Array` of them.
+const TAG_FIELDS: f64 = 4.0;
 
 /// Owns one operation until it is settled: [`Settle::finish`] posts the
 /// work's outcome to the inbox its call named; dropping it unsettled posts a
@@ -185,6 +190,16 @@ impl Inbox {
                 Done::Stat(fields) => {
                     record[1] = TAG_STAT;
                     record[2..].copy_from_slice(&fields);
+                    continue;
+                }
+                Done::Fields(fields) => {
+                    record[1] = TAG_FIELDS;
+                    record[2..].copy_from_slice(&fields);
+                    continue;
+                }
+                Done::Number(n) => {
+                    record[1] = TAG_NUMBER;
+                    record[2] = n;
                     continue;
                 }
                 Done::Bytes(b) if b.len() as f64 > max_buffer => {

@@ -50,6 +50,8 @@
 //! | `configure` | `configure(options)`: a refusal names the option (from `sluice::Knob`) |
 //! | `warm`, `after_tick` | the warm-up, once the tick that loaded the package ends (a libuv idle handle: no async resource) |
 //! | `crypto`, `zlib`, `fs`, `dns`, `hash` | the operations |
+//! | `fd` | `fs.open`/`read`/`write`/`close`/`fstat` on a descriptor (FastIo) |
+//! | `zstream` | the zlib and brotli stream handles (Cpu), on the process's own zlib and brotli |
 //! | `metrics` | the pool's and resolver's metrics |
 //! | `test_hooks` | `panicForTest`, `oversizedForTest` (cargo feature `test-hooks` only) |
 
@@ -57,6 +59,7 @@ mod after_tick;
 pub mod configure;
 pub mod crypto;
 pub mod dns;
+pub mod fd;
 pub mod fs;
 pub mod hash;
 pub mod inbox;
@@ -67,3 +70,4 @@ pub mod pool;
 pub mod test_hooks;
 pub mod warm;
 pub mod zlib;
+pub mod zstream;

@@ -115,6 +115,12 @@ pub(crate) enum Done {
     Addrs(Vec<String>),
     Fail(Failure),
     Unit,
+    /// A number: a descriptor, a count of bytes.
+    Number(f64),
+    /// `stat` fields handed over as the numbers themselves (a
+    /// `Float64Array`, as Node's fs binding gives `FileHandle`), not a
+    /// `Stats`.
+    Fields([f64; STAT_FIELDS]),
 }
 
 impl Done {
@@ -127,9 +133,9 @@ impl Done {
             Done::Bytes(b) => Either4::B(b.into()),
             Done::Addrs(a) => Either4::C(a),
             Done::Fail(f) => Either4::D(f),
-            Done::Stat(_) | Done::Unit => {
+            Done::Stat(_) | Done::Unit | Done::Number(_) | Done::Fields(_) => {
                 return Err(napi::Error::from_reason(
-                    "sluice: a stat or empty outcome has no value of its own",
+                    "sluice: a stat, number or empty outcome has no value of its own",
                 ));
             }
         })

@@ -29,3 +29,26 @@ wrap(fs.promises, 'readFile', 'fs.promises.readFile');
 wrap(fs.promises, 'stat', 'fs.promises.stat');
 wrap(dns, 'lookup', 'dns.lookup');
 wrap(dns.promises, 'lookup', 'dns.promises.lookup');
+// The fd calls and zlib streams (issue 28's second set): the callback forms,
+// FileHandle's calls of the fs binding with kUsePromises, and the zlib
+// binding's handles by mode.
+for (const op of ['open', 'read', 'write', 'close', 'fstat']) wrap(fs, op, `fs.${op}`);
+const fsBinding = process.binding('fs');
+for (const [key, name] of [['read', 'FileHandle.read'], ['writeBuffer', 'FileHandle.write'],
+  ['writeString', 'FileHandle.write'], ['fstat', 'FileHandle.fstat']]) {
+  const orig = fsBinding[key];
+  fsBinding[key] = function (...args) {
+    if (args[args.length - 1] === fsBinding.kUsePromises) note(name);
+    return Reflect.apply(orig, this, args);
+  };
+}
+const zBinding = process.binding('zlib');
+const MODES = { 1: 'deflate', 5: 'deflate', 3: 'gzip', 2: 'inflate', 6: 'inflate', 7: 'inflate', 4: 'gunzip',
+  9: 'brotliCompress', 8: 'brotliDecompress' };
+for (const key of ['Zlib', 'BrotliEncoder', 'BrotliDecoder']) {
+  const Orig = zBinding[key];
+  zBinding[key] = function (mode) {
+    note(`zlib ${MODES[mode]} streams`);
+    return new Orig(mode);
+  };
+}

@@ -1,0 +1,162 @@
+//! `fs.open`, `fs.read`, `fs.write`, `fs.close` and `fs.fstat` on the
+//! `FastIo` lane: the calls `fs.createReadStream` (and so `express.static`
+//! and `send`) and `FileHandle` make, as libuv's `uv_fs_*` make them
+//! (`O_CLOEXEC` on every open, `pread`/`pwrite` at a position and
+//! `read`/`write` at -1, `EINTR` retried except by `close`, whose `EINTR`
+//! is a success). Each blocks in the kernel inside [`sluice::blocking`], so
+//! a read of a FIFO or a hung mount counts as blocked, not as work.
+//!
+//! The descriptors are the caller's numbers: sluice owns none of them.
+//! `index.js` has checked every argument; a shape it does not run (a
+//! `Buffer` path, a `bigint` position) is Node's own call.
+
+#![allow(unsafe_code)]
+
+use crate::fs::stat_fields;
+use crate::inbox::Inbox;
+use crate::outcome::{Done, Failure};
+use crate::pool::submit;
+use napi::bindgen_prelude::BufferSlice;
+use napi_derive::napi;
+use sluice::Lane;
+use std::io;
+
+/// Runs `call` until it is not interrupted by a signal.
+fn retry(mut call: impl FnMut() -> isize) -> io::Result<usize> {
+    loop {
+        let r = call();
+        if r >= 0 {
+            return Ok(r as usize);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// `fs.open(path, flags, mode)`: the descriptor, or Node's error naming the
+/// path (`ENOENT: no such file or directory, open '...'`).
+#[napi]
+pub fn fd_open(inbox: &Inbox, path: String, flags: i32, mode: u32) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        let Ok(cpath) = std::ffi::CString::new(path) else {
+            // index.js sends no path with a NUL; Node refuses it by name.
+            let e = io::Error::from_raw_os_error(libc::EINVAL);
+            return Done::Fail(Failure::sys(&e, "open", true));
+        };
+        let opened = sluice::blocking(|| {
+            retry(|| {
+                // SAFETY: `cpath` is a NUL-terminated path that outlives
+                // the call; open reads it and returns a new descriptor
+                // (owned by the caller from here on) or -1.
+                unsafe { libc::open(cpath.as_ptr(), flags | libc::O_CLOEXEC, mode) as isize }
+            })
+        });
+        match opened {
+            Ok(fd) => Done::Number(fd as f64),
+            Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
+        }
+    })
+}
+
+/// `fs.read(fd, buffer, offset, length, position)`: the bytes read (at most
+/// `length`; `index.js` copies them into the caller's buffer), from
+/// `position`, or from the file's offset where it is -1.
+#[napi]
+pub fn fd_read(inbox: &Inbox, fd: i32, length: u32, position: f64) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        let mut buf = Vec::new();
+        if buf.try_reserve_exact(length as usize).is_err() {
+            let e = io::Error::from_raw_os_error(libc::ENOMEM);
+            return Done::Fail(Failure::sys(&e, "read", false));
+        }
+        buf.resize(length as usize, 0);
+        let read = sluice::blocking(|| {
+            retry(|| {
+                let p = buf.as_mut_ptr().cast();
+                // SAFETY: `p` points at `buf.len()` writable bytes that
+                // outlive the call; the kernel writes at most that many.
+                unsafe {
+                    if position < 0.0 {
+                        libc::read(fd, p, buf.len())
+                    } else {
+                        libc::pread(fd, p, buf.len(), position as libc::off_t)
+                    }
+                }
+            })
+        });
+        match read {
+            Ok(n) => {
+                buf.truncate(n);
+                Done::Bytes(buf)
+            }
+            Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
+        }
+    })
+}
+
+/// `fs.write(fd, buffer, offset, length, position)` (and the string form,
+/// encoded by `index.js`): the bytes written, at `position`, or at the
+/// file's offset where it is -1. The bytes are copied at the call.
+#[napi]
+pub fn fd_write(inbox: &Inbox, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
+    let data = data.to_vec();
+    submit(inbox, Lane::FastIo, move || {
+        let written = sluice::blocking(|| {
+            retry(|| {
+                let p = data.as_ptr().cast();
+                // SAFETY: `p` points at `data.len()` readable bytes that
+                // outlive the call.
+                unsafe {
+                    if position < 0.0 {
+                        libc::write(fd, p, data.len())
+                    } else {
+                        libc::pwrite(fd, p, data.len(), position as libc::off_t)
+                    }
+                }
+            })
+        });
+        match written {
+            Ok(n) => Done::Number(n as f64),
+            Err(e) => Done::Fail(Failure::sys(&e, "write", false)),
+        }
+    })
+}
+
+/// `fs.close(fd)`: `EINTR` (and `EINPROGRESS`) count as closed, as in
+/// libuv: the descriptor is gone either way on Linux.
+#[napi]
+pub fn fd_close(inbox: &Inbox, fd: i32) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        // SAFETY: close takes a number and touches no memory; the caller
+        // gave up the descriptor by asking.
+        let r = sluice::blocking(|| unsafe { libc::close(fd) });
+        if r == 0 {
+            return Done::Unit;
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EINTR | libc::EINPROGRESS) => Done::Unit,
+            _ => Done::Fail(Failure::sys(&e, "close", false)),
+        }
+    })
+}
+
+/// `fs.fstat(fd)`: Node's `Stats`, as `stat` gives it, or with `fields`
+/// its numbers as a `Float64Array` (what Node's binding gives `FileHandle`).
+#[napi]
+pub fn fd_fstat(inbox: &Inbox, fd: i32, fields: bool) -> napi::Result<f64> {
+    submit(inbox, Lane::FastIo, move || {
+        use std::os::fd::FromRawFd;
+        // SAFETY: the File is never dropped (ManuallyDrop), so the caller's
+        // descriptor is not closed; `metadata` only passes the number to
+        // statx/fstat, which answer EBADF for one that is not open.
+        let file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+        match sluice::blocking(|| file.metadata()) {
+            Ok(m) if fields => Done::Fields(stat_fields(&m)),
+            Ok(m) => Done::Stat(stat_fields(&m)),
+            Err(e) => Done::Fail(Failure::sys(&e, "fstat", false)),
+        }
+    })
+}
