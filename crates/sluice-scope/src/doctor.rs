@@ -64,14 +64,15 @@ pub const POOL_SATURATED_PCT: f64 = 80.0;
 pub const SLOW_IO_THROTTLED_PCT: f64 = 80.0;
 
 /// libuv's limit on pool threads running slow I/O at once,
-/// `slow_work_thread_threshold()`: `(n + 1) / 2` for a pool of `n`.
+/// `slow_work_thread_threshold()`: `(n + 1) / 2` for a pool of `n`
+/// (sluice's one copy of the rule, [`sluice::compat::slow_work_thread_threshold`]).
 ///
 /// ```
 /// use sluice_scope::doctor::slow_io_limit;
 /// assert_eq!([1, 2, 4, 5, 16].map(slow_io_limit), [1, 1, 2, 3, 8]);
 /// ```
 pub fn slow_io_limit(pool_size: usize) -> usize {
-    pool_size.div_ceil(2)
+    sluice::compat::slow_work_thread_threshold(pool_size)
 }
 
 /// The doctor's verdict on one window: sluice's one vocabulary (scope

@@ -76,18 +76,6 @@ pub const DEFAULT_CPU_NICE: i32 = 10;
 /// The largest nice value Linux accepts.
 pub const MAX_NICE: i32 = 19;
 
-/// Moved to [`compat::LIBUV_DEFAULT_THREADS`](crate::compat::LIBUV_DEFAULT_THREADS).
-#[deprecated(since = "0.1.0", note = "libuv's sizing moved to sluice::compat")]
-pub const LIBUV_DEFAULT_THREADS: usize = crate::compat::LIBUV_DEFAULT_THREADS;
-
-/// Moved to [`compat::LIBUV_MAX_THREADPOOL_SIZE`](crate::compat::LIBUV_MAX_THREADPOOL_SIZE).
-#[deprecated(since = "0.1.0", note = "libuv's sizing moved to sluice::compat")]
-pub const LIBUV_MAX_THREADPOOL_SIZE: usize = crate::compat::LIBUV_MAX_THREADPOOL_SIZE;
-
-/// Moved to [`compat::LIBUV_STACK_SIZE`](crate::compat::LIBUV_STACK_SIZE).
-#[deprecated(since = "0.1.0", note = "libuv's sizing moved to sluice::compat")]
-pub const LIBUV_STACK_SIZE: usize = crate::compat::LIBUV_STACK_SIZE;
-
 /// The default `max_threads` of `lane` (threads alive, compensation
 /// included) on a machine with `cores` usable cores.
 ///
@@ -143,14 +131,14 @@ pub fn default_keep_alive(lane: Lane) -> Duration {
     }
 }
 
-/// Moved to [`compat::slow_work_thread_threshold`](crate::compat::slow_work_thread_threshold).
-#[deprecated(since = "0.1.0", note = "libuv's sizing moved to sluice::compat")]
-pub fn slow_work_thread_threshold(nthreads: usize) -> usize {
-    crate::compat::slow_work_thread_threshold(nthreads)
-}
-
-/// Moved to [`compat::libuv_nthreads`](crate::compat::libuv_nthreads).
-#[deprecated(since = "0.1.0", note = "libuv's sizing moved to sluice::compat")]
-pub fn libuv_nthreads(val: Option<&str>) -> usize {
-    crate::compat::libuv_nthreads(val)
+/// Why a lane's budget stops at [`max_threads`], for a refusal's message:
+/// the `Cpu` lane's is the usable cores; the others' need no reason.
+pub(crate) fn max_threads_why(lane: Lane, cores: usize) -> String {
+    if lane == Lane::Cpu {
+        format!(
+            " (the usable cores: more Cpu threads than cores only moves the queue into the kernel; {cores} found by available_parallelism)"
+        )
+    } else {
+        String::new()
+    }
 }

@@ -74,14 +74,14 @@
 #![forbid(unsafe_code)]
 #![doc(test(attr(deny(warnings))))]
 
-mod admission;
 mod blocking;
 pub mod budget;
 mod checkpoint;
+mod choice;
 mod clock;
 pub mod compat;
 mod config;
-mod deadline;
+mod error;
 mod hooks;
 mod lane;
 mod loom;
@@ -101,20 +101,21 @@ pub mod tower;
 #[cfg(test)]
 mod tests;
 
-pub use admission::{Permit, Reserve};
 pub use blocking::blocking;
 pub use checkpoint::{CHECKPOINT_QUANTUM, checkpoint};
-pub use config::{Builder, ConfigError, CpuSched, ENV_VARS, Knob};
+pub use choice::{CpuSched, Policy};
+pub use config::Builder;
+pub use error::{ConfigError, ENV_VARS, Knob};
 pub use lane::{Lane, ParseLaneError};
 #[cfg(feature = "prometheus")]
 pub use metrics::PoolCollector;
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
+pub use pool::{Permit, Reserve};
 pub use sluice_duration::{DurationError, parse_duration};
 
 /// This crate's version, as `sluice_info{version}` exports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[cfg(feature = "ops")]
 pub use ops::{crypto, fs, zlib};
-pub use policy::Policy;
 pub use pool::{Pool, ShutdownReport};
 pub use task::{Busy, CancelOnDrop, Task, TaskError};

@@ -25,9 +25,9 @@
 //! # }).unwrap();
 //! ```
 
-use crate::admission::Permit;
 use crate::lane::Lane;
 use crate::loom::sync::Mutex;
+use crate::pool::Permit;
 use crate::pool::Pool;
 use crate::task::Task;
 use std::future::Future;

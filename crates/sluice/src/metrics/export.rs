@@ -384,11 +384,18 @@ struct InfoLabels {
 /// registering a pool does not keep it open (dropping every handle still
 /// shuts it down), and its final counts stay readable.
 pub struct PoolCollector {
-    inner: std::sync::Arc<crate::pool::Inner>,
+    inner: std::sync::Arc<dyn Snapshots>,
+}
+
+/// What a [`PoolCollector`] reads at each scrape: the pool's shared state
+/// (`pool::Inner`), behind a trait so that the metrics sit below the pool.
+pub(crate) trait Snapshots: Send + Sync {
+    /// Every counter and gauge, now.
+    fn snapshot(&self) -> Snapshot;
 }
 
 impl PoolCollector {
-    pub(crate) fn new(inner: std::sync::Arc<crate::pool::Inner>) -> Self {
+    pub(crate) fn new(inner: std::sync::Arc<dyn Snapshots>) -> Self {
         PoolCollector { inner }
     }
 }

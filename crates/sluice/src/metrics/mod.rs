@@ -16,6 +16,8 @@ pub(crate) mod counters;
 mod export;
 #[cfg(feature = "prometheus")]
 pub use export::PoolCollector;
+#[cfg(feature = "prometheus")]
+pub(crate) use export::Snapshots;
 pub(crate) mod histogram;
 
 use crate::lane::Lane;

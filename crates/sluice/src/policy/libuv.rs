@@ -35,20 +35,19 @@
 //! - Thread names: libuv 1.46 leaves them unnamed; here they are
 //!   `sluice-libuv`, so `/proc` tells them apart from the lanes policy's.
 
-use crate::admission::Waiters;
+use crate::choice::Policy;
 use crate::clock;
 use crate::compat;
-use crate::config::ConfigError;
+use crate::error::ConfigError;
 use crate::lane::Lane;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
 use crate::metrics::Snapshot;
 use crate::metrics::counters::{Gauges, LaneMetrics, ShardLease, WorkerShard};
-use crate::policy::Policy;
-use crate::policy::{Aborted, Admit, LaneShutdown, Refused, Scheduler, Slot, Vacated};
-use crate::task::TaskError;
+use crate::policy::{Admit, LaneShutdown, Refused, Scheduler, Slot, Waiters};
 use crate::task::state::{Job, RunHooks, TransitionToAborted};
+use crate::task::{Aborted, TaskError, Vacated};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;

@@ -27,13 +27,15 @@
 
 pub(crate) mod lanes;
 pub(crate) mod libuv;
-pub(crate) mod monitor;
+mod waiters;
 
-use crate::admission::Waiters;
-use crate::config::ConfigError;
+pub(crate) use waiters::Waiters;
+
+use crate::error::ConfigError;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
 use crate::task::state::Job;
+use crate::task::{Aborted, Vacated};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -73,14 +75,6 @@ pub(crate) trait Scheduler: Send + Sync {
     fn abort(&self, job: &dyn Job, vacated: Vacated, why: Aborted);
 }
 
-/// Why a queued task left its queue without running (not by a worker).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Aborted {
-    Cancelled,
-    Expired,
-    Abandoned,
-}
-
 /// What [`Scheduler::admit`] does when a bounded queue is full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Admit {
@@ -116,96 +110,4 @@ pub(crate) struct Slot {
     /// The lane's queue was empty before this reservation (the moment a
     /// submit may open a saturated interval).
     pub(crate) was_empty: bool,
-}
-
-/// The queue place of a task that just left `Queued`. Exactly one exists per
-/// task, made by the transition that moved it; it must reach the policy's
-/// accounting ([`Vacated::account`]).
-#[must_use = "a vacated queue slot must be accounted for"]
-#[derive(Debug)]
-pub(crate) struct Vacated {
-    lane: Lane,
-}
-
-impl Vacated {
-    /// Made only by the task cell's transitions (`task/state.rs`).
-    pub(crate) fn new(lane: Lane) -> Self {
-        Vacated { lane }
-    }
-
-    /// The lane whose queue the task left.
-    pub(crate) fn lane(&self) -> Lane {
-        self.lane
-    }
-
-    /// The policy has accounted for the slot (or, for a task refused before
-    /// it was queued, there was none to account for).
-    pub(crate) fn account(self) {
-        std::mem::forget(self);
-    }
-}
-
-impl Drop for Vacated {
-    fn drop(&mut self) {
-        // Reached only if a token was dropped instead of accounted: the lane's
-        // depth would never come down.
-        debug_assert!(
-            std::thread::panicking(),
-            "a vacated queue slot of lane {:?} was dropped without being accounted",
-            self.lane
-        );
-    }
-}
-
-/// How a [`Pool`](crate::Pool) schedules its lanes.
-///
-/// ```
-/// use sluice::{Lane, Policy, Pool};
-///
-/// // The default: each lane its own budget and threads.
-/// let pool = Pool::builder().build()?;
-/// assert_eq!(pool.policy(), &Policy::Lanes);
-///
-/// // libuv's pool, to reproduce Node's behaviour: one FIFO over 4 threads,
-/// // slow I/O limited to (4 + 1) / 2 = 2 of them.
-/// let compat = Pool::builder().policy(Policy::Libuv { threads: Some(4) }).build()?;
-/// compat.spawn(Lane::Cpu, || ()).wait()?;
-/// let snap = compat.metrics();
-/// assert_eq!(snap.threads_alive, 4);
-/// assert_eq!(snap.lane(Lane::SlowIo).limit, 2);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Policy {
-    /// Independent lanes (`Cpu`, `FastIo`, `SlowIo`), each with its own
-    /// budget, queue, threads and counters. Sized from the machine by default.
-    #[default]
-    Lanes,
-    /// libuv 1.46's thread pool: one FIFO shared by `Cpu` and `FastIo`, at most
-    /// `(threads + 1) / 2` threads on `SlowIo`, every thread started at the
-    /// first submission.
-    Libuv {
-        /// The pool size. `None` reads `UV_THREADPOOL_SIZE` at the first
-        /// submission with libuv's rules, silent clamping included
-        /// (see [`compat::libuv_nthreads`](crate::compat::libuv_nthreads)).
-        /// `Some(n)` must be in `1..=1024`.
-        threads: Option<usize>,
-    },
-}
-
-impl std::fmt::Display for Policy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Policy {
-    /// `"lanes"` or `"libuv"`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Policy::Lanes => "lanes",
-            Policy::Libuv { .. } => "libuv",
-        }
-    }
 }

@@ -3,10 +3,8 @@
 use crate::lane::Lane;
 use crate::loom::thread;
 use crate::park::spin_until;
-use crate::policy::Aborted;
-use crate::pool::Inner;
-use crate::task::TaskError;
 use crate::task::state::{Job, Output, TransitionToAborted};
+use crate::task::{Aborted, OnAborted, TaskError};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -47,11 +45,11 @@ const WAIT_SPIN_NANOS: u64 = 20_000;
 #[must_use = "a task runs whether or not its handle is kept; drop it explicitly to detach, or await it for the result"]
 pub struct Task<T> {
     cell: Arc<dyn Output<T>>,
-    pool: Arc<Inner>,
+    pool: Arc<dyn OnAborted>,
 }
 
 impl<T: Send + 'static> Task<T> {
-    pub(crate) fn new(cell: Arc<dyn Output<T>>, pool: Arc<Inner>) -> Self {
+    pub(crate) fn new(cell: Arc<dyn Output<T>>, pool: Arc<dyn OnAborted>) -> Self {
         Task { cell, pool }
     }
 

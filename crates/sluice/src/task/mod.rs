@@ -6,7 +6,7 @@
 //! - the queue holds it as `Arc<dyn Job>` until a worker runs it or an abort
 //!   drops it;
 //! - the [`Task`] handle holds it as `Arc<dyn Output<T>>` (plus the pool's
-//!   `Inner`, to account for a cancel).
+//!   `Inner`, as an [`OnAborted`], to account for a cancel).
 //!
 //! Either may be dropped first. Dropping the handle does not cancel the work;
 //! dropping a [`CancelOnDrop`] (from `Task::cancel_on_drop`) does, if the
@@ -39,6 +39,17 @@
 mod error;
 mod handle;
 pub(crate) mod state;
+mod vacated;
 
 pub use error::{Busy, TaskError};
 pub use handle::{CancelOnDrop, Task};
+pub(crate) use vacated::{Aborted, Vacated};
+
+/// Who accounts for a queued task that its handle cancels: the pool's
+/// shared state (`pool::Inner`, which hands it to the policy). A trait, so
+/// that tasks sit below the pool and the policies.
+pub(crate) trait OnAborted: Send + Sync {
+    /// `job` left `Queued` without running, for `why`: account for its
+    /// place (`vacated`).
+    fn on_aborted(&self, job: &dyn state::Job, vacated: Vacated, why: Aborted);
+}

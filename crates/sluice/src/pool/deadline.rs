@@ -10,13 +10,13 @@
 //! nothing is due. Entries hold `Weak` references: a task that ran or was
 //! dropped costs the reaper nothing but its heap slot until its deadline.
 
-use crate::admission::Alarm;
+use super::Alarm;
+use super::Inner;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
-use crate::policy::Aborted;
-use crate::pool::Inner;
 use crate::task::TaskError;
 use crate::task::state::{Job, TransitionToAborted};
+use crate::task::{Aborted, OnAborted};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::{Arc, Weak};

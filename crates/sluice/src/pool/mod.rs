@@ -1,18 +1,30 @@
-//! [`Pool`]: the front door. It validates nothing (the [`Builder`] did),
-//! allocates the task cell, and hands it to the policy.
+//! [`Pool`]: the front door. It validates nothing (the
+//! [`Builder`](crate::Builder) did), allocates the task cell, and hands it
+//! to the policy.
+//!
+//! The facade: `mod.rs` ([`Pool`], the shared `Inner`), `admission.rs`
+//! (awaitable admission: [`Permit`], [`Reserve`]), `deadline.rs` (the
+//! reaper of queued tasks' deadlines). Above the policies, which never
+//! name it.
 
-use crate::admission::{Alarm, Permit, Reserve, Waiters};
-use crate::config::{Builder, ConfigError};
-use crate::deadline::Deadlines;
+mod admission;
+mod deadline;
+
+pub(crate) use admission::Alarm;
+pub use admission::{Permit, Reserve};
+
+use crate::choice::Policy;
+use crate::error::ConfigError;
 use crate::hooks::PanicHook;
 use crate::lane::Lane;
 use crate::metrics::Snapshot;
 use crate::policy::LaneShutdown;
 use crate::policy::lanes::{LaneSettings, Lanes};
 use crate::policy::libuv::Libuv;
-use crate::policy::{Aborted, Admit, Policy, Refused, Scheduler, Slot, Vacated};
+use crate::policy::{Admit, Refused, Scheduler, Slot, Waiters};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
-use crate::task::{Busy, Task, TaskError};
+use crate::task::{Aborted, Busy, OnAborted, Task, TaskError, Vacated};
+use deadline::Deadlines;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -93,17 +105,6 @@ pub struct ShutdownReport {
 }
 
 impl Pool {
-    /// A [`Builder`] with every default.
-    ///
-    /// ```
-    /// let pool = sluice::Pool::builder().build()?;
-    /// assert_eq!(pool.policy(), &sluice::Policy::Lanes);
-    /// # Ok::<(), sluice::ConfigError>(())
-    /// ```
-    pub fn builder() -> Builder {
-        Builder::new()
-    }
-
     pub(crate) fn new_lanes(
         settings: [LaneSettings; 3],
         queue_timeout: [Option<Duration>; 3],
@@ -454,7 +455,7 @@ impl Pool {
     /// once: growing starts workers for what is queued; shrinking lets
     /// running tasks finish, then retires the extra threads.
     ///
-    /// The same range as [`Builder::threads`] applies. The libuv policy
+    /// The same range as [`Builder::threads`](crate::Builder::threads) applies. The libuv policy
     /// cannot be resized (libuv cannot either).
     ///
     /// ```
@@ -510,7 +511,7 @@ impl Pool {
     #[must_use = "a collector exports nothing until it is registered"]
     #[cfg(feature = "prometheus")]
     pub fn collector(&self) -> crate::PoolCollector {
-        crate::PoolCollector::new(Arc::clone(self.inner()))
+        crate::PoolCollector::new(Arc::clone(self.inner()) as Arc<dyn crate::metrics::Snapshots>)
     }
 
     /// Refuses new work, lets the workers drain every accepted task, and
@@ -652,17 +653,29 @@ impl Inner {
             None
         };
         let output: Arc<dyn Output<T>> = cell;
-        (Task::new(output, Arc::clone(self)), queued)
+        (
+            Task::new(output, Arc::clone(self) as Arc<dyn OnAborted>),
+            queued,
+        )
     }
 
     /// Stops accepting work; workers drain and exit. Does not wait.
     fn close(&self) {
         self.scheduler.close();
     }
+}
 
+#[cfg(feature = "prometheus")]
+impl crate::metrics::Snapshots for Inner {
+    fn snapshot(&self) -> Snapshot {
+        Inner::snapshot(self)
+    }
+}
+
+impl OnAborted for Inner {
     /// A queued task was moved to `Done` by someone other than a worker
     /// (cancel, deadline reaper): account for its slot.
-    pub(crate) fn on_aborted(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
+    fn on_aborted(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
         self.scheduler.abort(job, vacated, why);
     }
 }
