@@ -221,8 +221,9 @@ fn command_tree(internal: bool) -> Command {
         )
         .subcommand(
             Command::new("report")
-                .about("Run every experiment with small defaults; write lab-report/REPORT.md, one SVG and one JSON file per experiment")
+                .about("Run every experiment: the cells that show each seed's claim (--full: every cell); write lab-report/REPORT.md, one SVG and one JSON file per experiment")
                 .args(common_args())
+                .arg(Arg::new("full").long("full").action(ArgAction::SetTrue).help("run every cell of every experiment at the full report's values (several times longer) instead of the cells that show each seed's claim"))
                 .arg(Arg::new("out").long("out").value_name("DIR").default_value("lab-report").help("where to write the report"))
                 .arg(json_arg("what was written, as JSON on stdout: the report, each experiment's JSON and SVG files, the experiments that failed"))
                 .arg(json_out_arg()),
@@ -662,6 +663,7 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
             let json_file = json_out(m)?;
             let mut config = lab_config(m)?;
             config.tables_on_stderr = m.get_flag("json");
+            config.full = m.get_flag("full");
             let out = PathBuf::from(m.get_one::<String>("out").expect("has default"));
             let summary = sluice_lab::run_report(config, &out)?;
             let line = format!(

@@ -38,6 +38,10 @@ pub struct LabConfig {
     /// Running inside `sluice lab report`: experiments use their report
     /// defaults (pools included).
     pub report: bool,
+    /// With `report`: `sluice lab report --full`, every cell at the full
+    /// report's values; without it the short report's
+    /// ([`experiment::Scale`]).
+    pub full: bool,
     /// The longest one child may run before it is killed.
     pub child_timeout: Duration,
     /// Print the experiments' tables on stderr, not stdout (`lab report
@@ -64,6 +68,7 @@ impl LabConfig {
             reps: 1,
             progress: true,
             report: false,
+            full: false,
             child_timeout: Duration::from_secs(180),
             tables_on_stderr: false,
             build_addon: false,
@@ -313,12 +318,22 @@ impl Lab {
         &self.skipped
     }
 
-    /// `--pools`, or `exp`'s default (its report default inside a report).
+    /// `--pools`, or `exp`'s default at this lab's [`Lab::scale`].
     pub fn pools_for(&self, exp: &experiment::ExperimentSpec) -> Vec<PoolSize> {
         self.config
             .pools
             .clone()
-            .unwrap_or_else(|| exp.default_pools(self.config.report))
+            .unwrap_or_else(|| exp.default_pools(self.scale()))
+    }
+
+    /// Which defaults the experiments run with: a single command's, the
+    /// short report's or the full report's.
+    pub fn scale(&self) -> experiment::Scale {
+        match (self.config.report, self.config.full) {
+            (false, _) => experiment::Scale::Command,
+            (true, false) => experiment::Scale::Report,
+            (true, true) => experiment::Scale::FullReport,
+        }
     }
 
     /// True inside `sluice lab report`.

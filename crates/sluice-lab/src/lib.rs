@@ -212,8 +212,9 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     for &spec in EXPERIMENTS {
         eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
-        let args = Args::defaults(spec.args, true);
+        let args = spec.default_args(lab.scale());
         body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
+        let pools = lab.pools_for(spec);
         match spec.experiment.run(&lab, &args) {
             Ok(outcome) => {
                 let seconds = t.elapsed().as_secs_f64();
@@ -223,7 +224,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
                     summary: &mut summary,
                     tables_on_stderr,
                 };
-                report_outcome(spec, &outcome, dir, seconds, out)?;
+                report_outcome(spec, (&args, &pools), &outcome, dir, seconds, out)?;
                 outcomes.push(outcome);
             }
             Err(err) => {
@@ -269,7 +270,16 @@ fn report_header(lab: &Lab, pools_overridden: bool) -> String {
             ""
         }
     ));
-    md.push_str("Every number below was measured in this run; `sluice lab report` regenerates it.\n\n## Contents\n\n");
+    md.push_str(match lab.scale() {
+        experiment::Scale::FullReport => "The full report: every cell of every experiment (`sluice lab report --full`); `sluice lab report` alone runs the cells that show each seed's claim.\n\n",
+        _ => "The short report: the cells that show each seed's claim, at short holds (`sluice lab report --full` runs every cell of every experiment).\n\n",
+    });
+    md.push_str(&report::seeds::section());
+    md.push('\n');
+    md.push_str(&format!(
+        "Every number below was measured in this run; `sluice lab report{}` regenerates it.\n\n## Contents\n\n",
+        if lab.scale() == experiment::Scale::FullReport { " --full" } else { "" }
+    ));
     for spec in EXPERIMENTS {
         md.push_str(&format!(
             "- [{}](#{}) — {}\n",
@@ -294,6 +304,7 @@ struct Sections<'a> {
 /// command that reproduces it, its headline, tables, chart and notes.
 fn report_outcome(
     spec: &ExperimentSpec,
+    (args, pools): (&Args, &[PoolSize]),
     outcome: &Outcome,
     dir: &Path,
     seconds: f64,
@@ -313,11 +324,19 @@ fn report_outcome(
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);
-    let flags: Vec<String> = spec
+    let mut flags: Vec<String> = spec
         .args
         .iter()
-        .map(|a| format!("--{} {}", a.name, a.report))
+        .map(|a| format!("--{} {}", a.name, args.text(a.name).unwrap_or(a.report)))
         .collect();
+    flags.push(format!(
+        "--pools {}",
+        pools
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
+    ));
     body.push_str(&format!(
         "Run: `sluice lab {} {}` ({:.1} s). Raw rows: [{}.json]({}.json).\n\n",
         spec.name,

@@ -129,8 +129,15 @@ pub struct ExperimentSpec {
     pub args: &'static [ArgSpec],
     /// Pool sizes when `--pools` is not given.
     pub pools: &'static [PoolSize],
-    /// Pool sizes inside `sluice lab report`.
+    /// Pool sizes inside `sluice lab report --full`.
     pub report_pools: &'static [PoolSize],
+    /// Pool sizes inside `sluice lab report` at its defaults (the short
+    /// report), where they differ from `report_pools`.
+    pub short_pools: Option<&'static [PoolSize]>,
+    /// Flag values of the short report where they differ from the full
+    /// report's ([`ArgSpec::report`]): the cells that show the seed's claim,
+    /// fewer repetitions, shorter holds.
+    pub short: &'static [(&'static str, &'static str)],
     /// What a subject must be able to do to run it.
     pub needs: &'static [Need],
     /// The workloads its children run, per runtime.
@@ -147,6 +154,19 @@ pub struct ExperimentSpec {
     /// Whether its chart's x values are categories (pool sizes, probes,
     /// scenarios): `--svg` draws grouped bars, never lines between them.
     pub bars: bool,
+}
+
+/// Which defaults an experiment runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// `sluice lab NAME`: the flags' defaults ([`ArgSpec::default`]).
+    Command,
+    /// `sluice lab report` at its defaults: the short report, the cells that
+    /// show each seed's claim ([`ExperimentSpec::short`] over the full
+    /// report's values).
+    Report,
+    /// `sluice lab report --full`: every cell ([`ArgSpec::report`]).
+    FullReport,
 }
 
 /// Whether one (experiment, subject) cell of the grid runs.
@@ -195,8 +215,12 @@ impl ExperimentSpec {
     ///     .pools(&[PoolSize::Size(1), PoolSize::Size(4)])
     ///     .report_pools(&[PoolSize::Size(4)]);
     ///
-    /// assert_eq!(SPEC.default_pools(false).len(), 2);
-    /// assert_eq!(SPEC.default_pools(true), [PoolSize::Size(4)]);
+    /// use sluice_lab::experiment::Scale;
+    /// assert_eq!(SPEC.default_pools(Scale::Command).len(), 2);
+    /// assert_eq!(SPEC.default_pools(Scale::FullReport), [PoolSize::Size(4)]);
+    /// // No short-report values: the short report runs the full one's.
+    /// assert_eq!(SPEC.default_pools(Scale::Report), [PoolSize::Size(4)]);
+    /// assert_eq!(SPEC.default_args(Scale::Report).text("n")?, "2");
     /// assert_eq!(SPEC.args.len(), 1);
     /// // No folder `echo/` in the lab: no help, no node script or Go program.
     /// assert_eq!(SPEC.about(), "");
@@ -207,6 +231,7 @@ impl ExperimentSpec {
     /// assert!(staircase.about().starts_with("n concurrent pool tasks"));
     /// assert!(staircase.workloads.node.unwrap().contains("process.argv[2]"));
     /// assert!(staircase.workloads.go.unwrap().contains("package main"));
+    /// # Ok::<(), anyhow::Error>(())
     /// ```
     pub const fn new(name: &'static str, experiment: &'static dyn Experiment) -> Self {
         let (help, node, go) = match folder(name) {
@@ -224,6 +249,8 @@ impl ExperimentSpec {
             args: &[],
             pools: &[PoolSize::Unset],
             report_pools: &[PoolSize::Unset],
+            short_pools: None,
+            short: &[],
             needs: &[],
             workloads: Workloads {
                 node,
@@ -256,9 +283,23 @@ impl ExperimentSpec {
         self
     }
 
-    /// Its pool sizes inside `sluice lab report`, where they differ.
+    /// Its pool sizes inside `sluice lab report --full`, where they differ.
     pub const fn report_pools(mut self, pools: &'static [PoolSize]) -> Self {
         self.report_pools = pools;
+        self
+    }
+
+    /// Its pool sizes inside the short report (`sluice lab report` at its
+    /// defaults), where they differ from the full report's.
+    pub const fn short_pools(mut self, pools: &'static [PoolSize]) -> Self {
+        self.short_pools = Some(pools);
+        self
+    }
+
+    /// Its flags' values inside the short report, where they differ from
+    /// the full report's: `(flag, value)`.
+    pub const fn short(mut self, values: &'static [(&'static str, &'static str)]) -> Self {
+        self.short = values;
         self
     }
 
@@ -333,14 +374,27 @@ impl ExperimentSpec {
         self.needs.contains(&Need::HttpServer) && subject.runtime() == Runtime::Rust
     }
 
-    /// Pool sizes: the report's or the command's defaults.
-    pub fn default_pools(&self, report: bool) -> Vec<PoolSize> {
-        if report {
-            self.report_pools
-        } else {
-            self.pools
+    /// Pool sizes at `scale`: the command's, the full report's or the
+    /// short report's defaults.
+    pub fn default_pools(&self, scale: Scale) -> Vec<PoolSize> {
+        match scale {
+            Scale::Command => self.pools,
+            Scale::FullReport => self.report_pools,
+            Scale::Report => self.short_pools.unwrap_or(self.report_pools),
         }
         .to_vec()
+    }
+
+    /// Its flags at their defaults at `scale` (the short report's values
+    /// over the full report's).
+    pub fn default_args(&self, scale: Scale) -> Args {
+        let mut args = Args::defaults(self.args, scale != Scale::Command);
+        if scale == Scale::Report {
+            for (name, value) in self.short {
+                args.set(name, *value);
+            }
+        }
+        args
     }
 
     /// Whether `subject` can run this experiment: it has every capability

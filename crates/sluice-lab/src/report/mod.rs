@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod package;
 pub mod seed004;
+pub mod seeds;
 pub mod svg;
 pub mod table;
 

@@ -48,6 +48,12 @@ use std::time::Duration;
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("adaptive", &Adaptive)
     .seed("seed 004 §2.3, §3.3")
     .flags(ARGS)
+    .short(&[
+        ("n", "4,64"),
+        ("hang-ms", "600"),
+        ("reads", "100"),
+        ("mixed-ms", "600"),
+    ])
     .rust(&Adaptive);
 
 /// The adaptive experiment.

@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("app", &App)
     .seed("issue 28 §3")
     .flags(ARGS)
+    .short(&[("duration-ms", "1500")])
     .needs(&[Need::HttpServer])
     .rerouted();
 

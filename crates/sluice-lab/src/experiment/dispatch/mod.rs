@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
     .seed("the pool's own cost (no seed section)")
     .flags(ARGS)
+    .short(&[("rounds", "500"), ("batches", "5"), ("idle-ms", "500")])
     .rust(&Dispatch)
     .libuv(&Dispatch)
     .rerouted();

@@ -67,6 +67,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dns", &Dns)
         Size(16),
     ])
     .report_pools(&[Unset, Size(8)])
+    .short_pools(&[Size(4)])
     .rust(&Dns)
     .rerouted()
     .bars();

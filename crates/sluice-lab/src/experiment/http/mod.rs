@@ -60,6 +60,13 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
     .flags(ARGS)
     .pools(&[Size(1), Size(2), Size(4), Size(16)])
     .report_pools(&[Size(1), Size(4)])
+    .short_pools(&[Size(4)])
+    .short(&[
+        ("cells", "login-1,login,ping-during-login,admission,crowd"),
+        ("duration-ms", "1000"),
+        ("ping-during-ms", "2000"),
+        ("autocannon", "off"),
+    ])
     .needs(&[Need::HttpServer])
     .rerouted();
 

@@ -65,6 +65,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("probe", &Probe)
     .seed("seed 000 §2")
     .flags(ARGS)
+    .short(&[("rounds", "2")])
     .rust(&Probe)
     .rerouted()
     .bars();

@@ -72,6 +72,14 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("scope", &Scope)
     .flags(ARGS)
     .pools(&[Size(1), Size(4), Size(16)])
     .report_pools(&[Size(1), Size(4)])
+    .short_pools(&[Size(4)])
+    .short(&[
+        (
+            "workloads",
+            "idle,cpu-full,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+        ),
+        ("profile-ms", "1000"),
+    ])
     .needs(&[Need::Attach]);
 
 /// The scope experiment.

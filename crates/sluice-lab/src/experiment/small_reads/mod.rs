@@ -37,6 +37,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("small-reads", &Sma
     .flags(ARGS)
     .pools(&[Size(1), Size(4), Size(16), Size(64)])
     .report_pools(&[Size(1), Size(4), Size(16)])
+    .short(&[("n", "2000"), ("rounds", "3")])
     .rust(&SmallReads)
     .rerouted()
     .bars();

@@ -65,6 +65,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("spawn-bill", &Spaw
     .seed("seed 000 §4, seed 001")
     .flags(ARGS)
     .pools(&[Unset, Size(1), Size(16), Size(64), Size(2000)])
+    .short_pools(&[Unset, Size(16), Size(2000)])
     .rust(&SpawnBill)
     .bars();
 

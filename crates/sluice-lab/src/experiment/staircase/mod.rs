@@ -35,6 +35,8 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("staircase", &Stair
     .flags(ARGS)
     .pools(&[Size(1), Size(2), Size(4), Size(8)])
     .report_pools(&[Size(1), Size(4)])
+    .short_pools(&[Size(4)])
+    .short(&[("n", "1,4,5,8")])
     .rust(&Staircase);
 
 /// What the parent sends each child (`staircase.js` reads the same).
