@@ -5,7 +5,8 @@
 
 use anyhow::Context;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use sluice_lab::{Args, EXPERIMENTS, LabConfig, Outputs, PoolSize};
+use sluice_lab::experiment::Scale;
+use sluice_lab::{EXPERIMENTS, Kind, LabConfig, Outputs, PoolSize};
 use sluice_testnet::dns_delay::DelayFlags;
 use std::ffi::OsString;
 use std::io::Write;
@@ -244,33 +245,19 @@ fn command_tree(internal: bool) -> Command {
                     .help("also draw the chart as SVG"),
             );
         for a in e.args {
-            cmd = match a.name.strip_suffix("-ms") {
-                // A duration: sluice's one grammar under the name without
-                // `-ms`; the old whole-milliseconds spelling still read.
-                Some(base) => cmd
-                    .arg(
-                        Arg::new(base)
-                            .long(base)
-                            .value_name("DURATION")
-                            .help(format!(
-                                "{}, e.g. 300ms, 1.5s, 2 (seconds) [default: {}]",
-                                a.help,
-                                ms_text(a.default)
-                            )),
-                    )
-                    .arg(
-                        Arg::new(a.name)
-                            .long(a.name)
-                            .value_name("MS")
-                            .conflicts_with(base)
-                            .hide(true),
-                    ),
-                None => cmd.arg(
+            cmd = match a.kind {
+                // A duration: sluice's one grammar, checked against the
+                // flag's range as clap parses it; the former
+                // whole-milliseconds spelling still read.
+                Kind::Duration { range, old } => cmd
+                    .arg(duration_arg(a.name, a.default, a.help, range))
+                    .arg(ms_alias(old, a.name, range)),
+                kind => cmd.arg(
                     Arg::new(a.name)
                         .long(a.name)
                         .value_name(a.value_name)
                         .default_value(a.default)
-                        .help(a.help),
+                        .help(format!("{} ({})", a.help, kind.accepts())),
                 ),
             };
         }
@@ -705,20 +692,17 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
         Some((name, m)) => {
             let exp =
                 sluice_lab::experiment::by_name(name).expect("subcommands come from the registry");
-            let mut args = Args::defaults(exp.args, false);
+            let mut args = exp.default_args(Scale::Command)?;
             for a in exp.args {
-                if let Some(base) = a.name.strip_suffix("-ms")
-                    && let Some(v) = m.get_one::<String>(base)
-                {
-                    // The experiment checks its own range when it reads the
-                    // flag; this outer one refuses a huge value before anything runs.
-                    let d = LAB_DURATION.parse(&format!("--{base}"), v)?;
-                    if d.subsec_nanos() % 1_000_000 != 0 {
-                        anyhow::bail!("--{base} {v:?}: expected whole milliseconds");
+                match a.kind {
+                    // Parsed and range-checked by clap: handed over as a
+                    // Duration, never as text to read again.
+                    Kind::Duration { .. } => args.set_duration(a.name, duration_of(m, a.name))?,
+                    _ => {
+                        if let Some(v) = m.get_one::<String>(a.name) {
+                            args.set(a.name, v.clone())?;
+                        }
                     }
-                    args.set_given_as(a.name, format!("{}ms", d.as_millis()), base);
-                } else if let Some(v) = m.get_one::<String>(a.name) {
-                    args.set(a.name, v.clone());
                 }
             }
             let outputs = Outputs {
@@ -729,22 +713,6 @@ fn lab(m: &ArgMatches) -> anyhow::Result<()> {
             sluice_lab::run_experiment(name, lab_config(m)?, &args, &outputs).map(drop)
         }
         None => unreachable!("clap requires a subcommand"),
-    }
-}
-
-/// The outer range of every lab experiment's duration flag, 0 to a day,
-/// checked before the experiment starts; each experiment's own (narrower)
-/// range is checked as it reads the flag.
-const LAB_DURATION: sluice_duration::Range =
-    sluice_duration::Range::new(Duration::ZERO, Duration::from_secs(86_400));
-
-/// An experiment's default in milliseconds as a duration's text: `2000`
-/// is `2s`, `300` is `300ms`.
-fn ms_text(ms: &str) -> String {
-    match ms.parse::<u64>() {
-        Ok(n) if n >= 1000 && n % 1000 == 0 => format!("{}s", n / 1000),
-        Ok(n) => format!("{n}ms"),
-        Err(_) => ms.to_string(),
     }
 }
 
@@ -1027,14 +995,11 @@ fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
 mod tests {
     use super::*;
 
-    /// Every duration flag of every command (the lab's experiment flags
-    /// aside: their ranges are the experiment's, see `tests/cli_errors.rs`),
-    /// found in clap's definition: `(the subcommand path, the flag)`.
+    /// Every duration flag of every command, the lab's experiments' included
+    /// (each with the range its `ArgSpec` declares), found in clap's
+    /// definition: `(the subcommand path, the flag)`.
     fn duration_flags() -> Vec<(Vec<String>, Arg, Command)> {
         fn walk(cmd: &Command, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, Arg, Command)>) {
-            if path.first().is_some_and(|p| p == "lab") && path.len() > 1 {
-                return;
-            }
             for a in cmd.get_arguments() {
                 let names: Vec<String> = a
                     .get_value_names()
@@ -1088,6 +1053,11 @@ mod tests {
             "scope --duration",
             "scope --profile",
             "dns-delay --hold",
+            "lab staircase --hold",
+            "lab staircase --hold-ms",
+            "lab http --ping-during",
+            "lab http --duration-ms",
+            "lab scope --profile",
         ] {
             assert!(names.iter().any(|n| n == want), "{want} not in {names:?}");
         }

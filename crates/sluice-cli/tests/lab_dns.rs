@@ -99,7 +99,7 @@ fn bad_dns_flags_are_named() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr)
-            .contains("--hold-ms \"5000\" is out of range; expected 1..=1800"),
+            .contains("--hold-ms \"5000\" is out of range; expected 1ms..=1s 800ms"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -20,14 +20,14 @@ fn every_experiment_is_listed_and_has_help() {
         assert!(help.status.success(), "{}", e.name);
         let text = String::from_utf8_lossy(&help.stdout);
         for a in e.args {
-            // A `-ms` flag is shown as a duration without the suffix (the
-            // old spelling is hidden, still read).
-            let shown = match a.name.strip_suffix("-ms") {
-                Some(base) => {
-                    assert!(!text.contains(&format!("--{} ", a.name)), "{}", a.name);
-                    format!("--{base} <DURATION>")
+            // A duration is shown with its placeholder (its former
+            // whole-milliseconds spelling is hidden, still read).
+            let shown = match a.kind {
+                sluice_lab::Kind::Duration { old, .. } => {
+                    assert!(!text.contains(&format!("--{old} ")), "{old}");
+                    format!("--{} <DURATION>", a.name)
                 }
-                None => format!("--{}", a.name),
+                _ => format!("--{}", a.name),
             };
             assert!(text.contains(&shown), "{}: {shown} not in --help", e.name,);
         }

@@ -30,7 +30,7 @@ pub mod subject;
 pub mod sweep;
 pub mod workload;
 
-pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment, ExperimentSpec};
+pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment, ExperimentSpec, Kind};
 pub use lab::{Lab, LabConfig, Watch};
 pub use outcome::{Outcome, Row, Skipped};
 pub use pool_size::PoolSize;
@@ -82,6 +82,7 @@ pub fn run_experiment(
         }
     }
     refuse_more_nodes(&config, exp.name)?;
+    args.check()?;
     let lab = Lab::new(config)?;
     for s in lab.skipped() {
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
@@ -212,7 +213,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     for &spec in EXPERIMENTS {
         eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
-        let args = spec.default_args(lab.scale());
+        let args = spec.default_args(lab.scale())?;
         body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
         let pools = lab.pools_for(spec);
         match spec.experiment.run(&lab, &args) {
@@ -324,11 +325,7 @@ fn report_outcome(
     let json = dir.join(format!("{}.json", spec.name));
     report::json::write(outcome, &json)?;
     summary.json.push(json);
-    let mut flags: Vec<String> = spec
-        .args
-        .iter()
-        .map(|a| format!("--{} {}", a.name, args.text(a.name).unwrap_or(a.report)))
-        .collect();
+    let mut flags = args.command_line();
     flags.push(format!(
         "--pools {}",
         pools

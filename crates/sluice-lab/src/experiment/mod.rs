@@ -29,7 +29,7 @@ mod staircase;
 mod starve;
 mod workers;
 
-pub use args::{ArgSpec, Args};
+pub use args::{ArgSpec, Args, Kind};
 
 use crate::PoolSize;
 use crate::child::{LibuvWorkload, RustWorkload};
@@ -186,7 +186,7 @@ impl ExperimentSpec {
     ///
     /// ```
     /// use sluice_lab::report::{Chart, Table};
-    /// use sluice_lab::{ArgSpec, Args, Experiment, ExperimentSpec, Lab, Outcome, PoolSize};
+    /// use sluice_lab::{ArgSpec, Args, Experiment, ExperimentSpec, Kind, Lab, Outcome, PoolSize};
     ///
     /// struct Echo;
     /// impl Experiment for Echo {
@@ -207,6 +207,7 @@ impl ExperimentSpec {
     ///     help: "tasks at once",
     ///     default: "4",
     ///     report: "2",
+    ///     kind: Kind::Number { min: 1, max: 64 },
     /// }];
     ///
     /// static SPEC: ExperimentSpec = ExperimentSpec::new("echo", &Echo)
@@ -220,7 +221,7 @@ impl ExperimentSpec {
     /// assert_eq!(SPEC.default_pools(Scale::FullReport), [PoolSize::Size(4)]);
     /// // No short-report values: the short report runs the full one's.
     /// assert_eq!(SPEC.default_pools(Scale::Report), [PoolSize::Size(4)]);
-    /// assert_eq!(SPEC.default_args(Scale::Report).text("n")?, "2");
+    /// assert_eq!(SPEC.default_args(Scale::Report)?.number("n")?, 2);
     /// assert_eq!(SPEC.args.len(), 1);
     /// // No folder `echo/` in the lab: no help, no node script or Go program.
     /// assert_eq!(SPEC.about(), "");
@@ -387,14 +388,14 @@ impl ExperimentSpec {
 
     /// Its flags at their defaults at `scale` (the short report's values
     /// over the full report's).
-    pub fn default_args(&self, scale: Scale) -> Args {
+    pub fn default_args(&self, scale: Scale) -> anyhow::Result<Args> {
         let mut args = Args::defaults(self.args, scale != Scale::Command);
         if scale == Scale::Report {
             for (name, value) in self.short {
-                args.set(name, *value);
+                args.set(name, *value)?;
             }
         }
-        args
+        Ok(args)
     }
 
     /// Whether `subject` can run this experiment: it has every capability
@@ -548,6 +549,27 @@ mod tests {
                     s.name,
                     a.name
                 );
+            }
+        }
+    }
+
+    /// Every flag's defaults (the command's, the full and the short
+    /// report's) are values its kind accepts; a duration's former spelling
+    /// is its name with `-ms`.
+    #[test]
+    fn every_default_is_a_value_of_its_kind() {
+        for e in EXPERIMENTS {
+            for scale in [Scale::Command, Scale::Report, Scale::FullReport] {
+                let args = e.default_args(scale).unwrap();
+                if let Err(err) = args.check() {
+                    panic!("{} at {scale:?}: {err:#}", e.name);
+                }
+            }
+            for a in e.args {
+                if let Kind::Duration { old, .. } = a.kind {
+                    assert_eq!(old, format!("{}-ms", a.name), "{}", e.name);
+                    assert_eq!(a.value_name, "DURATION", "{} --{}", e.name, a.name);
+                }
             }
         }
     }

@@ -148,7 +148,7 @@ pub fn runs(spec: &experiment::ExperimentSpec, flag: &str, item: &str) -> bool {
             .any(|p| p.to_string() == item);
     }
     spec.default_args(Scale::Report)
-        .text(flag)
+        .and_then(|a| a.text(flag))
         .is_ok_and(|v| v.split(',').any(|x| x.trim().eq_ignore_ascii_case(item)))
 }
 

@@ -32,7 +32,7 @@
 mod child;
 mod tables;
 
-use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, repeat};
+use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, Kind, repeat};
 use crate::PoolSize;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
@@ -50,9 +50,9 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("adaptive", &Adapti
     .flags(ARGS)
     .short(&[
         ("n", "4,64"),
-        ("hang-ms", "600"),
+        ("hang", "600ms"),
         ("reads", "100"),
-        ("mixed-ms", "600"),
+        ("mixed", "600ms"),
     ])
     .rust(&Adaptive);
 
@@ -68,6 +68,7 @@ const ARGS: &[ArgSpec] = &[
         help: "what to run: wait, cpu, hung, mixed (a comma-separated list)",
         default: "wait,cpu,hung,mixed",
         report: "wait,cpu,hung,mixed",
+        kind: Kind::Choices(&SCENARIOS),
     },
     ArgSpec {
         name: "n",
@@ -75,20 +76,23 @@ const ARGS: &[ArgSpec] = &[
         help: "wait: concurrent reads per round",
         default: "1,4,16,64",
         report: "1,4,16,64",
+        kind: Kind::Numbers { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "wait: how long each read holds its thread",
-        default: "100",
-        report: "100",
+        default: "100ms",
+        report: "100ms",
+        kind: Kind::millis(1, 60_000, "hold-ms"),
     },
     ArgSpec {
-        name: "settle-ms",
-        value_name: "MS",
+        name: "settle",
+        value_name: "DURATION",
         help: "wait: threads are counted this long after each round",
-        default: "300",
-        report: "200",
+        default: "300ms",
+        report: "200ms",
+        kind: Kind::millis(0, 60_000, "settle-ms"),
     },
     ArgSpec {
         name: "cpu-n",
@@ -96,13 +100,15 @@ const ARGS: &[ArgSpec] = &[
         help: "cpu: concurrent pbkdf2 tasks",
         default: "16",
         report: "16",
+        kind: Kind::Number { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "cpu-ms",
-        value_name: "MS",
+        name: "cpu",
+        value_name: "DURATION",
         help: "cpu: calibrate pbkdf2-sha512 to about this long per task",
-        default: "20",
-        report: "20",
+        default: "20ms",
+        report: "20ms",
+        kind: Kind::millis(1, 10_000, "cpu-ms"),
     },
     ArgSpec {
         name: "hung",
@@ -110,13 +116,15 @@ const ARGS: &[ArgSpec] = &[
         help: "hung: reads that hang",
         default: "64",
         report: "64",
+        kind: Kind::Number { min: 1, max: 1000 },
     },
     ArgSpec {
-        name: "hang-ms",
-        value_name: "MS",
+        name: "hang",
+        value_name: "DURATION",
         help: "hung: how long they hang",
-        default: "2000",
-        report: "1000",
+        default: "2s",
+        report: "1s",
+        kind: Kind::millis(200, 60_000, "hang-ms"),
     },
     ArgSpec {
         name: "reads",
@@ -124,13 +132,18 @@ const ARGS: &[ArgSpec] = &[
         help: "hung: ordinary reads in the stream (one every 2 ms, starting 100 ms in)",
         default: "400",
         report: "200",
+        kind: Kind::Number {
+            min: 1,
+            max: 100_000,
+        },
     },
     ArgSpec {
-        name: "mixed-ms",
-        value_name: "MS",
+        name: "mixed",
+        value_name: "DURATION",
         help: "mixed: how long the closed loop runs",
-        default: "2000",
-        report: "1000",
+        default: "2s",
+        report: "1s",
+        kind: Kind::millis(100, 600_000, "mixed-ms"),
     },
     ArgSpec {
         name: "mixed-in-flight",
@@ -138,6 +151,7 @@ const ARGS: &[ArgSpec] = &[
         help: "mixed: operations in flight",
         default: "16",
         report: "16",
+        kind: Kind::Number { min: 1, max: 1024 },
     },
 ];
 
@@ -274,7 +288,7 @@ struct Plan {
 
 impl Plan {
     fn new(lab: &Lab, args: &Args) -> anyhow::Result<Plan> {
-        let scenarios = args.choices("scenarios", &SCENARIOS)?;
+        let scenarios = args.choices("scenarios")?;
         let calibrate = |scenario: &str, ms: u64| {
             if scenarios.contains(&scenario) {
                 workload::calibrate_pbkdf2(Duration::from_millis(ms))
@@ -282,18 +296,18 @@ impl Plan {
                 0
             }
         };
-        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
+        let cpu_ms = args.millis("cpu")?;
         let plan = Plan {
-            ns: args.numbers("n", 1, 1024)?,
-            hold: Duration::from_millis(args.millis("hold-ms", 1, 60_000)?),
-            settle_ms: args.millis("settle-ms", 0, 60_000)?,
-            cpu_n: args.number("cpu-n", 1, 1024)?,
+            ns: args.numbers("n")?,
+            hold: args.duration("hold")?,
+            settle_ms: args.millis("settle")?,
+            cpu_n: args.number("cpu-n")?,
             cpu_ms,
-            hung: args.number("hung", 1, 1000)?,
-            hang_ms: args.millis("hang-ms", 200, 60_000)?,
-            reads: args.number("reads", 1, 100_000)?,
-            mixed_ms: args.millis("mixed-ms", 100, 600_000)?,
-            mixed_in_flight: args.number("mixed-in-flight", 1, 1024)?,
+            hung: args.number("hung")?,
+            hang_ms: args.millis("hang")?,
+            reads: args.number("reads")?,
+            mixed_ms: args.millis("mixed")?,
+            mixed_in_flight: args.number("mixed-in-flight")?,
             iterations: calibrate("cpu", cpu_ms),
             mixed_iterations: calibrate("mixed", 2),
             small: lab.scratch().join("adaptive-small-file"),

@@ -13,7 +13,7 @@
 //! child's, from `/proc`.
 
 use super::http::{autocannon, find_on_path};
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("app", &App)
     .seed("issue 28 §3")
     .flags(ARGS)
-    .short(&[("duration-ms", "1500")])
+    .short(&[("duration", "1500ms")])
     .needs(&[Need::HttpServer])
     .rerouted();
 
@@ -48,20 +48,26 @@ const ARGS: &[ArgSpec] = &[
         help: "connections of the /login flood",
         default: "32",
         report: "16",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000,
+        },
     },
     ArgSpec {
-        name: "duration-ms",
-        value_name: "MS",
+        name: "duration",
+        value_name: "DURATION",
         help: "how long the flood runs (login-1: half of it)",
-        default: "5000",
-        report: "3000",
+        default: "5s",
+        report: "3s",
+        kind: Kind::millis(200, 600_000, "duration-ms"),
     },
     ArgSpec {
-        name: "probe-pause-ms",
-        value_name: "MS",
+        name: "probe-pause",
+        value_name: "DURATION",
         help: "each probe (/ping, small and large static file) waits this long between an answer and its next request",
-        default: "5",
-        report: "5",
+        default: "5ms",
+        report: "5ms",
+        kind: Kind::millis(0, 10_000, "probe-pause-ms"),
     },
     ArgSpec {
         name: "autocannon",
@@ -69,6 +75,7 @@ const ARGS: &[ArgSpec] = &[
         help: "cross-check each subject's /login flood with autocannon when it is on PATH",
         default: "auto",
         report: "off",
+        kind: Kind::Choice(&["auto", "off"]),
     },
 ];
 
@@ -119,10 +126,10 @@ impl Experiment for App {
         let statics = lab.scratch().join("app-static");
         write_statics(&statics)?;
         let p = Plan {
-            concurrency: args.number("concurrency", 1, 10_000)? as usize,
-            duration: Duration::from_millis(args.millis("duration-ms", 200, 600_000)?),
-            pause: Duration::from_millis(args.millis("probe-pause-ms", 0, 10_000)?),
-            autocannon: match args.choice("autocannon", &["auto", "off"])?.as_str() {
+            concurrency: args.number("concurrency")? as usize,
+            duration: args.duration("duration")?,
+            pause: args.duration("probe-pause")?,
+            autocannon: match args.choice("autocannon")? {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
             },

@@ -19,7 +19,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize;
 use crate::lab::Lab;
 use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
     .seed("the pool's own cost (no seed section)")
     .flags(ARGS)
-    .short(&[("rounds", "500"), ("batches", "5"), ("idle-ms", "500")])
+    .short(&[("rounds", "500"), ("batches", "5"), ("idle", "500ms")])
     .rust(&Dispatch)
     .libuv(&Dispatch)
     .rerouted();
@@ -69,6 +69,10 @@ const ARGS: &[ArgSpec] = &[
         help: "round trips per timed batch at 1 in flight",
         default: "2000",
         report: "1000",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000_000,
+        },
     },
     ArgSpec {
         name: "batch",
@@ -76,6 +80,10 @@ const ARGS: &[ArgSpec] = &[
         help: "tasks in flight at once in the throughput shape",
         default: "1000",
         report: "1000",
+        kind: Kind::Number {
+            min: 2,
+            max: 1_000_000,
+        },
     },
     ArgSpec {
         name: "batches",
@@ -83,6 +91,7 @@ const ARGS: &[ArgSpec] = &[
         help: "timed batches of each shape per child; rows hold their median",
         default: "9",
         report: "9",
+        kind: Kind::Number { min: 1, max: 1000 },
     },
     ArgSpec {
         name: "warmup",
@@ -90,13 +99,15 @@ const ARGS: &[ArgSpec] = &[
         help: "untimed batches of each shape first",
         default: "2",
         report: "2",
+        kind: Kind::Number { min: 0, max: 1000 },
     },
     ArgSpec {
-        name: "idle-ms",
-        value_name: "MS",
+        name: "idle",
+        value_name: "DURATION",
         help: "after the runs: the window over which the idle process's CPU is measured",
-        default: "1000",
-        report: "1000",
+        default: "1s",
+        report: "1s",
+        kind: Kind::millis(1, 600_000, "idle-ms"),
     },
     ArgSpec {
         name: "lane",
@@ -104,6 +115,7 @@ const ARGS: &[ArgSpec] = &[
         help: "the sluice lane tasks go to (uv_queue_work's kind is CPU)",
         default: "cpu",
         report: "cpu",
+        kind: Kind::Choice(&["cpu", "fastio"]),
     },
     ArgSpec {
         name: "node-request",
@@ -111,6 +123,7 @@ const ARGS: &[ArgSpec] = &[
         help: "node's pool request: fs.access (of \"/\"), fs.fstat (of fd 0), fs.stat (of \"/\") or crypto.randomFill (1 byte); node+sluice always times fs.stat, the cheapest call its preload reroutes",
         default: "fs.access",
         report: "fs.access",
+        kind: Kind::Choice(NODE_REQUESTS),
     },
     ArgSpec {
         name: "libuv-ffi",
@@ -118,6 +131,7 @@ const ARGS: &[ArgSpec] = &[
         help: "also time the system libuv's uv_queue_work through FFI (skipped with a note when libuv.so.1 is absent; SLUICE_LIBUV=PATH loads another libuv)",
         default: "on",
         report: "on",
+        kind: Kind::Choice(&["on", "off"]),
     },
 ];
 
@@ -135,15 +149,12 @@ struct Params {
 impl Params {
     fn from_args(args: &Args) -> anyhow::Result<Params> {
         Ok(Params {
-            lane: args
-                .choice("lane", &["cpu", "fastio"])?
-                .parse()
-                .map_err(anyhow::Error::msg)?,
-            rounds: args.number("rounds", 1, 10_000_000)?,
-            batch: args.number("batch", 2, 1_000_000)?,
-            batches: args.number("batches", 1, 1000)?,
-            warmup: args.number("warmup", 0, 1000)?,
-            idle_ms: args.millis("idle-ms", 1, 600_000)?,
+            lane: args.choice("lane")?.parse().map_err(anyhow::Error::msg)?,
+            rounds: args.number("rounds")?,
+            batch: args.number("batch")?,
+            batches: args.number("batches")?,
+            warmup: args.number("warmup")?,
+            idle_ms: args.millis("idle")?,
         })
     }
 
@@ -220,8 +231,8 @@ pub(crate) struct ChildReply {
 impl Experiment for Dispatch {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let p = Params::from_args(args)?;
-        let request = args.choice("node-request", NODE_REQUESTS)?;
-        let ffi = args.choice("libuv-ffi", &["on", "off"])? == "on";
+        let request = args.choice("node-request")?;
+        let ffi = args.choice("libuv-ffi")? == "on";
         let sweep = Sweep::new(lab, &SPEC)
             .adding(|s| ffi && s.runtime() == Runtime::Libuv)
             .only(|s| {
@@ -241,7 +252,7 @@ impl Experiment for Dispatch {
                 cell.subject.runtime(),
                 preload.is_some(),
                 preloaded,
-                &request,
+                request,
             );
             let mut rows = Vec::new();
             for (i, req) in requests.iter().enumerate() {
@@ -261,9 +272,9 @@ impl Experiment for Dispatch {
             Ok(rows)
         })?;
         let mut notes = sweep.notes();
-        notes.extend(self.notes(lab, &p, &request, ffi_version.as_deref()));
+        notes.extend(self.notes(lab, &p, request, ffi_version.as_deref()));
         notes.extend(goal_note(&rows, sweep.pools(), &p));
-        notes.extend(package_goal_note(&rows, &request));
+        notes.extend(package_goal_note(&rows, request));
         Ok(sweep.outcome(rows, notes))
     }
 

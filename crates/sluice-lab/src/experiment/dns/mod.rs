@@ -36,7 +36,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -177,13 +177,15 @@ const ARGS: &[ArgSpec] = &[
         help: "how many distinct names are looked up at once",
         default: "24",
         report: "24",
+        kind: Kind::Number { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "how long the DNS delay server holds every query (the seed's: 300; at most 1800, as c-ares resends after 2 s)",
-        default: "300",
-        report: "100",
+        default: "300ms",
+        report: "100ms",
+        kind: Kind::millis(1, 1800, "hold-ms"),
     },
 ];
 
@@ -240,9 +242,9 @@ pub(crate) fn delay_server(hold: Duration) -> DelayConfig {
 
 impl Experiment for Dns {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let n = args.number("names", 1, 1024)?;
+        let n = args.number("names")?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
-        let hold_ms = args.millis("hold-ms", 1, 1800)?;
+        let hold_ms = args.millis("hold")?;
         sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
         let names: Vec<String> = (1..=n)
             .map(|i| format!("n{i:02}.dns.sluice.test"))

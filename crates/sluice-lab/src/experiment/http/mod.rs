@@ -35,7 +35,7 @@
 //! cross-check of the load generator. `tokio` has no server here and is
 //! skipped; `sluice-compat` has no admission cell (libuv refuses nothing).
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize;
 use crate::PoolSize::Size;
 use crate::lab::Lab;
@@ -63,8 +63,8 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
     .short_pools(&[Size(4)])
     .short(&[
         ("cells", "login-1,login,ping-during-login,admission,crowd"),
-        ("duration-ms", "1000"),
-        ("ping-during-ms", "2000"),
+        ("duration", "1s"),
+        ("ping-during", "2s"),
         ("autocannon", "off"),
     ])
     .needs(&[Need::HttpServer])
@@ -94,6 +94,7 @@ const ARGS: &[ArgSpec] = &[
         help: "cells to run: ping, login-1, login, ping-during-login, login-neighbour, cluster, gzip, file, admission, crowd",
         default: "ping,login-1,login,ping-during-login,login-neighbour,cluster,gzip,file,admission,crowd",
         report: "ping,login-1,login,ping-during-login,login-neighbour,cluster,gzip,file,admission,crowd",
+        kind: Kind::Choices(CELLS),
     },
     ArgSpec {
         name: "crowd",
@@ -101,6 +102,10 @@ const ARGS: &[ArgSpec] = &[
         help: "the crowd cell (seed 004's headline run): connections each asking /login of a server whose hash is --crowd-iterations (the seed: 5000; what a 2-core machine holds: a few hundred)",
         default: "256",
         report: "256",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000,
+        },
     },
     ArgSpec {
         name: "crowd-iterations",
@@ -108,6 +113,10 @@ const ARGS: &[ArgSpec] = &[
         help: "pbkdf2-sha256 iterations of /login in the crowd cell (a short CPU hash, as the seed's)",
         default: "5000",
         report: "5000",
+        kind: Kind::Number {
+            min: 1,
+            max: 100_000_000,
+        },
     },
     ArgSpec {
         name: "concurrency",
@@ -115,6 +124,10 @@ const ARGS: &[ArgSpec] = &[
         help: "connections of the /login, /gzip and /file floods",
         default: "32",
         report: "32",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000,
+        },
     },
     ArgSpec {
         name: "ping-concurrency",
@@ -122,27 +135,34 @@ const ARGS: &[ArgSpec] = &[
         help: "connections sending /ping (alone and during the /login flood)",
         default: "1",
         report: "1",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000,
+        },
     },
     ArgSpec {
-        name: "ping-pause-ms",
-        value_name: "MS",
+        name: "ping-pause",
+        value_name: "DURATION",
         help: "each /ping connection waits this long between answer and next request (a latency probe, not a second flood; 0: back to back)",
-        default: "5",
-        report: "5",
+        default: "5ms",
+        report: "5ms",
+        kind: Kind::millis(0, 10_000, "ping-pause-ms"),
     },
     ArgSpec {
-        name: "duration-ms",
-        value_name: "MS",
+        name: "duration",
+        value_name: "DURATION",
         help: "how long each cell sends requests",
-        default: "5000",
-        report: "1200",
+        default: "5s",
+        report: "1200ms",
+        kind: Kind::millis(100, 600_000, "duration-ms"),
     },
     ArgSpec {
-        name: "ping-during-ms",
-        value_name: "MS",
+        name: "ping-during",
+        value_name: "DURATION",
         help: "how long the ping-during-login cell runs (0: as long as --duration); with the 5-ms pause the probe gets about one answer per 5 ms, and its p99 is the (n/100)th slowest of them",
-        default: "0",
-        report: "3000",
+        default: "0s",
+        report: "3s",
+        kind: Kind::millis(0, 600_000, "ping-during-ms"),
     },
     ArgSpec {
         name: "iterations",
@@ -150,6 +170,10 @@ const ARGS: &[ArgSpec] = &[
         help: "pbkdf2 iterations per /login (seed 002: 100000, sha256, 64 bytes)",
         default: "100000",
         report: "100000",
+        kind: Kind::Number {
+            min: 1,
+            max: 100_000_000,
+        },
     },
     ArgSpec {
         name: "admission-queue",
@@ -157,6 +181,10 @@ const ARGS: &[ArgSpec] = &[
         help: "the admission cell's Cpu bound (sluice --cpu-queue; the Node twin's semaphore: pool + N)",
         default: "4",
         report: "4",
+        kind: Kind::Number {
+            min: 1,
+            max: 1_000_000,
+        },
     },
     ArgSpec {
         name: "autocannon",
@@ -164,35 +192,35 @@ const ARGS: &[ArgSpec] = &[
         help: "cross-check the login and file cells of the first pool with autocannon when it is on PATH",
         default: "auto",
         report: "auto",
+        kind: Kind::Choice(&["auto", "off"]),
     },
 ];
 
 impl Experiment for Http {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let cells: Vec<String> = args
-            .choices("cells", CELLS)?
+            .choices("cells")?
             .into_iter()
             .map(String::from)
             .collect();
         let p = Plan {
             cells,
-            concurrency: args.number("concurrency", 1, 10_000)? as usize,
-            ping_concurrency: args.number("ping-concurrency", 1, 10_000)? as usize,
-            ping_pause: Duration::from_millis(args.millis("ping-pause-ms", 0, 10_000)?),
-            duration: Duration::from_millis(args.millis("duration-ms", 100, 600_000)?),
-            ping_during: match args.millis("ping-during-ms", 0, 600_000)? {
+            concurrency: args.number("concurrency")? as usize,
+            ping_concurrency: args.number("ping-concurrency")? as usize,
+            ping_pause: args.duration("ping-pause")?,
+            duration: args.duration("duration")?,
+            ping_during: match args.millis("ping-during")? {
                 0 => None,
                 ms if ms < 100 => bail!(
-                    "--{} {ms}ms is too short; expected 0 (as long as --duration) or 100ms..=600000ms",
-                    args.flag("ping-during-ms")
+                    "--ping-during {ms}ms is too short; expected 0 (as long as --duration) or 100ms..=10m"
                 ),
                 ms => Some(Duration::from_millis(ms)),
             },
-            iterations: args.number("iterations", 1, 100_000_000)?,
-            admission_queue: args.number("admission-queue", 1, 1_000_000)? as usize,
-            crowd: args.number("crowd", 1, 10_000)? as usize,
-            crowd_iterations: args.number("crowd-iterations", 1, 100_000_000)?,
-            autocannon: match args.choice("autocannon", &["auto", "off"])?.as_str() {
+            iterations: args.number("iterations")?,
+            admission_queue: args.number("admission-queue")? as usize,
+            crowd: args.number("crowd")? as usize,
+            crowd_iterations: args.number("crowd-iterations")?,
+            autocannon: match args.choice("autocannon")? {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
             },

@@ -21,7 +21,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::lab::Lab;
 use crate::outcome::Outcome;
 use crate::report::{Chart, Point, Table, ms, series_of};
@@ -87,18 +87,20 @@ pub(crate) struct LoopVsPool;
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
-        name: "timer-ms",
-        value_name: "MS",
+        name: "timer",
+        value_name: "DURATION",
         help: "the timer set on the event loop",
-        default: "50",
-        report: "50",
+        default: "50ms",
+        report: "50ms",
+        kind: Kind::millis(1, 60_000, "timer-ms"),
     },
     ArgSpec {
-        name: "loop-ms",
-        value_name: "MS",
+        name: "loop",
+        value_name: "DURATION",
         help: "loop scenario: synchronous CPU on the loop thread right after setting the timer",
-        default: "200",
-        report: "200",
+        default: "200ms",
+        report: "200ms",
+        kind: Kind::millis(1, 60_000, "loop-ms"),
     },
     ArgSpec {
         name: "pool-tasks",
@@ -106,13 +108,15 @@ const ARGS: &[ArgSpec] = &[
         help: "pool scenarios: how many pbkdf2 tasks the pool runs, one scenario each",
         default: "4,16",
         report: "4,16",
+        kind: Kind::Numbers { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "cpu-ms",
-        value_name: "MS",
+        name: "cpu",
+        value_name: "DURATION",
         help: "calibrate each pool task's pbkdf2-sha512 iterations to about this long",
-        default: "80",
-        report: "80",
+        default: "80ms",
+        report: "80ms",
+        kind: Kind::millis(1, 60_000, "cpu-ms"),
     },
 ];
 
@@ -121,10 +125,10 @@ const GAP_MS: u64 = 30;
 
 impl Experiment for LoopVsPool {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let timer_ms = args.millis("timer-ms", 1, 60_000)?;
-        let loop_ms = args.millis("loop-ms", 1, 60_000)?;
-        let tasks = args.numbers("pool-tasks", 1, 1024)?;
-        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        let timer_ms = args.millis("timer")?;
+        let loop_ms = args.millis("loop")?;
+        let tasks = args.numbers("pool-tasks")?;
+        let cpu_ms = args.millis("cpu")?;
         let iterations = workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(cpu_ms));
         let mut scenarios = vec![Scenario::new("idle", 0), Scenario::new("loop", 0)];
         scenarios.extend(

@@ -43,7 +43,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind as FlagKind};
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, median};
 use crate::report::{Chart, Point, Table, ms, param_cell, ratio, series_of};
@@ -114,6 +114,18 @@ struct Kind {
     rust: &'static str,
 }
 
+/// The probes' ids, in [`KINDS`]' order: `--probes`' words.
+const PROBE_IDS: &[&str] = &[
+    "read",
+    "stat",
+    "gzip",
+    "lookup",
+    "random",
+    "connect-ip",
+    "connect-name",
+    "timer",
+];
+
 const KINDS: &[Kind] = &[
     Kind {
         id: "read",
@@ -170,13 +182,15 @@ const ARGS: &[ArgSpec] = &[
         help: "probe kinds: read, stat, gzip, lookup, random, connect-ip, connect-name, timer",
         default: "read,stat,gzip,lookup,random,connect-ip,connect-name,timer",
         report: "read,stat,gzip,lookup,random,connect-ip,connect-name,timer",
+        kind: FlagKind::Choices(PROBE_IDS),
     },
     ArgSpec {
-        name: "blocker-ms",
-        value_name: "MS",
+        name: "blocker",
+        value_name: "DURATION",
         help: "calibrate the pbkdf2-sha512 blockers to about this long (one task, one thread)",
-        default: "180",
-        report: "120",
+        default: "180ms",
+        report: "120ms",
+        kind: FlagKind::millis(1, 60_000, "blocker-ms"),
     },
     ArgSpec {
         name: "idle-runs",
@@ -184,6 +198,7 @@ const ARGS: &[ArgSpec] = &[
         help: "timed runs of each probe on the idle pool (median reported)",
         default: "5",
         report: "5",
+        kind: FlagKind::Number { min: 1, max: 100 },
     },
     ArgSpec {
         name: "rounds",
@@ -191,15 +206,16 @@ const ARGS: &[ArgSpec] = &[
         help: "rounds of each probe behind a fresh set of blockers, per child (median reported): one round is one sample of the scheduler",
         default: "3",
         report: "3",
+        kind: FlagKind::Number { min: 1, max: 50 },
     },
 ];
 
 impl Experiment for Probe {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let probes = probe_list(args)?;
-        let blocker_ms = args.millis("blocker-ms", 1, 60_000)?;
-        let idle_runs = args.number("idle-runs", 1, 100)?;
-        let rounds = args.number("rounds", 1, 50)?;
+        let blocker_ms = args.millis("blocker")?;
+        let idle_runs = args.number("idle-runs")?;
+        let rounds = args.number("rounds")?;
         let iterations =
             workload::calibrate_pbkdf2_best_of_three(Duration::from_millis(blocker_ms));
         let (small, big) = write_data(lab)?;
@@ -356,9 +372,8 @@ impl Experiment for Probe {
 
 /// `--probes`, validated.
 fn probe_list(args: &Args) -> anyhow::Result<Vec<String>> {
-    let ids: Vec<&'static str> = KINDS.iter().map(|k| k.id).collect();
     Ok(args
-        .choices("probes", &ids)?
+        .choices("probes")?
         .into_iter()
         .map(String::from)
         .collect())
@@ -632,16 +647,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_probe_ids_are_the_kinds() {
+        assert_eq!(PROBE_IDS, KINDS.iter().map(|k| k.id).collect::<Vec<_>>());
+    }
+
+    #[test]
     fn probes_are_validated_by_name() {
         let mut a = Args::defaults(ARGS, false);
         assert_eq!(probe_list(&a).unwrap().len(), KINDS.len());
-        a.set("probes", "stat,disk");
+        a.set("probes", "stat,disk").unwrap();
         let err = probe_list(&a).unwrap_err().to_string();
         assert!(
             err.starts_with("--probes \"disk\": expected one of read, stat"),
             "{err}"
         );
-        a.set("probes", "stat,,timer");
+        a.set("probes", "stat,,timer").unwrap();
         assert!(
             probe_list(&a)
                 .unwrap_err()

@@ -50,7 +50,7 @@
 
 mod blockers;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec, repeat};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind, repeat};
 use crate::PoolSize;
 use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
@@ -78,7 +78,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("scope", &Scope)
             "workloads",
             "idle,cpu-full,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
         ),
-        ("profile-ms", "1000"),
+        ("profile", "1s"),
     ])
     .needs(&[Need::Attach]);
 
@@ -135,34 +135,39 @@ const ARGS: &[ArgSpec] = &[
         help: "workloads: idle, cpu-full, cpu-4x, read-2x, dns-32 (needs network namespaces), loop-blocker; and the loop blockers sluice scope --profile names: json-parse, pbkdf2-sync, regex-backtrack, tight-loop",
         default: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
         report: "idle,cpu-full,cpu-4x,read-2x,dns-32,loop-blocker,json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
+        kind: Kind::Choices(WORKLOADS),
     },
     ArgSpec {
-        name: "profile-ms",
-        value_name: "MS",
+        name: "profile",
+        value_name: "DURATION",
         help: "loop blockers: how long scope profiles, and each phase before and after",
-        default: "2000",
-        report: "1500",
+        default: "2s",
+        report: "1500ms",
+        kind: Kind::millis(200, 60_000, "profile-ms"),
     },
     ArgSpec {
-        name: "every-ms",
-        value_name: "MS",
+        name: "every",
+        value_name: "DURATION",
         help: "loop blockers: the period of the blocking call's timer",
-        default: "50",
-        report: "50",
+        default: "50ms",
+        report: "50ms",
+        kind: Kind::millis(1, 10_000, "every-ms"),
     },
     ArgSpec {
-        name: "block-ms",
-        value_name: "MS",
+        name: "block",
+        value_name: "DURATION",
         help: "loop blockers: size each blocking call to about this long",
-        default: "150",
-        report: "150",
+        default: "150ms",
+        report: "150ms",
+        kind: Kind::millis(1, 10_000, "block-ms"),
     },
     ArgSpec {
-        name: "window-ms",
-        value_name: "MS",
+        name: "window",
+        value_name: "DURATION",
         help: "how long scope watches each workload (one window)",
-        default: "1000",
-        report: "500",
+        default: "1s",
+        report: "500ms",
+        kind: Kind::millis(50, 60_000, "window-ms"),
     },
     ArgSpec {
         name: "rate",
@@ -170,13 +175,18 @@ const ARGS: &[ArgSpec] = &[
         help: "scope's sampling rate",
         default: "200",
         report: "200",
+        kind: Kind::Number {
+            min: 1,
+            max: sluice_scope::session::MAX_RATE_HZ as u64,
+        },
     },
     ArgSpec {
-        name: "cpu-ms",
-        value_name: "MS",
+        name: "cpu",
+        value_name: "DURATION",
         help: "calibrate each pbkdf2 task to about this long",
-        default: "20",
-        report: "20",
+        default: "20ms",
+        report: "20ms",
+        kind: Kind::millis(1, 10_000, "cpu-ms"),
     },
 ];
 
@@ -423,7 +433,7 @@ struct Plan {
 impl Plan {
     fn new(lab: &Lab, args: &Args) -> anyhow::Result<Plan> {
         let (blockers, mut workloads): (Vec<&str>, Vec<&str>) = args
-            .choices("workloads", WORKLOADS)?
+            .choices("workloads")?
             .into_iter()
             .partition(|w| blockers::is_blocker(w));
         let mut skip_notes = Vec::new();
@@ -439,8 +449,8 @@ impl Plan {
             }
             skip_notes.push(note);
         }
-        let rate = args.number("rate", 1, u64::from(sluice_scope::session::MAX_RATE_HZ))? as u32;
-        let cpu_ms = args.millis("cpu-ms", 1, 10_000)?;
+        let rate = args.number("rate")? as u32;
+        let cpu_ms = args.millis("cpu")?;
         let pools = lab
             .pools_for(&SPEC)
             .iter()
@@ -457,7 +467,7 @@ impl Plan {
             0
         };
         Ok(Plan {
-            window: Duration::from_millis(args.millis("window-ms", 50, 60_000)?),
+            window: args.duration("window")?,
             workloads,
             blockers,
             skip_notes,
@@ -701,9 +711,9 @@ fn run_blockers(
 ) -> anyhow::Result<(Vec<Row>, String)> {
     let settings = blockers::Settings {
         pool: plan.pools[0],
-        phase: Duration::from_millis(args.millis("profile-ms", 200, 60_000)?),
-        every_ms: args.millis("every-ms", 1, 10_000)?,
-        block_ms: args.millis("block-ms", 1, 10_000)?,
+        phase: args.duration("profile")?,
+        every_ms: args.millis("every")?,
+        block_ms: args.millis("block")?,
         options: plan.options,
     };
     let script = include_str!("scope.js");

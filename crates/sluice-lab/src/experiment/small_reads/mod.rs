@@ -15,7 +15,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -71,6 +71,10 @@ const ARGS: &[ArgSpec] = &[
         help: "reads per round",
         default: "4000",
         report: "4000",
+        kind: Kind::Number {
+            min: 1,
+            max: 10_000_000,
+        },
     },
     ArgSpec {
         name: "in-flight",
@@ -78,6 +82,10 @@ const ARGS: &[ArgSpec] = &[
         help: "reads in flight at once",
         default: "200",
         report: "200",
+        kind: Kind::Number {
+            min: 1,
+            max: 100_000,
+        },
     },
     ArgSpec {
         name: "bytes",
@@ -85,6 +93,10 @@ const ARGS: &[ArgSpec] = &[
         help: "the file's size",
         default: "4096",
         report: "4096",
+        kind: Kind::Number {
+            min: 1,
+            max: 64 << 20,
+        },
     },
     ArgSpec {
         name: "rounds",
@@ -92,6 +104,7 @@ const ARGS: &[ArgSpec] = &[
         help: "timed rounds after one warm-up round; the median is reported",
         default: "7",
         report: "5",
+        kind: Kind::Number { min: 1, max: 1000 },
     },
 ];
 
@@ -100,10 +113,10 @@ const GOAL: f64 = 4.0;
 
 impl Experiment for SmallReads {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let n = args.number("n", 1, 10_000_000)?;
-        let in_flight = args.number("in-flight", 1, 100_000)?;
-        let bytes = args.number("bytes", 1, 64 << 20)?;
-        let rounds = args.number("rounds", 1, 1000)?;
+        let n = args.number("n")?;
+        let in_flight = args.number("in-flight")?;
+        let bytes = args.number("bytes")?;
+        let rounds = args.number("rounds")?;
         let file = lab.scratch().join(format!("small-reads-{bytes}.bin"));
         std::fs::write(&file, sluice_serve::payload::text(bytes as usize))
             .with_context(|| format!("writing {}", file.display()))?;

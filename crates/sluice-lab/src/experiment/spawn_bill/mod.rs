@@ -43,7 +43,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize;
 use crate::PoolSize::{Size, Unset};
 use crate::lab::Lab;
@@ -79,6 +79,7 @@ const ARGS: &[ArgSpec] = &[
         help: "bill: threads and memory of the first pool task per pool size; set: the size set inside the process before or after the first task; a list runs both",
         default: "bill,set",
         report: "bill,set",
+        kind: Kind::Choices(&["bill", "set"]),
     },
     ArgSpec {
         name: "set-size",
@@ -86,13 +87,15 @@ const ARGS: &[ArgSpec] = &[
         help: "set part: the pool size set from inside the process, and how many FIFO reads then run at once",
         default: "16",
         report: "16",
+        kind: Kind::Number { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "set part: how long the lab holds each FIFO read",
-        default: "20",
-        report: "20",
+        default: "20ms",
+        report: "20ms",
+        kind: Kind::millis(1, 60_000, "hold-ms"),
     },
 ];
 
@@ -143,11 +146,11 @@ const COMPAT_WORKER: &str = "sluice-libuv";
 
 impl Experiment for SpawnBill {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let parts = args.choices("part", &["bill", "set"])?;
+        let parts = args.choices("part")?;
         let bill = parts.contains(&"bill");
         let set = parts.contains(&"set");
-        let size = args.number("set-size", 1, 1024)?;
-        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
+        let size = args.number("set-size")?;
+        let hold = args.duration("hold")?;
         let bill_sweep = Sweep::new(lab, &SPEC);
         let set_sweep = Sweep::new(lab, &SPEC)
             .with_pools(vec![PoolSize::Unset])

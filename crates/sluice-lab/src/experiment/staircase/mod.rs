@@ -12,7 +12,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize::Size;
 use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
@@ -86,6 +86,7 @@ const ARGS: &[ArgSpec] = &[
         help: "task kind: wait (hold a thread without CPU) or cpu (pbkdf2); a list runs both",
         default: "wait",
         report: "wait,cpu",
+        kind: Kind::Choices(&["wait", "cpu"]),
     },
     ArgSpec {
         name: "n",
@@ -93,33 +94,36 @@ const ARGS: &[ArgSpec] = &[
         help: "concurrent tasks per round",
         default: "1,2,3,4,5,8,12,16",
         report: "1,2,4,5,8,16",
+        kind: Kind::Numbers { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "wait kind: how long each task holds its thread",
-        default: "50",
-        report: "40",
+        default: "50ms",
+        report: "40ms",
+        kind: Kind::millis(1, 60_000, "hold-ms"),
     },
     ArgSpec {
-        name: "cpu-ms",
-        value_name: "MS",
+        name: "cpu",
+        value_name: "DURATION",
         help: "cpu kind: calibrate pbkdf2-sha512 iterations to about this long",
-        default: "40",
-        report: "40",
+        default: "40ms",
+        report: "40ms",
+        kind: Kind::millis(1, 60_000, "cpu-ms"),
     },
 ];
 
 impl Experiment for Staircase {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let kinds: Vec<String> = args
-            .choices("kind", &["wait", "cpu"])?
+            .choices("kind")?
             .into_iter()
             .map(String::from)
             .collect();
-        let ns = args.numbers("n", 1, 1024)?;
-        let hold = Duration::from_millis(args.millis("hold-ms", 1, 60_000)?);
-        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        let ns = args.numbers("n")?;
+        let hold = args.duration("hold")?;
+        let cpu_ms = args.millis("cpu")?;
         let iterations = if kinds.iter().any(|k| k == "cpu") {
             workload::calibrate_pbkdf2(Duration::from_millis(cpu_ms))
         } else {

@@ -66,7 +66,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize::Size;
 use crate::lab::{Lab, Watch};
 use crate::outcome::{Outcome, Row};
@@ -393,6 +393,7 @@ const ARGS: &[ArgSpec] = &[
         help: "A: slow waits queued, then a file read and a CPU task; B: CPU tasks queued, then a file read and a slow wait",
         default: "A,B",
         report: "A,B",
+        kind: Kind::Choices(&["A", "B"]),
     },
     ArgSpec {
         name: "queued",
@@ -400,20 +401,23 @@ const ARGS: &[ArgSpec] = &[
         help: "how many tasks are queued before the probes",
         default: "32",
         report: "32",
+        kind: Kind::Number { min: 1, max: 1024 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "how long the lab holds each slow wait (the seed's DNS server: 300 ms)",
-        default: "300",
-        report: "100",
+        default: "300ms",
+        report: "100ms",
+        kind: Kind::millis(1, 60_000, "hold-ms"),
     },
     ArgSpec {
-        name: "cpu-ms",
-        value_name: "MS",
+        name: "cpu",
+        value_name: "DURATION",
         help: "calibrate each CPU task (pbkdf2-sha512) to about this long",
-        default: "100",
-        report: "50",
+        default: "100ms",
+        report: "50ms",
+        kind: Kind::millis(1, 60_000, "cpu-ms"),
     },
 ];
 
@@ -455,11 +459,11 @@ fn scenario_label(scenario: &str, queued: u64) -> String {
 
 impl Experiment for Starve {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let scenarios = args.choices("scenario", &["A", "B"])?;
-        let queued = args.number("queued", 1, 1024)?;
-        let hold_ms = args.millis("hold-ms", 1, 60_000)?;
+        let scenarios = args.choices("scenario")?;
+        let queued = args.number("queued")?;
+        let hold_ms = args.millis("hold")?;
         let hold = Duration::from_millis(hold_ms);
-        let cpu_ms = args.millis("cpu-ms", 1, 60_000)?;
+        let cpu_ms = args.millis("cpu")?;
         let node_dns = sluice_testnet::netns::available(lab.exe());
         let file = lab.scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])

@@ -30,7 +30,7 @@
 
 mod child;
 
-use super::{ArgSpec, Args, Experiment, ExperimentSpec};
+use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize;
 use crate::PoolSize::Size;
 use crate::lab::Lab;
@@ -90,6 +90,7 @@ const ARGS: &[ArgSpec] = &[
         help: "event loops (node: worker threads; Rust subjects: threads with a runtime each)",
         default: "4",
         report: "4",
+        kind: Kind::Number { min: 1, max: 64 },
     },
     ArgSpec {
         name: "tasks",
@@ -97,21 +98,23 @@ const ARGS: &[ArgSpec] = &[
         help: "wait tasks each loop starts at once",
         default: "4",
         report: "4",
+        kind: Kind::Number { min: 1, max: 64 },
     },
     ArgSpec {
-        name: "hold-ms",
-        value_name: "MS",
+        name: "hold",
+        value_name: "DURATION",
         help: "how long the lab holds each wait task",
-        default: "100",
-        report: "100",
+        default: "100ms",
+        report: "100ms",
+        kind: Kind::millis(1, 60_000, "hold-ms"),
     },
 ];
 
 impl Experiment for Workers {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
-        let workers = args.number("workers", 1, 64)?;
-        let tasks = args.number("tasks", 1, 64)?;
-        let hold_ms = args.millis("hold-ms", 1, 60_000)?;
+        let workers = args.number("workers")?;
+        let tasks = args.number("tasks")?;
+        let hold_ms = args.millis("hold")?;
         let hold = Duration::from_millis(hold_ms);
         let sweep = Sweep::new(lab, &SPEC);
         let mut fifo_no = 0;
