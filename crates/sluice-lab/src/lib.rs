@@ -211,10 +211,17 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let mut headlines = String::new();
     let mut outcomes = Vec::new();
     for &spec in EXPERIMENTS {
+        body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
+        if lab.scale() == experiment::Scale::Report && !spec.in_short {
+            body.push_str(&format!(
+                "Not in the short report: `sluice lab report --full` runs it, and so does `sluice lab {}`.\n",
+                spec.name
+            ));
+            continue;
+        }
         eprintln!("sluice lab report: {} ...", spec.name);
         let t = Instant::now();
         let args = spec.default_args(lab.scale())?;
-        body.push_str(&format!("\n## {}\n\n{}\n\n", spec.name, spec.long_about()));
         let pools = lab.pools_for(spec);
         match spec.experiment.run(&lab, &args) {
             Ok(outcome) => {

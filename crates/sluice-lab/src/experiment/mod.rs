@@ -138,6 +138,9 @@ pub struct ExperimentSpec {
     /// report's ([`ArgSpec::report`]): the cells that show the seed's claim,
     /// fewer repetitions, shorter holds.
     pub short: &'static [(&'static str, &'static str)],
+    /// Whether the short report runs it at all (false: only `sluice lab
+    /// report --full` does; the short report's section says so).
+    pub in_short: bool,
     /// What a subject must be able to do to run it.
     pub needs: &'static [Need],
     /// The workloads its children run, per runtime.
@@ -252,6 +255,7 @@ impl ExperimentSpec {
             report_pools: &[PoolSize::Unset],
             short_pools: None,
             short: &[],
+            in_short: true,
             needs: &[],
             workloads: Workloads {
                 node,
@@ -301,6 +305,12 @@ impl ExperimentSpec {
     /// the full report's: `(flag, value)`.
     pub const fn short(mut self, values: &'static [(&'static str, &'static str)]) -> Self {
         self.short = values;
+        self
+    }
+
+    /// Only the full report runs it (`sluice lab report --full`).
+    pub const fn full_only(mut self) -> Self {
+        self.in_short = false;
         self
     }
 

@@ -183,6 +183,11 @@ mod tests {
         for c in CLAIMS {
             let spec = experiment::by_name(c.experiment)
                 .unwrap_or_else(|| panic!("{}: no experiment {}", c.seed, c.experiment));
+            assert!(
+                spec.in_short,
+                "{}: {} is not in the short report",
+                c.seed, c.experiment
+            );
             for (flag, item) in c.runs {
                 assert!(
                     flag == &"pools" || spec.args.iter().any(|a| a.name == *flag),

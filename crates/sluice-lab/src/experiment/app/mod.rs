@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("app", &App)
     .seed("issue 28 §3")
     .flags(ARGS)
-    .short(&[("duration", "1500ms")])
+    .full_only()
     .needs(&[Need::HttpServer])
     .rerouted();
 

@@ -64,7 +64,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)
     .short(&[
         ("cells", "login-1,login,ping-during-login,admission,crowd"),
         ("duration", "1s"),
-        ("ping-during", "2s"),
+        ("ping-during", "1500ms"),
         ("autocannon", "off"),
     ])
     .needs(&[Need::HttpServer])

@@ -65,7 +65,11 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("probe", &Probe)
     .seed("seed 000 §2")
     .flags(ARGS)
-    .short(&[("rounds", "2")])
+    .short(&[
+        ("probes", "read,stat,gzip,lookup,random,connect-name"),
+        ("rounds", "1"),
+        ("idle-runs", "3"),
+    ])
     .rust(&Probe)
     .rerouted()
     .bars();

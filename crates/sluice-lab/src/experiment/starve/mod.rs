@@ -90,6 +90,7 @@ pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("starve", &Starve)
     .seed("seed 001, \"Who starves whom\"")
     .flags(ARGS)
     .pools(&[Size(4)])
+    .short(&[("queued", "16"), ("cpu", "30ms")])
     .rust(&Starve)
     .rerouted()
     .bars();
