@@ -2,7 +2,7 @@
 //! policy with `.timing(true)` (the default: clock reads and histograms)
 //! beside `.timing(false)` (counts only), in one criterion group.
 //!
-//! Run with `cargo bench -p sluice --bench counters`.
+//! Run with `cargo bench -p sluice-pool --bench counters`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sluice::{Lane, Pool, Task};

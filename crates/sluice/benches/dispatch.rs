@@ -34,7 +34,7 @@
 //!   channel per task in both shapes, so the result is delivered per task the
 //!   way a handle delivers it.
 //!
-//! Run with `cargo bench -p sluice --bench dispatch`.
+//! Run with `cargo bench -p sluice-pool --bench dispatch`.
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};

@@ -3,7 +3,7 @@
 //! collector runs at each scrape), and a registry scrape that also takes
 //! the snapshot.
 //!
-//! Run with `cargo bench -p sluice --bench export`.
+//! Run with `cargo bench -p sluice-pool --bench export`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use prometheus_client::registry::Registry;

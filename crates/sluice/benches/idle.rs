@@ -14,7 +14,7 @@
 //! main thread left out). The context switches of `/proc/self/task/*/status`
 //! (same threads) count the wake-ups.
 //!
-//! Run with `cargo bench -p sluice --bench idle`. Linux only.
+//! Run with `cargo bench -p sluice-pool --bench idle`. Linux only.
 
 use sluice::{Lane, Policy, Pool};
 use std::fs;

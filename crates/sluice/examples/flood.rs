@@ -6,7 +6,7 @@
 //! own. Every number printed is measured in this run.
 //!
 //! ```text
-//! cargo run --release -p sluice --example flood
+//! cargo run --release -p sluice-pool --example flood
 //! ```
 
 use sluice::{Lane, Policy, Pool};

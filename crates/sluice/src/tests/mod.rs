@@ -9,7 +9,7 @@
 //!
 //! ```text
 //! LOOM_MAX_PREEMPTIONS=2 RUSTFLAGS="--cfg loom -C debug-assertions" \
-//!     cargo test -p sluice --lib --release -- loom
+//!     cargo test -p sluice-pool --lib --release -- loom
 //! ```
 //!
 //! `golden.rs` (not under loom) compares whole outputs with `testdata/`.
