@@ -10,6 +10,8 @@
 //     and FileHandle's read, write, stat (lib/fd.js)
 //   zlib and brotli streams            (Cpu lane)         SLUICE_PATCH_DEFLATE, _INFLATE, _GZIP, _GUNZIP,
 //     and the convenience forms over them (lib/zlib-stream.js)             _BROTLI_COMPRESS, _BROTLI_DECOMPRESS
+//   crypto.randomBytes, randomFill     (Cpu lane)         SLUICE_PATCH_RANDOMBYTES, SLUICE_PATCH_RANDOMFILL
+//     (the callback forms; lib/random.js)
 // ("promise forms": fs.promises.*, dns.promises.lookup, and util.promisify of
 // the callback forms). Each variable takes 1/0 (also true/false, on/off);
 // unset means on. SLUICE_PATCH=0 turns every one off. A call whose arguments
@@ -40,10 +42,11 @@ function flag(name, fallbackValue) {
 const all = flag('SLUICE_PATCH', true);
 const enabled = {};
 for (const op of ['pbkdf2', 'scrypt', 'gzip', 'gunzip', 'readFile', 'stat', 'lookup',
-  'open', 'read', 'write', 'close', 'fstat', 'deflate', 'inflate']) {
+  'open', 'read', 'write', 'close', 'fstat', 'deflate', 'inflate', 'randomFill']) {
   enabled[op] = flag(`SLUICE_PATCH_${op.toUpperCase()}`, all);
 }
 enabled.brotliCompress = flag('SLUICE_PATCH_BROTLI_COMPRESS', all);
+enabled.randomBytes = flag('SLUICE_PATCH_RANDOMBYTES', all);
 enabled.brotliDecompress = flag('SLUICE_PATCH_BROTLI_DECOMPRESS', all);
 
 // The replacement keeps the original's name, length and symbol-keyed
@@ -173,5 +176,6 @@ if (enabled.lookup) {
 
 patched.push(...require('./lib/fd.js').install(enabled, like));
 patched.push(...require('./lib/zlib-stream.js').install(enabled));
+patched.push(...require('./lib/random.js').install(enabled, like));
 
 module.exports = { patched: Object.freeze(patched) };

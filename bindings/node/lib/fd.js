@@ -83,6 +83,24 @@ function window(view, offset, length) {
   return Buffer.from(view.buffer, view.byteOffset + offset, length);
 }
 
+// A replacement for `orig(...args, callback)`: `plan(args)` (the arguments
+// before the callback) returns `(callback) => void` that runs it, or null
+// for a shape that is Node's (then Node's function gets the caller's very
+// arguments). `like` gives it the original's name, length and symbols.
+function lastCallback(op, orig, like, plan) {
+  return like(orig, function (...args) {
+    const cb = args[args.length - 1];
+    const run = typeof cb === 'function' ? planned(() => plan(args.slice(0, -1))) : null;
+    if (!run) {
+      fallback(op);
+      return Reflect.apply(orig, this, args);
+    }
+    count('calls', op);
+    run(cb);
+    return undefined;
+  });
+}
+
 // Installs the patches `enabled` names ({ open, read, write, close, fstat });
 // `like(orig, replacement)` gives a replacement the original's name, length
 // and symbols (patch.js's). Returns the names patched.
@@ -96,30 +114,13 @@ function install(enabled, like) {
     open: nodeFs.open, read: nodeFs.read, write: nodeFs.write, close: nodeFs.close, fstat: nodeFs.fstat,
   };
 
-  // A replacement for `orig(...args, callback)`: `plan(args)` (the
-  // arguments before the callback) returns `(callback) => void` that runs
-  // it, or null for a shape that is Node's.
-  function lastCallback(op, orig, plan) {
-    return like(orig, function (...args) {
-      const cb = args[args.length - 1];
-      const run = typeof cb === 'function' ? planned(() => plan(args.slice(0, -1))) : null;
-      if (!run) {
-        fallback(op);
-        return Reflect.apply(orig, this, args);
-      }
-      count('calls', op);
-      run(cb);
-      return undefined;
-    });
-  }
-
   const readInto = (buffer, offset) => (data) => {
     window(buffer, offset, data.length).set(data);
     return data.length;
   };
 
   if (enabled.open) {
-    nodeFs.open = lastCallback('open', original.open, ([path, flags, mode]) => {
+    nodeFs.open = lastCallback('open', original.open, like, ([path, flags, mode]) => {
       const p = shapes.pathShape(path);
       const f = p === null ? null : openFlags(flags);
       const m = mode === undefined ? 0o666 : mode;
@@ -130,7 +131,7 @@ function install(enabled, like) {
   }
 
   if (enabled.read) {
-    nodeFs.read = lastCallback('read', original.read, (args) => {
+    nodeFs.read = lastCallback('read', original.read, like, (args) => {
       if (args.length !== 5) return null;
       const [fd, buffer, offset, length] = args;
       const pos = position(args[4]);
@@ -144,7 +145,7 @@ function install(enabled, like) {
   }
 
   if (enabled.write) {
-    nodeFs.write = lastCallback('write', original.write, (args) => {
+    nodeFs.write = lastCallback('write', original.write, like, (args) => {
       const [fd, data] = args;
       if (!isFd(fd)) return null;
       let bytes;
@@ -172,7 +173,7 @@ function install(enabled, like) {
   }
 
   if (enabled.close) {
-    nodeFs.close = lastCallback('close', original.close, (args) => {
+    nodeFs.close = lastCallback('close', original.close, like, (args) => {
       if (args.length !== 1 || !isFd(args[0])) return null;
       return (cb) => start(() => native.fdClose(inbox, args[0]), undefined, null,
         (err) => (err ? cb(err) : cb(null)), undefined, FSREQ);
@@ -181,7 +182,7 @@ function install(enabled, like) {
   }
 
   if (enabled.fstat) {
-    nodeFs.fstat = lastCallback('fstat', original.fstat, (args) => {
+    nodeFs.fstat = lastCallback('fstat', original.fstat, like, (args) => {
       if (args.length > 2 || !isFd(args[0]) || !shapes.statOptionsOk(args[1])) return null;
       return (cb) => start(() => native.fdFstat(inbox, args[0], false), undefined, null, cb, undefined,
         FSREQ);
@@ -266,4 +267,4 @@ function fileHandle(enabled) {
   return patched;
 }
 
-module.exports = { install };
+module.exports = { install, lastCallback };

@@ -16,8 +16,9 @@ test('every case of the table: patched callback and promise forms equal Node\'s'
     assert.ok(out.fallbacks[op] >= 2, `${op} handed to Node: ${JSON.stringify(out.fallbacks)}`);
   }
   // The seven functions' 10 forms, then the descriptor calls (lib/fd.js:
-  // 5 and FileHandle's 3) and the zlib streams by mode (6): streams-fd.test.js.
-  assert.strictEqual(out.patched.length, 24);
+  // 5 and FileHandle's 3), the zlib streams by mode (6): streams-fd.test.js;
+  // randomBytes and randomFill (2): random.test.js.
+  assert.strictEqual(out.patched.length, 26);
 });
 
 test('each function is switched off by its variable; a bad value is an error', () => {
@@ -30,7 +31,7 @@ test('each function is switched off by its variable; a bad value is an error', (
   assert.deepStrictEqual(
     { ...r.json, patched: undefined },
     { pbkdf2: false, gzip: true, readFile: false, readFileP: false, lookup: true, patched: undefined });
-  assert.strictEqual(r.json.patched.length, 21);
+  assert.strictEqual(r.json.patched.length, 23);
   r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH: '0', SLUICE_PATCH_GZIP: '1' } });
   // SLUICE_PATCH_GZIP moves zlib.gzip and the gzip streams.
   assert.deepStrictEqual(r.json.patched, ['zlib.gzip', 'zlib gzip streams']);

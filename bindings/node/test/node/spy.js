@@ -52,3 +52,11 @@ for (const key of ['Zlib', 'BrotliEncoder', 'BrotliDecoder']) {
     return new Orig(mode);
   };
 }
+// crypto.randomBytes and randomFill (their callback forms).
+for (const op of ['randomBytes', 'randomFill']) {
+  const orig = crypto[op];
+  crypto[op] = function (...args) {
+    if (typeof args[args.length - 1] === 'function') note(`crypto.${op}`);
+    return Reflect.apply(orig, this, args);
+  };
+}
