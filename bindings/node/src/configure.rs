@@ -32,19 +32,6 @@ pub struct PoolOptions {
     pub cpu_sched: Option<String>,
 }
 
-/// A `cpuSched` option, by the core's own tokens (`CpuSched::token`):
-/// `normal`, `batch`, `idle` or `guarded` (`lib/pool.js` has checked it).
-fn parse_cpu_sched(raw: &str) -> Option<CpuSched> {
-    [
-        CpuSched::Normal,
-        CpuSched::Batch,
-        CpuSched::Idle,
-        CpuSched::Guarded,
-    ]
-    .into_iter()
-    .find(|sched| sched.token() == raw)
-}
-
 /// The JavaScript option of a builder setting.
 pub(crate) fn option_name(knob: sluice::Knob) -> Option<&'static str> {
     use sluice::Knob;
@@ -173,7 +160,8 @@ pub fn configure(options: PoolOptions) -> napi::Result<Option<Refusal>> {
         b = b.cpu_nice(nice);
     }
     if let Some(raw) = &options.cpu_sched {
-        let Some(sched) = parse_cpu_sched(raw) else {
+        // The core's parser (`lib/pool.js` has checked the token already).
+        let Ok(sched) = raw.parse::<CpuSched>() else {
             return Ok(Some(Refusal {
                 option: Some("cpuSched".into()),
                 ..Refusal::new(
