@@ -8,7 +8,7 @@
 use crate::lane::Lane;
 
 /// The environment variables [`Builder::from_env`](crate::Builder::from_env) reads.
-pub const ENV_VARS: [&str; 12] = [
+pub const ENV_VARS: [&str; 13] = [
     "SLUICE_CPU_THREADS",
     "SLUICE_FASTIO_THREADS",
     "SLUICE_SLOWIO_THREADS",
@@ -21,6 +21,7 @@ pub const ENV_VARS: [&str; 12] = [
     "SLUICE_SLOWIO_MAX_THREADS",
     "SLUICE_CPU_AFFINITY",
     "SLUICE_CPU_SCHED",
+    "SLUICE_FASTIO_URING",
 ];
 
 /// A refused configuration value. The message names the setting (an
@@ -174,6 +175,8 @@ pub enum Knob {
     CpuSched,
     /// [`Builder::cpu_affinity`](crate::Builder::cpu_affinity), `SLUICE_CPU_AFFINITY`.
     CpuAffinity,
+    /// [`Builder::fast_io_uring`](crate::Builder::fast_io_uring), `SLUICE_FASTIO_URING`.
+    FastIoUring,
     /// A run-time resize of a lane.
     Resize(Option<Lane>),
     /// `Policy::Libuv { threads }`.

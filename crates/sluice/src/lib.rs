@@ -97,6 +97,7 @@ pub mod report;
 mod task;
 #[cfg(feature = "tower")]
 pub mod tower;
+mod uring;
 
 #[cfg(test)]
 mod tests;
@@ -119,3 +120,4 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub use ops::{crypto, fs, zlib};
 pub use pool::{Pool, ShutdownReport};
 pub use task::{Busy, CancelOnDrop, Task, TaskError};
+pub use uring::UringStatus;

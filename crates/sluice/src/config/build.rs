@@ -1,7 +1,7 @@
 //! [`Builder::build`]: every setting checked over the policy's defaults
 //! (the lanes' own checks are theirs: `policy/lanes/`), then the pool.
 
-use super::builder::{Builder, Setting};
+use super::builder::{Builder, FastIoUring, Setting};
 use crate::budget;
 use crate::choice::{CpuSched, Policy};
 use crate::compat;
@@ -17,10 +17,15 @@ impl Builder {
     /// submission.
     pub fn build(self) -> Result<Pool, ConfigError> {
         let stack_size = self.checked_stack_size()?;
-        match self.policy {
+        let uring = self.fast_io_uring;
+        let pool = match self.policy {
             Policy::Lanes => self.build_lanes(stack_size),
             Policy::Libuv { threads } => self.build_libuv(threads, stack_size),
+        }?;
+        if uring != FastIoUring::Off {
+            pool.enable_uring(uring == FastIoUring::Refused);
         }
+        Ok(pool)
     }
 
     /// The workers' stack size: the one set, checked, or the policy's.

@@ -53,9 +53,20 @@ pub struct Builder {
     pub(super) adaptive: [Option<Setting<bool>>; 3],
     pub(super) cpu_affinity: bool,
     pub(super) cpu_sched: Option<Setting<CpuSched>>,
+    pub(super) fast_io_uring: FastIoUring,
     pub(super) untimed: bool,
     pub(super) thread_name_prefix: Option<String>,
     pub(super) hooks: crate::hooks::Hooks,
+}
+
+/// What [`Builder::fast_io_uring`] asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum FastIoUring {
+    #[default]
+    Off,
+    On,
+    /// On, with the setup made to fail (`EPERM`): the fallback, on demand.
+    Refused,
 }
 
 impl Builder {
@@ -330,6 +341,55 @@ impl Builder {
             source: "cpu_sched".to_string(),
             knob: Knob::CpuSched,
         });
+        self
+    }
+
+    /// Sends [`fs::read`](crate::fs::read) and [`fs::stat`](crate::fs::stat)
+    /// through io_uring on the FastIo workers, one ring per worker thread
+    /// (default off; `SLUICE_FASTIO_URING=on`). Experimental: see
+    /// ARCHITECTURE.md's io_uring section for what it measured. The kernel
+    /// is probed once per process at [`build`](Builder::build); where it
+    /// refuses (seccomp, an old kernel, a missing opcode), the pool stays on
+    /// its threads with the same results, and
+    /// [`Pool::fast_io_uring`](crate::Pool::fast_io_uring) says why.
+    /// `SLUICE_FASTIO_URING=refused` (or
+    /// [`fast_io_uring_refused`](Builder::fast_io_uring_refused)) makes the
+    /// setup fail, to try the fallback.
+    ///
+    /// ```
+    /// use sluice::{Pool, fs};
+    /// let pool = Pool::builder().fast_io_uring(true).build()?;
+    /// assert!(fs::read(&pool, "Cargo.toml").wait()??.starts_with(b"[package]"));
+    /// let s = pool.fast_io_uring();
+    /// assert!(s.requested);
+    /// assert_eq!(s.ring_ops + s.thread_ops, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fast_io_uring(mut self, on: bool) -> Self {
+        self.fast_io_uring = if on {
+            FastIoUring::On
+        } else {
+            FastIoUring::Off
+        };
+        self
+    }
+
+    /// Asks for io_uring ([`fast_io_uring`](Builder::fast_io_uring)) and
+    /// makes its setup fail with `EPERM`, as a seccomp filter would: the
+    /// fallback path, on demand (`SLUICE_FASTIO_URING=refused`).
+    ///
+    /// ```
+    /// use sluice::{Pool, fs};
+    /// let pool = Pool::builder().fast_io_uring_refused().build()?;
+    /// assert!(fs::read(&pool, "Cargo.toml").wait()??.starts_with(b"[package]"));
+    /// let s = pool.fast_io_uring();
+    /// assert!(s.requested && !s.active);
+    /// assert!(s.refused.unwrap().starts_with("io_uring_setup: "));
+    /// assert_eq!((s.ring_ops, s.thread_ops), (0, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn fast_io_uring_refused(mut self) -> Self {
+        self.fast_io_uring = FastIoUring::Refused;
         self
     }
 

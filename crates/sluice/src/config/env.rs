@@ -1,7 +1,7 @@
 //! The `SLUICE_*` environment variables: [`Builder::from_env`] and
 //! [`Builder::from_vars`], strictly parsed.
 
-use super::builder::{Builder, Setting};
+use super::builder::{Builder, FastIoUring, Setting};
 use crate::budget;
 use crate::choice::CpuSched;
 use crate::error::{ConfigError, ENV_VARS, Knob};
@@ -60,6 +60,7 @@ impl Builder {
     /// | `SLUICE_SLOWIO_MAX_THREADS` | `SlowIo` threads, compensation included| budget..=1024          |
     /// | `SLUICE_CPU_AFFINITY`   | pin `Cpu` workers one per core             | `on`/`off` (as above)  |
     /// | `SLUICE_CPU_SCHED`      | scheduling policy of `Cpu` workers         | `normal`/`batch`/`idle`|
+    /// | `SLUICE_FASTIO_URING`   | io_uring for `fs::read` / `fs::stat`       | `on`/`off` (as above), `refused` |
     ///
     /// An empty value is an unset one (the default applies), for every
     /// variable. Surrounding white space is ignored; anything else that is not a
@@ -140,6 +141,9 @@ impl Builder {
                 knob: Knob::CpuSched,
             });
         }
+        if let Some(raw) = lookup("SLUICE_FASTIO_URING") {
+            self.fast_io_uring = fast_io_uring_var(raw)?;
+        }
         if let Some(raw) = lookup("SLUICE_ADAPTIVE") {
             let adaptive = Setting {
                 value: parse_switch("SLUICE_ADAPTIVE", Knob::Adaptive(None), raw.clone())?,
@@ -158,6 +162,29 @@ impl Builder {
             String::new(),
         )?;
         Ok(())
+    }
+}
+
+/// `SLUICE_FASTIO_URING`: a switch, or `refused` (the fallback on demand).
+fn fast_io_uring_var(raw: String) -> Result<FastIoUring, ConfigError> {
+    if raw.trim().eq_ignore_ascii_case("refused") {
+        return Ok(FastIoUring::Refused);
+    }
+    match parse_switch("SLUICE_FASTIO_URING", Knob::FastIoUring, raw) {
+        Ok(true) => Ok(FastIoUring::On),
+        Ok(false) => Ok(FastIoUring::Off),
+        Err(ConfigError::NotAccepted {
+            setting,
+            value,
+            knob,
+            ..
+        }) => Err(ConfigError::NotAccepted {
+            setting,
+            value,
+            expected: "on, off, 1, 0, true, false, yes, no or refused".to_string(),
+            knob,
+        }),
+        Err(e) => Err(e),
     }
 }
 

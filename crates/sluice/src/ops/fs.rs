@@ -37,10 +37,117 @@ fn owned(path: impl AsRef<Path>) -> PathBuf {
     path.as_ref().to_path_buf()
 }
 
-/// Reads a whole file (`fs.readFile`).
+/// Reads a whole file (`fs.readFile`). Through io_uring where the pool
+/// asked for it ([`Builder::fast_io_uring`](crate::Builder::fast_io_uring)),
+/// with the same bytes and errors.
 pub fn read(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<Vec<u8>>> {
     let path = owned(path);
-    run(pool, move || std::fs::read(path))
+    match pool.uring() {
+        None => run(pool, move || std::fs::read(path)),
+        Some(uring) => run(pool, move || {
+            uring.run(|| sluice_uring::read(&path), || std::fs::read(&path))
+        }),
+    }
+}
+
+/// What `stat` says of a file (`fs.Stats`' numbers): the fields of
+/// [`std::os::unix::fs::MetadataExt`], whichever path answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Stat {
+    /// `st_dev`.
+    pub dev: u64,
+    /// `st_ino`.
+    pub ino: u64,
+    /// `st_mode`: type and permissions.
+    pub mode: u32,
+    /// `st_nlink`.
+    pub nlink: u64,
+    /// `st_uid`.
+    pub uid: u32,
+    /// `st_gid`.
+    pub gid: u32,
+    /// `st_rdev`.
+    pub rdev: u64,
+    /// `st_size` in bytes.
+    pub size: u64,
+    /// `st_blksize`.
+    pub blksize: u64,
+    /// `st_blocks` (512-byte units).
+    pub blocks: u64,
+    /// Last access: seconds and nanoseconds since the epoch.
+    pub atime: (i64, i64),
+    /// Last modification.
+    pub mtime: (i64, i64),
+    /// Last status change.
+    pub ctime: (i64, i64),
+}
+
+impl From<&std::fs::Metadata> for Stat {
+    fn from(m: &std::fs::Metadata) -> Stat {
+        use std::os::unix::fs::MetadataExt;
+        Stat {
+            dev: m.dev(),
+            ino: m.ino(),
+            mode: m.mode(),
+            nlink: m.nlink(),
+            uid: m.uid(),
+            gid: m.gid(),
+            rdev: m.rdev(),
+            size: m.size(),
+            blksize: m.blksize(),
+            blocks: m.blocks(),
+            atime: (m.atime(), m.atime_nsec()),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        }
+    }
+}
+
+impl From<&libc::statx> for Stat {
+    fn from(s: &libc::statx) -> Stat {
+        let time = |t: libc::statx_timestamp| (t.tv_sec, i64::from(t.tv_nsec));
+        Stat {
+            dev: libc::makedev(s.stx_dev_major, s.stx_dev_minor),
+            ino: s.stx_ino,
+            mode: u32::from(s.stx_mode),
+            nlink: u64::from(s.stx_nlink),
+            uid: s.stx_uid,
+            gid: s.stx_gid,
+            rdev: libc::makedev(s.stx_rdev_major, s.stx_rdev_minor),
+            size: s.stx_size,
+            blksize: u64::from(s.stx_blksize),
+            blocks: s.stx_blocks,
+            atime: time(s.stx_atime),
+            mtime: time(s.stx_mtime),
+            ctime: time(s.stx_ctime),
+        }
+    }
+}
+
+/// A file's [`Stat`], following symlinks (`fs.stat`): [`metadata`]'s
+/// numbers, through io_uring's `STATX` where the pool asked for it
+/// ([`Builder::fast_io_uring`](crate::Builder::fast_io_uring)).
+///
+/// ```
+/// use sluice::{Pool, fs};
+/// let pool = Pool::builder().build()?;
+/// let st = fs::stat(&pool, "Cargo.toml").wait()??;
+/// assert_eq!(st.size, std::fs::metadata("Cargo.toml")?.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn stat(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<Stat>> {
+    let path = owned(path);
+    let threads = |path: &Path| std::fs::metadata(path).map(|m| Stat::from(&m));
+    match pool.uring() {
+        None => run(pool, move || threads(&path)),
+        Some(uring) => run(pool, move || {
+            uring.run(
+                || sluice_uring::stat(&path).map(|r| r.map(|s| Stat::from(&s))),
+                || threads(&path),
+            )
+        }),
+    }
 }
 
 /// Reads a whole file as UTF-8 (`fs.readFile(path, 'utf8')`).

@@ -74,6 +74,8 @@ pub(crate) struct Inner {
     queue_timeout: [Option<Duration>; 3],
     /// `Builder::panic_handler`.
     panic_hook: Option<PanicHook>,
+    /// `Builder::fast_io_uring` (see `crate::uring`).
+    uring: Arc<crate::uring::Switch>,
 }
 
 /// What [`Pool::shutdown`] did.
@@ -147,6 +149,7 @@ impl Pool {
             deadlines: Deadlines::new(weak.clone()),
             queue_timeout,
             panic_hook,
+            uring: Arc::default(),
         });
         Pool {
             handle: Arc::new(Handle { inner }),
@@ -468,6 +471,27 @@ impl Pool {
     /// ```
     pub fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError> {
         self.inner().scheduler.resize(lane, n)
+    }
+
+    /// Where FastIo's experimental io_uring path stands: asked for, active
+    /// or refused (and why), and how many `fs::read` / `fs::stat` calls
+    /// went through the rings or the threads. See
+    /// [`Builder::fast_io_uring`].
+    pub fn fast_io_uring(&self) -> crate::UringStatus {
+        self.inner().uring.status()
+    }
+
+    /// Turns on the io_uring path (the builder, once, before the pool is
+    /// handed out).
+    pub(crate) fn enable_uring(&self, refuse: bool) {
+        self.inner().uring.enable(refuse);
+    }
+
+    /// The io_uring switch, where the pool asked for io_uring.
+    #[cfg_attr(not(feature = "ops"), allow(dead_code))]
+    pub(crate) fn uring(&self) -> Option<Arc<crate::uring::Switch>> {
+        let s = &self.inner().uring;
+        s.status_requested().then(|| Arc::clone(s))
     }
 
     /// A snapshot of every counter and gauge. See [`Snapshot`].
