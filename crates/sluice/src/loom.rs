@@ -113,3 +113,27 @@ mod imp {
 }
 
 pub(crate) use imp::*;
+
+/// Locks `m`, whatever a panicking holder left behind: [`Unpoison`] on
+/// `m.lock()`.
+pub(crate) fn lock<T>(m: &sync::Mutex<T>) -> sync::MutexGuard<'_, T> {
+    m.lock().unpoisoned()
+}
+
+/// The one poison rule of the crate: a lock, or a condition variable's
+/// wait, ignores poisoning, as tokio's `loom::std::Mutex` does. No user code
+/// runs while a pool lock is held (a task's closure runs, and an aborted
+/// one is dropped, with every lock released: `task/mod.rs`), and each
+/// lock's state is whole after every statement of the pool's own code, so a
+/// panic there (a bug) leaves nothing half-made behind; a poisoned lock
+/// would only turn that one bug into a failure of every later call.
+pub(crate) trait Unpoison<G> {
+    /// The guard (or the wait's result), poisoned or not.
+    fn unpoisoned(self) -> G;
+}
+
+impl<G> Unpoison<G> for std::sync::LockResult<G> {
+    fn unpoisoned(self) -> G {
+        self.unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

@@ -29,6 +29,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::loom::lock;
 use crate::loom::sync::Mutex;
 use crate::loom::thread::{JoinHandle, spawn_named};
 use crate::metrics::{HistogramSnapshot, Snapshot};
@@ -101,7 +102,7 @@ impl MetricsReporter {
     /// Reads one snapshot and pushes it to the current recorder.
     pub fn report(&self) {
         let snap = self.inner.snapshot();
-        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        let mut last = lock(&self.last);
         for (i, l) in snap.lanes.iter().enumerate() {
             let lane = l.lane.name();
             let counters: [(&'static str, u64); 9] = [

@@ -26,6 +26,7 @@
 //! ```
 
 use crate::lane::Lane;
+use crate::loom::Unpoison;
 use crate::loom::sync::Mutex;
 use crate::pool::Permit;
 use crate::pool::Pool;
@@ -98,7 +99,7 @@ impl Admitted {
 
     /// The permit itself (once).
     pub fn take(&self) -> Option<Permit> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+        self.0.lock().unpoisoned().take()
     }
 }
 

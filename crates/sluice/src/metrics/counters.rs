@@ -21,6 +21,7 @@
 //! (see `loom.rs`).
 
 use crate::clock;
+use crate::loom::lock;
 use crate::loom::sync::Mutex;
 use crate::metrics::histogram::{Histogram, Merged};
 use crossbeam_utils::CachePadded;
@@ -389,10 +390,6 @@ impl LaneMetrics {
         }
         t
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> crate::loom::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 #[cfg(all(test, not(loom)))]

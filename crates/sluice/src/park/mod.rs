@@ -7,6 +7,8 @@
 //! [`Park::close`], [`Park::wait_exited`].
 
 use crate::clock;
+use crate::loom::Unpoison;
+use crate::loom::lock;
 use crate::loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::{SPIN_ROUNDS, hint, thread};
@@ -255,10 +257,7 @@ impl Park {
                 }
                 return Wake::Exit;
             }
-            let (guard, result) = self
-                .wakeup
-                .wait_timeout(st, keep_alive)
-                .unwrap_or_else(|p| p.into_inner());
+            let (guard, result) = self.wakeup.wait_timeout(st, keep_alive).unpoisoned();
             st = guard;
             timed_out = result.timed_out();
         }
@@ -308,11 +307,7 @@ impl Park {
             if now >= deadline {
                 return false;
             }
-            st = self
-                .exited
-                .wait_timeout(st, deadline - now)
-                .unwrap_or_else(|p| p.into_inner())
-                .0;
+            st = self.exited.wait_timeout(st, deadline - now).unpoisoned().0;
         }
     }
 
@@ -325,9 +320,7 @@ impl Park {
     }
 
     fn lock(&self) -> MutexGuard<'_, ParkState> {
-        // No user code runs under this lock, so poisoning cannot leave it
-        // inconsistent.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.state)
     }
 }
 

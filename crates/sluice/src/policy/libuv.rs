@@ -40,6 +40,8 @@ use crate::clock;
 use crate::compat;
 use crate::error::ConfigError;
 use crate::lane::Lane;
+use crate::loom::Unpoison;
+use crate::loom::lock;
 use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::thread;
 use crate::metrics::LaneSnapshot;
@@ -201,7 +203,7 @@ impl Libuv {
     /// and wait until each has started (libuv's `uv_sem_wait` loop), so
     /// that all of them exist, named, when the first submission returns.
     fn init_once(&self) {
-        let mut once = self.shared.once.lock().unwrap_or_else(|p| p.into_inner());
+        let mut once = lock(&self.shared.once);
         if *once {
             return;
         }
@@ -211,11 +213,7 @@ impl Libuv {
             compat::libuv_nthreads(val.as_ref().map(|v| v.to_string_lossy()).as_deref())
         });
         self.shared.lock().nthreads = nthreads;
-        let mut threads = self
-            .shared
-            .threads
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut threads = self.shared.threads.lock().unpoisoned();
         let mut started = 0;
         for _ in 0..nthreads {
             let shared = Arc::clone(&self.shared);
@@ -240,13 +238,9 @@ impl Libuv {
         // libuv aborts the process if a thread cannot start; here the pool
         // runs with the threads it got, and the threshold follows them.
         self.shared.lock().nthreads = started;
-        let mut ready = self.shared.ready.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ready = lock(&self.shared.ready);
         while *ready < started {
-            ready = self
-                .shared
-                .ready_cv
-                .wait(ready)
-                .unwrap_or_else(|p| p.into_inner());
+            ready = self.shared.ready_cv.wait(ready).unpoisoned();
         }
     }
 
@@ -306,18 +300,12 @@ impl Libuv {
                 .shared
                 .exited
                 .wait_timeout(st, deadline - now)
-                .unwrap_or_else(|p| p.into_inner())
+                .unpoisoned()
                 .0;
         }
         if st.alive == 0 {
             drop(st);
-            let handles: Vec<_> = std::mem::take(
-                &mut *self
-                    .shared
-                    .threads
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner()),
-            );
+            let handles: Vec<_> = std::mem::take(&mut *self.shared.threads.lock().unpoisoned());
             for h in handles {
                 let _ = h.join();
             }
@@ -448,8 +436,7 @@ impl Scheduler for Libuv {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
-        // No user code runs under `mutex`.
-        self.mutex.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.mutex)
     }
 
     fn threshold(st: &State) -> usize {
@@ -479,7 +466,7 @@ fn worker(shared: Arc<Shared>) {
     ];
     // uv_sem_post(sem): tell init_threads this thread is up.
     {
-        let mut ready = shared.ready.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ready = lock(&shared.ready);
         *ready += 1;
         shared.ready_cv.notify_all();
     }
@@ -504,7 +491,7 @@ fn worker(shared: Arc<Shared>) {
                 return;
             }
             st.idle_threads += 1;
-            st = shared.cond.wait(st).unwrap_or_else(|p| p.into_inner());
+            st = shared.cond.wait(st).unpoisoned();
             st.idle_threads -= 1;
         }
 

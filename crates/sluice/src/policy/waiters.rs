@@ -2,6 +2,7 @@
 //! lane (`Pool::reserve`, `pool/admission.rs`). The policy owns one per
 //! bounded lane and wakes the front when a place frees.
 
+use crate::loom::lock;
 use crate::loom::sync::atomic::{AtomicUsize, Ordering};
 use crate::loom::sync::{Mutex, MutexGuard};
 use std::collections::VecDeque;
@@ -24,7 +25,7 @@ struct Queue {
 
 impl Waiters {
     fn lock(&self) -> MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.queue)
     }
 
     /// Nobody waits (a new reservation may try the lane at once).

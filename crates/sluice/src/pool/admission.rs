@@ -28,6 +28,7 @@
 
 use super::Inner;
 use crate::lane::Lane;
+use crate::loom::lock;
 use crate::loom::sync::Mutex;
 use crate::loom::sync::atomic::{AtomicBool, Ordering};
 use crate::policy::{Admit, Refused, Slot};
@@ -125,7 +126,7 @@ pub(crate) struct Alarm {
 
 impl Alarm {
     fn set_waker(&self, w: &Waker) {
-        *self.waker.lock().unwrap_or_else(|p| p.into_inner()) = Some(w.clone());
+        *lock(&self.waker) = Some(w.clone());
     }
 
     fn fired(&self) -> bool {
@@ -135,7 +136,7 @@ impl Alarm {
     /// The deadline passed.
     pub(crate) fn fire(&self) {
         self.fired.store(true, Ordering::SeqCst);
-        let w = self.waker.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let w = lock(&self.waker).take();
         if let Some(w) = w {
             w.wake();
         }

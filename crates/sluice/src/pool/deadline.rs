@@ -12,7 +12,9 @@
 
 use super::Alarm;
 use super::Inner;
-use crate::loom::sync::{Condvar, Mutex, MutexGuard};
+use crate::loom::Unpoison;
+use crate::loom::lock;
+use crate::loom::sync::{Condvar, Mutex};
 use crate::loom::thread;
 use crate::task::TaskError;
 use crate::task::state::{Job, TransitionToAborted};
@@ -133,14 +135,10 @@ fn reap(shared: &Shared, pool: &Weak<Inner>) {
         }
         let now = Instant::now();
         match st.heap.peek() {
-            None => st = shared.cv.wait(st).unwrap_or_else(|p| p.into_inner()),
+            None => st = shared.cv.wait(st).unpoisoned(),
             Some(top) if top.at > now => {
                 let wait = top.at - now;
-                st = shared
-                    .cv
-                    .wait_timeout(st, wait)
-                    .unwrap_or_else(|p| p.into_inner())
-                    .0;
+                st = shared.cv.wait_timeout(st, wait).unpoisoned().0;
             }
             Some(_) => {
                 let entry = st.heap.pop().expect("peeked");
@@ -168,8 +166,4 @@ fn reap(shared: &Shared, pool: &Weak<Inner>) {
             }
         }
     }
-}
-
-fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }

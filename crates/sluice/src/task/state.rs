@@ -16,6 +16,7 @@
 
 use crate::clock;
 use crate::lane::Lane;
+use crate::loom::lock;
 use crate::loom::sync::Mutex;
 use crate::loom::sync::atomic::{AtomicU8, Ordering};
 use crate::task::{TaskError, Vacated};
@@ -248,13 +249,6 @@ where
             }
         }
     }
-}
-
-/// Locks a slot, ignoring poisoning: no user code runs while a slot lock is
-/// held (closures run and drop outside it), so a poisoned slot cannot hold a
-/// half-made change.
-fn lock<S>(m: &Mutex<S>) -> crate::loom::sync::MutexGuard<'_, S> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The text of a panic payload: `&str` and `String` payloads as they are,

@@ -8,6 +8,8 @@ use super::monitor::Schedstat;
 use super::sched::current_tid;
 use crate::clock;
 use crate::lane::Lane;
+use crate::loom::Unpoison;
+use crate::loom::lock;
 use crate::loom::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -75,7 +77,7 @@ impl LaneCore {
             tid: current_tid(),
         });
         {
-            let mut slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+            let mut slots = lock(&self.slots);
             slots.push(Arc::clone(&slot));
             // Under the lock the monitor holds while it moves the lane's
             // workers: this worker joins them under the lane's policy now.
@@ -100,7 +102,7 @@ impl LaneCore {
             CURRENT.with(|c| c.borrow_mut().take());
             self.slots
                 .lock()
-                .unwrap_or_else(|p| p.into_inner())
+                .unpoisoned()
                 .retain(|s| !std::ptr::eq(&**s, slot));
         }
         self.notify_gate();
@@ -183,7 +185,7 @@ impl LaneCore {
     /// Wakes `Cpu` threads waiting at the gate, if any, to re-check it.
     pub(super) fn notify_gate(&self) {
         if self.returning.load(Ordering::SeqCst) > 0 {
-            let _g = self.gate.lock().unwrap_or_else(|p| p.into_inner());
+            let _g = lock(&self.gate);
             self.gate_cv.notify_all();
         }
     }
@@ -194,7 +196,7 @@ impl LaneCore {
     /// threads retire as their tasks end (`try_retire_busy`) and surplus
     /// sleepers exit (woken here to see it).
     pub(super) fn return_to_compute(&self) {
-        let mut g = self.gate.lock().unwrap_or_else(|p| p.into_inner());
+        let mut g = lock(&self.gate);
         self.returning.fetch_add(1, Ordering::SeqCst);
         self.blocked.fetch_sub(1, Ordering::SeqCst);
         loop {
@@ -209,7 +211,7 @@ impl LaneCore {
             g = self
                 .gate_cv
                 .wait_timeout(g, Duration::from_millis(1))
-                .unwrap_or_else(|p| p.into_inner())
+                .unpoisoned()
                 .0;
         }
     }

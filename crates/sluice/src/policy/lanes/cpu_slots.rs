@@ -7,6 +7,7 @@ use crate::error::ConfigError;
 use crate::error::Knob;
 #[cfg(loom)]
 use crate::loom;
+use crate::loom::lock;
 use crate::loom::sync::Mutex;
 
 /// The CPUs a lane's workers pin themselves to, one worker per CPU; a
@@ -26,14 +27,14 @@ impl CpuSlots {
 
     /// Claims a free CPU: its index in the set and its number.
     pub(super) fn claim(&self) -> Option<(usize, usize)> {
-        let mut t = self.taken.lock().unwrap_or_else(|p| p.into_inner());
+        let mut t = lock(&self.taken);
         let i = t.iter().position(|x| !*x)?;
         t[i] = true;
         Some((i, self.cpus[i]))
     }
 
     pub(super) fn release(&self, i: usize) {
-        self.taken.lock().unwrap_or_else(|p| p.into_inner())[i] = false;
+        lock(&self.taken)[i] = false;
     }
 }
 

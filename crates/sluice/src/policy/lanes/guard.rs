@@ -5,6 +5,7 @@
 
 use super::{LaneCore, LaneSettings};
 use crate::error::{ConfigError, Knob};
+use crate::loom::lock;
 use crate::loom::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -78,7 +79,7 @@ impl LaneCore {
     /// `slots` lock, so each tid belongs to a live worker of this lane.
     pub(crate) fn guard_move(&self, promote: bool) {
         let Some(g) = &self.guard else { return };
-        let slots = self.slots.lock().unwrap_or_else(|p| p.into_inner());
+        let slots = lock(&self.slots);
         g.promoted.store(promote, Ordering::SeqCst);
         if promote {
             g.promotions.fetch_add(1, Ordering::Relaxed);

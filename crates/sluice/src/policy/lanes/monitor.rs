@@ -46,6 +46,10 @@
 //! - Under loom the monitor does nothing: the models cover declared
 //!   sections, and `/proc` is not a protocol.
 
+#[cfg(not(loom))]
+use crate::loom::Unpoison;
+#[cfg(not(loom))]
+use crate::loom::lock;
 use crate::policy::lanes::LaneCore;
 use std::sync::{Arc, Weak};
 
@@ -150,7 +154,7 @@ mod imp {
 
         /// The lanes to watch (called once, at construction).
         pub(crate) fn watch<'a>(&self, lanes: impl Iterator<Item = &'a Arc<LaneCore>>) {
-            let mut l = self.lanes.lock().unwrap_or_else(|p| p.into_inner());
+            let mut l = lock(&self.lanes);
             l.extend(lanes.map(Arc::downgrade));
         }
 
@@ -195,11 +199,11 @@ mod imp {
         }
 
         fn lock(&self) -> MutexGuard<'_, State> {
-            self.state.lock().unwrap_or_else(|p| p.into_inner())
+            lock(&self.state)
         }
 
         fn lanes(&self) -> Vec<Arc<LaneCore>> {
-            let l = self.lanes.lock().unwrap_or_else(|p| p.into_inner());
+            let l = lock(&self.lanes);
             l.iter().filter_map(Weak::upgrade).collect()
         }
 
@@ -213,7 +217,7 @@ mod imp {
                 if st.active {
                     return true;
                 }
-                st = self.cv.wait(st).unwrap_or_else(|p| p.into_inner());
+                st = self.cv.wait(st).unpoisoned();
             }
         }
 
@@ -285,7 +289,7 @@ mod imp {
 
         /// Each registered worker's run time, and whether it computes.
         fn sample(lane: &LaneCore) -> Times {
-            let slots = lane.slots.lock().unwrap_or_else(|p| p.into_inner());
+            let slots = lock(&lane.slots);
             slots
                 .iter()
                 .filter_map(|s| {
@@ -400,8 +404,7 @@ mod imp {
                     continue;
                 }
                 needed = true;
-                let slots: Vec<Arc<WorkerSlot>> =
-                    lane.slots.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                let slots: Vec<Arc<WorkerSlot>> = lock(&lane.slots).clone();
                 for slot in slots {
                     let key = Arc::as_ptr(&slot) as usize;
                     live.push(key);

@@ -8,6 +8,8 @@ use super::cpu_slots::pin_current;
 #[cfg(not(loom))]
 use super::sched::set_sched;
 use crate::clock;
+use crate::loom::Unpoison;
+use crate::loom::lock;
 use crate::loom::sync::atomic::Ordering;
 use crate::loom::thread;
 use crate::metrics::counters::WorkerShard;
@@ -77,7 +79,7 @@ impl LaneCore {
     /// Blocks until the queue is below its bound or the lane closes.
     pub(super) fn wait_for_room(&self) -> Result<(), Refused> {
         self.room_waiters.fetch_add(1, Ordering::SeqCst);
-        let mut guard = self.room.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = lock(&self.room);
         let result = loop {
             if self.park.is_closed() {
                 break Err(Refused::Closed);
@@ -85,7 +87,7 @@ impl LaneCore {
             if self.depth.load(Ordering::SeqCst) < self.settings.bound {
                 break Ok(());
             }
-            guard = self.room_cv.wait(guard).unwrap_or_else(|p| p.into_inner());
+            guard = self.room_cv.wait(guard).unpoisoned();
         };
         drop(guard);
         self.room_waiters.fetch_sub(1, Ordering::SeqCst);
@@ -195,7 +197,7 @@ impl LaneCore {
         );
         match spawned {
             Ok(handle) => {
-                let mut threads = self.threads.lock().unwrap_or_else(|p| p.into_inner());
+                let mut threads = lock(&self.threads);
                 #[cfg(not(loom))]
                 threads.retain(|h| !h.is_finished());
                 threads.push(handle);
@@ -224,7 +226,7 @@ impl LaneCore {
     pub(crate) fn release_slot(&self) {
         let prev = self.depth.fetch_sub(1, Ordering::SeqCst);
         if self.is_bounded() && self.room_waiters.load(Ordering::SeqCst) > 0 {
-            let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
+            let _g = lock(&self.room);
             self.room_cv.notify_all();
         }
         if self.is_bounded() {
@@ -453,7 +455,7 @@ impl LaneCore {
     pub(crate) fn close(self: &Arc<Self>) {
         self.park.close();
         {
-            let _g = self.room.lock().unwrap_or_else(|p| p.into_inner());
+            let _g = lock(&self.room);
             self.room_cv.notify_all();
         }
         self.waiters.wake_all();
@@ -468,8 +470,7 @@ impl LaneCore {
     pub(crate) fn finish_shutdown(&self, deadline: Instant) -> LaneShutdown {
         let drained = self.park.wait_exited(deadline);
         if drained {
-            let handles: Vec<_> =
-                std::mem::take(&mut *self.threads.lock().unwrap_or_else(|p| p.into_inner()));
+            let handles: Vec<_> = std::mem::take(&mut *lock(&self.threads));
             for h in handles {
                 // A worker never panics (task panics are caught), so join
                 // only fails if the thread was killed; nothing to do then.
