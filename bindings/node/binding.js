@@ -18,6 +18,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { switchOf } = require('./lib/switch.js');
 
 const PREBUILDS = path.join(__dirname, 'prebuilds');
 
@@ -133,14 +134,7 @@ const WARNED = Symbol.for('sluice.debugBuildWarned');
 // Node's own tests under the preload set it to 0 (test/node/run.js): those
 // that refuse any unexpected warning test the preload, not the profile.
 function debugWarningOn(env = process.env) {
-  const raw = env.SLUICE_DEBUG_BUILD_WARNING;
-  if (raw === undefined || raw === '') return true;
-  const v = raw.toLowerCase();
-  if (v === '1' || v === 'true' || v === 'on') return true;
-  if (v === '0' || v === 'false' || v === 'off') return false;
-  const e = new Error(`sluice: SLUICE_DEBUG_BUILD_WARNING=${JSON.stringify(raw)}: expected 1 or 0 (true/false, on/off)`);
-  e.code = 'ERR_SLUICE_ENV';
-  throw e;
+  return switchOf(env, 'SLUICE_DEBUG_BUILD_WARNING', true, 'sluice', 'ERR_SLUICE_ENV');
 }
 
 function warnIfDebug(native, file, env = process.env) {

@@ -24,19 +24,13 @@ const nodeFs = require('node:fs');
 const nodeDns = require('node:dns');
 const sluice = require('./index.js');
 const perf = require('./lib/perf.js');
+const { switchOf } = require('./lib/switch.js');
 
 const { original, shapes, run, fallback, planned } = sluice._internal;
 
 // Empty is unset, as for every SLUICE_* variable.
 function flag(name, fallbackValue) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallbackValue;
-  const v = raw.toLowerCase();
-  if (v === '1' || v === 'true' || v === 'on') return true;
-  if (v === '0' || v === 'false' || v === 'off') return false;
-  const err = new Error(`sluice/patch: ${name}=${JSON.stringify(raw)}: expected 1 or 0 (true/false, on/off)`);
-  err.code = 'ERR_SLUICE_PATCH_ENV';
-  throw err;
+  return switchOf(process.env, name, fallbackValue, 'sluice/patch', 'ERR_SLUICE_PATCH_ENV');
 }
 
 const all = flag('SLUICE_PATCH', true);

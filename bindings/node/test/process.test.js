@@ -304,3 +304,18 @@ test('configure: cpuSched takes normal, batch, idle or guarded, and names itself
   assert.match(r.json.number[2], /option "cpuSched" must be a string/);
   assert.strictEqual(r.json.configured, false);
 });
+
+test('worker threads that load the package and end at once exit cleanly (the warm-up handle is closed)', () => {
+  // A worker's loop is closed when it ends: a libuv handle left open there
+  // aborts the process. Half end before their loop ever runs.
+  const r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const path = require('node:path');
+    const codes = [];
+    for (let i = 0; i < 6; i++) {
+      const w = new Worker('require(' + JSON.stringify(path.resolve('index.js')) + ');' + (i % 2 ? 'process.exit(3)' : ''), { eval: true });
+      w.on('exit', (c) => { codes.push(c); if (codes.length === 6) console.log(JSON.stringify(codes.sort())); });
+    }`, { env: { SLUICE_DEBUG_BUILD_WARNING: '0' } });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.deepStrictEqual(r.json, [0, 0, 0, 3, 3, 3]);
+});
