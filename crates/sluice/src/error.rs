@@ -181,4 +181,6 @@ pub enum Knob {
     Resize(Option<Lane>),
     /// `Policy::Libuv { threads }`.
     LibuvThreads,
+    /// [`Builder::thread_name_prefix`](crate::Builder::thread_name_prefix).
+    ThreadNamePrefix,
 }

@@ -235,7 +235,7 @@ fn thread_name(prefix: &str, lane: Lane) -> Result<String, ConfigError> {
             expected: format!("1..={max} bytes without NUL"),
             why: " (Linux keeps 15 bytes of a thread name, and the lane's name follows the prefix)"
                 .to_string(),
-            knob: None,
+            knob: Some(Knob::ThreadNamePrefix),
         });
     }
     Ok(format!("{prefix}-{}", lane.name()))

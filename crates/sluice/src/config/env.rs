@@ -37,7 +37,7 @@ impl Builder {
                     setting: name.to_string(),
                     value: v.to_string_lossy().into_owned(),
                     expected: "a whole number".to_string(),
-                    knob: None,
+                    knob: var_knob(name),
                 });
             }
         }
@@ -265,4 +265,25 @@ pub(crate) fn parse_count(
         });
     }
     Ok(n as usize)
+}
+
+/// The setting a variable of [`ENV_VARS`] sets.
+pub(super) fn var_knob(var: &str) -> Option<Knob> {
+    let lane_of = |vars: &[(Lane, &str); 3]| vars.iter().find(|(_, v)| *v == var).map(|p| p.0);
+    if let Some(lane) = lane_of(&THREADS_VARS) {
+        return Some(Knob::Threads(Some(lane)));
+    }
+    if let Some(lane) = lane_of(&MAX_THREADS_VARS) {
+        return Some(Knob::MaxThreads(Some(lane)));
+    }
+    Some(match var {
+        "SLUICE_QUEUE_BOUND" => Knob::QueueBound(None),
+        "SLUICE_STACK_SIZE" => Knob::StackSize,
+        "SLUICE_CPU_NICE" => Knob::CpuNice,
+        "SLUICE_ADAPTIVE" => Knob::Adaptive(None),
+        "SLUICE_CPU_AFFINITY" => Knob::CpuAffinity,
+        "SLUICE_CPU_SCHED" => Knob::CpuSched,
+        "SLUICE_FASTIO_URING" => Knob::FastIoUring,
+        _ => return None,
+    })
 }

@@ -460,3 +460,12 @@ fn libuv_refuses_lane_settings() {
         "Policy::Libuv { threads }=\"2000\" is out of range; expected 1..=1024"
     );
 }
+
+#[test]
+fn every_variable_and_every_refused_builder_value_names_its_setting() {
+    for var in ENV_VARS {
+        assert!(super::env::var_knob(var).is_some(), "{var}");
+    }
+    let err = Builder::new().thread_name_prefix("").build().unwrap_err();
+    assert_eq!(err.knob(), Some(Knob::ThreadNamePrefix));
+}
