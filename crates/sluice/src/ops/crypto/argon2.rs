@@ -24,7 +24,7 @@ use super::CryptoError;
 use crate::lane::Lane;
 use crate::pool::Pool;
 use crate::task::Task;
-use ::argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
+use ::argon2::{Argon2, PasswordHash};
 
 /// The Argon2 variant (`@node-rs/argon2`'s `Algorithm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,6 +86,20 @@ fn invalid(what: impl std::fmt::Display) -> CryptoError {
     CryptoError::Invalid(format!("argon2: {what}"))
 }
 
+/// The crate's algorithm and version for `params`'.
+fn kind(params: &Params) -> (::argon2::Algorithm, ::argon2::Version) {
+    let algorithm = match params.algorithm {
+        Algorithm::Argon2d => ::argon2::Algorithm::Argon2d,
+        Algorithm::Argon2i => ::argon2::Algorithm::Argon2i,
+        Algorithm::Argon2id => ::argon2::Algorithm::Argon2id,
+    };
+    let version = match params.version {
+        Version::V0x10 => ::argon2::Version::V0x10,
+        Version::V0x13 => ::argon2::Version::V0x13,
+    };
+    (algorithm, version)
+}
+
 fn hasher<'k>(params: &Params, secret: Option<&'k [u8]>) -> Result<Argon2<'k>, CryptoError> {
     if !(4..=MAX_OUTPUT_LEN).contains(&params.output_len) {
         return Err(invalid(format!(
@@ -105,20 +119,78 @@ fn hasher<'k>(params: &Params, secret: Option<&'k [u8]>) -> Result<Argon2<'k>, C
             params.memory_cost, params.time_cost, params.parallelism
         ))
     })?;
-    let algorithm = match params.algorithm {
-        Algorithm::Argon2d => ::argon2::Algorithm::Argon2d,
-        Algorithm::Argon2i => ::argon2::Algorithm::Argon2i,
-        Algorithm::Argon2id => ::argon2::Algorithm::Argon2id,
-    };
-    let version = match params.version {
-        Version::V0x10 => ::argon2::Version::V0x10,
-        Version::V0x13 => ::argon2::Version::V0x13,
-    };
+    let (algorithm, version) = kind(params);
     match secret {
         None => Ok(Argon2::new(algorithm, version, costs)),
         Some(secret) => Argon2::new_with_secret(secret, algorithm, version, costs)
             .map_err(|e| invalid(format!("secret: {e}"))),
     }
+}
+
+/// The largest memory a thread keeps between hashes (64 MiB of blocks, three
+/// times `@node-rs/argon2`'s default 19 MiB): a larger hash's memory is its
+/// own, freed after it.
+const KEPT_BLOCKS: usize = 64 * 1024;
+
+thread_local! {
+    /// This thread's argon2 memory, kept between hashes. The crate's own
+    /// `hash_password_into` allocates `m` KiB per hash; with glibc's
+    /// dynamic mmap threshold every block after the first then comes from
+    /// the thread's arena and stays resident once freed, fragments and all:
+    /// 32 hashes at m = 19 MiB on two Cpu threads left 357-433 MiB (see
+    /// docs/lab.md). One buffer per thread, reused, holds m KiB at most.
+    static BLOCKS: std::cell::RefCell<Vec<::argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `hasher.hash_password_into(password, salt, out)` on this thread's kept
+/// memory. Its old contents do not matter: argon2's first pass writes every
+/// block before any is read.
+fn hash_into(
+    hasher: &Argon2<'_>,
+    password: &[u8],
+    salt: &[u8],
+    out: &mut [u8],
+) -> Result<(), ::argon2::Error> {
+    let n = hasher.params().block_count();
+    if n > KEPT_BLOCKS {
+        return hasher.hash_password_into(password, salt, out);
+    }
+    BLOCKS.with(|cell| {
+        // Not re-entered: nothing here calls back into a hash.
+        let mut blocks = cell.borrow_mut();
+        if blocks.len() < n {
+            blocks.resize(n, ::argon2::Block::default());
+        }
+        hasher.hash_password_into_with_memory(password, salt, out, &mut blocks[..n])
+    })
+}
+
+/// The PHC string of `password` hashed with `hasher` and `salt`, as the
+/// crate's `hash_password_with_salt` writes it, on [`hash_into`]'s memory.
+fn phc(
+    hasher: &Argon2<'_>,
+    (algorithm, version): (::argon2::Algorithm, ::argon2::Version),
+    password: &[u8],
+    salt: &[u8],
+) -> Result<PasswordHash, CryptoError> {
+    use ::argon2::password_hash::phc::{Output, ParamsString, Salt};
+    let salt = Salt::new(salt).map_err(invalid)?;
+    let len = hasher
+        .params()
+        .output_len()
+        .unwrap_or(::argon2::Params::DEFAULT_OUTPUT_LEN);
+    let mut buffer = [0u8; Output::MAX_LENGTH];
+    let out = buffer
+        .get_mut(..len)
+        .ok_or_else(|| invalid("output length"))?;
+    hash_into(hasher, password, &salt, out).map_err(invalid)?;
+    Ok(PasswordHash {
+        algorithm: algorithm.ident(),
+        version: Some(version.into()),
+        params: ParamsString::try_from(hasher.params()).map_err(invalid)?,
+        salt: Some(salt),
+        hash: Some(Output::new(out).map_err(invalid)?),
+    })
 }
 
 /// Hashes `password` into a PHC string (`@node-rs/argon2`'s `hash`).
@@ -150,10 +222,7 @@ pub fn hash_sync(
     let hasher = hasher(&params, secret)?;
     let mut random = [0u8; ::argon2::RECOMMENDED_SALT_LEN];
     let salt = salt_or_random(salt, &mut random)?;
-    let hashed = hasher
-        .hash_password_with_salt(password, salt)
-        .map_err(invalid)?;
-    Ok(hashed.to_string())
+    Ok(phc(&hasher, kind(&params), password, salt)?.to_string())
 }
 
 /// The hash's bytes alone, without the PHC string (`hashRawSync`); the
@@ -168,9 +237,7 @@ pub fn hash_raw_sync(
     let mut random = [0u8; ::argon2::RECOMMENDED_SALT_LEN];
     let salt = salt_or_random(salt, &mut random)?;
     let mut out = vec![0u8; params.output_len];
-    hasher
-        .hash_password_into(password, salt, &mut out)
-        .map_err(invalid)?;
+    hash_into(&hasher, password, salt, &mut out).map_err(invalid)?;
     Ok(out)
 }
 
@@ -223,12 +290,27 @@ pub fn verify_sync(
             "the hashed password {hashed:?} is not a PHC string: {e}"
         ))
     })?;
-    // The hash's own algorithm, version and costs are used; these are only
-    // the hasher's (unused) defaults, and its secret.
-    let hasher = hasher(&Params::default(), secret)?;
-    match hasher.verify_password(password, &parsed) {
-        Ok(()) => Ok(true),
-        Err(::argon2::password_hash::Error::PasswordInvalid) => Ok(false),
-        Err(e) => Err(invalid(format!("the hashed password {hashed:?}: {e}"))),
-    }
+    // The hash's own algorithm, version and costs, as the crate's
+    // verify_password reads them, and the caller's secret.
+    let bad = |e: &dyn std::fmt::Display| invalid(format!("the hashed password {hashed:?}: {e}"));
+    let (Some(salt), Some(expected)) = (&parsed.salt, &parsed.hash) else {
+        return Ok(false);
+    };
+    let algorithm =
+        ::argon2::Algorithm::try_from(parsed.algorithm.as_str()).map_err(|e| bad(&e))?;
+    let version = parsed
+        .version
+        .map(::argon2::Version::try_from)
+        .transpose()
+        .map_err(|e| bad(&e))?
+        .unwrap_or_default();
+    let costs = ::argon2::Params::try_from(&parsed).map_err(|e| bad(&e))?;
+    let hasher = match secret {
+        None => Argon2::new(algorithm, version, costs),
+        Some(secret) => Argon2::new_with_secret(secret, algorithm, version, costs)
+            .map_err(|e| invalid(format!("secret: {e}")))?,
+    };
+    let computed = phc(&hasher, (algorithm, version), password, salt.as_ref())?;
+    // Output's == is constant-time.
+    Ok(computed.hash.as_ref() == Some(expected))
 }
