@@ -476,7 +476,7 @@ impl Pool {
     /// Where FastIo's experimental io_uring path stands: asked for, active
     /// or refused (and why), and how many `fs::read` / `fs::stat` calls
     /// went through the rings or the threads. See
-    /// [`Builder::fast_io_uring`].
+    /// [`Builder::fast_io_uring`](crate::Builder::fast_io_uring).
     pub fn fast_io_uring(&self) -> crate::UringStatus {
         self.inner().uring.status()
     }
