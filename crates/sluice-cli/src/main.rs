@@ -479,12 +479,12 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
     use sluice_scope::config::{self, Face};
     use std::io::IsTerminal;
     let get = |k: &str| m.get_one::<String>(k).map(String::as_str);
-    let mut c = sluice_scope::host::HostConfig::new();
+    let mut c = sluice_scope::run::all::HostConfig::new();
     c.options.rate_hz = config::parse_rate(get("rate").unwrap_or_default())?;
     c.options.strategy = config::parse_strategy(get("discover").unwrap_or_default())?;
     c.duration = m.get_one::<Duration>("duration").copied();
     c.cmdline = get("cmdline")
-        .map(sluice_scope::host::CmdlineFilter::new)
+        .map(sluice_scope::run::all::CmdlineFilter::new)
         .transpose()?;
     c.json_out = json_out(m)?;
     c.face = match get("prometheus") {
@@ -493,8 +493,8 @@ fn scope_all(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         None if std::io::stdout().is_terminal() => Face::Tui,
         None => Face::Text,
     };
-    let outcome = sluice_scope::host::run(&c)?;
-    let seen = |w: &sluice_scope::host::Watched, v: &sluice_scope::Verdict| {
+    let outcome = sluice_scope::run::all::run(&c)?;
+    let seen = |w: &sluice_scope::run::all::Watched, v: &sluice_scope::Verdict| {
         w.verdicts.get(v.as_str()).is_some_and(|n| *n > 0)
     };
     let finding = outcome.processes.values().any(|w| {

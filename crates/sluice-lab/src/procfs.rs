@@ -1,7 +1,7 @@
 //! Reading a process from `/proc`: its threads, what each is blocked in, its
 //! memory. Used to watch subjects from outside, the way the seeds did.
 
-use sluice_scope::syscalls::SyscallLine;
+use sluice_scope::sample::syscalls::SyscallLine;
 use std::path::PathBuf;
 
 /// One thread of a process.

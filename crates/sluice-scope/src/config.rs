@@ -1,10 +1,10 @@
 //! [`ScopeConfig`]: a validated `sluice scope` command line. Each parser
 //! names its flag and the value in its error, and says what is accepted.
 
-use crate::discovery::Strategy;
 use crate::error::ScopeError;
 use crate::profile::ProfileConfig;
-use crate::session::{self, Options};
+use crate::sample::session::{self, Options};
+use crate::target::discovery::Strategy;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;

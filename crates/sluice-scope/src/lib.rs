@@ -3,59 +3,44 @@
 //! Watch a running Node process's libuv pool from outside, with no change
 //! to the process: `sluice scope PID`.
 //!
-//! - `target.rs`: the process (live, readable, has libuv); `maps.rs`,
-//!   `image.rs`: where libuv is and what its symbols say; `memory.rs`:
-//!   reading the process's memory.
-//! - `discovery.rs`: which threads are the pool; `start_routine.rs`:
-//!   telling them by what they were started with.
-//! - `syscalls.rs`, `classify.rs`: what one sample of a thread means.
-//! - `sampler.rs`: one sample of every pool thread and the loop thread.
-//! - `queue.rs`: libuv's queue depth, read from memory.
-//! - `lanes.rs`: sluice's own lanes (the npm package's threads), beside
-//!   libuv's pool.
-//! - `aggregate.rs`: a window of samples into a [`Report`].
-//! - `onset.rs`: since when the loop and the pool have been in trouble.
-//! - `doctor.rs`: the verdict: loop blocked, pool saturated, slow I/O
-//!   throttled, healthy.
+//! - `target/`: the process (live, readable, has libuv): `maps.rs`,
+//!   `image.rs` (where libuv is and what its symbols say), `memory.rs`
+//!   (reading its memory), `discovery.rs` (which threads are the pool),
+//!   `start_routine.rs` (telling them by what they were started with).
+//! - `sample/`: what one sample means (`syscalls.rs`, `classify.rs`), one
+//!   sample of every pool thread and the loop thread (`sampler.rs`),
+//!   libuv's queue depth from memory (`queue.rs`), sluice's own lanes
+//!   (`lanes.rs`), and [`Session`]: one watched process, window after
+//!   window.
+//! - `verdict/`: a window of samples into a [`Report`] (`aggregate.rs`),
+//!   the doctor's [`Verdict`] (`doctor.rs`), since when the loop and the
+//!   pool have been in trouble (`onset.rs`), the table at the end
+//!   (`summary.rs`).
+//! - `run/`: the two drivers: [`run()`] (one process) and `run::all` (`--all`,
+//!   every Node process on the host and in its containers, one watcher
+//!   thread each).
+//! - `face/`: the terminal view, text lines, JSON lines, the Prometheus
+//!   exporter; `config.rs`: the validated command line.
 //! - `probe/`: probe mode (uprobes through tracefs, root).
 //! - `inspector/`: the target's own V8 inspector, opened with SIGUSR1 and
 //!   closed again; the DevTools protocol.
 //! - `profile/`: `--profile`: a CPU profile of the main thread, analysed
 //!   (what held the loop), a flame graph, the `.cpuprofile`.
-//! - `session.rs`: one watched process, window after window.
-//! - `host/`: `--all`, every Node process on the host (and in its
-//!   containers), one watcher thread each.
-//! - `config.rs`: the validated command line; `face/`: the terminal view,
-//!   text lines, JSON lines, the Prometheus exporter; `summary.rs`: the
-//!   table at the end. [`run`] drives them.
 
-pub mod aggregate;
-pub mod classify;
 pub mod config;
-pub mod discovery;
-pub mod doctor;
 pub mod error;
-pub mod face;
-pub mod host;
-pub mod image;
+pub(crate) mod face;
 pub mod inspector;
-pub mod lanes;
-pub mod maps;
-pub mod memory;
-pub mod onset;
 pub mod probe;
 pub mod profile;
-pub mod queue;
-pub mod sampler;
-pub mod session;
-pub mod start_routine;
-pub mod summary;
-pub mod syscalls;
+pub mod run;
+pub mod sample;
 pub mod target;
+pub mod verdict;
 
-pub use aggregate::Report;
 pub use config::ScopeConfig;
-pub use doctor::Verdict;
 pub use error::{ProbeRefusal, ScopeError};
-pub use face::{End, RunOutcome, run};
-pub use session::{Options, Session};
+pub use run::{End, RunOutcome, run};
+pub use sample::session::{Options, Session};
+pub use verdict::aggregate::Report;
+pub use verdict::doctor::Verdict;

@@ -7,9 +7,9 @@
 mod common;
 
 use common::NodeProc;
-use sluice_scope::discovery::{self, Method, PoolStatus, Strategy};
-use sluice_scope::memory::RemoteMemory;
 use sluice_scope::target::Target;
+use sluice_scope::target::discovery::{self, Method, PoolStatus, Strategy};
+use sluice_scope::target::memory::RemoteMemory;
 use sluice_scope::{Options, Session};
 
 /// The pool of `target` found by `strategy` (reading the symbols once per

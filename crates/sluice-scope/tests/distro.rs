@@ -11,9 +11,9 @@
 mod common;
 
 use common::NodeProc;
-use sluice_scope::discovery::{self, Method, Strategy};
-use sluice_scope::memory::RemoteMemory;
 use sluice_scope::target::Target;
+use sluice_scope::target::discovery::{self, Method, Strategy};
+use sluice_scope::target::memory::RemoteMemory;
 use sluice_scope::{Options, Session, Verdict};
 use std::time::Duration;
 

@@ -6,9 +6,9 @@
 
 use super::prometheus::{Exporter, encode_many};
 use super::text;
-use crate::aggregate::Report;
 use crate::error::ScopeError;
-use crate::host::{Processes, Watched};
+use crate::run::all::{Processes, Watched};
+use crate::verdict::aggregate::Report;
 use std::io::Write;
 use std::net::SocketAddr;
 

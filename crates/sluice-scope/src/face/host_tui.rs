@@ -7,9 +7,9 @@
 use super::host::HostFace;
 use super::screen::Screen;
 use super::tui::{push, render, verdict_color};
-use crate::aggregate::Report;
 use crate::error::ScopeError;
-use crate::host::{Processes, Watched};
+use crate::run::all::{Processes, Watched};
+use crate::verdict::aggregate::Report;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
@@ -260,11 +260,11 @@ impl HostFace for HostTui {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::{Context, Window};
-    use crate::classify::{IdleWait, ThreadState};
-    use crate::discovery::{Method, Pool, PoolStatus};
-    use crate::host::container::Placement;
-    use crate::sampler::Tick;
+    use crate::run::container::Placement;
+    use crate::sample::classify::{IdleWait, ThreadState};
+    use crate::sample::sampler::Tick;
+    use crate::target::discovery::{Method, Pool, PoolStatus};
+    use crate::verdict::aggregate::{Context, Window};
 
     fn watched(pid: u32, sat: Option<usize>, ended: bool) -> Watched {
         // A window of 100 samples with `busy` of them every thread busy.

@@ -8,9 +8,9 @@
 //! so the file holds exactly what stdout shows.
 
 use super::Face;
-use crate::aggregate::Report;
 use crate::error::ScopeError;
-use crate::session::Session;
+use crate::sample::session::Session;
+use crate::verdict::aggregate::Report;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};

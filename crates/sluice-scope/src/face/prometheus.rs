@@ -44,12 +44,12 @@
 
 use super::Face;
 use super::text;
-use crate::aggregate::Report;
-use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::probe::KindReport;
 use crate::probe::stats::TimeBuckets;
-use crate::session::Session;
+use crate::sample::session::Session;
+use crate::verdict::aggregate::Report;
+use crate::verdict::doctor::Verdict;
 use prometheus_client::encoding::{EncodeMetric, MetricEncoder};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::metrics::counter::Counter;
@@ -61,7 +61,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
 pub(crate) type Labels = Vec<(String, String)>;
-type FGauge = Gauge<f64, AtomicU64>;
+pub(super) type FGauge = Gauge<f64, AtomicU64>;
 type FCounter = Counter<f64, AtomicU64>;
 
 /// Counters summed over windows.
@@ -285,7 +285,7 @@ impl Drop for Exporter {
 
 /// A series of one value per process: its name (after `sluice_scope_`),
 /// its help, and how to read it (`None`: not read for this process).
-type Series<T> = (&'static str, &'static str, fn(&T) -> Option<f64>);
+pub(super) type Series<T> = (&'static str, &'static str, fn(&T) -> Option<f64>);
 
 /// The last window's gauges, in the page's order.
 const GAUGES: &[Series<Report>] = &[
@@ -392,13 +392,13 @@ const PROBE_COUNTERS: [(&str, &str); 5] = [
 const LANES: [&str; 3] = ["cpu", "fastio", "slowio"];
 
 /// The text page of one window: gauges from `r`, counters from `t`.
-fn encode(r: &Report, t: &Totals) -> String {
+pub(super) fn encode(r: &Report, t: &Totals) -> String {
     let pid: Labels = vec![("pid".into(), r.pid.to_string())];
     encode_many(&[(pid, r, t)])
 }
 
 /// `labels` and one more label.
-fn with(labels: &Labels, key: &str, value: &str) -> Labels {
+pub(super) fn with(labels: &Labels, key: &str, value: &str) -> Labels {
     let mut l = labels.clone();
     l.push((key.into(), value.into()));
     l
@@ -423,7 +423,7 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
     }
     register_verdicts(&mut reg, entries);
     if entries.iter().any(|(_, r, _)| !r.sluice_lanes.is_empty()) {
-        register_lanes(&mut reg, entries);
+        super::lane_series::register_lanes(&mut reg, entries);
     }
     if entries.iter().any(|(_, r, _)| r.probe.is_some()) {
         register_probes(&mut reg, entries);
@@ -435,7 +435,7 @@ pub(crate) fn encode_many(entries: &[(Labels, &Report, &Totals)]) -> String {
 
 /// Registers `name` with a series for each process that has a value, set
 /// by `record`; a metric no process has a value for is left out.
-fn register_present<'a, M>(
+pub(super) fn register_present<'a, M>(
     reg: &mut Registry,
     name: &str,
     help: &str,
@@ -471,73 +471,6 @@ fn register_verdicts(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)])
     reg.register(
         "verdict",
         "The doctor's verdict on the last window (1: this one)",
-        verdicts,
-    );
-}
-
-/// sluice's lanes' gauges, per `lane` (`cpu`, `fastio`, `slowio`), each
-/// from the last window.
-const LANE_GAUGES: [Series<crate::lanes::LaneReport>; 4] = [
-    (
-        "lane_threads",
-        "sluice lane threads found (the npm package's, by thread name)",
-        |l| Some(l.threads as f64),
-    ),
-    (
-        "lane_busy_threads",
-        "Mean busy threads of a sluice lane, last window",
-        |l| Some(l.busy_threads),
-    ),
-    (
-        "lane_saturation_ratio",
-        "Share of samples with every thread of a sluice lane busy, last window",
-        |l| Some(l.saturation_pct / 100.0),
-    ),
-    (
-        "lane_queue_depth",
-        "Mean tasks waiting in a sluice lane's queue, last window (when readable)",
-        |l| l.queue_depth,
-    ),
-];
-
-/// sluice's lanes, in processes that use sluice's npm package: the
-/// [`LANE_GAUGES`] and `lane_verdict` (1 for the lane's verdict, 0 for the
-/// other: `healthy`, `pool-saturated`).
-fn register_lanes(reg: &mut Registry, entries: &[(Labels, &Report, &Totals)]) {
-    for (name, help, read) in LANE_GAUGES {
-        let values: Vec<(Labels, Option<f64>)> = entries
-            .iter()
-            .flat_map(|(labels, r, _)| {
-                r.sluice_lanes
-                    .iter()
-                    .map(move |l| (with(labels, "lane", l.lane), read(l)))
-            })
-            .collect();
-        register_present(
-            reg,
-            name,
-            help,
-            values.iter().map(|(l, v)| (l, *v)),
-            |g: &FGauge, x| {
-                g.set(x);
-            },
-        );
-    }
-    let verdicts = Family::<Labels, FGauge>::default();
-    for (labels, r, _) in entries {
-        for l in &r.sluice_lanes {
-            let lane = with(labels, "lane", l.lane);
-            for v in [Verdict::Healthy, Verdict::PoolSaturated] {
-                let on = l.verdict.as_str() == v.as_str();
-                verdicts
-                    .get_or_create(&with(&lane, "verdict", v.as_str()))
-                    .set(if on { 1.0 } else { 0.0 });
-            }
-        }
-    }
-    reg.register(
-        "lane_verdict",
-        "The doctor's verdict on a sluice lane's last window (1: this one)",
         verdicts,
     );
 }
@@ -628,15 +561,15 @@ impl Face for Exporter {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::aggregate::{Context, Window};
-    use crate::classify::{IdleWait, ThreadState};
-    use crate::discovery::{Method, Pool, PoolStatus};
-    use crate::sampler::Tick;
+    use crate::sample::classify::{IdleWait, ThreadState};
+    use crate::sample::sampler::Tick;
+    use crate::target::discovery::{Method, Pool, PoolStatus};
+    use crate::verdict::aggregate::{Context, Window};
 
     /// One 1-second window of process 42: both pool threads on CPU.
-    fn window_report() -> Report {
+    pub(in crate::face) fn window_report() -> Report {
         let status = PoolStatus::Started(Pool {
             method: Method::Memory,
             tids: vec![1, 2],
@@ -652,45 +585,6 @@ mod tests {
             None,
         );
         w.finish(Context::bare(1.0, 42, &status))
-    }
-
-    #[test]
-    fn sluice_lanes_get_their_gauges_and_verdict_per_lane() {
-        let mut r = window_report();
-        let plain = encode(&r, &Totals::default());
-        assert!(!plain.contains("sluice_scope_lane_"), "no lanes, no series");
-        r.sluice_lanes = vec![crate::lanes::LaneReport {
-            lane: "cpu",
-            threads: 2,
-            busy_threads: 2.0,
-            busy_threads_max: 2,
-            saturation_pct: 100.0,
-            queue_depth: None,
-            states: Default::default(),
-            verdict: Verdict::LaneSaturated(sluice::Lane::Cpu),
-            evidence: String::new(),
-        }];
-        let page = encode(&r, &Totals::default());
-        let p = sluice_health::scrape::parse(&page).unwrap();
-        let cpu = [("pid", "42"), ("lane", "cpu")];
-        assert_eq!(p.value("sluice_scope_lane_threads", &cpu), Some(2.0));
-        assert_eq!(
-            p.value("sluice_scope_lane_saturation_ratio", &cpu),
-            Some(1.0)
-        );
-        let v = |verdict| {
-            p.value(
-                "sluice_scope_lane_verdict",
-                &[("pid", "42"), ("lane", "cpu"), ("verdict", verdict)],
-            )
-        };
-        assert_eq!((v("pool-saturated"), v("healthy")), (Some(1.0), Some(0.0)));
-        assert!(
-            !page.contains("sluice_scope_lane_queue_depth"),
-            "not read: no series"
-        );
-        // The pool's own series are unchanged.
-        assert!(page.contains("sluice_scope_pool_threads{pid=\"42\"} 2.0"));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! One text line per window on stdout: the face for pipes and logs.
 
 use super::Face;
-use crate::aggregate::Report;
 use crate::error::ScopeError;
-use crate::session::Session;
+use crate::sample::session::Session;
+use crate::verdict::aggregate::Report;
 use std::io::Write;
 
 /// Plain lines.
@@ -33,7 +33,7 @@ pub(crate) fn line(r: &Report) -> String {
 /// One of sluice's lanes under a window's line: its threads, busy and
 /// saturation as the pool's columns, and its verdict (with the evidence
 /// when saturated).
-pub(crate) fn lane_line(l: &crate::lanes::LaneReport) -> String {
+pub(crate) fn lane_line(l: &crate::sample::lanes::LaneReport) -> String {
     let mut line = format!(
         "  sluice {:<6}  {:>4}  {:>5.1}  {:>5.0}  {:>5.0}         {:>5}  {}",
         l.lane,

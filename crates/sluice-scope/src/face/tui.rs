@@ -8,12 +8,12 @@
 
 use super::Face;
 use super::screen::Screen;
-use crate::aggregate::Report;
-use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::inspector::Plan;
 use crate::probe::KindReport;
-use crate::session::Session;
+use crate::sample::session::Session;
+use crate::verdict::aggregate::Report;
+use crate::verdict::doctor::Verdict;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -429,11 +429,11 @@ impl Face for Tui {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::{Context, Window};
-    use crate::classify::{IdleWait, ThreadState};
-    use crate::discovery::{Method, Pool, PoolStatus};
-    use crate::queue::QueueReading;
-    use crate::sampler::Tick;
+    use crate::sample::classify::{IdleWait, ThreadState};
+    use crate::sample::queue::QueueReading;
+    use crate::sample::sampler::Tick;
+    use crate::target::discovery::{Method, Pool, PoolStatus};
+    use crate::verdict::aggregate::{Context, Window};
     use ratatui::backend::TestBackend;
 
     #[test]

@@ -15,10 +15,10 @@
 //! is on another fd, and counts as blocked.
 
 use super::error::InspectorError;
-use crate::classify::{self, ThreadState};
-use crate::memory::RemoteMemory;
-use crate::syscalls::{self, SyscallLine};
+use crate::sample::classify::{self, ThreadState};
+use crate::sample::syscalls::{self, SyscallLine};
 use crate::target::Target;
+use crate::target::memory::RemoteMemory;
 use std::time::{Duration, Instant};
 
 /// How long scope looks at the main thread before SIGUSR1.

@@ -106,7 +106,7 @@ const LEFT_OFFSET: u64 = 112;
 /// Whether `target` has its own SIGUSR1 listener: walks libuv's
 /// `uv__signal_tree` (every started signal handle, of every loop) in the
 /// process's memory, reading each handle's `type` and `signum`. A handle
-/// whose `type` is not `UV_SIGNAL`, a walk over [`TREE_LIMIT`] handles, or
+/// whose `type` is not `UV_SIGNAL`, a walk over `TREE_LIMIT` (256) handles, or
 /// a failed read is [`AppListener::Unknown`], never a guess.
 pub fn app_listener(target: &crate::target::Target) -> AppListener {
     let Some(root) = target.image.symbols.signal_tree else {
@@ -115,7 +115,7 @@ pub fn app_listener(target: &crate::target::Target) -> AppListener {
             target.image.shown
         ));
     };
-    let mem = match crate::memory::RemoteMemory::open(target.pid) {
+    let mem = match crate::target::memory::RemoteMemory::open(target.pid) {
         Ok(m) => m,
         Err(e) => return AppListener::Unknown(format!("/proc/{}/mem: {e}", target.pid)),
     };

@@ -22,7 +22,7 @@
 //! in `uv__work_done`); anything else is a clear refusal, never a guess.
 
 use crate::error::ProbeRefusal;
-use crate::image::{Function, LibuvImage};
+use crate::target::image::{Function, LibuvImage};
 use iced_x86::{Decoder, DecoderOptions, FlowControl};
 
 /// Offset of `work_req` in `uv_work_t` on 64-bit libuv 1.x.
@@ -152,7 +152,7 @@ pub fn sites(image: &LibuvImage) -> Result<Vec<Site>, ProbeRefusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::image::ThreadpoolSymbols;
+    use crate::target::image::ThreadpoolSymbols;
 
     fn f(addr: u64, code: &[u8]) -> Function {
         Function {

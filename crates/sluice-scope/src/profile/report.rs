@@ -1,8 +1,8 @@
 //! [`ProfileReport`]: one `--profile` run, as JSON (`--json`) or text.
 
 use super::analysis::{Analysis, FunctionTime, SyncApi};
-use crate::aggregate::Report;
 use crate::inspector::Closed;
+use crate::verdict::aggregate::Report;
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -19,7 +19,7 @@ use super::report::{Files, InspectorReport, ProfileReport};
 use crate::error::ScopeError;
 use crate::inspector::error::InspectorError;
 use crate::inspector::{self, Inspector, Plan};
-use crate::session::Session;
+use crate::sample::session::Session;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 

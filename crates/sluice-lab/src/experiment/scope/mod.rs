@@ -177,7 +177,7 @@ const ARGS: &[ArgSpec] = &[
         report: "200",
         kind: Kind::Number {
             min: 1,
-            max: sluice_scope::session::MAX_RATE_HZ as u64,
+            max: sluice_scope::sample::session::MAX_RATE_HZ as u64,
         },
     },
     ArgSpec {

@@ -635,7 +635,7 @@ fn status() -> anyhow::Result<ProcStatus> {
     let [threads, vm_size_kb, vm_rss_kb] =
         procfs::status_fields(me, ["Threads", "VmSize", "VmRSS"])
             .context("reading /proc/self/status")?;
-    let maps = sluice_scope::maps::read(me).context("reading /proc/self/maps")?;
+    let maps = sluice_scope::target::maps::read(me).context("reading /proc/self/maps")?;
     Ok(ProcStatus {
         threads,
         vm_size_kb,
@@ -679,7 +679,7 @@ const ARENA_BYTES: u64 = 64 << 20;
 /// calls malloc, up to 8 per core; a thread stack starts with its guard page
 /// and never matches. A lower bound: the kernel may merge a fully grown
 /// arena with a neighbour. The same rule is in `spawn_bill.js`.
-fn malloc_arenas(maps: &[sluice_scope::maps::Mapping]) -> u64 {
+fn malloc_arenas(maps: &[sluice_scope::target::maps::Mapping]) -> u64 {
     let anon: Vec<(u64, u64, bool)> = maps
         .iter()
         .filter(|m| m.inode == 0 && m.path.is_empty())
@@ -859,7 +859,7 @@ mod tests {
 ";
         // Two arenas (one fully grown); a span that ends short of 64 MiB, and
         // a stack whose guard page sits on a 64 MiB boundary, are not arenas.
-        assert_eq!(malloc_arenas(&sluice_scope::maps::parse(maps)), 2);
+        assert_eq!(malloc_arenas(&sluice_scope::target::maps::parse(maps)), 2);
         assert_eq!(malloc_arenas(&[]), 0);
     }
 

@@ -21,10 +21,10 @@
 //! its methods look at libuv's own symbols and static data, never at
 //! sluice's threads, so its verdict is not moved by them.
 
-use crate::classify::{self, IdleWait, ThreadState};
-use crate::doctor::POOL_SATURATED_PCT;
-use crate::sampler::Watched;
+use crate::sample::classify::{self, IdleWait, ThreadState};
+use crate::sample::sampler::Watched;
 use crate::target::Target;
+use crate::verdict::doctor::POOL_SATURATED_PCT;
 use serde::Serialize;
 use sluice_health::Verdict;
 use std::collections::BTreeMap;

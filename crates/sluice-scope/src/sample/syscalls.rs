@@ -43,7 +43,7 @@ impl SyscallLine {
     /// Parses the file's text; `None` if it is none of the three forms.
     ///
     /// ```
-    /// use sluice_scope::syscalls::SyscallLine;
+    /// use sluice_scope::sample::syscalls::SyscallLine;
     /// assert_eq!(SyscallLine::parse("running\n"), Some(SyscallLine::Running));
     /// assert_eq!(
     ///     SyscallLine::parse("202 0x566f9c8 0x189 0x0 0x0 0x0 0xffffffff 0x7f 0x7f"),
@@ -97,9 +97,9 @@ pub fn is_epoll_wait(nr: u32) -> bool {
 /// event loop blocks in; `None` for the rest (shown as `syscall`).
 ///
 /// ```
-/// assert_eq!(sluice_scope::syscalls::name(17), Some("pread64"));
-/// assert_eq!(sluice_scope::syscalls::name(42), Some("connect"));
-/// assert_eq!(sluice_scope::syscalls::name(100_000), None);
+/// assert_eq!(sluice_scope::sample::syscalls::name(17), Some("pread64"));
+/// assert_eq!(sluice_scope::sample::syscalls::name(42), Some("connect"));
+/// assert_eq!(sluice_scope::sample::syscalls::name(100_000), None);
 /// ```
 pub fn name(nr: u32) -> Option<&'static str> {
     Some(match nr {

@@ -16,17 +16,7 @@ pub struct Placement {
 
 /// The placement a cgroup file's text names (`/proc/PID/cgroup`: one
 /// `ID:CONTROLLERS:PATH` line per hierarchy; the unified `0::` line first).
-///
-/// ```
-/// use sluice_scope::host::container::placement;
-/// let id = "4f2b6c1d".repeat(8);
-/// let text = format!("0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1a2b3c4d_5e6f_7081_92a3_b4c5d6e7f809.slice/cri-containerd-{id}.scope\n");
-/// let p = placement(&text);
-/// assert_eq!(p.container.as_deref(), Some(id.as_str()));
-/// assert_eq!(p.pod.as_deref(), Some("1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809"));
-/// assert_eq!(placement("0::/user.slice/user-0.slice/session-3.scope\n"), Default::default());
-/// ```
-pub fn placement(cgroup_text: &str) -> Placement {
+pub(crate) fn placement(cgroup_text: &str) -> Placement {
     let mut lines: Vec<&str> = cgroup_text.lines().collect();
     // The unified hierarchy first, then the others (cgroup v1).
     lines.sort_by_key(|l| !l.starts_with("0::"));
@@ -43,7 +33,7 @@ pub fn placement(cgroup_text: &str) -> Placement {
 }
 
 /// The placement one cgroup path names.
-pub fn from_path(path: &str) -> Placement {
+pub(crate) fn from_path(path: &str) -> Placement {
     let mut out = Placement::default();
     for element in path.split('/') {
         if let Some(id) = container_id(element) {
@@ -86,7 +76,7 @@ fn pod_uid(element: &str) -> Option<String> {
 
 /// The placement of process `pid`; the host's (none) if its cgroup file
 /// cannot be read.
-pub fn of_process(pid: u32) -> Placement {
+pub(crate) fn of_process(pid: u32) -> Placement {
     std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
         .map(|t| placement(&t))
         .unwrap_or_default()
@@ -95,6 +85,24 @@ pub fn of_process(pid: u32) -> Placement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kubernetes_cgroup_names_its_container_and_pod() {
+        let id = "4f2b6c1d".repeat(8);
+        let text = format!(
+            "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1a2b3c4d_5e6f_7081_92a3_b4c5d6e7f809.slice/cri-containerd-{id}.scope\n"
+        );
+        let p = placement(&text);
+        assert_eq!(p.container.as_deref(), Some(id.as_str()));
+        assert_eq!(
+            p.pod.as_deref(),
+            Some("1a2b3c4d-5e6f-7081-92a3-b4c5d6e7f809")
+        );
+        assert_eq!(
+            placement("0::/user.slice/user-0.slice/session-3.scope\n"),
+            Default::default()
+        );
+    }
 
     fn id() -> String {
         "0123456789abcdef".repeat(4)

@@ -19,7 +19,7 @@
 //! nodejs.org's node; the load address for a PIE or a shared library).
 
 use crate::error::ScopeError;
-use crate::maps::Mapping;
+use crate::target::maps::Mapping;
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::ops::Range;
 use std::os::unix::fs::FileExt;
@@ -307,9 +307,9 @@ pub const MAX_FUNCTION_BYTES: u64 = 1 << 20;
 /// [`LibuvImage::load`], for tests and fuzzing.
 ///
 /// ```
-/// assert!(sluice_scope::image::symbols_from_bytes(b"not an ELF file").is_err());
+/// assert!(sluice_scope::target::image::symbols_from_bytes(b"not an ELF file").is_err());
 /// let me = std::fs::read(std::env::current_exe()?)?;
-/// assert!(sluice_scope::image::symbols_from_bytes(&me)?.is_none()); // no libuv in a doctest
+/// assert!(sluice_scope::target::image::symbols_from_bytes(&me)?.is_none()); // no libuv in a doctest
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn symbols_from_bytes(data: &[u8]) -> Result<Option<ThreadpoolSymbols>, String> {
@@ -470,7 +470,7 @@ mod tests {
     fn an_image_without_libuv_is_not_loaded() {
         // The test binary itself: an ELF file, no uv_queue_work.
         let exe = std::env::current_exe().unwrap();
-        let maps = crate::maps::read(std::process::id()).unwrap();
+        let maps = crate::target::maps::read(std::process::id()).unwrap();
         assert!(LibuvImage::load(&exe, "test", 0, &maps).unwrap().is_none());
     }
 

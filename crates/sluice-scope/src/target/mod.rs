@@ -3,10 +3,21 @@
 //! user read its system calls, and that it has a libuv pool: its executable
 //! or a mapped `libuv*.so` exports `uv_queue_work`. Each failure is its own
 //! [`ScopeError`], naming the PID and the fix.
+//!
+//! - `maps.rs`: `/proc/PID/maps`; `image.rs`: the ELF file that holds
+//!   libuv and what its symbols say; `memory.rs`: reading the process's
+//!   memory.
+//! - `discovery.rs`: which threads are libuv's pool; `start_routine.rs`:
+//!   telling them by what they were started with.
+
+pub mod discovery;
+pub mod image;
+pub mod maps;
+pub mod memory;
+pub(crate) mod start_routine;
 
 use crate::error::ScopeError;
-use crate::image::LibuvImage;
-use crate::maps;
+use crate::target::image::LibuvImage;
 use std::io::ErrorKind;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
@@ -249,7 +260,7 @@ impl ImageCache {
         path: &std::path::Path,
         shown: &str,
         inode: u64,
-        maps: &[crate::maps::Mapping],
+        maps: &[crate::target::maps::Mapping],
     ) -> Result<Option<LibuvImage>, ScopeError> {
         let Ok(meta) = std::fs::metadata(path) else {
             return LibuvImage::load(path, shown, inode, maps);

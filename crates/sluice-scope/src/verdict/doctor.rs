@@ -44,7 +44,7 @@
 //! JavaScript or in a system call, the pool's threads on a CPU (crypto,
 //! zlib), in file system calls, or in `getaddrinfo`.
 
-use crate::onset::Order;
+use crate::verdict::onset::Order;
 use serde::Serialize;
 
 /// Loop utilisation from which the loop counts as blocked.
@@ -68,7 +68,7 @@ pub const SLOW_IO_THROTTLED_PCT: f64 = 80.0;
 /// (sluice's one copy of the rule, [`sluice::compat::slow_work_thread_threshold`]).
 ///
 /// ```
-/// use sluice_scope::doctor::slow_io_limit;
+/// use sluice_scope::verdict::doctor::slow_io_limit;
 /// assert_eq!([1, 2, 4, 5, 16].map(slow_io_limit), [1, 1, 2, 3, 8]);
 /// ```
 pub fn slow_io_limit(pool_size: usize) -> usize {
@@ -149,7 +149,7 @@ impl From<Order> for Onset {
 /// What the loop thread's busy states mean, largest first.
 ///
 /// ```
-/// use sluice_scope::doctor::loop_doing;
+/// use sluice_scope::verdict::doctor::loop_doing;
 /// let s = loop_doing(&[("cpu".into(), 97.0), ("read".into(), 2.0)]);
 /// assert_eq!(s, "running JavaScript or a synchronous native call on a CPU 97% (sluice scope PID --profile names the JavaScript), in read(2) 2% (a synchronous system call: fs.*Sync, or a native module)");
 /// ```
@@ -177,7 +177,7 @@ pub fn loop_doing(states: &[(String, f64)]) -> String {
 /// What the pool threads' busy states mean, largest first.
 ///
 /// ```
-/// use sluice_scope::doctor::pool_doing;
+/// use sluice_scope::verdict::doctor::pool_doing;
 /// let s = pool_doing(&[("cpu".into(), 3.0), ("poll".into(), 1.0)]);
 /// assert_eq!(s, "3.0 threads on a CPU (crypto: pbkdf2, scrypt, randomBytes; zlib), 1.0 in getaddrinfo (dns.lookup)");
 /// ```
@@ -204,7 +204,7 @@ pub fn pool_doing(states: &[(String, f64)]) -> String {
 /// The verdict on `v`, and one sentence of evidence with its numbers.
 ///
 /// ```
-/// use sluice_scope::doctor::{Verdict, Vitals, diagnose};
+/// use sluice_scope::verdict::doctor::{Verdict, Vitals, diagnose};
 /// let saturated = Vitals {
 ///     pool_size: 4,
 ///     busy_threads: 4.0,

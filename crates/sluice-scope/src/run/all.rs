@@ -14,29 +14,26 @@
 //!   after window, and sends each [`Report`] to the main thread, which
 //!   hands it to the face. A process that exits is dropped.
 //! - **Labels**: `pid`, `comm`, and where the cgroup path names them the
-//!   container ID and the Kubernetes pod UID ([`container`]).
+//!   container ID and the Kubernetes pod UID (`run/container.rs`).
 //! - **Faces** (`face/host.rs`, `face/host_tui.rs`): one text line or one
 //!   JSON object per process per window, one Prometheus exposition for all,
 //!   or the terminal view: one line per process sorted by saturation, Enter
 //!   for the per-process view.
 
-pub mod cmdline;
-pub mod container;
+pub use super::cmdline::CmdlineFilter;
 
-pub use cmdline::CmdlineFilter;
-
-use crate::aggregate::Report;
+use super::container::{self, Placement};
 use crate::config::Face as FaceKind;
-use crate::doctor::Verdict;
 use crate::error::ScopeError;
 use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText, json_line};
 use crate::face::host_tui::HostTui;
 use crate::face::json::JsonLines;
 use crate::face::prometheus::Totals;
-use crate::face::{End, install_signals};
-use crate::session::{Options, Session};
+use crate::run::{End, install_signals};
+use crate::sample::session::{Options, Session};
 use crate::target::{ImageCache, Target};
-use container::Placement;
+use crate::verdict::aggregate::Report;
+use crate::verdict::doctor::Verdict;
 use std::collections::{BTreeMap, HashSet};
 use std::io::ErrorKind;
 use std::path::PathBuf;
@@ -246,7 +243,7 @@ fn is_denied(e: &ScopeError) -> bool {
 
 /// Runs `sluice scope --all` as configured.
 pub fn run(config: &HostConfig) -> Result<HostOutcome, ScopeError> {
-    crate::session::check_rate(config.options.rate_hz)?;
+    crate::sample::session::check_rate(config.options.rate_hz)?;
     if config.options.probe {
         return Err(ScopeError::Config {
             flag: "--probe",

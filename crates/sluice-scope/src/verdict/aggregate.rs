@@ -1,4 +1,4 @@
-//! Per-window aggregation: [`Window`] counts [`Tick`]s, [`Window::finish`]
+//! Per-window aggregation: [`Window`] counts `Tick`s, [`Window::finish`]
 //! turns the counts into a [`Report`] (one line of `--json`).
 //!
 //! Definitions (all ratios of counted samples):
@@ -19,13 +19,13 @@
 //!   pool threads were blocked in the resolver's network calls: slow I/O at
 //!   libuv's limit, with whatever waits behind it unseen.
 
-use crate::classify::ThreadState;
-use crate::discovery::PoolStatus;
-use crate::doctor::{self, Verdict, Vitals};
-use crate::onset::Order;
 use crate::probe::ProbeReport;
-use crate::queue::QueueReading;
-use crate::sampler::Tick;
+use crate::sample::classify::ThreadState;
+use crate::sample::queue::QueueReading;
+use crate::sample::sampler::Tick;
+use crate::target::discovery::PoolStatus;
+use crate::verdict::doctor::{self, Verdict, Vitals};
+use crate::verdict::onset::Order;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -127,7 +127,7 @@ pub struct Report {
     /// in one that does not): threads, busy, saturation and each lane's
     /// verdict (`lanes.rs`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sluice_lanes: Vec<crate::lanes::LaneReport>,
+    pub sluice_lanes: Vec<crate::sample::lanes::LaneReport>,
 }
 
 /// Counts of one window's samples.
@@ -462,8 +462,8 @@ fn largest_first(m: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::IdleWait;
-    use crate::discovery::{Method, Pool};
+    use crate::sample::classify::IdleWait;
+    use crate::target::discovery::{Method, Pool};
 
     fn started(n: usize) -> PoolStatus {
         PoolStatus::Started(Pool {

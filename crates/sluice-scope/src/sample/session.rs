@@ -7,15 +7,15 @@
 //! not found exactly (not started yet, or found by a futex method that may
 //! have missed busy threads).
 
-use crate::aggregate::{Context, Report, Window};
-use crate::discovery::{self, PoolStatus, Strategy};
 use crate::error::ScopeError;
-use crate::memory::RemoteMemory;
-use crate::onset::Onsets;
 use crate::probe::ProbeSession;
-use crate::queue::{self, QueueAddrs};
-use crate::sampler::Sampler;
+use crate::sample::queue::{self, QueueAddrs};
+use crate::sample::sampler::Sampler;
 use crate::target::Target;
+use crate::target::discovery::{self, PoolStatus, Strategy};
+use crate::target::memory::RemoteMemory;
+use crate::verdict::aggregate::{Context, Report, Window};
+use crate::verdict::onset::Onsets;
 use std::time::{Duration, Instant};
 
 /// The default sampling rate, per second.
@@ -59,14 +59,14 @@ pub struct Session {
     /// The process exited during the last window.
     exited: bool,
     /// sluice's lanes, where the process has them.
-    lanes: crate::lanes::Lanes,
+    lanes: crate::sample::lanes::Lanes,
 }
 
 impl Session {
     /// Attaches to process `pid`.
     ///
     /// ```no_run
-    /// use sluice_scope::session::{Options, Session};
+    /// use sluice_scope::sample::session::{Options, Session};
     /// let mut s = Session::attach(12345, Options::default())?;
     /// let r = s.window(std::time::Duration::from_secs(1), &mut || false)?;
     /// println!("{} of {} busy: {}", r.busy_threads, r.pool_size, r.verdict.as_str());
@@ -99,7 +99,7 @@ impl Session {
         let status = discovery::discover(&target, mem.as_ref(), options.strategy, None)?;
         let sampler = match status.pool() {
             Some(p) => Sampler::new(pid, &p.tids, p.idle.clone()),
-            None => Sampler::new(pid, &[], crate::classify::IdleWait::AnyFutex),
+            None => Sampler::new(pid, &[], crate::sample::classify::IdleWait::AnyFutex),
         };
         Ok(Session {
             target,
@@ -112,7 +112,7 @@ impl Session {
             attached: Instant::now(),
             onsets: Onsets::default(),
             exited: false,
-            lanes: crate::lanes::Lanes::default(),
+            lanes: crate::sample::lanes::Lanes::default(),
         })
     }
 
@@ -148,7 +148,7 @@ impl Session {
                 Some(p) => self.sampler.set_pool(&p.tids, p.idle.clone()),
                 None => self
                     .sampler
-                    .set_pool(&[], crate::classify::IdleWait::AnyFutex),
+                    .set_pool(&[], crate::sample::classify::IdleWait::AnyFutex),
             }
         }
         self.status = status;
@@ -209,7 +209,8 @@ impl Session {
     /// (that sample saw nothing and is not counted).
     fn sample(&mut self, window: &mut Window) -> bool {
         let tick = self.sampler.tick();
-        if tick.loop_state == crate::classify::ThreadState::Gone && !self.target.is_alive() {
+        if tick.loop_state == crate::sample::classify::ThreadState::Gone && !self.target.is_alive()
+        {
             self.exited = true;
             return false;
         }

@@ -40,11 +40,11 @@
 //! methods cannot tell "not started" from "every thread busy" and report
 //! [`PoolStatus::NotFound`].
 
-use crate::classify::IdleWait;
 use crate::error::ScopeError;
-use crate::memory::RemoteMemory;
-use crate::syscalls::SyscallLine;
+use crate::sample::classify::IdleWait;
+use crate::sample::syscalls::SyscallLine;
 use crate::target::Target;
+use crate::target::memory::RemoteMemory;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -375,7 +375,7 @@ fn by_start_routine(
     let map = target
         .tid_map()
         .map_err(|e| format!("start routine: {e}"))?;
-    let found = crate::start_routine::find(target, mem, &map)
+    let found = crate::target::start_routine::find(target, mem, &map)
         .map_err(|why| format!("start routine: {why}"))?;
     let img = &target.image;
     let what = match (&img.symbols.worker, found.routine) {

@@ -13,15 +13,15 @@
 //! every read succeeded; a reading cut at the limit says so (`at_least`),
 //! never passes for exact.
 
-use crate::memory::RemoteMemory;
+use crate::target::memory::RemoteMemory;
 
 /// The most nodes one reading walks (per list), to bound a reading's cost
 /// (one `pread` of 8 bytes per node).
-pub const WALK_LIMIT: usize = 256;
+pub(crate) const WALK_LIMIT: usize = 256;
 
 /// Where libuv's queues are in the running process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct QueueAddrs {
+pub(crate) struct QueueAddrs {
     /// `wq`.
     pub wq: u64,
     /// `run_slow_work_message` and `slow_io_pending_wq`, if known.
@@ -47,7 +47,7 @@ pub struct QueueReading {
 
 /// libuv's limit on pool threads (`MAX_THREADPOOL_SIZE`): a count read above
 /// it is not libuv's.
-pub const MAX_THREADS: u32 = 1024;
+pub(crate) const MAX_THREADS: u32 = 1024;
 
 /// Walks the list whose head is `head`, skipping `skip`: `(count, cut,
 /// saw_skip)`, or `None` if a read failed or the list tore under the walk.
@@ -87,7 +87,7 @@ fn walk(mem: &RemoteMemory, head: u64, skip: Option<u64>) -> Option<(usize, bool
 
 /// Reads the queue once; `None` when the walk raced the process (a torn
 /// list) or memory could not be read.
-pub fn read(mem: &RemoteMemory, at: QueueAddrs) -> Option<QueueReading> {
+pub(crate) fn read(mem: &RemoteMemory, at: QueueAddrs) -> Option<QueueReading> {
     let (fast, cut, has_slow) = walk(mem, at.wq, at.slow.map(|(msg, _)| msg))?;
     let mut r = QueueReading {
         depth: fast,

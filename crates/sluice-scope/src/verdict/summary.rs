@@ -2,8 +2,8 @@
 //! the process exiting): min, mean and max of each figure over the
 //! windows, and how many windows got each verdict.
 
-use crate::aggregate::Report;
-use crate::doctor::Verdict;
+use crate::verdict::aggregate::Report;
+use crate::verdict::doctor::Verdict;
 use std::fmt::Write;
 
 /// A row of the table: its name, and the figure of one window (`None`: not
@@ -118,7 +118,7 @@ impl Summary {
     /// The table, as text.
     ///
     /// ```
-    /// let s = sluice_scope::summary::Summary::new();
+    /// let s = sluice_scope::verdict::summary::Summary::new();
     /// assert_eq!(s.render(), "sluice scope: no window completed\n");
     /// ```
     pub fn render(&self) -> String {
@@ -186,10 +186,10 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aggregate::{Context, Window};
-    use crate::classify::{IdleWait, ThreadState};
-    use crate::discovery::{Method, Pool, PoolStatus};
-    use crate::sampler::Tick;
+    use crate::sample::classify::{IdleWait, ThreadState};
+    use crate::sample::sampler::Tick;
+    use crate::target::discovery::{Method, Pool, PoolStatus};
+    use crate::verdict::aggregate::{Context, Window};
 
     fn report(busy: usize, t_s: f64) -> Report {
         let status = PoolStatus::Started(Pool {

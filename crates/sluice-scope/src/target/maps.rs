@@ -29,7 +29,7 @@ impl Mapping {
 ///
 /// ```
 /// let text = "00400000-00b6f000 r--p 00000000 fe:00 247584    /usr/bin/node\n";
-/// let maps = sluice_scope::maps::parse(text);
+/// let maps = sluice_scope::target::maps::parse(text);
 /// assert_eq!(maps.len(), 1);
 /// assert_eq!((maps[0].start, maps[0].inode), (0x400000, 247584));
 /// assert_eq!(maps[0].path, "/usr/bin/node");

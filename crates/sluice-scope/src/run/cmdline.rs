@@ -15,7 +15,7 @@ impl CmdlineFilter {
     /// anywhere in the line unless it says `^` or `$`).
     ///
     /// ```
-    /// use sluice_scope::host::CmdlineFilter;
+    /// use sluice_scope::run::all::CmdlineFilter;
     /// let f = CmdlineFilter::new(r"server\.js").unwrap();
     /// assert!(f.matches_line("node /srv/app/server.js --port 3000"));
     /// assert!(!f.matches_line("node worker.js"));
@@ -62,14 +62,14 @@ impl Eq for CmdlineFilter {}
 
 /// `/proc/PID/cmdline` with its arguments joined by spaces; `None` when it
 /// cannot be read or is empty.
-pub fn command_line(pid: u32) -> Option<String> {
+pub(crate) fn command_line(pid: u32) -> Option<String> {
     let args = argv(pid).ok()?;
     (!args.is_empty()).then(|| args.join(" "))
 }
 
 /// `/proc/PID/cmdline` split into its arguments (NUL-separated; empty ones
 /// dropped, invalid UTF-8 replaced), `argv[0]` first.
-pub fn argv(pid: u32) -> std::io::Result<Vec<String>> {
+pub(crate) fn argv(pid: u32) -> std::io::Result<Vec<String>> {
     let raw = std::fs::read(format!("/proc/{pid}/cmdline"))?;
     Ok(raw
         .split(|b| *b == 0)

@@ -11,7 +11,7 @@
 //!   `epoll_wait`, `epoll_pwait2`); anything else is *busy*: the loop is
 //!   running JavaScript or callbacks, or blocked in a synchronous call.
 
-use crate::syscalls::{self, SyscallLine};
+use crate::sample::syscalls::{self, SyscallLine};
 use std::ops::Range;
 
 /// How an idle pool thread is recognised.
@@ -70,7 +70,7 @@ impl ThreadState {
     /// waiting on a name server.
     ///
     /// ```
-    /// use sluice_scope::classify::ThreadState;
+    /// use sluice_scope::sample::classify::ThreadState;
     /// assert!(ThreadState::Blocked(7).in_resolver()); // poll
     /// assert!(!ThreadState::Blocked(0).in_resolver()); // read
     /// assert!(!ThreadState::OnCpu.in_resolver());
@@ -102,7 +102,7 @@ impl ThreadState {
     /// `connect`, `futex`, ...; `syscall` when unnamed), or `gone`.
     ///
     /// ```
-    /// use sluice_scope::classify::ThreadState;
+    /// use sluice_scope::sample::classify::ThreadState;
     /// assert_eq!(ThreadState::OnCpu.label(), "cpu");
     /// assert_eq!(ThreadState::Blocked(0).label(), "read");
     /// assert_eq!(ThreadState::Blocked(99_999).label(), "syscall");
@@ -120,8 +120,8 @@ impl ThreadState {
 /// A pool thread's state from its syscall line.
 ///
 /// ```
-/// use sluice_scope::classify::{IdleWait, ThreadState, pool_thread};
-/// use sluice_scope::syscalls::SyscallLine;
+/// use sluice_scope::sample::classify::{IdleWait, ThreadState, pool_thread};
+/// use sluice_scope::sample::syscalls::SyscallLine;
 /// let cond = IdleWait::Cond(0x566f9a0..0x566f9d0);
 /// let idle = SyscallLine::parse("202 0x566f9c8 0x189 0x0").unwrap();
 /// let lock = SyscallLine::parse("202 0x7f0010 0x80 0x2").unwrap();
@@ -144,8 +144,8 @@ pub fn pool_thread(line: Option<SyscallLine>, idle: &IdleWait) -> ThreadState {
 /// The loop thread's state from its syscall line.
 ///
 /// ```
-/// use sluice_scope::classify::{ThreadState, loop_thread};
-/// use sluice_scope::syscalls::SyscallLine;
+/// use sluice_scope::sample::classify::{ThreadState, loop_thread};
+/// use sluice_scope::sample::syscalls::SyscallLine;
 /// let waiting = SyscallLine::parse("281 0xe 0x7ffd 0x400 0x3e8").unwrap();
 /// let sync_read = SyscallLine::parse("0 0x11 0x7ffd 0x10000").unwrap();
 /// assert_eq!(loop_thread(Some(waiting)), ThreadState::Idle);

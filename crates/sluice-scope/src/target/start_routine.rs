@@ -24,7 +24,7 @@
 //!    offset at which every struct holds an address in the process's
 //!    executable mappings. A thread whose start routine lies in libuv's code
 //!    (`worker` itself when the symbol table has it; otherwise libuv's code
-//!    range, [`LibuvImage::text`](crate::image::LibuvImage::text)) is a
+//!    range, [`LibuvImage::text`](crate::target::image::LibuvImage::text)) is a
 //!    pool thread: libuv starts no other thread on Linux.
 //!
 //! Nothing is stopped or written: the same reads as the rest of scope, and
@@ -32,20 +32,20 @@
 //! descriptor out differently, and there this method finds nothing (and
 //! says so).
 
-use crate::maps::Mapping;
-use crate::memory::RemoteMemory;
+use crate::target::maps::Mapping;
+use crate::target::memory::RemoteMemory;
 use crate::target::{Target, TidMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How much of the top of each stack mapping is searched.
-pub const TAIL: usize = 16 << 10;
+pub(crate) const TAIL: usize = 16 << 10;
 /// How much of a `struct pthread` is read (glibc 2.36's is 0x900 bytes on
 /// x86_64; its TID and start routine lie well inside).
 const STRUCT_LEN: usize = 0xa00;
 
 /// The pool threads found by their start routine.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub(crate) struct Found {
     /// Pool threads' TIDs, ascending (empty: no thread was started by
     /// libuv yet).
     pub tids: Vec<u32>,
@@ -65,8 +65,8 @@ pub struct Found {
 /// Finds the threads of `target` started at libuv's `worker`. `tids` are
 /// the process's threads now (TIDs in its PID namespace, which glibc
 /// stores, and here). `Err` says why the method cannot tell.
-pub fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found, String> {
-    let maps = crate::maps::read(target.pid).map_err(|e| format!("reading maps: {e}"))?;
+pub(crate) fn find(target: &Target, mem: &RemoteMemory, tids: &TidMap) -> Result<Found, String> {
+    let maps = crate::target::maps::read(target.pid).map_err(|e| format!("reading maps: {e}"))?;
     let structs = thread_structs(&maps, mem);
     if structs.is_empty() {
         return Err("no glibc struct pthread found at the top of any thread stack (musl, or not glibc's layout)".into());
@@ -320,7 +320,7 @@ mod tests {
         }
         let mut spawned: Vec<u32> = (0..3).map(|_| rx.recv().unwrap()).collect();
         spawned.sort_unstable();
-        let maps = crate::maps::read(std::process::id()).unwrap();
+        let maps = crate::target::maps::read(std::process::id()).unwrap();
         let mem = RemoteMemory::open(std::process::id()).unwrap();
         let structs = thread_structs(&maps, &mem);
         drop(stop_tx);

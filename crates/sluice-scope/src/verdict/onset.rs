@@ -11,13 +11,13 @@
 //! started at scope's first sample began before scope attached: its start
 //! is not known.
 
-use crate::doctor::{LOOP_BLOCKED_PCT, POOL_SATURATED_PCT};
+use crate::verdict::doctor::{LOOP_BLOCKED_PCT, POOL_SATURATED_PCT};
 use std::collections::VecDeque;
 
 /// Longest pause that does not end a run, in seconds.
-pub const GAP_S: f64 = 0.5;
+pub(crate) const GAP_S: f64 = 0.5;
 /// The span over which a condition's share is counted, in seconds.
-pub const SPAN_S: f64 = 0.25;
+pub(crate) const SPAN_S: f64 = 0.25;
 /// Fewest samples in a span to judge it.
 const MIN_SAMPLES: usize = 5;
 
@@ -67,7 +67,7 @@ impl Run {
 
 /// The runs of the loop being busy and the pool being saturated.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Onsets {
+pub(crate) struct Onsets {
     first_sample: Option<f64>,
     loop_busy: Run,
     pool_saturated: Run,
@@ -100,13 +100,6 @@ impl Order {
     /// `loop`, `pool`, `together` (within [`SPAN_S`] of each other) or
     /// `unknown` (both began before scope attached).
     ///
-    /// ```
-    /// use sluice_scope::onset::Order;
-    /// let o = Order { loop_since_s: 3.0, pool_since_s: 1.0, loop_before_scope: false, pool_before_scope: false };
-    /// assert_eq!(o.first(), "pool");
-    /// let o = Order { loop_before_scope: true, pool_since_s: 2.0, ..o };
-    /// assert_eq!(o.first(), "loop");
-    /// ```
     pub fn first(&self) -> &'static str {
         match (self.loop_before_scope, self.pool_before_scope) {
             (true, true) => "unknown",
@@ -121,14 +114,14 @@ impl Order {
 
 impl Onsets {
     /// Counts one sample at `t` seconds since attach.
-    pub fn add(&mut self, t: f64, loop_busy: bool, pool_saturated: bool) {
+    pub(crate) fn add(&mut self, t: f64, loop_busy: bool, pool_saturated: bool) {
         self.first_sample.get_or_insert(t);
         self.loop_busy.add(t, loop_busy);
         self.pool_saturated.add(t, pool_saturated);
     }
 
     /// Both runs as they stand at `now`, if both are on.
-    pub fn order(&self, now: f64) -> Option<Order> {
+    pub(crate) fn order(&self, now: f64) -> Option<Order> {
         let first = self.first_sample?;
         let l = self.loop_busy.since(now)?;
         let p = self.pool_saturated.since(now)?;
@@ -144,6 +137,23 @@ impl Onsets {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn which_came_first_is_named() {
+        let o = Order {
+            loop_since_s: 3.0,
+            pool_since_s: 1.0,
+            loop_before_scope: false,
+            pool_before_scope: false,
+        };
+        assert_eq!(o.first(), "pool");
+        let o = Order {
+            loop_before_scope: true,
+            pool_since_s: 2.0,
+            ..o
+        };
+        assert_eq!(o.first(), "loop");
+    }
 
     #[test]
     fn runs_survive_short_gaps_and_say_which_came_first() {

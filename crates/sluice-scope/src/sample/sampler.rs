@@ -6,8 +6,8 @@
 //! lookup). CPU time per thread comes from `schedstat` (nanoseconds on a
 //! CPU), read once per window, not per tick.
 
-use crate::classify::{self, IdleWait, ThreadState};
-use crate::syscalls::SyscallLine;
+use crate::sample::classify::{self, IdleWait, ThreadState};
+use crate::sample::syscalls::SyscallLine;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 
@@ -63,7 +63,7 @@ impl Tick {
 
 /// Samples the pool threads and the loop thread of one process.
 #[derive(Debug)]
-pub struct Sampler {
+pub(crate) struct Sampler {
     pid: u32,
     pool: Vec<Watched>,
     idle: IdleWait,
@@ -74,7 +74,7 @@ pub struct Sampler {
 impl Sampler {
     /// A sampler of process `pid`'s loop (its main thread) and the pool
     /// threads `pool`, idle when waiting as `idle` says.
-    pub fn new(pid: u32, pool: &[u32], idle: IdleWait) -> Sampler {
+    pub(crate) fn new(pid: u32, pool: &[u32], idle: IdleWait) -> Sampler {
         Sampler {
             pid,
             pool: pool.iter().map(|&t| Watched::open(pid, t)).collect(),
@@ -86,7 +86,7 @@ impl Sampler {
 
     /// Replaces the pool threads (after a new discovery), keeping the open
     /// files of threads that stay.
-    pub fn set_pool(&mut self, pool: &[u32], idle: IdleWait) {
+    pub(crate) fn set_pool(&mut self, pool: &[u32], idle: IdleWait) {
         let mut old = std::mem::take(&mut self.pool);
         self.pool = pool
             .iter()
@@ -99,12 +99,12 @@ impl Sampler {
     }
 
     /// The pool threads sampled, in [`Tick::pool`] order.
-    pub fn pool_tids(&self) -> Vec<u32> {
+    pub(crate) fn pool_tids(&self) -> Vec<u32> {
         self.pool.iter().map(|w| w.tid).collect()
     }
 
     /// Samples every thread once.
-    pub fn tick(&mut self) -> Tick {
+    pub(crate) fn tick(&mut self) -> Tick {
         let buf = &mut self.buf;
         let pool = self
             .pool
@@ -119,7 +119,7 @@ impl Sampler {
 
     /// Nanoseconds on a CPU so far: each pool thread (in order), then the
     /// loop thread; `None` for a thread that is gone or hides it.
-    pub fn cpu_ns(&mut self) -> (Vec<Option<u64>>, Option<u64>) {
+    pub(crate) fn cpu_ns(&mut self) -> (Vec<Option<u64>>, Option<u64>) {
         let buf = &mut self.buf;
         let pool = self.pool.iter().map(|w| w.cpu_ns(buf)).collect();
         (pool, self.main.cpu_ns(buf))
