@@ -1,5 +1,5 @@
 //! The inbox: where one copy of `index.js` receives its operations'
-//! outcomes (see the crate's docs), and [`Settle`], which owns an operation
+//! outcomes (see the crate's docs), and `Settle`, which owns an operation
 //! until its outcome is posted there.
 
 use crate::outcome::{Done, Failure, STAT_FIELDS};

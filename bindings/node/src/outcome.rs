@@ -1,7 +1,7 @@
-//! What an operation hands back: [`Done`], built on a worker, and
+//! What an operation hands back: `Done`, built on a worker, and
 //! [`Failure`], why it produced no value; on the JavaScript thread a `Done`
 //! becomes numbers in the drain's slab (`stat` fields, or nothing) or
-//! [`Out`], a value napi converts.
+//! `Out`, a value napi converts.
 
 use napi::Env;
 use napi::bindgen_prelude::{Buffer, BufferSlice, Either4};

@@ -11,7 +11,7 @@ use sluice::Lane;
 use sluice_dns::Family;
 
 /// Makes the first call as fast as the next ones: builds the pool (from
-/// `SLUICE_*`, unless [`configure`] built it), starts a `FastIo` worker
+/// `SLUICE_*`, unless [`configure`](crate::configure::configure) built it), starts a `FastIo` worker
 /// with one task that reads `/proc/self/comm` as `readFile` reads (counted
 /// in the lane's totals; the worker then waits for work for the lane's
 /// keep-alive), and builds the DNS runtime and the resolver (reading
