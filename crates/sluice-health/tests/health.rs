@@ -73,13 +73,17 @@ fn a_flooded_cpu_lane_is_a_saturated_lane_with_the_loop_fine() {
 #[test]
 fn an_idle_service_is_healthy() {
     let pool = Pool::builder().build().unwrap();
+    // The lane's first worker starts before the window: while a thread is
+    // being spawned the queued task counts as saturated time, and on a loaded
+    // machine that spawn alone can fill half of a 0.1 s window.
+    pool.spawn(Lane::FastIo, || ()).wait().unwrap();
     let (d, _) = window(&pool, |pool| async move {
         for _ in 0..3 {
             pool.spawn(Lane::FastIo, || ()).await.unwrap();
         }
     });
     assert_eq!(d.verdict, Verdict::Healthy, "{d}");
-    assert_eq!(d.lanes[1].started, 3);
+    assert_eq!(d.lanes[1].started, 3, "the warm-up ran before the window");
 }
 
 #[test]
