@@ -12,7 +12,7 @@
 //! static file probed beside it. RSS, threads and CPU time are the
 //! child's, from `/proc`.
 
-use super::http::{autocannon, find_on_path};
+use super::http::{Unready, autocannon, find_on_path, wait_listening};
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
@@ -24,7 +24,6 @@ use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The declaration of `app`.
@@ -413,31 +412,13 @@ impl AppServer {
             stderr,
             ..
         } = crate::lab::spawn_captured(&mut cmd, &format!("the {what}"))?;
-        let started = Instant::now();
-        let port = loop {
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(line) => {
-                    if let Ok(v) = serde_json::from_str::<Value>(&line)
-                        && v["event"] == "listening"
-                        && let Some(port) = v["port"].as_u64().and_then(|p| u16::try_from(p).ok())
-                    {
-                        break port;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let _ = child.wait();
-                    bail!(
-                        "the {what} exited before listening: {}",
-                        stderr.join().unwrap_or_default()
-                    );
-                }
-            }
-            if started.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                let _ = child.wait();
-                bail!("the {what} did not start listening within 30 s");
-            }
+        let port = match wait_listening(&mut child, &rx) {
+            Ok(port) => port,
+            Err(Unready::Exited) => bail!(
+                "the {what} exited before listening: {}",
+                stderr.join().unwrap_or_default()
+            ),
+            Err(Unready::Silent) => bail!("the {what} did not start listening within 30 s"),
         };
         Ok(AppServer { child, port, what })
     }

@@ -57,6 +57,7 @@ mod tables;
 pub(crate) use autocannon::{autocannon, find_on_path};
 pub(crate) use goals::{largest_pool, login_share};
 use server::{Server, get};
+pub(crate) use server::{Unready, wait_listening};
 pub(crate) use tables::metric;
 use tables::{
     cannon_table, cell_series, cluster_table, crowd_table, ideal, keys, neighbour_table,

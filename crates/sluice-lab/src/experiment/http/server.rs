@@ -133,28 +133,13 @@ impl Server {
             stderr,
             ..
         } = crate::lab::spawn_captured(&mut cmd, &format!("the {what}"))?;
-        let started = Instant::now();
-        let port = loop {
-            match rx.recv_timeout(Duration::from_millis(50)) {
-                Ok(line) => {
-                    if let Some(port) = listening_port(&line) {
-                        break port;
-                    }
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    let _ = child.wait();
-                    bail!(
-                        "the {what} exited before listening: {}",
-                        stderr.join().unwrap_or_default()
-                    );
-                }
-            }
-            if started.elapsed() > Duration::from_secs(30) {
-                let _ = child.kill();
-                let _ = child.wait();
-                bail!("the {what} did not start listening within 30 s");
-            }
+        let port = match wait_listening(&mut child, &rx) {
+            Ok(port) => port,
+            Err(Unready::Exited) => bail!(
+                "the {what} exited before listening: {}",
+                stderr.join().unwrap_or_default()
+            ),
+            Err(Unready::Silent) => bail!("the {what} did not start listening within 30 s"),
         };
         Ok(Server {
             child,
@@ -195,6 +180,42 @@ impl Server {
             );
         }
         Ok(())
+    }
+}
+
+/// Why a server child never said it was listening.
+pub(crate) enum Unready {
+    /// It exited first (its stderr says why).
+    Exited,
+    /// It said nothing for 30 s (it has been killed).
+    Silent,
+}
+
+/// Waits up to 30 s for a server child's "listening" line (either form,
+/// [`listening_port`]) on `lines`, its stdout; kills it if none comes.
+pub(crate) fn wait_listening(
+    child: &mut Child,
+    lines: &mpsc::Receiver<String>,
+) -> Result<u16, Unready> {
+    let started = Instant::now();
+    loop {
+        match lines.recv_timeout(Duration::from_millis(50)) {
+            Ok(line) => {
+                if let Some(port) = listening_port(&line) {
+                    return Ok(port);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let _ = child.wait();
+                return Err(Unready::Exited);
+            }
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(Unready::Silent);
+        }
     }
 }
 
