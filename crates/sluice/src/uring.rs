@@ -104,6 +104,8 @@ impl Switch {
 
     /// `through_ring()` where the pool is on io_uring, `threads()`
     /// otherwise or where the ring answers `None` (see `sluice_uring`).
+    /// Only `sluice::fs` (feature `ops`) sends calls through it.
+    #[cfg(feature = "ops")]
     pub(crate) fn run<T>(
         &self,
         through_ring: impl FnOnce() -> Option<io::Result<T>>,
