@@ -1,5 +1,5 @@
-//! `crypto.pbkdf2`, `crypto.scrypt` and `crypto.randomBytes` on the `Cpu`
-//! lane.
+//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf` and `crypto.randomBytes`
+//! on the `Cpu` lane.
 
 use crate::inbox::Inbox;
 use crate::outcome::{Done, Failure};
@@ -25,6 +25,30 @@ pub fn pbkdf2(
     let (password, salt) = (password.to_vec(), salt.to_vec());
     submit(inbox, Lane::Cpu, move || {
         match crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest) {
+            Ok(key) => Done::Bytes(key),
+            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
+        }
+    })
+}
+
+/// `crypto.hkdf` on the `Cpu` lane: `digest` one of `sluice::crypto::Digest`'s
+/// names (`lib/keys.js` hands the others to Node), `keylen` at most 255
+/// times its length.
+#[napi]
+pub fn hkdf(
+    inbox: &Inbox,
+    digest: String,
+    ikm: Buffer,
+    salt: Buffer,
+    info: Buffer,
+    keylen: u32,
+) -> napi::Result<f64> {
+    let digest: Digest = digest
+        .parse()
+        .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
+    let (ikm, salt, info) = (ikm.to_vec(), salt.to_vec(), info.to_vec());
+    submit(inbox, Lane::Cpu, move || {
+        match crypto::hkdf_sync(digest, &ikm, &salt, &info, keylen as usize) {
             Ok(key) => Done::Bytes(key),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
         }

@@ -110,6 +110,31 @@ fn scrypt_equals_node() {
 }
 
 #[test]
+fn hkdf_equals_node() {
+    let pool = Pool::builder().build().unwrap();
+    let hkdf = vectors()["hkdf"].as_array().unwrap().clone();
+    assert_eq!(hkdf.len(), 5 * Digest::ALL.len());
+    for v in hkdf {
+        let digest: Digest = v["digest"].as_str().unwrap().parse().unwrap();
+        let s = |k: &str| v[k].as_str().unwrap().as_bytes().to_vec();
+        let len = v["key_len"].as_u64().unwrap() as usize;
+        let okm = crypto::hkdf(&pool, digest, &s("key"), &s("salt"), &s("info"), len)
+            .wait()
+            .unwrap()
+            .unwrap();
+        assert_eq!(okm.len(), len);
+        match v["okm"].as_str() {
+            Some(want) => assert_eq!(hex(&okm), want, "{v}"),
+            None => assert_eq!(
+                hex(&sha2::Sha256::digest(&okm)),
+                v["okm_sha256"].as_str().unwrap(),
+                "{v}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn gunzip_reads_nodes_gzip_and_headers_match() {
     let pool = Pool::builder().build().unwrap();
     for v in vectors()["gzip"].as_array().unwrap() {
@@ -168,7 +193,16 @@ fn bad_inputs_are_refused_with_the_value() {
     assert_eq!(e.to_string(), "key length = 0; expected 1..=1073741824");
     assert_eq!(
         "md5".parse::<Digest>().unwrap_err().to_string(),
-        "unknown digest \"md5\"; expected sha1, sha256 or sha512"
+        "unknown digest \"md5\"; expected sha1, sha224, sha256, sha384, sha512, sha512-224 or sha512-256"
+    );
+    assert_eq!("SHA512-256".parse::<Digest>().unwrap(), Digest::Sha512_256);
+    let e = crypto::hkdf(&pool, Digest::Sha256, b"k", b"", b"", 255 * 32 + 1)
+        .wait()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "hkdf key length = 8161; expected at most 8160 (255 times sha256's 32 bytes)"
     );
     let e = zlib::gzip(&pool, b"x", 10).wait().unwrap().unwrap_err();
     assert_eq!(e.to_string(), "gzip level 10; expected 0..=9");
@@ -180,7 +214,7 @@ fn bad_inputs_are_refused_with_the_value() {
     let snap = pool.metrics();
     assert_eq!(
         snap.lane(sluice::Lane::Cpu).completed_total,
-        4,
+        5,
         "refusals are answers, not panics"
     );
 }
@@ -207,22 +241,21 @@ fn gzip_bytes_equal_nodes() {
 fn pbkdf2_equals_the_pbkdf2_crate_around_every_checkpoint() {
     // sluice computes pbkdf2 itself (to call `checkpoint` every 64 rounds):
     // rounds on both sides of a checkpoint, keys of partial and whole blocks.
-    for digest in [Digest::Sha1, Digest::Sha256, Digest::Sha512] {
+    for digest in Digest::ALL {
         for rounds in [1, 2, 63, 64, 65, 128, 129, 1000] {
             for key_len in [1, 20, 32, 33, 64, 65, 130] {
                 let ours = crypto::pbkdf2_sync(b"pass", b"salt!", rounds, key_len, digest).unwrap();
                 let mut theirs = vec![0u8; key_len];
-                match digest {
-                    Digest::Sha1 => {
-                        pbkdf2::pbkdf2_hmac::<sha1::Sha1>(b"pass", b"salt!", rounds, &mut theirs)
-                    }
-                    Digest::Sha256 => {
-                        pbkdf2::pbkdf2_hmac::<sha2::Sha256>(b"pass", b"salt!", rounds, &mut theirs)
-                    }
-                    Digest::Sha512 => {
-                        pbkdf2::pbkdf2_hmac::<sha2::Sha512>(b"pass", b"salt!", rounds, &mut theirs)
-                    }
-                }
+                let crate_fn = match digest {
+                    Digest::Sha1 => pbkdf2::pbkdf2_hmac::<sha1::Sha1>,
+                    Digest::Sha224 => pbkdf2::pbkdf2_hmac::<sha2::Sha224>,
+                    Digest::Sha256 => pbkdf2::pbkdf2_hmac::<sha2::Sha256>,
+                    Digest::Sha384 => pbkdf2::pbkdf2_hmac::<sha2::Sha384>,
+                    Digest::Sha512 => pbkdf2::pbkdf2_hmac::<sha2::Sha512>,
+                    Digest::Sha512_224 => pbkdf2::pbkdf2_hmac::<sha2::Sha512_224>,
+                    Digest::Sha512_256 => pbkdf2::pbkdf2_hmac::<sha2::Sha512_256>,
+                };
+                crate_fn(b"pass", b"salt!", rounds, &mut theirs);
                 assert_eq!(ours, theirs, "{digest:?}, {rounds} rounds, {key_len} bytes");
             }
         }

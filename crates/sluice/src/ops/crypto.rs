@@ -1,5 +1,6 @@
 //! Key derivation and random bytes on [`Lane::Cpu`]: what Node runs as
-//! `crypto.pbkdf2`, `crypto.scrypt` and `crypto.randomBytes` on its pool.
+//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf` and `crypto.randomBytes`
+//! on its pool.
 //! Output bytes equal Node's (OpenSSL's) for the same inputs. The password
 //! hashes Node apps use from npm are here too: [`argon2`](self::argon2)
 //! (`@node-rs/argon2`'s strings) and [`bcrypt`](self::bcrypt) (`bcrypt`'s
@@ -23,30 +24,85 @@ use crate::task::Task;
 
 pub mod argon2;
 pub mod bcrypt;
+mod hkdf;
 
-/// The hash behind [`pbkdf2()`]'s HMAC, as Node names it (`'sha1'`, ...).
+pub use self::hkdf::{HKDF_MAX_INFO, hkdf, hkdf_sync};
+
+/// The hash behind [`pbkdf2()`]'s and [`hkdf()`]'s HMAC, as Node (OpenSSL)
+/// names it (`'sha1'`, `'sha512-256'`, ...): SHA-1 and the SHA-2 family,
+/// the digests RustCrypto's `sha1` and `sha2` crates compute. Node takes
+/// more (`md5`, `sha3-256`, `ripemd160`, ...): the npm package hands those
+/// calls to Node's own function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Digest {
     /// `'sha1'`.
     Sha1,
+    /// `'sha224'`.
+    Sha224,
     /// `'sha256'`.
     Sha256,
+    /// `'sha384'`.
+    Sha384,
     /// `'sha512'`.
     Sha512,
+    /// `'sha512-224'`.
+    Sha512_224,
+    /// `'sha512-256'`.
+    Sha512_256,
+}
+
+impl Digest {
+    /// Every digest, SHA-1 first.
+    pub const ALL: [Digest; 7] = [
+        Digest::Sha1,
+        Digest::Sha224,
+        Digest::Sha256,
+        Digest::Sha384,
+        Digest::Sha512,
+        Digest::Sha512_224,
+        Digest::Sha512_256,
+    ];
+
+    /// Node's (OpenSSL's) name: `sha1`, `sha224`, ..., `sha512-256`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Digest::Sha1 => "sha1",
+            Digest::Sha224 => "sha224",
+            Digest::Sha256 => "sha256",
+            Digest::Sha384 => "sha384",
+            Digest::Sha512 => "sha512",
+            Digest::Sha512_224 => "sha512-224",
+            Digest::Sha512_256 => "sha512-256",
+        }
+    }
+
+    /// The hash's output length in bytes (`HashLen` of RFC 5869).
+    pub fn output_len(self) -> usize {
+        match self {
+            Digest::Sha1 => 20,
+            Digest::Sha224 | Digest::Sha512_224 => 28,
+            Digest::Sha256 | Digest::Sha512_256 => 32,
+            Digest::Sha384 => 48,
+            Digest::Sha512 => 64,
+        }
+    }
 }
 
 impl std::str::FromStr for Digest {
     type Err = CryptoError;
 
+    /// A name of [`Digest::name`], in any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "sha1" => Ok(Digest::Sha1),
-            "sha256" => Ok(Digest::Sha256),
-            "sha512" => Ok(Digest::Sha512),
-            _ => Err(CryptoError::Invalid(format!(
-                "unknown digest {s:?}; expected sha1, sha256 or sha512"
-            ))),
-        }
+        let lower = s.to_ascii_lowercase();
+        Digest::ALL
+            .into_iter()
+            .find(|d| d.name() == lower)
+            .ok_or_else(|| {
+                CryptoError::Invalid(format!(
+                    "unknown digest {s:?}; expected sha1, sha224, sha256, sha384, sha512, \
+                     sha512-224 or sha512-256"
+                ))
+            })
     }
 }
 
@@ -121,11 +177,16 @@ pub fn pbkdf2_sync(
     }
     check_len("key length", key_len)?;
     let mut out = vec![0u8; key_len];
-    match digest {
-        Digest::Sha1 => pbkdf2_hmac::<sha1::Sha1>(password, salt, iterations, &mut out),
-        Digest::Sha256 => pbkdf2_hmac::<sha2::Sha256>(password, salt, iterations, &mut out),
-        Digest::Sha512 => pbkdf2_hmac::<sha2::Sha512>(password, salt, iterations, &mut out),
-    }
+    let f = match digest {
+        Digest::Sha1 => pbkdf2_hmac::<sha1::Sha1>,
+        Digest::Sha224 => pbkdf2_hmac::<sha2::Sha224>,
+        Digest::Sha256 => pbkdf2_hmac::<sha2::Sha256>,
+        Digest::Sha384 => pbkdf2_hmac::<sha2::Sha384>,
+        Digest::Sha512 => pbkdf2_hmac::<sha2::Sha512>,
+        Digest::Sha512_224 => pbkdf2_hmac::<sha2::Sha512_224>,
+        Digest::Sha512_256 => pbkdf2_hmac::<sha2::Sha512_256>,
+    };
+    f(password, salt, iterations, &mut out);
     Ok(out)
 }
 

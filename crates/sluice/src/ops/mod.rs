@@ -1,7 +1,7 @@
 //! Operations on the lanes: the work Node sends to its pool, as sluice tasks.
 //!
 //! - [`fs`](crate::fs): file system calls on [`Lane::FastIo`](crate::Lane::FastIo).
-//! - [`crypto`](crate::crypto): `pbkdf2`, `scrypt`, random bytes, argon2 and bcrypt on [`Lane::Cpu`](crate::Lane::Cpu).
+//! - [`crypto`](crate::crypto): `pbkdf2`, `scrypt`, `hkdf`, random bytes, argon2 and bcrypt on [`Lane::Cpu`](crate::Lane::Cpu).
 //! - [`zlib`](crate::zlib): gzip and gunzip on [`Lane::Cpu`](crate::Lane::Cpu).
 //!
 //! Every operation returns a [`Task`](crate::Task): `.await` it from async

@@ -1,0 +1,82 @@
+'use strict';
+// crypto.hkdf under `node -r sluice/patch`: Node's bytes and errors, and run
+// by sluice where the shape is one it runs.
+const test = require('node:test');
+const assert = require('node:assert');
+const { runChild } = require('./helpers.js');
+
+test('hkdf: every outcome equals Node\'s, the bytes equal hkdfSync\'s, and sluice ran its shapes', () => {
+  const plain = runChild("require('./test/keys-child.js')");
+  assert.strictEqual(plain.status, 0, plain.stderr);
+  const patched = runChild("require('./test/keys-child.js')", { args: ['-r', './patch.js'] });
+  assert.strictEqual(patched.status, 0, patched.stderr);
+  assert.deepStrictEqual(patched.json.outcomes, plain.json.outcomes);
+  const { outcomes, sync } = patched.json;
+  // The callback and promisified results are hkdfSync's bytes (hkdfSync is
+  // Node's own: the preload leaves it), and its sync errors are thrown at
+  // once by the callback form too.
+  for (const [name, want] of Object.entries(sync)) {
+    assert.strictEqual(outcomes[name], want, name);
+    if (!want.startsWith('sync ')) assert.strictEqual(outcomes[`${name} (promisified)`], want, `${name} (promisified)`);
+  }
+  assert.match(outcomes['sha512 16320'], /^ArrayBuffer [0-9a-f]{32640}$/);
+  assert.strictEqual(outcomes['sha256 0'], 'ArrayBuffer ');
+  assert.match(outcomes['sha256 past 255 hashes'], /^sync .*ERR_CRYPTO_INVALID_KEYLEN/);
+  assert.match(outcomes['invalid digest'], /^sync .*ERR_CRYPTO_INVALID_DIGEST.*Invalid digest: sha257/);
+  assert.match(outcomes['key a number'], /^sync .*ERR_INVALID_ARG_TYPE.*ikm/);
+  assert.match(outcomes['info of 1025 bytes'], /^sync .*ERR_OUT_OF_RANGE/);
+  assert.strictEqual(patched.json.shapes.publicKeyObject, null);
+  // Run by sluice: the 7 digests' 9 good cases each, 3 aliases, 11 good
+  // shapes of key, salt and info; twice each (callback, promisified).
+  // Node's: each digest past 255 hashes, md5, sha3-256, RSA-SHA256 and the
+  // 9 other calls Node refuses.
+  assert.strictEqual(patched.json.calls.hkdf, 2 * (7 * 9 + 3 + 11));
+  assert.strictEqual(patched.json.fallbacks.hkdf, 2 * (7 + 3 + 9));
+});
+
+test('SLUICE_PATCH_HKDF=0 leaves crypto.hkdf to Node', () => {
+  const probe = "console.log(JSON.stringify(require('./patch.js').patched.filter((p) => p === 'crypto.hkdf')))";
+  let r = runChild(probe, { args: ['-r', './patch.js'] });
+  assert.deepStrictEqual(r.json, ['crypto.hkdf']);
+  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_HKDF: '0' } });
+  assert.deepStrictEqual(r.json, []);
+});
+
+test('hkdf\'s callback runs in the caller\'s async context, in a request of Node\'s type', () => {
+  // The same script on plain node and under the preload: the requests made
+  // (by type), the store AsyncLocalStorage has in the callback, and whether
+  // the callback runs in the request made at the call.
+  const script = `
+    const crypto = require('node:crypto');
+    const { AsyncLocalStorage, createHook, executionAsyncResource } = require('node:async_hooks');
+    const TYPES = new Set(['DERIVEBITSREQUEST', 'KEYPAIRGENREQUEST']);
+    const made = [];
+    const resources = new Set();
+    createHook({ init(id, type, trigger, resource) { if (TYPES.has(type)) { made.push(type); resources.add(resource); } } }).enable();
+    const als = new AsyncLocalStorage();
+    const out = {};
+    const calls = [
+      ['hkdf', (cb) => crypto.hkdf('sha256', 'key', 'salt', 'info', 16, cb)],
+    ];
+    (async () => {
+      for (const [name, call] of calls) {
+        const before = made.length;
+        out[name] = await new Promise((resolve) => als.run({ name }, () => call((err) => resolve({
+          err: err && err.code, store: als.getStore(), inRequest: resources.has(executionAsyncResource()),
+          made: made.slice(before) })))) ;
+      }
+      const patched = process.execArgv.some((a) => a.endsWith('patch.js'));
+      out.calls = patched ? require('.').metricsJson().node.calls : null;
+      console.log(JSON.stringify(out));
+    })();`;
+  const plain = runChild(script);
+  assert.strictEqual(plain.status, 0, plain.stderr);
+  const patched = runChild(script, { args: ['-r', './patch.js'] });
+  assert.strictEqual(patched.status, 0, patched.stderr);
+  const { calls, ...outcomes } = patched.json;
+  const { calls: none, ...plainOutcomes } = plain.json;
+  assert.strictEqual(none, null);
+  assert.deepStrictEqual(outcomes, plainOutcomes);
+  assert.deepStrictEqual(outcomes.hkdf, { err: null, store: { name: 'hkdf' }, inRequest: true, made: ['DERIVEBITSREQUEST'] });
+  assert.strictEqual(calls.hkdf, 1);
+});
