@@ -12,8 +12,8 @@
 //     and the convenience forms over them (lib/zlib-stream.js)             _BROTLI_COMPRESS, _BROTLI_DECOMPRESS
 //   crypto.randomBytes, randomFill     (Cpu lane)         SLUICE_PATCH_RANDOMBYTES, SLUICE_PATCH_RANDOMFILL
 //     (the callback forms; lib/random.js)
-//   crypto.hkdf                        (Cpu lane)         SLUICE_PATCH_HKDF
-//     (the callback form; lib/keys.js)
+//   crypto.hkdf, generateKeyPair       (Cpu lane)         SLUICE_PATCH_HKDF, SLUICE_PATCH_GENERATEKEYPAIR
+//     (the callback forms; lib/keys.js)
 // ("promise forms": fs.promises.*, dns.promises.lookup, and util.promisify of
 // the callback forms). Each variable takes 1/0 (also true/false, on/off);
 // unset means on. SLUICE_PATCH=0 turns every one off. A call whose arguments
@@ -38,7 +38,8 @@ function flag(name, fallbackValue) {
 const all = flag('SLUICE_PATCH', true);
 const enabled = {};
 for (const op of ['pbkdf2', 'scrypt', 'gzip', 'gunzip', 'readFile', 'stat', 'lookup',
-  'open', 'read', 'write', 'close', 'fstat', 'deflate', 'inflate', 'randomFill', 'hkdf']) {
+  'open', 'read', 'write', 'close', 'fstat', 'deflate', 'inflate', 'randomFill', 'hkdf',
+  'generateKeyPair']) {
   enabled[op] = flag(`SLUICE_PATCH_${op.toUpperCase()}`, all);
 }
 enabled.brotliCompress = flag('SLUICE_PATCH_BROTLI_COMPRESS', all);

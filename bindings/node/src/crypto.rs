@@ -1,5 +1,5 @@
-//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf` and `crypto.randomBytes`
-//! on the `Cpu` lane.
+//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf`, `crypto.randomBytes` and
+//! `crypto.generateKeyPair` on the `Cpu` lane.
 
 use crate::inbox::Inbox;
 use crate::outcome::{Done, Failure};
@@ -7,7 +7,7 @@ use crate::pool::submit;
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 use sluice::Lane;
-use sluice::crypto::{self, Digest};
+use sluice::crypto::{self, Digest, KeyPairKind};
 
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
@@ -112,4 +112,47 @@ pub fn random_bytes(inbox: &Inbox, size: u32) -> napi::Result<f64> {
             )),
         }
     })
+}
+
+/// `crypto.generateKeyPair` on the `Cpu` lane: `kind` `"rsa"` (with
+/// `modulus_bits` and `public_exponent`; `lib/keys.js` has checked them
+/// against `sluice::crypto`'s limits), `"ed25519"` or `"x25519"`. The
+/// outcome is one buffer: the public key's DER length as 4 bytes, little
+/// endian, its SPKI DER, then the private key's PKCS #8 DER.
+#[napi]
+pub fn generate_key_pair(
+    inbox: &Inbox,
+    kind: String,
+    modulus_bits: u32,
+    public_exponent: u32,
+) -> napi::Result<f64> {
+    let kind = match kind.as_str() {
+        "rsa" => KeyPairKind::Rsa {
+            modulus_bits,
+            public_exponent,
+        },
+        "ed25519" => KeyPairKind::Ed25519,
+        "x25519" => KeyPairKind::X25519,
+        other => {
+            return Err(napi::Error::from_reason(format!(
+                "key pair type {other:?}; expected rsa, ed25519 or x25519"
+            )));
+        }
+    };
+    submit(
+        inbox,
+        Lane::Cpu,
+        move || match crypto::generate_key_pair_sync(kind) {
+            Ok(pair) => {
+                let public_len = u32::try_from(pair.public_spki.len()).unwrap_or(u32::MAX);
+                let mut out =
+                    Vec::with_capacity(4 + pair.public_spki.len() + pair.private_pkcs8.len());
+                out.extend_from_slice(&public_len.to_le_bytes());
+                out.extend_from_slice(&pair.public_spki);
+                out.extend_from_slice(&pair.private_pkcs8);
+                Done::Bytes(out)
+            }
+            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
+        },
+    )
 }

@@ -42,7 +42,7 @@ test('SLUICE_PATCH_HKDF=0 leaves crypto.hkdf to Node', () => {
   assert.deepStrictEqual(r.json, []);
 });
 
-test('hkdf\'s callback runs in the caller\'s async context, in a request of Node\'s type', () => {
+test('hkdf\'s and generateKeyPair\'s callbacks run in the caller\'s async context, in a request of Node\'s type', () => {
   // The same script on plain node and under the preload: the requests made
   // (by type), the store AsyncLocalStorage has in the callback, and whether
   // the callback runs in the request made at the call.
@@ -57,6 +57,11 @@ test('hkdf\'s callback runs in the caller\'s async context, in a request of Node
     const out = {};
     const calls = [
       ['hkdf', (cb) => crypto.hkdf('sha256', 'key', 'salt', 'info', 16, cb)],
+      ['hkdfNode', (cb) => crypto.hkdf('md5', 'key', 'salt', 'info', 16, cb)],
+      ['rsa', (cb) => crypto.generateKeyPair('rsa', { modulusLength: 1024 }, cb)],
+      ['ed25519', (cb) => crypto.generateKeyPair('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' } }, cb)],
+      ['x25519', (cb) => crypto.generateKeyPair('x25519', cb)],
+      ['ec', (cb) => crypto.generateKeyPair('ec', { namedCurve: 'P-256' }, cb)],
     ];
     (async () => {
       for (const [name, call] of calls) {
@@ -78,5 +83,7 @@ test('hkdf\'s callback runs in the caller\'s async context, in a request of Node
   assert.strictEqual(none, null);
   assert.deepStrictEqual(outcomes, plainOutcomes);
   assert.deepStrictEqual(outcomes.hkdf, { err: null, store: { name: 'hkdf' }, inRequest: true, made: ['DERIVEBITSREQUEST'] });
-  assert.strictEqual(calls.hkdf, 1);
+  assert.deepStrictEqual(outcomes.x25519, { err: null, store: { name: 'x25519' }, inRequest: true, made: ['KEYPAIRGENREQUEST'] });
+  // hkdf with md5 and the ec pair are Node's own.
+  assert.deepStrictEqual({ hkdf: calls.hkdf, generateKeyPair: calls.generateKeyPair }, { hkdf: 1, generateKeyPair: 3 });
 });

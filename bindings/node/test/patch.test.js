@@ -17,8 +17,9 @@ test('every case of the table: patched callback and promise forms equal Node\'s'
   }
   // The seven functions' 10 forms, then the descriptor calls (lib/fd.js:
   // 5 and FileHandle's 3), the zlib streams by mode (6): streams-fd.test.js;
-  // randomBytes and randomFill (2): random.test.js; hkdf (1): keys.test.js.
-  assert.strictEqual(out.patched.length, 27);
+  // randomBytes and randomFill (2): random.test.js; hkdf and
+  // generateKeyPair (2): keys.test.js, keygen.test.js.
+  assert.strictEqual(out.patched.length, 28);
 });
 
 test('each function is switched off by its variable; a bad value is an error', () => {
@@ -31,7 +32,7 @@ test('each function is switched off by its variable; a bad value is an error', (
   assert.deepStrictEqual(
     { ...r.json, patched: undefined },
     { pbkdf2: false, gzip: true, readFile: false, readFileP: false, lookup: true, patched: undefined });
-  assert.strictEqual(r.json.patched.length, 24);
+  assert.strictEqual(r.json.patched.length, 25);
   r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH: '0', SLUICE_PATCH_GZIP: '1' } });
   // SLUICE_PATCH_GZIP moves zlib.gzip and the gzip streams.
   assert.deepStrictEqual(r.json.patched, ['zlib.gzip', 'zlib gzip streams']);

@@ -1,5 +1,6 @@
 //! Key derivation and random bytes on [`Lane::Cpu`]: what Node runs as
-//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf` and `crypto.randomBytes`
+//! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf`, `crypto.randomBytes` and
+//! `crypto.generateKeyPair` (RSA, Ed25519, X25519: [`generate_key_pair`])
 //! on its pool.
 //! Output bytes equal Node's (OpenSSL's) for the same inputs. The password
 //! hashes Node apps use from npm are here too: [`argon2`](self::argon2)
@@ -25,8 +26,12 @@ use crate::task::Task;
 pub mod argon2;
 pub mod bcrypt;
 mod hkdf;
+mod keygen;
 
 pub use self::hkdf::{HKDF_MAX_INFO, hkdf, hkdf_sync};
+pub use self::keygen::{
+    KeyPairDer, KeyPairKind, RSA_MAX_BITS, RSA_MIN_BITS, generate_key_pair, generate_key_pair_sync,
+};
 
 /// The hash behind [`pbkdf2()`]'s and [`hkdf()`]'s HMAC, as Node (OpenSSL)
 /// names it (`'sha1'`, `'sha512-256'`, ...): SHA-1 and the SHA-2 family,

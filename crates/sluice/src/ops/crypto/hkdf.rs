@@ -1,14 +1,5 @@
-//! HKDF (RFC 5869) on [`Lane::Cpu`]: `crypto.hkdf(digest, ikm, salt, info,
-//! keylen)`, over RustCrypto's `hkdf` crate.
-//!
-//! The work is an HMAC over the input key material (extract), then at most
-//! 255 HMACs of one block each (expand): microseconds, unless the key
-//! material is large. The extract reads it in pieces of
-//! [`IKM_PIECE`] bytes with a [`checkpoint`](crate::checkpoint) between
-//! two, so a key of megabytes still hands the core back; the salt (HMAC's
-//! key, hashed in one call when longer than a block) and the expand have no
-//! such place and need none at Node's sizes (`info` at most
-//! [`HKDF_MAX_INFO`] bytes).
+//! HKDF (RFC 5869) on [`Lane::Cpu`] ([`hkdf()`]): `crypto.hkdf(digest, ikm,
+//! salt, info, keylen)`, over RustCrypto's `hkdf` crate.
 
 use super::{CryptoError, Digest};
 use crate::lane::Lane;
@@ -29,6 +20,14 @@ const IKM_PIECE: usize = 64 * 1024;
 /// `key_len` bytes with `info`. `key_len` is at most 255 times the digest's
 /// [`output_len`](Digest::output_len) (Node's `ERR_CRYPTO_INVALID_KEYLEN`
 /// past it); 0 gives no bytes, as Node's does.
+///
+/// The work is an HMAC over the input key material (extract), then at most
+/// 255 HMACs of one block each (expand): microseconds, unless the key
+/// material is large. The extract reads it in pieces of 64 KiB with a
+/// [`checkpoint`](crate::checkpoint) between two, so a key of megabytes
+/// still hands the core back; the salt (HMAC's key, hashed in one call when
+/// longer than a block) and the expand have no such place and need none at
+/// Node's sizes (`info` at most [`HKDF_MAX_INFO`] bytes).
 ///
 /// ```
 /// use sluice::{Pool, crypto::{self, Digest}};

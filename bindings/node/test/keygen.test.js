@@ -1,0 +1,41 @@
+'use strict';
+// crypto.generateKeyPair under `node -r sluice/patch`: keys of Node's
+// shapes and encodings that work, Node's errors, and run by sluice where the
+// type and options are ones it runs.
+const test = require('node:test');
+const assert = require('node:assert');
+const { runChild } = require('./helpers.js');
+
+test('generateKeyPair: every outcome\'s shape equals Node\'s, the keys work, sluice ran its types', () => {
+  const plain = runChild("require('./test/keygen-child.js')");
+  assert.strictEqual(plain.status, 0, plain.stderr);
+  const patched = runChild("require('./test/keygen-child.js')", { args: ['-r', './patch.js'] });
+  assert.strictEqual(patched.status, 0, patched.stderr);
+  assert.deepStrictEqual(patched.json.outcomes, plain.json.outcomes);
+  const { outcomes, calls, fallbacks } = patched.json;
+  // Every pair sluice made works and its public key is its private key's.
+  for (const name of ['rsa 2048', 'rsa 1025 e=17', 'rsa pkcs1 pem', 'rsa jwk', 'ed25519', 'ed25519 der', 'x25519', 'x25519 jwk private only']) {
+    assert.match(outcomes[name], /\| works true \| public of private true$/, name);
+    assert.match(outcomes[`${name} (promisified)`], /^publicKey,privateKey: .*\| works true \| public of private true$/, name);
+  }
+  // modulusLength and publicExponent honoured.
+  assert.match(outcomes['rsa 1025 e=17'], /^KeyObject public rsa \{"modulusLength":1025,"publicExponent":"17n"\}/);
+  assert.match(outcomes['rsa 1024 e=2^32-1'], /"publicExponent":"4294967295n"/);
+  assert.match(outcomes['rsa pkcs1 pem'], /^PEM -----BEGIN RSA PUBLIC KEY----- .* widths true newline true -> public rsa/);
+  assert.match(outcomes['ed25519 jwk'], /^JWK crv,x,kty kty OKP crv Ed25519 -> public ed25519 \{\} \| JWK crv,d,x,kty/);
+  assert.match(outcomes['rsa encrypted private key'], /\| PEM -----BEGIN ENCRYPTED PRIVATE KEY----- .* -> private rsa .*works true/);
+  assert.match(outcomes['rsa without modulusLength'], /^sync .*ERR_INVALID_ARG_TYPE/);
+  assert.match(outcomes['ed25519 pkcs1'], /^sync .*ERR_CRYPTO_INCOMPATIBLE_KEY_OPTIONS/);
+  assert.match(outcomes['rsa even e'], /pub exponent out of range/);
+  // 18 calls of the table are sluice's, 26 Node's; each twice (callback,
+  // promisified).
+  assert.deepStrictEqual({ calls: calls.generateKeyPair, fallbacks: fallbacks.generateKeyPair }, { calls: 36, fallbacks: 52 });
+});
+
+test('SLUICE_PATCH_GENERATEKEYPAIR=0 leaves crypto.generateKeyPair to Node', () => {
+  const probe = "console.log(JSON.stringify(require('./patch.js').patched.filter((p) => p.startsWith('crypto.generate'))))";
+  let r = runChild(probe, { args: ['-r', './patch.js'] });
+  assert.deepStrictEqual(r.json, ['crypto.generateKeyPair']);
+  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_GENERATEKEYPAIR: 'off' } });
+  assert.deepStrictEqual(r.json, []);
+});
