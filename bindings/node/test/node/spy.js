@@ -52,11 +52,13 @@ for (const key of ['Zlib', 'BrotliEncoder', 'BrotliDecoder']) {
     return new Orig(mode);
   };
 }
-// crypto.randomBytes and randomFill (their callback forms).
-for (const op of ['randomBytes', 'randomFill']) {
+// crypto.randomBytes, randomFill, hkdf and generateKeyPair (their callback
+// forms; generateKeyPair keeps its promisify argument names).
+for (const op of ['randomBytes', 'randomFill', 'hkdf', 'generateKeyPair']) {
   const orig = crypto[op];
   crypto[op] = function (...args) {
     if (typeof args[args.length - 1] === 'function') note(`crypto.${op}`);
     return Reflect.apply(orig, this, args);
   };
+  for (const sym of Object.getOwnPropertySymbols(orig)) Object.defineProperty(crypto[op], sym, Object.getOwnPropertyDescriptor(orig, sym));
 }
