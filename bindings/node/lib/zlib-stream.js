@@ -12,7 +12,7 @@
 // a handle of sluice's in those three places: Node's zlib module (its
 // options checks, flush logic, streams and errors) runs unchanged; the
 // library calls run on a Cpu worker, each write one call, as in Node. The
-// library is Node's own (see src/zstream.rs), so the bytes are Node's.
+// library is Node's own (see src/zstream/), so the bytes are Node's.
 //
 // A mode whose switch is off (or sluice turned off by a refused SLUICE_*
 // variable) gets Node's own handle, made by the same `new`.
