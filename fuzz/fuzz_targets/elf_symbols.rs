@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = sluice_scope::image::symbols_from_bytes(data);
+    let _ = sluice_scope::target::image::symbols_from_bytes(data);
 });

@@ -7,10 +7,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Some(line) = sluice_scope::syscalls::SyscallLine::parse(&text) {
+    if let Some(line) = sluice_scope::sample::syscalls::SyscallLine::parse(&text) {
         let _ = line.futex_wait_word();
     }
-    for m in sluice_scope::maps::parse(&text) {
+    for m in sluice_scope::target::maps::parse(&text) {
         let _ = m.is_writable();
     }
     for line in text.lines() {
