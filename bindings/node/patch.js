@@ -175,5 +175,8 @@ patched.push(...require('./lib/fd.js').install(enabled, like));
 patched.push(...require('./lib/zlib-stream.js').install(enabled));
 patched.push(...require('./lib/random.js').install(enabled, like));
 patched.push(...require('./lib/keys.js').install(enabled, like));
+// A capture callback set with process.setUncaughtExceptionCaptureCallback
+// gets a callback's exception in the callback's scope (lib/uncaught.js).
+require('./lib/uncaught.js').install();
 
 module.exports = { patched: Object.freeze(patched) };

@@ -7,6 +7,7 @@ const { AsyncResource } = require('node:async_hooks');
 
 const { inbox, expect, forget } = require('./inbox.js');
 const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
+const { callInScope } = require('./uncaught.js');
 
 // Starts an operation: `submit()` calls the addon and returns the id;
 // `context` names the path or host for Node's error, and `shape` turns the
@@ -89,24 +90,29 @@ function stepThrough(type, resource, more, finish) {
 
 // Calls the callback in `resource`'s scope, as Node calls a request's
 // callback (its `before`, the callback, its `after`, then its `destroy`).
-// A domain the call was made in catches what the callback throws, as
-// Node's own requests do.
+// An exception it throws is
+// Node's uncaught exception: handled in that scope where Node would hand it
+// to listeners, a capture callback or a domain (lib/uncaught.js), and
+// otherwise leaving untouched, so the crash banner points at the user's
+// line. A domain the call was made in catches what
+// the callback throws, as Node's own requests do (in that scope too).
 function deliverIn(resource, callback, spread, error, result) {
   const domain = resource.domain;
-  // No catch where there is no domain: the exception leaves untouched, and
-  // the crash banner points at the user's line.
   try {
     if (domain === undefined) {
       callIn(resource, callback, spread, error, result);
       return;
     }
+    let threw = true;
     try {
       callIn(resource, callback, spread, error, result);
-    } catch (err) {
-      // The async scope has exited the domain; re-enter it so that the
-      // uncaught exception is the domain's, as Node's would be.
-      domain.enter();
-      throw err;
+      threw = false;
+    } finally {
+      // An exception left to Node: the async scope has exited the domain;
+      // re-enter it so that the uncaught exception is the domain's, as
+      // Node's would be. (A finally, not a catch: the exception goes on
+      // untouched, its location kept.)
+      if (threw) domain.enter();
     }
   } finally {
     resource.emitDestroy();
@@ -114,9 +120,9 @@ function deliverIn(resource, callback, spread, error, result) {
 }
 
 function callIn(resource, callback, spread, error, result) {
-  if (error !== null) resource.runInAsyncScope(callback, undefined, error);
-  else if (spread) resource.runInAsyncScope(spread, undefined, callback, result);
-  else resource.runInAsyncScope(callback, undefined, null, result);
+  if (error !== null) callInScope(resource, callback, undefined, error);
+  else if (spread) callInScope(resource, spread, undefined, callback, result);
+  else callInScope(resource, callback, undefined, null, result);
 }
 
 // `settle` for an operation with a signal: an abort settles it at once with

@@ -121,7 +121,8 @@ function outcomesOf(values, from, n) {
 
 // Hands out the slab's `n` outcomes. A callback that throws throws out of
 // here, untouched, as Node's own callbacks do (an uncaught exception at
-// the user's line, or the caller's domain); the rest of the batch, what
+// the user's line, or the caller's domain), unless 'uncaughtException'
+// listeners took it in the callback's scope (lib/uncaught.js); the rest of the batch, what
 // the inbox still holds, and batches that arrive meanwhile are handed out
 // in order on the next turn of the loop, after that exception was dealt
 // with: one throw never takes a batch with it.

@@ -24,6 +24,7 @@ const native = require('../binding.js');
 const { inbox, expect } = require('./inbox.js');
 const { isFailure, failureError } = require('./errors.js');
 const { disabled } = require('./pool.js');
+const { callInScope } = require('./uncaught.js');
 const { count } = require('./metrics.js');
 const { fallback } = require('./ops.js');
 
@@ -190,7 +191,7 @@ function install(enabled) {
       this.#writing = false;
       if (isFailure(value)) {
         this.#in = null;
-        this.runInAsyncScope(() => this.#emitError(value));
+        callInScope(this, () => this.#emitError(value), undefined);
       } else {
         const [availOut, availIn] = this.#native.take(this.#out, this.#outOff);
         this.#nextOff += this.#nextLen - availIn;
@@ -198,7 +199,7 @@ function install(enabled) {
         this.#out = null;
         this.#state[0] = availOut;
         this.#state[1] = availIn;
-        this.runInAsyncScope(this.#callback, this);
+        callInScope(this, this.#callback, this);
       }
       if (this.#pendingClose) this.close();
     }
