@@ -178,5 +178,8 @@ patched.push(...require('./lib/keys.js').install(enabled, like));
 // A capture callback set with process.setUncaughtExceptionCaptureCallback
 // gets a callback's exception in the callback's scope (lib/uncaught.js).
 require('./lib/uncaught.js').install();
+// The calls in flight among Node's requests (process._getActiveRequests(),
+// getActiveResourcesInfo()), the inbox's socket out of Node's handles.
+require('./lib/requests.js').install(require('./lib/inbox.js').socket);
 
 module.exports = { patched: Object.freeze(patched) };

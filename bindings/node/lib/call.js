@@ -8,6 +8,7 @@ const { AsyncResource } = require('node:async_hooks');
 const { inbox, expect, forget } = require('./inbox.js');
 const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
 const { callInScope } = require('./uncaught.js');
+const requests = require('./requests.js');
 
 // Starts an operation: `submit()` calls the addon and returns the id;
 // `context` names the path or host for Node's error, and `shape` turns the
@@ -18,9 +19,11 @@ const { callInScope } = require('./uncaught.js');
 // (see `request`). `spread(callback, result)`, where given, hands the
 // result over the way the Node function does (dns.lookup's `(err, address,
 // family)`). `request` says which requests Node's function makes (see
-// below). `signal` (an AbortSignal, readFile's): aborting it settles the
-// call at once with Node's AbortError and `cancel` (a native.Cancel) tells
-// the worker to skip or stop it.
+// below), and how the call is listed among Node's requests while in flight
+// under the preload (`request.listed`: lib/requests.js). `signal` (an
+// AbortSignal, readFile's): aborting it settles the call at once with
+// Node's AbortError and `cancel` (a native.Cancel) tells the worker to skip
+// or stop it.
 function start(submit, context, shape, callback, spread, request, signal, cancel) {
   if (signal !== undefined && signal.aborted) {
     const err = abortError(signal);
@@ -39,16 +42,23 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
     return undefined;
   }
   if (callback === undefined) {
-    return new Promise((resolve, reject) => {
+    // Listed until it settles (no outcome comes before this returns).
+    let listed = null;
+    const promise = new Promise((resolve, reject) => {
       const settle = (value) => {
+        requests.unlist(listed);
         const [error, result] = resultOf(value, context, shape);
         if (error !== null) reject(error);
         else resolve(result);
       };
       expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
     });
+    listed = requests.listPromise(request && request.listed, context, promise);
+    return promise;
   }
   const req = request || SLUICE;
+  // Listed until the callback has returned, as Node's request is.
+  const listed = requests.listCallback(req.listed, callback, context);
   // The call's first request, made in the caller's async context: async_hooks
   // see its init here, AsyncLocalStorage's store and the caller's domain
   // (`resource.domain`, set by the domain module) travel with it.
@@ -56,7 +66,7 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
   const settle = (value) => {
     stepThrough(req.type, resource, req.after ? req.after(value) : 0, (last) => {
       const [error, result] = resultOf(value, context, shape);
-      deliverIn(last, callback, spread, error, result);
+      deliverIn(last, callback, spread, error, result, listed);
     });
   };
   expect(id, signal === undefined ? settle : abortable(id, signal, cancel, settle));
@@ -64,7 +74,9 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
 }
 
 // What a Node function's callback form looks like to async_hooks: `type`, the
-// resource of its requests (FSREQCALLBACK, PBKDF2REQUEST, ...), and, where
+// resource of its requests (FSREQCALLBACK, PBKDF2REQUEST, ...); `listed`,
+// how its calls are listed among Node's requests (requests.FS, .LOOKUP; none
+// for the families Node does not list); and, where
 // Node makes more than one request per call (fs.readFile's open, fstat,
 // reads and close), `after(value)`: how many follow the first for that
 // outcome. Each is made in its predecessor's callback, one turn of the loop
@@ -89,14 +101,14 @@ function stepThrough(type, resource, more, finish) {
 }
 
 // Calls the callback in `resource`'s scope, as Node calls a request's
-// callback (its `before`, the callback, its `after`, then its `destroy`).
-// An exception it throws is
+// callback (its `before`, the callback, its `after`, then its `destroy`);
+// `listed` (or null) is unlisted after it. An exception it throws is
 // Node's uncaught exception: handled in that scope where Node would hand it
 // to listeners, a capture callback or a domain (lib/uncaught.js), and
 // otherwise leaving untouched, so the crash banner points at the user's
-// line. A domain the call was made in catches what
-// the callback throws, as Node's own requests do (in that scope too).
-function deliverIn(resource, callback, spread, error, result) {
+// line. A domain the call was made in catches what the callback throws, as
+// Node's own requests do (in that scope too).
+function deliverIn(resource, callback, spread, error, result, listed) {
   const domain = resource.domain;
   try {
     if (domain === undefined) {
@@ -116,6 +128,7 @@ function deliverIn(resource, callback, spread, error, result) {
     }
   } finally {
     resource.emitDestroy();
+    requests.unlist(listed);
   }
 }
 

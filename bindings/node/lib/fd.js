@@ -33,6 +33,7 @@ const { planned } = require('./pool.js');
 const { count } = require('./metrics.js');
 const { fallback } = require('./ops.js');
 const shapes = require('./shapes.js');
+const { FS } = require('./requests.js');
 
 const {
   O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_SYNC,
@@ -54,8 +55,10 @@ const FLAGS = new Map([
   ['sa+', O_APPEND | O_CREAT | O_RDWR | O_SYNC],
 ]);
 
-// What Node's descriptor calls make for async_hooks: one FSREQCALLBACK each.
-const FSREQ = { type: 'FSREQCALLBACK' };
+// What Node's descriptor calls make for async_hooks: one FSREQCALLBACK each
+// (listed as an FSReqCallback); FileHandle's, an FSReqPromise each.
+const FSREQ = { type: 'FSREQCALLBACK', listed: FS };
+const FSREQ_PROMISE = { listed: FS };
 
 const isInt = (v, min, max) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 const isFd = (fd) => isInt(fd, 0, 2 ** 31 - 1);
@@ -234,7 +237,7 @@ function fileHandle(enabled) {
       return () => start(() => native.fdRead(inbox, fd, length, pos), undefined, (data) => {
         window(buffer, offset, data.length).set(data);
         return data.length;
-      });
+      }, undefined, undefined, FSREQ_PROMISE);
     });
   }
   if (enabled.write) {
@@ -244,7 +247,8 @@ function fileHandle(enabled) {
       const p = isInt(pos, 0, Number.MAX_SAFE_INTEGER) ? pos : (pos === null || pos === undefined ? -1 : null);
       if (p === null) return null;
       const bytes = window(buffer, offset, length);
-      return () => start(() => native.fdWrite(inbox, fd, bytes, p));
+      return () => start(() => native.fdWrite(inbox, fd, bytes, p), undefined, null, undefined, undefined,
+        FSREQ_PROMISE);
     });
     wrap('writeString', 'write', (fd, string, pos, encoding) => {
       if (!isFd(fd) || typeof string !== 'string') return null;
@@ -252,7 +256,8 @@ function fileHandle(enabled) {
       const p = isInt(pos, 0, Number.MAX_SAFE_INTEGER) ? pos : (pos === null || pos === undefined ? -1 : null);
       if (p === null) return null;
       const bytes = Buffer.from(string, encoding || 'utf8');
-      return () => start(() => native.fdWrite(inbox, fd, bytes, p));
+      return () => start(() => native.fdWrite(inbox, fd, bytes, p), undefined, null, undefined, undefined,
+        FSREQ_PROMISE);
     });
     // `wrap` named it twice.
     patched.splice(patched.lastIndexOf('FileHandle.write'), 1);
@@ -261,7 +266,8 @@ function fileHandle(enabled) {
     wrap('fstat', 'fstat', (fd, bigint) => {
       if (!isFd(fd) || bigint) return null;
       // Node's binding resolves to the fields; FileHandle builds the Stats.
-      return () => start(() => native.fdFstat(inbox, fd, true));
+      return () => start(() => native.fdFstat(inbox, fd, true), undefined, null, undefined, undefined,
+        FSREQ_PROMISE);
     });
   }
   return patched;

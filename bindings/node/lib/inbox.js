@@ -121,11 +121,12 @@ function outcomesOf(values, from, n) {
 
 // Hands out the slab's `n` outcomes. A callback that throws throws out of
 // here, untouched, as Node's own callbacks do (an uncaught exception at
-// the user's line, or the caller's domain), unless 'uncaughtException'
-// listeners took it in the callback's scope (lib/uncaught.js); the rest of the batch, what
-// the inbox still holds, and batches that arrive meanwhile are handed out
-// in order on the next turn of the loop, after that exception was dealt
-// with: one throw never takes a batch with it.
+// the user's line, or the caller's domain), unless a listener, capture
+// callback or domain took it in the callback's scope (lib/uncaught.js);
+// the rest of the batch, what the inbox still holds, and batches that
+// arrive meanwhile are handed out in order on the next turn of the loop,
+// after that exception was dealt with: one throw never takes a batch with
+// it.
 function handOutSlab(values, n) {
   let k = 0;
   try {
@@ -195,6 +196,8 @@ module.exports = {
   expect,
   forget,
   pending: () => waiting.size,
+  // The socket (a net.Socket), or null before it opens.
+  socket: () => socket,
   drainLimit: () => drainLimit,
   setDrainLimitForTest: (limit) => {
     drainLimit = limit;

@@ -24,6 +24,7 @@ const {
 const { count } = require('./metrics.js');
 const perf = require('./perf.js');
 const { planned, disabled } = require('./pool.js');
+const { FS, LOOKUP } = require('./requests.js');
 
 // Node's functions as they were when sluice loaded: `sluice/patch` replaces
 // the public ones, and the hand-offs must reach the originals.
@@ -41,19 +42,19 @@ const original = Object.freeze({
   lookupPromise: nodeDns.promises.lookup,
 });
 
-// The requests Node's callback forms make, as async_hooks see them (see
-// call.js's `start`).
+// The requests Node's callback forms make, as async_hooks see them, and how
+// Node lists them (see call.js's `start`).
 const REQUEST = {
   pbkdf2: { type: 'PBKDF2REQUEST' },
   scrypt: { type: 'SCRYPTREQUEST' },
   zlib: { type: 'ZLIB' },
-  stat: { type: 'FSREQCALLBACK' },
-  lookup: { type: 'GETADDRINFOREQWRAP' },
+  stat: { type: 'FSREQCALLBACK', listed: FS },
+  lookup: { type: 'GETADDRINFOREQWRAP', listed: LOOKUP },
   // fs.readFile: open, then fstat, the reads (512 KiB each; one for an
   // empty file) and close, each an FSREQCALLBACK made in the previous
   // one's callback; a failed open calls back in the open's, a failed
   // fstat or read (or a file over 2 GiB) closes first, as Node does.
-  readFile: { type: 'FSREQCALLBACK', after: readFileRequestsAfterOpen },
+  readFile: { type: 'FSREQCALLBACK', listed: FS, after: readFileRequestsAfterOpen },
 };
 
 const READ_CHUNK = 512 * 1024;
