@@ -16,7 +16,8 @@
 //!   A panic fails its own task, never a worker.
 //! - **Every queue visible.** Counters, gauges and HDR histograms are always
 //!   on; [`Pool::metrics`] returns a [`Snapshot`] with Prometheus and JSON
-//!   exports.
+//!   exports; [`observer::GaugeBlock`] shows each lane's queue depth and
+//!   threads to a reader outside the process (`sluice scope`).
 //! - **Health beside it.** The `sluice-health` crate (`sluice_health`)
 //!   measures a tokio loop's lag and tells a blocked loop from a saturated
 //!   lane, with the numbers ([`Snapshot`] in, a verdict out).
@@ -87,6 +88,7 @@ mod lane;
 mod loom;
 pub mod mailbox;
 mod metrics;
+pub mod observer;
 #[cfg(feature = "ops")]
 mod ops;
 mod park;

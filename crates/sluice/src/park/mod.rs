@@ -14,8 +14,9 @@ use crate::loom::sync::{Condvar, Mutex, MutexGuard};
 use crate::loom::{SPIN_ROUNDS, hint, thread};
 use std::time::{Duration, Instant};
 
-/// Bits per field of the packed [`Counters`] word.
-const FIELD_BITS: u32 = 21;
+/// Bits per field of the packed [`Counters`] word (`observer.rs` publishes
+/// it with the word's address: a reader outside the process decodes by it).
+pub(crate) const FIELD_BITS: u32 = 21;
 const FIELD_MASK: u64 = (1 << FIELD_BITS) - 1;
 const ONE_ALIVE: u64 = 1;
 const ONE_SEARCHING: u64 = 1 << FIELD_BITS;
@@ -118,6 +119,12 @@ impl Park {
     /// The counters now.
     pub(crate) fn counters(&self) -> Counters {
         Counters(self.counters.load(Ordering::SeqCst))
+    }
+
+    /// Where the packed [`Counters`] word lives, for a reader outside the
+    /// process (`observer.rs`): the address only, never a way to change it.
+    pub(crate) fn counters_addr(&self) -> usize {
+        std::ptr::from_ref(&self.counters).addr()
     }
 
     /// True once [`Park::close`] ran.

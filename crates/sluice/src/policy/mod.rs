@@ -62,6 +62,12 @@ pub(crate) trait Scheduler: Send + Sync {
     }
     /// The current concurrency budget of `lane`.
     fn limit(&self, lane: Lane) -> usize;
+    /// Where `lane`'s queue depth and thread counters live in memory, for
+    /// a reader outside the process (`observer.rs`); `None` where they are
+    /// no single words (the libuv policy counts under its lock).
+    fn gauge_words(&self, _lane: Lane) -> Option<GaugeWords> {
+        None
+    }
     /// Changes `lane`'s budget (already checked against its range).
     fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError>;
     /// Every counter and gauge.
@@ -73,6 +79,17 @@ pub(crate) trait Scheduler: Send + Sync {
     /// A queued task was moved to `Done` by someone other than a worker
     /// (cancel, deadline reaper): account for its slot.
     fn abort(&self, job: &dyn Job, vacated: Vacated, why: Aborted);
+}
+
+/// The addresses of a lane's two gauge words ([`Scheduler::gauge_words`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct GaugeWords {
+    /// The lane's queue depth: a `usize`, tasks queued and not yet claimed
+    /// by a worker (`LaneSnapshot::queue_depth`).
+    pub(crate) queue_depth: usize,
+    /// The lane's packed thread counters: a `u64`, alive, searching and
+    /// sleeping in fields of `park::FIELD_BITS` bits from bit 0.
+    pub(crate) threads: usize,
 }
 
 /// What [`Scheduler::admit`] does when a bounded queue is full.

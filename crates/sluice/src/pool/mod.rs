@@ -160,6 +160,12 @@ impl Pool {
         &self.handle.inner
     }
 
+    /// Where `lane`'s gauge words live (`observer.rs`), if the policy keeps
+    /// them as single words.
+    pub(crate) fn gauge_words(&self, lane: Lane) -> Option<crate::policy::GaugeWords> {
+        self.inner().scheduler.gauge_words(lane)
+    }
+
     /// The shared state, for observers that must not keep the pool open.
     #[cfg_attr(not(feature = "metrics"), allow(dead_code))]
     pub(crate) fn shared(&self) -> Arc<Inner> {

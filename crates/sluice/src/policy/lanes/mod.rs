@@ -63,7 +63,7 @@ use crate::loom::thread;
 use crate::metrics::counters::{Gauges, LaneMetrics};
 use crate::metrics::{LaneSnapshot, Snapshot};
 use crate::park::Park;
-use crate::policy::{Admit, LaneShutdown, Refused, Scheduler, Slot, Waiters};
+use crate::policy::{Admit, GaugeWords, LaneShutdown, Refused, Scheduler, Slot, Waiters};
 use crate::task::state::Job;
 use crate::task::{Aborted, Vacated};
 use guard::Guard;
@@ -128,6 +128,10 @@ impl Scheduler for Lanes {
 
     fn limit(&self, lane: Lane) -> usize {
         self.lane(lane).limit()
+    }
+
+    fn gauge_words(&self, lane: Lane) -> Option<GaugeWords> {
+        Some(self.lane(lane).gauge_words())
     }
 
     fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError> {
@@ -311,6 +315,15 @@ impl LaneCore {
     /// Tasks queued and not yet claimed by a worker now (`SeqCst`).
     pub(crate) fn depth(&self) -> usize {
         self.depth.load(Ordering::SeqCst)
+    }
+
+    /// Where this lane's queue depth and thread counters live, for a reader
+    /// outside the process (`observer.rs`).
+    pub(crate) fn gauge_words(&self) -> GaugeWords {
+        GaugeWords {
+            queue_depth: std::ptr::from_ref(&self.depth).addr(),
+            threads: self.park.counters_addr(),
+        }
     }
 
     /// The monitor looks for undeclared blocked workers in this lane.
