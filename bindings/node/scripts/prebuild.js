@@ -10,10 +10,10 @@
 // aarch64-unknown-linux-gnu`). The glibc builds are linked against glibc
 // 2.17's symbols, so they load on any glibc from 2.17 on. Each file is
 // checked before it is kept: an ELF shared object for its CPU, no symbol
-// table (stripped), the release mark (`buildProfile()`'s bytes: a prebuilt
-// is never a debug build), no test hooks (cargo feature `test-hooks`), and
-// for glibc no symbol newer than 2.17. A failed build or check exits 1
-// naming the target; nothing half-built is left in prebuilds/.
+// table (stripped), the release mark (never a debug build), no test hooks
+// (cargo feature `test-hooks`), `sluice_scope_lanes` exported (what `sluice
+// scope` reads), and for glibc no symbol newer than 2.17. A failed build or
+// check exits 1 naming the target; nothing half-built is left in prebuilds/.
 const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -88,6 +88,9 @@ function check(file, key) {
   if (!buf.includes('sluice-addon-build-profile=release')) return 'no release build mark (sluice-addon-build-profile=release)';
   // The test hooks' names, as napi-rs registers them (cargo feature `test-hooks`).
   if (buf.includes('panicForTest\0') || buf.includes('oversizedForTest\0')) return 'built with the test hooks (cargo feature test-hooks)';
+  // The one symbol `sluice scope` reads the lanes' queues by (src/scope_lanes.rs),
+  // as the dynamic string table holds it (strip keeps .dynsym and .dynstr).
+  if (!buf.includes('\0sluice_scope_lanes\0')) return 'does not export sluice_scope_lanes (sluice scope reads the lanes\' queues through it)';
   if (key.endsWith('-gnu')) {
     const versions = [...buf.toString('latin1').matchAll(/GLIBC_2\.(\d+)/g)].map((m) => Number(m[1]));
     const newest = Math.max(0, ...versions);

@@ -184,6 +184,9 @@ pub fn configure(options: PoolOptions) -> napi::Result<Option<Refusal>> {
             "sluice.configure() raced another thread's first use; the pool of this process is already built",
         )));
     }
+    if let Some(pool) = POOL.get() {
+        crate::scope_lanes::publish(pool);
+    }
     warm()?;
     Ok(None)
 }

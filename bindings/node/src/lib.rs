@@ -53,6 +53,7 @@
 //! | `fd` | `fs.open`/`read`/`write`/`close`/`fstat` on a descriptor (FastIo) |
 //! | `zstream` | the zlib and brotli stream handles (Cpu), on the process's own zlib and brotli |
 //! | `metrics` | the pool's and resolver's metrics |
+//! | `scope_lanes` | `sluice_scope_lanes`: where `sluice scope` reads each lane's queue depth and threads from outside (the core's `GaugeBlock`, published once the pool exists) |
 //! | `test_hooks` | `panicForTest`, `oversizedForTest` (cargo feature `test-hooks` only) |
 
 mod after_tick;
@@ -66,6 +67,7 @@ pub mod inbox;
 pub mod metrics;
 pub mod outcome;
 pub mod pool;
+pub mod scope_lanes;
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks;
 pub mod warm;

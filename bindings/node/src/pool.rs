@@ -25,7 +25,9 @@ pub(crate) fn pool() -> napi::Result<&'static Pool> {
     let pool = sluice::Builder::from_env()
         .and_then(|b| build(b, false))
         .map_err(|e| napi::Error::from_reason(env_message(&e)))?;
-    Ok(POOL.get_or_init(|| pool))
+    let pool = POOL.get_or_init(|| pool);
+    crate::scope_lanes::publish(pool);
+    Ok(pool)
 }
 
 /// `ERR_SLUICE_ENV` and the variable's own error for one that came from a
