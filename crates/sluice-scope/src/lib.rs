@@ -6,12 +6,15 @@
 //! - `target/`: the process (live, readable, has libuv): `maps.rs`,
 //!   `image.rs` (where libuv is and what its symbols say), `memory.rs`
 //!   (reading its memory), `discovery.rs` (which threads are the pool),
-//!   `start_routine.rs` (telling them by what they were started with).
+//!   `start_routine.rs` (telling them by what they were started with),
+//!   `addon.rs` (sluice's npm package: the addon that exports
+//!   `sluice_scope_lanes`).
 //! - `sample/`: what one sample means (`syscalls.rs`, `classify.rs`), one
 //!   sample of every pool thread and the loop thread (`sampler.rs`),
 //!   libuv's queue depth from memory (`queue.rs`), sluice's own lanes
-//!   (`lanes.rs`), and [`Session`]: one watched process, window after
-//!   window.
+//!   (`lanes.rs`) and their queues from the package's gauge block
+//!   (`lane_gauges.rs`), and [`Session`]: one watched process, window
+//!   after window.
 //! - `verdict/`: a window of samples into a [`Report`] (`aggregate.rs`),
 //!   the doctor's [`Verdict`] (`doctor.rs`), since when the loop and the
 //!   pool have been in trouble (`onset.rs`), the table at the end

@@ -27,7 +27,7 @@ const LANE_GAUGES: [Series<crate::sample::lanes::LaneReport>; 4] = [
     ),
     (
         "lane_queue_depth",
-        "Mean tasks waiting in a sluice lane's queue, last window (when readable)",
+        "Mean tasks waiting in a sluice lane's queue (queued, not yet claimed by a thread), last window; read from the package's gauge block, absent where it is not readable",
         |l| l.queue_depth,
     ),
 ];
@@ -85,17 +85,32 @@ mod tests {
         let mut r = window_report();
         let plain = encode(&r, &Totals::default());
         assert!(!plain.contains("sluice_scope_lane_"), "no lanes, no series");
-        r.sluice_lanes = vec![crate::sample::lanes::LaneReport {
+        let cpu_lane = crate::sample::lanes::LaneReport {
             lane: "cpu",
             threads: 2,
             busy_threads: 2.0,
             busy_threads_max: 2,
             saturation_pct: 100.0,
-            queue_depth: None,
+            queue_depth: Some(13.5),
+            queue_depth_max: Some(14),
+            running: Some(2.0),
+            queue_readings: 200,
+            queue_unread: None,
             states: Default::default(),
             verdict: Verdict::LaneSaturated(sluice::Lane::Cpu),
             evidence: String::new(),
-        }];
+        };
+        let unread_lane = crate::sample::lanes::LaneReport {
+            lane: "fastio",
+            verdict: Verdict::Healthy,
+            queue_depth: None,
+            queue_depth_max: None,
+            running: None,
+            queue_readings: 0,
+            queue_unread: Some("the package's pool is not built yet".into()),
+            ..cpu_lane.clone()
+        };
+        r.sluice_lanes = vec![cpu_lane, unread_lane];
         let page = encode(&r, &Totals::default());
         let p = sluice_health::scrape::parse(&page).unwrap();
         let cpu = [("pid", "42"), ("lane", "cpu")];
@@ -111,9 +126,15 @@ mod tests {
             )
         };
         assert_eq!((v("pool-saturated"), v("healthy")), (Some(1.0), Some(0.0)));
-        assert!(
-            !page.contains("sluice_scope_lane_queue_depth"),
-            "not read: no series"
+        assert_eq!(p.value("sluice_scope_lane_queue_depth", &cpu), Some(13.5));
+        // A lane whose queue was not read has its other series, no depth.
+        let fastio = [("pid", "42"), ("lane", "fastio")];
+        assert_eq!(p.value("sluice_scope_lane_threads", &fastio), Some(2.0));
+        assert_eq!(p.value("sluice_scope_lane_queue_depth", &fastio), None);
+        assert_eq!(
+            page.matches("sluice_scope_lane_queue_depth{").count(),
+            1,
+            "{page}"
         );
         // The pool's own series are unchanged.
         assert!(page.contains("sluice_scope_pool_threads{pid=\"42\"} 2.0"));

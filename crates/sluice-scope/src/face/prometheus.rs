@@ -24,7 +24,7 @@
 //! | `sluice_scope_lane_threads` | gauge | sluice's lane threads (the npm package's), per `lane`; only in a process that has them |
 //! | `sluice_scope_lane_busy_threads` | gauge | mean busy threads of the lane, last window |
 //! | `sluice_scope_lane_saturation_ratio` | gauge | share of samples with every thread of the lane busy |
-//! | `sluice_scope_lane_queue_depth` | gauge | mean tasks waiting in the lane (when readable: not yet) |
+//! | `sluice_scope_lane_queue_depth` | gauge | mean tasks waiting in the lane's queue, from the package's gauge block (absent where it was not read) |
 //! | `sluice_scope_lane_verdict` | gauge | 1 for the lane's verdict (`healthy`, `pool-saturated`), 0 for the other |
 //! | `sluice_scope_sampler_cpu_ratio` | gauge | scope's own sampling thread, cores |
 //! | `sluice_scope_probe_submitted_total` etc. | counter | probe mode, per libuv kind as `lane` (`cpu`, `fastio`, `slowio`: sluice's lane names) |

@@ -15,15 +15,27 @@
 //! A lane is saturated when every one of its threads was busy in at least
 //! [`POOL_SATURATED_PCT`] % of the window's samples: the doctor's
 //! `pool-saturated` with the lane named (`sluice_health::Verdict::LaneSaturated`).
-//! A lane's queue lives in the process's heap with no symbol to find it,
-//! so its depth is not read (`queue_depth` is `null`); threads, busy and
-//! saturation need nothing but `/proc`. libuv's pool is found as before:
-//! its methods look at libuv's own symbols and static data, never at
-//! sluice's threads, so its verdict is not moved by them.
+//! Each lane's queue depth is read from the process's memory: the
+//! package's addon exports `sluice_scope_lanes`, a pointer to the core's
+//! gauge block, which holds the addresses of each lane's queue depth and
+//! thread counters (`target/addon.rs` finds the addon, `lane_gauges.rs`
+//! reads the block: version 1). Each sample reads them once, with the
+//! threads; `queue_depth` is the window's mean over the readings kept (a
+//! torn one is dropped), `queue_depth_max` the deepest, and `running` the
+//! pool's own count of threads running a task (no floor: a task waiting on
+//! a lock runs). Where they cannot be read (a package from before the
+//! block, a layout version this scope does not know, memory it may not
+//! read), `queue_depth` is `null` and `queue_unread` says why; threads,
+//! busy and saturation need nothing but `/proc`. libuv's pool is found as
+//! before: its methods look at libuv's own symbols and static data, never
+//! at sluice's threads, so its verdict is not moved by them.
 
 use crate::sample::classify::{self, IdleWait, ThreadState};
+use crate::sample::lane_gauges::{self, Block, LaneGauges, Unread};
 use crate::sample::sampler::Watched;
 use crate::target::Target;
+use crate::target::addon::{AddonFinder, AddonSite};
+use crate::target::memory::RemoteMemory;
 use crate::verdict::doctor::POOL_SATURATED_PCT;
 use serde::Serialize;
 use sluice_health::Verdict;
@@ -49,9 +61,19 @@ pub struct LaneReport {
     pub busy_threads_max: usize,
     /// Share of samples with every thread of the lane busy, in %.
     pub saturation_pct: f64,
-    /// Mean tasks waiting in the lane's queue: `null`, not readable from
-    /// outside (see the module's docs).
+    /// Mean tasks waiting in the lane's queue (queued, not yet claimed by a
+    /// thread) over the window's readings; `null` when none was read
+    /// (`queue_unread` says why).
     pub queue_depth: Option<f64>,
+    /// Most tasks waiting in one reading.
+    pub queue_depth_max: Option<u64>,
+    /// Mean threads running a task, by the pool's own count (`null` with
+    /// `queue_depth`).
+    pub running: Option<f64>,
+    /// Samples whose gauges were read (of `samples` in the window's report).
+    pub queue_readings: u32,
+    /// Why `queue_depth` is `null`: the last reason a reading failed.
+    pub queue_unread: Option<String>,
     /// Busy states and their mean thread counts (`cpu`, `read`, ...).
     pub states: BTreeMap<String, f64>,
     /// `healthy` or `pool-saturated` (this lane's).
@@ -70,6 +92,31 @@ struct LaneWatch {
     busy_max: usize,
     all_busy: u32,
     states: BTreeMap<&'static str, u64>,
+    queue: QueueCounts,
+}
+
+/// One lane's gauge readings over a window.
+#[derive(Debug, Default)]
+struct QueueCounts {
+    readings: u32,
+    queued_sum: u64,
+    queued_max: u64,
+    running_sum: u64,
+    /// Why the last reading failed.
+    unread: Option<String>,
+}
+
+/// Where the package's gauge blocks are: one per copy of the addon (two
+/// packages in one process have two pools, whose lanes' threads share
+/// their names: their gauges add up).
+#[derive(Debug, Default)]
+struct Gauges {
+    finder: AddonFinder,
+    sites: Vec<AddonSite>,
+    /// Each site's block as read at the window's start.
+    blocks: Vec<Result<Block, Unread>>,
+    /// Why no site was found.
+    none: Option<String>,
 }
 
 /// Watches every lane that has threads; empty in a process without
@@ -78,12 +125,14 @@ struct LaneWatch {
 pub(crate) struct Lanes {
     lanes: Vec<LaneWatch>,
     buf: Vec<u8>,
+    gauges: Gauges,
 }
 
 impl Lanes {
     /// Lists `target`'s lane threads again (a window's start), keeping the
-    /// open files of threads that stay, and zeroes the counts.
-    pub(crate) fn rediscover(&mut self, target: &Target) {
+    /// open files of threads that stay, zeroes the counts, and (where
+    /// there are lanes) finds and reads the gauge blocks through `mem`.
+    pub(crate) fn rediscover(&mut self, target: &Target, mem: Option<&RemoteMemory>) {
         let mut by_lane: Vec<(sluice::Lane, Vec<u32>)> = Vec::new();
         for tid in target.tids().unwrap_or_default() {
             let Some(name) = target.thread_name(tid) else {
@@ -117,16 +166,21 @@ impl Lanes {
                     busy_max: 0,
                     all_busy: 0,
                     states: BTreeMap::new(),
+                    queue: QueueCounts::default(),
                 }
             })
             .collect();
         if self.buf.is_empty() {
             self.buf = vec![0u8; 256];
         }
+        if !self.lanes.is_empty() {
+            self.gauges.rediscover(target.pid, mem);
+        }
     }
 
-    /// Samples every lane thread once.
-    pub(crate) fn tick(&mut self) {
+    /// Samples every lane thread once, and the lanes' gauges through `mem`.
+    pub(crate) fn tick(&mut self, mem: Option<&RemoteMemory>) {
+        let readings = self.gauges.read(mem);
         for l in &mut self.lanes {
             let mut busy = 0;
             let mut alive = 0;
@@ -146,6 +200,7 @@ impl Lanes {
             if alive > 0 && busy == alive {
                 l.all_busy += 1;
             }
+            l.queue.add(&readings[l.lane_index()]);
         }
     }
 
@@ -155,7 +210,99 @@ impl Lanes {
     }
 }
 
+impl Gauges {
+    /// Finds the addon (until found) and reads each block again.
+    fn rediscover(&mut self, pid: u32, mem: Option<&RemoteMemory>) {
+        let Some(mem) = mem else {
+            self.blocks.clear();
+            self.none = Some(format!("/proc/{pid}/mem is not readable"));
+            return;
+        };
+        if self.sites.is_empty() {
+            match crate::target::maps::read(pid) {
+                Ok(maps) => {
+                    let found = self.finder.find(pid, &maps);
+                    self.none = found.sites.is_empty().then(|| found.why_none());
+                    self.sites = found.sites;
+                }
+                Err(e) => self.none = Some(format!("reading /proc/{pid}/maps: {e}")),
+            }
+        }
+        self.blocks = self
+            .sites
+            .iter()
+            .map(|s| lane_gauges::read_block(mem, s.symbol))
+            .collect();
+    }
+
+    /// One reading of every lane's gauges, summed over the blocks, by
+    /// lane index; a lane is read only if every block read it.
+    fn read(&self, mem: Option<&RemoteMemory>) -> [Result<LaneGauges, String>; 3] {
+        let (Some(mem), false) = (mem, self.blocks.is_empty()) else {
+            let none = self.none.clone().unwrap_or_else(|| "no gauge block".into());
+            return std::array::from_fn(|_| Err(none.clone()));
+        };
+        let mut sum: [Result<LaneGauges, String>; 3] =
+            std::array::from_fn(|_| Ok(LaneGauges::default()));
+        for block in &self.blocks {
+            let reading = match block {
+                Ok(b) => b.read(mem),
+                Err(e) => Err(e.clone()),
+            };
+            for (i, total) in sum.iter_mut().enumerate() {
+                let lane = match &reading {
+                    Ok(lanes) => lanes[i].clone(),
+                    Err(e) => Err(e.clone()),
+                };
+                match (total.as_mut(), lane) {
+                    (Ok(t), Ok(g)) => {
+                        t.queued += g.queued;
+                        t.alive += g.alive;
+                        t.running += g.running;
+                    }
+                    (_, Err(e)) => *total = Err(e.to_string()),
+                    (Err(_), Ok(_)) => {}
+                }
+            }
+        }
+        sum
+    }
+}
+
+impl QueueCounts {
+    fn add(&mut self, reading: &Result<LaneGauges, String>) {
+        match reading {
+            Ok(g) => {
+                self.readings += 1;
+                self.queued_sum += g.queued;
+                self.queued_max = self.queued_max.max(g.queued);
+                self.running_sum += g.running;
+            }
+            Err(e) => self.unread = Some(e.clone()),
+        }
+    }
+
+    /// `(mean queued, most queued, mean running)`, if any reading was kept.
+    fn means(&self) -> Option<(f64, u64, f64)> {
+        let n = f64::from(self.readings);
+        (self.readings > 0).then(|| {
+            (
+                self.queued_sum as f64 / n,
+                self.queued_max,
+                self.running_sum as f64 / n,
+            )
+        })
+    }
+}
+
 impl LaneWatch {
+    fn lane_index(&self) -> usize {
+        sluice::Lane::ALL
+            .iter()
+            .position(|l| *l == self.lane)
+            .expect("every lane is in Lane::ALL")
+    }
+
     fn report(&self) -> LaneReport {
         let n = f64::from(self.samples.max(1));
         let saturation_pct = 100.0 * f64::from(self.all_busy) / n;
@@ -163,13 +310,26 @@ impl LaneWatch {
         let threads = self.threads.len();
         let saturated = self.samples > 0 && saturation_pct >= POOL_SATURATED_PCT;
         let name = self.lane.name();
+        let means = self.queue.means();
+        let unread = match (&means, &self.queue.unread) {
+            (None, Some(why)) => Some(why.clone()),
+            (None, None) => Some("no sample read the gauges".to_string()),
+            (Some(_), _) => None,
+        };
+        let queue = match (means, &unread) {
+            (Some((mean, max, _)), _) => {
+                format!("{mean:.1} tasks waited in its queue on average ({max} at most)")
+            }
+            (None, Some(why)) => format!("queue depth not read: {why}"),
+            (None, None) => unreachable!("unread is set where means are not"),
+        };
         let evidence = if saturated {
             format!(
-                "sluice's {name} lane saturated: all {threads} of its threads busy in {saturation_pct:.0} % of samples (threshold {POOL_SATURATED_PCT:.0} %); its work waits for a thread (queue depth not readable from outside)"
+                "sluice's {name} lane saturated: all {threads} of its threads busy in {saturation_pct:.0} % of samples (threshold {POOL_SATURATED_PCT:.0} %); {queue}"
             )
         } else {
             format!(
-                "sluice's {name} lane: {busy_threads:.1} of {threads} threads busy on average, all busy in {saturation_pct:.0} % of samples"
+                "sluice's {name} lane: {busy_threads:.1} of {threads} threads busy on average, all busy in {saturation_pct:.0} % of samples; {queue}"
             )
         };
         LaneReport {
@@ -178,7 +338,11 @@ impl LaneWatch {
             busy_threads,
             busy_threads_max: self.busy_max,
             saturation_pct,
-            queue_depth: None,
+            queue_depth: means.map(|m| m.0),
+            queue_depth_max: means.map(|m| m.1),
+            running: means.map(|m| m.2),
+            queue_readings: self.queue.readings,
+            queue_unread: unread,
             states: self
                 .states
                 .iter()
@@ -207,6 +371,7 @@ mod tests {
             busy_max: 2,
             all_busy,
             states: BTreeMap::from([("cpu", u64::from(all_busy) * 2)]),
+            queue: QueueCounts::default(),
         }
     }
 
@@ -226,6 +391,61 @@ mod tests {
         assert_eq!(idle.verdict, Verdict::Healthy);
         // No samples: no verdict from nothing.
         assert_eq!(watch(0, 0).report().verdict, Verdict::Healthy);
+    }
+
+    #[test]
+    fn a_saturated_lanes_verdict_says_how_deep_its_queue_was() {
+        let mut w = watch(4, 4);
+        for queued in [12, 14, 14, 16] {
+            w.queue.add(&Ok(LaneGauges {
+                queued,
+                alive: 2,
+                running: 2,
+            }));
+        }
+        // A torn reading is left out of the means, not counted as 0.
+        w.queue.add(&Err("torn".into()));
+        let r = w.report();
+        assert_eq!(r.verdict, Verdict::LaneSaturated(sluice::Lane::Cpu));
+        assert_eq!(
+            (r.queue_depth, r.queue_depth_max, r.running),
+            (Some(14.0), Some(16), Some(2.0))
+        );
+        assert_eq!((r.queue_readings, r.queue_unread), (4, None));
+        assert!(
+            r.evidence
+                .ends_with("; 14.0 tasks waited in its queue on average (16 at most)"),
+            "{}",
+            r.evidence
+        );
+    }
+
+    #[test]
+    fn an_unread_queue_is_null_with_the_reason() {
+        let mut w = watch(2, 2);
+        w.queue
+            .add(&Err("the package's pool is not built yet".into()));
+        let r = w.report();
+        assert_eq!(
+            (r.queue_depth, r.queue_depth_max, r.running),
+            (None, None, None)
+        );
+        assert_eq!(
+            r.queue_unread.as_deref(),
+            Some("the package's pool is not built yet")
+        );
+        assert!(
+            r.evidence
+                .ends_with("; queue depth not read: the package's pool is not built yet"),
+            "{}",
+            r.evidence
+        );
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["queue_depth"].is_null());
+        assert_eq!(json["queue_unread"], "the package's pool is not built yet");
+        // No sample at all: null, and said.
+        let r = watch(0, 0).report();
+        assert_eq!(r.queue_unread.as_deref(), Some("no sample read the gauges"));
     }
 
     #[test]

@@ -7,10 +7,12 @@
 //! - `sampler.rs`: one sample of every pool thread and the loop thread.
 //! - `queue.rs`: libuv's queue depth, read from memory.
 //! - `lanes.rs`: sluice's own lanes (the npm package's threads), beside
-//!   libuv's pool.
+//!   libuv's pool; `lane_gauges.rs`: their queue depths and thread counts,
+//!   read from the gauge block the package publishes.
 //! - `session.rs`: attach, then one report per window.
 
 pub mod classify;
+pub(crate) mod lane_gauges;
 pub mod lanes;
 pub(crate) mod queue;
 pub(crate) mod sampler;

@@ -172,7 +172,7 @@ impl Session {
             });
         }
         self.rediscover()?;
-        self.lanes.rediscover(&self.target);
+        self.lanes.rediscover(&self.target, self.mem.as_ref());
         let mut window = Window::new(self.sampler.pool_tids());
         let cpu0 = self.cpu_mark();
         let start = Instant::now();
@@ -219,7 +219,7 @@ impl Session {
             _ => None,
         };
         window.add(&tick, q);
-        self.lanes.tick();
+        self.lanes.tick(self.mem.as_ref());
         self.onsets.add(
             self.attached.elapsed().as_secs_f64(),
             tick.loop_state.is_busy(),

@@ -405,7 +405,7 @@ fn file_offset<'data, R: object::ReadRef<'data>>(
 /// symbol and string tables. The rest stays zero: allocated zeroed, those
 /// pages are never touched, so a 100 MB node costs the ~15 MB of its
 /// tables (reading the whole file, or each name on demand, is far slower).
-fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
+pub(crate) fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
     use object::read::elf::{FileHeader, SectionHeader};
     let len = file.metadata().map_err(|e| e.to_string())?.len();
     let cache = object::ReadCache::new(file);
@@ -449,7 +449,7 @@ fn sparse_read(file: &std::fs::File) -> Result<Vec<u8>, String> {
 /// Runtime minus link-time address, from the lowest mapping of the file:
 /// `start - offset` is where file offset 0 landed, and a segment's
 /// `p_vaddr - p_offset` is where file offset 0 sits at link time.
-fn bias(segments: &[(u64, u64)], inode: u64, maps: &[Mapping]) -> Option<u64> {
+pub(crate) fn bias(segments: &[(u64, u64)], inode: u64, maps: &[Mapping]) -> Option<u64> {
     let m = maps
         .iter()
         .filter(|m| m.inode == inode && m.inode != 0)

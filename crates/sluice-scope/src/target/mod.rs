@@ -9,7 +9,10 @@
 //!   memory.
 //! - `discovery.rs`: which threads are libuv's pool; `start_routine.rs`:
 //!   telling them by what they were started with.
+//! - `addon.rs`: sluice's npm package in the process (the mapped addon
+//!   that exports `sluice_scope_lanes`, and where that symbol lies).
 
+pub(crate) mod addon;
 pub mod discovery;
 pub mod image;
 pub mod maps;
