@@ -225,6 +225,7 @@ fn read_optional(path: &str) -> Result<Option<String>, DnsError> {
 }
 
 /// The environment variables glibc's resolver applies and sluice does not.
+#[cfg(any(target_env = "gnu", test))]
 const GLIBC_ENV: [&str; 3] = ["LOCALDOMAIN", "RES_OPTIONS", "HOSTALIASES"];
 
 #[cfg(target_env = "musl")]
