@@ -15,8 +15,11 @@ const cases = [];
 const LENGTHS = { sha1: 20, sha224: 28, sha256: 32, sha384: 48, sha512: 64, 'sha512-224': 28, 'sha512-256': 32 };
 // Every digest sluice runs, at lengths around one hash, and the largest.
 for (const [digest, n] of Object.entries(LENGTHS)) {
-  for (const len of [0, 1, n - 1, n, n + 1, 2 * n + 3, 100, 255 * n]) cases.push([`${digest} ${len}`, [digest, 'key', 'salt', 'info', len]]);
+  for (const len of [1, n - 1, n, n + 1, 2 * n + 3, 100, 255 * n]) cases.push([`${digest} ${len}`, [digest, 'key', 'salt', 'info', len]]);
   cases.push([`${digest} empty salt, info`, [digest, 'key', '', '', n]]);
+  // Node's answer to keylen 0 depends on its line (see lib/keys.js): Node's
+  // own runs it, and only plain node and the preload are compared.
+  cases.push([`${digest} keylen 0`, [digest, 'key', 'salt', 'info', 0]]);
   cases.push([`${digest} past 255 hashes`, [digest, 'key', 'salt', 'info', 255 * n + 1]]);
 }
 cases.push(
@@ -76,7 +79,7 @@ const skipRun = new Set(['key a public KeyObject']);
   }
   const sync = {};
   for (const [name, args] of cases) {
-    if (skipRun.has(name)) continue;
+    if (skipRun.has(name) || name.endsWith(' keylen 0')) continue;
     try {
       sync[name] = text(crypto.hkdfSync(...args));
     } catch (e) {
