@@ -42,6 +42,18 @@ async fn ask_udp(server: SocketAddr, id: u16, name: impl AsRef<str>, rtype: Reco
     Message::from_vec(&buf[..n]).unwrap()
 }
 
+/// The server's stats once `done` holds of them, polled every 10 ms for at
+/// most 10 s (then as they are, for the caller's assertions to judge).
+async fn stats_when(server: &DelayServer, done: impl Fn(&Stats) -> bool) -> Stats {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut s = server.stats();
+    while !done(&s) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        s = server.stats();
+    }
+    s
+}
+
 fn addrs(m: &Message) -> Vec<IpAddr> {
     m.answers
         .iter()
@@ -109,12 +121,7 @@ async fn distinct_names_in_flight_are_counted_and_junk_is_dropped() {
     // A held query is released (counted answered, out of flight) just
     // after its answer is sent, so the client can hold every answer before
     // the server has counted the last: wait for the releases, bounded.
-    let mut s = server.stats();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while s.in_flight_queries > 0 && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        s = server.stats();
-    }
+    let s = stats_when(&server, |s| s.in_flight_queries == 0).await;
     assert_eq!(s.malformed_total, 3);
     assert_eq!((s.queries_total, s.udp_total, s.tcp_total), (6, 6, 0));
     assert_eq!(
@@ -248,11 +255,7 @@ async fn a_tcp_client_that_never_reads_is_bounded_then_dropped() {
     };
     assert!(dropped, "the server kept reading: {sent} queries sent");
     // The drop is counted once the server's writer gave up.
-    let mut s = server.stats();
-    while s.tcp_dropped_total == 0 {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        s = server.stats();
-    }
+    let s = stats_when(&server, |s| s.tcp_dropped_total > 0).await;
     assert_eq!(s.tcp_dropped_total, 1);
     assert!(s.max_in_flight_queries <= 8, "{s:?}");
     assert!(s.tcp_total >= 8 && s.tcp_total < sent, "{s:?}");
@@ -281,11 +284,7 @@ async fn past_max_held_queries_are_dropped_and_counted() {
             .await
             .unwrap();
     }
-    let mut s = server.stats();
-    while s.in_flight_queries + s.overload_total < 5 {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-        s = server.stats();
-    }
+    let s = stats_when(&server, |s| s.in_flight_queries + s.overload_total >= 5).await;
     assert_eq!(
         (s.in_flight_queries, s.overload_total, s.queries_total),
         (2, 3, 2)
