@@ -24,6 +24,12 @@ const path = require('node:path');
 
 const HERE = __dirname;
 const PATCH = path.join(HERE, '..', '..', 'patch.js');
+// Node's test files travel as one archive (README.md: where they come from,
+// how it was made); they are unpacked into test/ (ignored by git) on the
+// first run, and again whenever the archive changes.
+const ARCHIVE = path.join(HERE, 'node-v20.11.1-test.tar.gz');
+const TESTS = path.join(HERE, 'test');
+const STAMP = path.join(TESTS, '.archive-sha256');
 
 function usage(msg) {
   process.stderr.write(`run.js: ${msg}\n` +
@@ -106,8 +112,34 @@ function firstLines(r, n = 12) {
   return [why, ...lines.slice(0, n)].join('\n');
 }
 
+// Unpacks ARCHIVE into TESTS unless the stamp there names its digest.
+function unpackTests() {
+  const { createHash } = require('node:crypto');
+  const { execFileSync } = require('node:child_process');
+  let archive;
+  try {
+    archive = fs.readFileSync(ARCHIVE);
+  } catch (e) {
+    usage(`cannot read Node's test files ${ARCHIVE}: ${e.message}`);
+  }
+  const digest = createHash('sha256').update(archive).digest('hex');
+  let stamp = null;
+  try {
+    stamp = fs.readFileSync(STAMP, 'utf8').trim();
+  } catch {}
+  if (stamp === digest) return;
+  fs.rmSync(TESTS, { recursive: true, force: true });
+  try {
+    execFileSync('tar', ['-xzf', ARCHIVE, '-C', HERE], { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (e) {
+    usage(`cannot unpack ${ARCHIVE} with tar: ${e.message}`);
+  }
+  fs.writeFileSync(STAMP, `${digest}\n`);
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  unpackTests();
   const exceptions = JSON.parse(fs.readFileSync(path.join(HERE, 'exceptions.json'), 'utf8'));
   const selection = JSON.parse(fs.readFileSync(path.join(HERE, 'selection.json'), 'utf8'));
   let files = Object.keys(selection.tests);
