@@ -12,6 +12,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::Duration;
 
+/// A task's body: a declared wait at the gate.
+fn declared(g: &Gate, _: usize) {
+    sluice::blocking(|| g.pass());
+}
+
 /// The counters of a quiet lane balance, and none of its workers is
 /// counted blocked.
 fn assert_balanced(l: &sluice::LaneSnapshot) {
@@ -26,15 +31,8 @@ fn declared_waits_grow_the_lane_to_run_its_queue() {
         .keep_alive(Lane::FastIo, Duration::from_millis(20))
         .build()
         .unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..8)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::FastIo, move || sluice::blocking(|| g.pass()))
-        })
-        .collect();
     // Would time out with a fixed budget of two.
-    gate.wait_inside(8);
+    let (gate, tasks) = Gate::held_with(&pool, Lane::FastIo, 8, 8, declared);
     let l = pool.metrics().lane(Lane::FastIo).clone();
     assert_eq!((l.in_flight, l.queue_depth), (8, 0));
     assert_eq!(l.threads_alive, Some(8));
@@ -44,8 +42,7 @@ fn declared_waits_grow_the_lane_to_run_its_queue() {
     // once the queue is empty, so the last sections may stay uncounted.)
     let blocked = l.blocked_threads.unwrap();
     assert!((6..=8).contains(&blocked), "{l:?}");
-    gate.open();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(tasks);
     let l = pool.metrics().lane(Lane::FastIo).clone();
     assert_eq!(l.threads_peak, Some(8));
     assert_eq!(l.blocking_sections_total, 8);
@@ -66,20 +63,12 @@ fn undeclared_waits_are_found_by_the_monitor() {
         return;
     }
     let pool = Pool::builder().threads(Lane::SlowIo, 2).build().unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..6)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::SlowIo, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(6);
+    let (gate, tasks) = Gate::held(&pool, Lane::SlowIo, 6, 6);
     let l = pool.metrics().lane(Lane::SlowIo).clone();
     assert_eq!(l.compensated_total, 4, "{l:?}");
     assert!(l.blocked_detected_total >= 4, "{l:?}");
     assert_eq!(l.blocking_sections_total, 0);
-    gate.open();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(tasks);
     wait_for(
         || pool.metrics().lane(Lane::SlowIo).blocked_threads == Some(0),
         "finished tasks to be uncounted",
@@ -97,14 +86,7 @@ fn max_threads_caps_compensation_and_adaptive_off_keeps_the_budget() {
             b = b.adaptive(Lane::FastIo, false);
         }
         let pool = b.build().unwrap();
-        let gate = Gate::new();
-        let tasks: Vec<_> = (0..6)
-            .map(|_| {
-                let g = gate.clone();
-                pool.spawn(Lane::FastIo, move || sluice::blocking(|| g.pass()))
-            })
-            .collect();
-        gate.wait_inside(most);
+        let (gate, tasks) = Gate::held_with(&pool, Lane::FastIo, 6, most, declared);
         // Give the monitor time to (wrongly) grow the lane further: a count
         // checked after a pause, not a duration asserted.
         std::thread::sleep(Duration::from_millis(30));
@@ -112,8 +94,7 @@ fn max_threads_caps_compensation_and_adaptive_off_keeps_the_budget() {
         let l = pool.metrics().lane(Lane::FastIo).clone();
         assert_eq!(l.compensated_total, most as u64 - 1);
         assert_eq!(l.queue_depth, 6 - most as u64);
-        gate.open();
-        tasks.into_iter().for_each(|t| t.wait().unwrap());
+        gate.release(tasks);
         assert_eq!(gate.max_inside(), most);
         assert_balanced(pool.metrics().lane(Lane::FastIo));
     }
@@ -155,29 +136,24 @@ fn cpu_threads_computing_never_exceed_the_budget() {
     let computing = Arc::new(AtomicUsize::new(0));
     let most = Arc::new(AtomicUsize::new(0));
     let gate = Gate::new();
-    let tasks: Vec<_> = (0..6)
-        .map(|_| {
-            let (c, m, g) = (computing.clone(), most.clone(), gate.clone());
-            pool.spawn(Lane::Cpu, move || {
-                let compute = || {
-                    let now = c.fetch_add(1, Ordering::SeqCst) + 1;
-                    m.fetch_max(now, Ordering::SeqCst);
-                    let x: u64 = (0..20_000u64).map(std::hint::black_box).sum();
-                    c.fetch_sub(1, Ordering::SeqCst);
-                    x
-                };
-                let a = compute();
-                sluice::blocking(|| g.pass());
-                a + compute()
-            })
-        })
-        .collect();
+    let (c, m) = (computing.clone(), most.clone());
+    let tasks = gate.hold_with(&pool, Lane::Cpu, 6, move |g, _| {
+        let compute = || {
+            let now = c.fetch_add(1, Ordering::SeqCst) + 1;
+            m.fetch_max(now, Ordering::SeqCst);
+            let x: u64 = (0..20_000u64).map(std::hint::black_box).sum();
+            c.fetch_sub(1, Ordering::SeqCst);
+            x
+        };
+        let a = compute();
+        declared(g, 0);
+        a + compute()
+    });
     gate.wait_inside(6);
     let l = pool.metrics().lane(Lane::Cpu).clone();
     assert_eq!(l.compensated_total, 5);
-    gate.open();
-    for t in tasks {
-        assert_eq!(t.wait().unwrap(), 2 * (0..20_000u64).sum::<u64>());
+    for sum in gate.release(tasks) {
+        assert_eq!(sum, 2 * (0..20_000u64).sum::<u64>());
     }
     assert_eq!(most.load(Ordering::SeqCst), 1, "computing parts overlapped");
     assert_balanced(pool.metrics().lane(Lane::Cpu));
@@ -309,10 +285,7 @@ fn cpu_affinity_pins_each_cpu_worker_to_a_core_of_its_own() {
 /// lane's counts balance with nothing left queued or counted blocked.
 #[test]
 fn stress_submit_cancel_and_block_at_once() {
-    let pool = Pool::builder()
-        .threads(Lane::Cpu, 1)
-        .threads(Lane::FastIo, 1)
-        .threads(Lane::SlowIo, 2)
+    let pool = common::threads(Pool::builder(), [1, 1, 2])
         .max_threads(Lane::FastIo, 8)
         .max_threads(Lane::SlowIo, 8)
         .keep_alive(Lane::FastIo, Duration::from_millis(1))

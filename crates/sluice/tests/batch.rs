@@ -4,6 +4,9 @@
 //! holds before it waits, and counts no rejection); after shutdown every
 //! task resolves to `Shutdown`.
 
+mod common;
+
+use common::assert_lane;
 use sluice::{Lane, Policy, Pool, TaskError};
 use std::time::Duration;
 
@@ -22,12 +25,7 @@ fn every_task_of_a_batch_runs_once_in_order() {
             let got = squares(&pool, lane, 100);
             let want: Vec<_> = (0..100u64).map(|i| Ok(i * i)).collect();
             assert_eq!(got, want, "{policy:?} {lane}");
-            let l = pool.metrics().lane(lane).clone();
-            assert_eq!(
-                (l.submitted_total, l.completed_total),
-                (100, 100),
-                "{policy:?} {lane}"
-            );
+            assert_lane!(pool, lane, submitted_total: 100, completed_total: 100; "{policy:?} {lane}");
         }
     }
 }
@@ -42,18 +40,10 @@ fn an_empty_batch_is_nothing() {
 
 #[test]
 fn a_bounded_lane_smaller_than_the_batch_takes_it_all() {
-    let pool = Pool::builder()
-        .threads(Lane::Cpu, 1)
-        .queue_bound(Lane::Cpu, 2)
-        .build()
-        .unwrap();
+    let pool = common::one_cpu_bounded(2);
     let got = squares(&pool, Lane::Cpu, 50);
     assert_eq!(got, (0..50u64).map(|i| Ok(i * i)).collect::<Vec<_>>());
-    let l = pool.metrics().lane(Lane::Cpu).clone();
-    assert_eq!(
-        (l.submitted_total, l.completed_total, l.rejected_total),
-        (50, 50, 0)
-    );
+    assert_lane!(pool, Lane::Cpu, submitted_total: 50, completed_total: 50, rejected_total: 0);
 }
 
 #[test]

@@ -3,21 +3,11 @@
 //! `SCHED_BATCH`, and any other thread, never does (the guarded lane's
 //! case, idle then promoted: `cpu_sched.rs`).
 
-use sluice::{CHECKPOINT_QUANTUM, CpuSched, Lane, Policy, Pool, checkpoint};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Spins, calling `checkpoint`, until it yields or `limit` passes; whether
-/// it yielded (the limit is far above the quantum: a guard, not a timing).
-fn spin_until_yield(limit: Duration) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if checkpoint() {
-            return true;
-        }
-        std::hint::spin_loop();
-    }
-    false
-}
+use common::spin_until_yield;
+use sluice::{CHECKPOINT_QUANTUM, CpuSched, Lane, Pool};
+use std::time::Duration;
 
 #[test]
 fn a_thread_of_its_own_never_yields() {
@@ -65,10 +55,7 @@ fn a_task_yields_again_and_again() {
 
 #[test]
 fn libuv_policy_workers_never_yield() {
-    let pool = Pool::builder()
-        .policy(Policy::Libuv { threads: Some(1) })
-        .build()
-        .unwrap();
+    let pool = common::libuv(1);
     let yielded = pool
         .spawn(Lane::Cpu, || spin_until_yield(CHECKPOINT_QUANTUM * 10))
         .wait();

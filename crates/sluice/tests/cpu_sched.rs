@@ -2,7 +2,10 @@
 //! under the policy asked for, at the lane's nice value; the I/O lanes do not
 //! change; bad values and the libuv policy are refused with the setting named.
 
-use sluice::{Builder, CHECKPOINT_QUANTUM, CpuSched, Lane, Policy, Pool, checkpoint};
+mod common;
+
+use common::spin_until_yield;
+use sluice::{Builder, CHECKPOINT_QUANTUM, CpuSched, Lane, Policy, Pool};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -52,19 +55,6 @@ fn promoted_nice(process_nice: i32, lane_nice: i32) -> i32 {
     process_nice
         .max(20 - limit)
         .min(lane_nice.max(process_nice))
-}
-
-/// Spins, calling `checkpoint`, until it yields or `limit` passes; whether
-/// it yielded.
-fn spin_until_yield(limit: Duration) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if checkpoint() {
-            return true;
-        }
-        std::hint::spin_loop();
-    }
-    false
 }
 
 fn on(pool: &Pool, lane: Lane) -> (u32, i32) {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Gate, assert_balanced, wait_for};
+use common::{Gate, assert_balanced, assert_lane, wait_for};
 use sluice::{Lane, Pool, TaskError};
 use std::process::Command;
 use std::sync::Arc;
@@ -63,18 +63,29 @@ fn leave_room(room: u64) {
 
 const STACK: usize = 256 << 20;
 
-#[test]
-fn refused_threads_fail_tasks_with_no_thread_and_lose_none() {
-    if run_in_child("refused_threads_fail_tasks_with_no_thread_and_lose_none") {
-        return;
+/// Test `name`'s pool, in the child only (`run_in_child` runs it there and
+/// the parent gets `None`): four `SlowIo` threads of `STACK` bytes each, and
+/// an address-space limit that leaves `room` bytes.
+fn starved_pool(name: &str, room: u64) -> Option<Pool> {
+    if run_in_child(name) {
+        return None;
     }
     let pool = Pool::builder()
         .threads(Lane::SlowIo, 4)
         .stack_size(STACK)
         .build()
         .unwrap();
+    leave_room(room);
+    Some(pool)
+}
+
+#[test]
+fn refused_threads_fail_tasks_with_no_thread_and_lose_none() {
     // Room for no 256 MiB stack: every thread is refused.
-    leave_room(64 << 20);
+    let name = "refused_threads_fail_tasks_with_no_thread_and_lose_none";
+    let Some(pool) = starved_pool(name, 64 << 20) else {
+        return;
+    };
     let tasks: Vec<_> = (0..100)
         .map(|i| pool.spawn(Lane::SlowIo, move || i))
         .collect();
@@ -89,37 +100,25 @@ fn refused_threads_fail_tasks_with_no_thread_and_lose_none() {
         }
     }
     assert_eq!(no_thread, 100);
+    assert_lane!(pool, Lane::SlowIo, submitted_total: 100, abandoned_total: 100, started_total: 0);
     let l = pool.metrics().lane(Lane::SlowIo).clone();
-    assert_eq!(
-        (l.submitted_total, l.abandoned_total, l.started_total),
-        (100, 100, 0)
-    );
     assert!(l.spawn_failures_total >= 1, "{l:#?}");
     assert_balanced(&l);
 }
 
 #[test]
 fn with_room_for_one_thread_every_task_still_runs() {
-    if run_in_child("with_room_for_one_thread_every_task_still_runs") {
-        return;
-    }
-    let pool = Pool::builder()
-        .threads(Lane::SlowIo, 4)
-        .stack_size(STACK)
-        .build()
-        .unwrap();
     // Room for one 256 MiB stack, not two: one worker, the others refused.
-    leave_room(STACK as u64 + (96 << 20));
-    let gate = Gate::new();
-    let g = gate.clone();
-    let first = pool.spawn(Lane::SlowIo, move || g.pass());
-    gate.wait_inside(1);
+    let name = "with_room_for_one_thread_every_task_still_runs";
+    let Some(pool) = starved_pool(name, STACK as u64 + (96 << 20)) else {
+        return;
+    };
+    let (gate, first) = Gate::held(&pool, Lane::SlowIo, 1, 1);
     // Queued behind the one worker: the lane asks for more threads and is refused.
     let rest: Vec<_> = (0..200)
         .map(|i| pool.spawn(Lane::SlowIo, move || i))
         .collect();
-    gate.open();
-    first.wait().unwrap();
+    gate.release(first);
     let sum: u64 = rest.into_iter().map(|t| t.wait().unwrap()).sum();
     assert_eq!(sum, (0..200).sum::<u64>());
     let l = pool.metrics().lane(Lane::SlowIo).clone();
@@ -131,12 +130,7 @@ fn with_room_for_one_thread_every_task_still_runs() {
 
 #[test]
 fn a_panic_storm_leaves_every_counter_balanced() {
-    let pool = Pool::builder()
-        .threads(Lane::Cpu, 1)
-        .threads(Lane::FastIo, 4)
-        .threads(Lane::SlowIo, 8)
-        .build()
-        .unwrap();
+    let pool = common::threads(Pool::builder(), [1, 4, 8]).build().unwrap();
     let submitters: Vec<_> = [Lane::Cpu, Lane::FastIo, Lane::SlowIo]
         .into_iter()
         .flat_map(|lane| (0..2).map(move |s| (lane, s)))
@@ -197,13 +191,10 @@ fn a_panic_storm_leaves_every_counter_balanced() {
 #[test]
 fn shutdown_racing_cancels_reports_every_task_once() {
     let pool = Pool::builder().threads(Lane::Cpu, 1).build().unwrap();
-    let gate = Gate::new();
-    let g = gate.clone();
-    let running = pool.spawn(Lane::Cpu, move || {
+    let (gate, running) = Gate::held_with(&pool, Lane::Cpu, 1, 1, |g, _| {
         g.pass();
         u64::MAX
     });
-    gate.wait_inside(1);
     let queued: Arc<Vec<_>> = Arc::new(
         (0..1_000u64)
             .map(|i| pool.spawn(Lane::Cpu, move || i))
@@ -232,8 +223,7 @@ fn shutdown_racing_cancels_reports_every_task_once() {
     };
     let report = shutdown.join().unwrap();
     canceller.join().unwrap();
-    gate.open();
-    assert_eq!(running.wait(), Ok(u64::MAX));
+    assert_eq!(gate.release(running), [u64::MAX]);
     let queued = Arc::into_inner(queued).unwrap();
     let (mut ok, mut cancel, mut shut) = (0u64, 0u64, 0u64);
     for t in queued {
@@ -259,11 +249,6 @@ fn shutdown_racing_cancels_reports_every_task_once() {
         || pool.metrics().lane(Lane::Cpu).in_flight == 0,
         "the held task to finish",
     );
-    let l = pool.metrics().lane(Lane::Cpu).clone();
-    assert_eq!(l.submitted_total, 1_001);
-    assert_eq!(
-        (l.cancelled_total, l.abandoned_total, l.completed_total),
-        (cancel, shut, ok + 1)
-    );
-    assert_balanced(&l);
+    assert_lane!(pool, Lane::Cpu, submitted_total: 1_001, cancelled_total: cancel, abandoned_total: shut, completed_total: ok + 1);
+    assert_balanced(pool.metrics().lane(Lane::Cpu));
 }

@@ -2,23 +2,14 @@
 
 mod common;
 
-use common::{Gate, wait_for};
-use sluice::{Lane, Policy, Pool, TaskError};
+use common::{Gate, assert_lane, wait_for};
+use sluice::{Lane, Pool, TaskError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// A pool of one `Cpu` and one `FastIo` thread under each policy.
 fn pools() -> Vec<Pool> {
-    vec![
-        Pool::builder()
-            .threads(Lane::Cpu, 1)
-            .threads(Lane::FastIo, 1)
-            .build()
-            .unwrap(),
-        Pool::builder()
-            .policy(Policy::Libuv { threads: Some(1) })
-            .build()
-            .unwrap(),
-    ]
+    common::both_policies(1)
 }
 
 #[test]
@@ -53,18 +44,14 @@ fn a_panic_fails_its_own_handle_only() {
             Err(TaskError::Panicked("non-string panic payload".into()))
         );
         assert_eq!(good.wait(), Ok(1));
-        let l = pool.metrics().lane(Lane::Cpu).clone();
-        assert_eq!((l.panicked_total, l.completed_total), (2, 1));
+        assert_lane!(pool, Lane::Cpu, panicked_total: 2, completed_total: 1);
     }
 }
 
 #[test]
 fn cancel_pulls_queued_work_and_leaves_started_work_alone() {
     for pool in pools() {
-        let gate = Gate::new();
-        let g = gate.clone();
-        let running = pool.spawn(Lane::FastIo, move || g.pass());
-        gate.wait_inside(1);
+        let (gate, running) = Gate::held(&pool, Lane::FastIo, 1, 1);
         let ran = Arc::new(AtomicUsize::new(0));
         let queued: Vec<_> = (0..5)
             .map(|_| {
@@ -74,14 +61,13 @@ fn cancel_pulls_queued_work_and_leaves_started_work_alone() {
                 })
             })
             .collect();
-        assert!(!running.cancel());
+        assert!(!running[0].cancel());
         assert!(queued[1].cancel());
         assert!(queued[3].cancel());
         assert!(!queued[3].cancel(), "a second cancel finds it done");
         let snap = pool.metrics();
         assert_eq!(snap.lane(Lane::FastIo).queue_depth, 3);
-        gate.open();
-        running.wait().unwrap();
+        gate.release(running);
         let results: Vec<_> = queued.into_iter().map(|t| t.wait()).collect();
         assert_eq!(
             results,
@@ -94,11 +80,7 @@ fn cancel_pulls_queued_work_and_leaves_started_work_alone() {
             ]
         );
         assert_eq!(ran.load(Ordering::SeqCst), 3);
-        let l = pool.metrics().lane(Lane::FastIo).clone();
-        assert_eq!(
-            (l.cancelled_total, l.started_total, l.queue_depth),
-            (2, 4, 0)
-        );
+        assert_lane!(pool, Lane::FastIo, cancelled_total: 2, started_total: 4, queue_depth: 0);
     }
 }
 
@@ -123,10 +105,7 @@ fn dropping_a_handle_neither_cancels_nor_leaks() {
 #[test]
 fn a_cancelled_closure_is_dropped_at_once() {
     let pool = pools().remove(0);
-    let gate = Gate::new();
-    let g = gate.clone();
-    let blocker = pool.spawn(Lane::Cpu, move || g.pass());
-    gate.wait_inside(1);
+    let (gate, blocker) = Gate::held(&pool, Lane::Cpu, 1, 1);
     let captured = Arc::new(());
     let c = captured.clone();
     let task = pool.spawn(Lane::Cpu, move || drop(c));
@@ -137,8 +116,7 @@ fn a_cancelled_closure_is_dropped_at_once() {
         1,
         "the closure's captures are released by cancel"
     );
-    gate.open();
-    blocker.wait().unwrap();
+    gate.release(blocker);
 }
 
 #[test]

@@ -2,31 +2,16 @@
 
 mod common;
 
-use common::{Gate, wait_for};
+use common::{Gate, assert_lane, wait_for};
 use sluice::Lane;
 use std::time::Duration;
 
 #[test]
 fn a_lane_never_runs_more_than_its_budget() {
     let pool = common::fixed().threads(Lane::FastIo, 3).build().unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..20)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::FastIo, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(3);
-    let snap = pool.metrics();
-    let l = snap.lane(Lane::FastIo);
-    assert_eq!(
-        (l.in_flight, l.queue_depth, l.threads_alive),
-        (3, 17, Some(3))
-    );
-    gate.open();
-    for t in tasks {
-        t.wait().unwrap();
-    }
+    let (gate, tasks) = Gate::held(&pool, Lane::FastIo, 20, 3);
+    assert_lane!(pool, Lane::FastIo, in_flight: 3, queue_depth: 17, threads_alive: Some(3));
+    gate.release(tasks);
     assert_eq!(gate.max_inside(), 3);
 }
 
@@ -34,14 +19,7 @@ fn a_lane_never_runs_more_than_its_budget() {
 fn a_cpu_flood_does_not_delay_a_file_read() {
     let cores = std::thread::available_parallelism().unwrap().get();
     let pool = common::fixed().build().unwrap();
-    let gate = Gate::new();
-    let flood: Vec<_> = (0..64)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::Cpu, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(cores);
+    let (gate, flood) = Gate::held(&pool, Lane::Cpu, 64, cores);
     // Every Cpu thread is held and 64 - cores tasks are queued behind them,
     // yet the read runs: FastIo has threads of its own.
     let read = pool.spawn(Lane::FastIo, || {
@@ -53,74 +31,42 @@ fn a_cpu_flood_does_not_delay_a_file_read() {
     assert_eq!(snap.lane(Lane::Cpu).in_flight, cores as u64);
     assert_eq!(snap.lane(Lane::FastIo).completed_total, 1);
     assert!(snap.lane(Lane::Cpu).saturated_seconds_total > 0.0);
-    gate.open();
-    for t in flood {
-        t.wait().unwrap();
-    }
+    gate.release(flood);
 }
 
 #[test]
 fn every_lane_is_isolated_from_every_other() {
     for flooded in Lane::ALL {
         // Fixed budgets: the flood's held threads must not be compensated.
-        let pool = common::fixed()
-            .threads(Lane::Cpu, 1)
-            .threads(Lane::FastIo, 1)
-            .threads(Lane::SlowIo, 1)
-            .build()
-            .unwrap();
-        let gate = Gate::new();
-        let flood: Vec<_> = (0..16)
-            .map(|_| {
-                let g = gate.clone();
-                pool.spawn(flooded, move || g.pass())
-            })
-            .collect();
-        gate.wait_inside(1);
+        let pool = common::threads(common::fixed(), [1, 1, 1]).build().unwrap();
+        let (gate, flood) = Gate::held(&pool, flooded, 16, 1);
         for other in Lane::ALL.into_iter().filter(|&l| l != flooded) {
             assert_eq!(pool.spawn(other, move || other).wait().unwrap(), other);
         }
         assert_eq!(pool.metrics().lane(flooded).queue_depth, 15);
-        gate.open();
-        flood.into_iter().for_each(|t| t.wait().unwrap());
+        gate.release(flood);
     }
 }
 
 #[test]
 fn growing_a_lane_starts_queued_work_at_once() {
     let pool = common::fixed().threads(Lane::SlowIo, 1).build().unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..6)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::SlowIo, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(1);
+    let (gate, tasks) = Gate::held(&pool, Lane::SlowIo, 6, 1);
     assert_eq!(pool.metrics().lane(Lane::SlowIo).queue_depth, 5);
     pool.resize(Lane::SlowIo, 6).unwrap();
     gate.wait_inside(6); // would hang (and fail) if resize did not apply to queued work
     assert_eq!(pool.metrics().lane(Lane::SlowIo).queue_depth, 0);
-    gate.open();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(tasks);
     assert_eq!(gate.max_inside(), 6);
 }
 
 #[test]
 fn shrinking_a_lane_lets_running_tasks_finish_then_retires_threads() {
     let pool = common::fixed().threads(Lane::FastIo, 4).build().unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..12)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::FastIo, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(4);
+    let (gate, tasks) = Gate::held(&pool, Lane::FastIo, 12, 4);
     pool.resize(Lane::FastIo, 1).unwrap();
     assert_eq!(gate.inside(), 4, "running tasks are not interrupted");
-    gate.open();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(tasks);
     wait_for(
         || pool.metrics().lane(Lane::FastIo).threads_alive == Some(1),
         "FastIo to shrink to one thread",
@@ -134,42 +80,24 @@ fn idle_threads_retire_after_keep_alive_and_come_back_on_demand() {
         .keep_alive(Lane::SlowIo, Duration::from_millis(20))
         .build()
         .unwrap();
-    let gate = Gate::new();
-    let tasks: Vec<_> = (0..8)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::SlowIo, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(8);
+    let (gate, tasks) = Gate::held(&pool, Lane::SlowIo, 8, 8);
     // Eight busy threads and no spare: a submitter and a worker handing on
     // the search never both start one for the same task (the second sees
     // the first one's searcher, or the task claimed).
-    let l = pool.metrics().lane(Lane::SlowIo).clone();
-    assert_eq!(l.threads_alive, Some(8), "{l:?}");
-    assert_eq!(l.threads_peak, Some(8), "{l:?}");
-    gate.open();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    assert_lane!(pool, Lane::SlowIo, threads_alive: Some(8), threads_peak: Some(8));
+    gate.release(tasks);
     wait_for(
         || pool.metrics().lane(Lane::SlowIo).threads_alive == Some(0),
         "idle SlowIo threads to retire",
     );
     assert_eq!(pool.spawn(Lane::SlowIo, || 5).wait().unwrap(), 5);
-    let l = pool.metrics().lane(Lane::SlowIo).clone();
-    assert_eq!((l.completed_total, l.threads_alive), (9, Some(1)));
+    assert_lane!(pool, Lane::SlowIo, completed_total: 9, threads_alive: Some(1));
 }
 
 #[test]
 fn a_full_lane_blocks_spawn_until_there_is_room() {
-    let pool = common::fixed()
-        .threads(Lane::Cpu, 1)
-        .queue_bound(Lane::Cpu, 2)
-        .build()
-        .unwrap();
-    let gate = Gate::new();
-    let g = gate.clone();
-    let first = pool.spawn(Lane::Cpu, move || g.pass());
-    gate.wait_inside(1);
+    let pool = common::one_cpu_bounded(2);
+    let (gate, first) = Gate::held(&pool, Lane::Cpu, 1, 1);
     let queued: Vec<_> = (0..2).map(|i| pool.spawn(Lane::Cpu, move || i)).collect();
     // The queue is at its bound: a third spawn waits in another thread.
     let p = pool.clone();
@@ -180,18 +108,13 @@ fn a_full_lane_blocks_spawn_until_there_is_room() {
     );
     assert!(pool.try_spawn(Lane::Cpu, || 0).is_err());
     assert_eq!(pool.metrics().lane(Lane::Cpu).submitted_total, 3);
-    gate.open();
-    first.wait().unwrap();
+    gate.release(first);
     assert_eq!(waiter.join().unwrap(), Ok(99));
     assert_eq!(
         queued.into_iter().map(|t| t.wait().unwrap()).sum::<i32>(),
         1
     );
-    let l = pool.metrics().lane(Lane::Cpu).clone();
-    assert_eq!(
-        (l.submitted_total, l.rejected_total, l.completed_total),
-        (4, 1, 4)
-    );
+    assert_lane!(pool, Lane::Cpu, submitted_total: 4, rejected_total: 1, completed_total: 4);
 }
 
 #[test]
@@ -212,11 +135,6 @@ fn queue_timeout_applies_to_every_task_of_the_lane() {
     for t in late {
         assert_eq!(t.wait(), Err(sluice::TaskError::DeadlineExceeded));
     }
-    gate.open();
-    blocker.wait().unwrap();
-    let l = pool.metrics().lane(Lane::FastIo).clone();
-    assert_eq!(
-        (l.expired_total, l.queue_depth, l.completed_total),
-        (3, 0, 1)
-    );
+    gate.release(vec![blocker]);
+    assert_lane!(pool, Lane::FastIo, expired_total: 3, queue_depth: 0, completed_total: 1);
 }

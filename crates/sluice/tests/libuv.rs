@@ -3,26 +3,14 @@
 
 mod common;
 
-use common::Gate;
+use common::{Gate, libuv as compat};
 use sluice::{Lane, Policy, Pool};
 use std::sync::{Arc, Mutex};
-
-fn compat(threads: usize) -> Pool {
-    Pool::builder()
-        .policy(Policy::Libuv {
-            threads: Some(threads),
-        })
-        .build()
-        .unwrap()
-}
 
 #[test]
 fn cpu_and_fastio_share_one_fifo() {
     let pool = compat(1);
-    let gate = Gate::new();
-    let g = gate.clone();
-    let blocker = pool.spawn(Lane::Cpu, move || g.pass());
-    gate.wait_inside(1);
+    let (gate, blocker) = Gate::held(&pool, Lane::Cpu, 1, 1);
     let order = Arc::new(Mutex::new(Vec::new()));
     let lanes = [
         Lane::FastIo,
@@ -43,8 +31,7 @@ fn cpu_and_fastio_share_one_fifo() {
     let snap = pool.metrics();
     assert_eq!(snap.lane(Lane::FastIo).queue_depth, 3);
     assert_eq!(snap.lane(Lane::Cpu).queue_depth, 3);
-    gate.open();
-    blocker.wait().unwrap();
+    gate.release(blocker);
     tasks.into_iter().for_each(|t| t.wait().unwrap());
     assert_eq!(
         *order.lock().unwrap(),
@@ -57,14 +44,7 @@ fn cpu_and_fastio_share_one_fifo() {
 fn slow_io_uses_at_most_half_the_pool_rounded_up() {
     for (threads, threshold) in [(1, 1), (2, 1), (3, 2), (4, 2), (6, 3), (8, 4)] {
         let pool = compat(threads);
-        let gate = Gate::new();
-        let slow: Vec<_> = (0..12)
-            .map(|_| {
-                let g = gate.clone();
-                pool.spawn(Lane::SlowIo, move || g.pass())
-            })
-            .collect();
-        gate.wait_inside(threshold);
+        let (gate, slow) = Gate::held(&pool, Lane::SlowIo, 12, threshold);
         // Other work passes the slow queue while any thread is free.
         if threads > threshold {
             assert_eq!(pool.spawn(Lane::FastIo, || 7).wait(), Ok(7));
@@ -74,8 +54,7 @@ fn slow_io_uses_at_most_half_the_pool_rounded_up() {
         assert_eq!(snap.lane(Lane::SlowIo).limit, threshold as u64);
         assert_eq!(snap.lane(Lane::SlowIo).in_flight, threshold as u64);
         assert_eq!(snap.lane(Lane::SlowIo).queue_depth, (12 - threshold) as u64);
-        gate.open();
-        slow.into_iter().for_each(|t| t.wait().unwrap());
+        gate.release(slow);
         assert_eq!(gate.max_inside(), threshold, "pool of {threads}");
     }
 }
@@ -84,14 +63,7 @@ fn slow_io_uses_at_most_half_the_pool_rounded_up() {
 fn cpu_work_can_starve_slow_io_but_not_the_reverse() {
     // Seed 001's asymmetry, counted: 4 threads, all held by Cpu work.
     let pool = compat(4);
-    let gate = Gate::new();
-    let cpu: Vec<_> = (0..8)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::Cpu, move || g.pass())
-        })
-        .collect();
-    gate.wait_inside(4);
+    let (gate, cpu) = Gate::held(&pool, Lane::Cpu, 8, 4);
     let slow = pool.spawn(Lane::SlowIo, || ());
     let snap = pool.metrics();
     assert_eq!(
@@ -100,24 +72,19 @@ fn cpu_work_can_starve_slow_io_but_not_the_reverse() {
         "slow work waits behind Cpu work"
     );
     assert_eq!(snap.lane(Lane::Cpu).queue_depth, 4);
-    gate.open();
-    cpu.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(cpu);
     slow.wait().unwrap();
 }
 
 #[test]
 fn cancelling_the_last_slow_request_leaves_the_sentinel_harmless() {
     let pool = compat(1);
-    let gate = Gate::new();
-    let g = gate.clone();
-    let blocker = pool.spawn(Lane::Cpu, move || g.pass());
-    gate.wait_inside(1);
+    let (gate, blocker) = Gate::held(&pool, Lane::Cpu, 1, 1);
     let slow = pool.spawn(Lane::SlowIo, || 1);
     let after = pool.spawn(Lane::FastIo, || 2);
     assert!(slow.cancel());
     assert_eq!(pool.metrics().lane(Lane::SlowIo).queue_depth, 0);
-    gate.open();
-    blocker.wait().unwrap();
+    gate.release(blocker);
     assert_eq!(after.wait(), Ok(2));
     assert_eq!(slow.wait(), Err(sluice::TaskError::Cancelled));
     // The pool still runs slow work afterwards.

@@ -19,16 +19,15 @@ struct Seen {
     samples: Mutex<BTreeMap<String, usize>>,
 }
 
+/// Adds `v` to `key`'s entry of `map` (from zero).
+fn add<N: Default + std::ops::AddAssign>(map: &Mutex<BTreeMap<String, N>>, key: &str, v: N) {
+    *map.lock().unwrap().entry(key.to_owned()).or_default() += v;
+}
+
 struct Handle(Arc<Seen>, String);
 impl CounterFn for Handle {
     fn increment(&self, v: u64) {
-        *self
-            .0
-            .counters
-            .lock()
-            .unwrap()
-            .entry(self.1.clone())
-            .or_default() += v;
+        add(&self.0.counters, &self.1, v);
     }
     fn absolute(&self, v: u64) {
         self.0.counters.lock().unwrap().insert(self.1.clone(), v);
@@ -43,13 +42,7 @@ impl GaugeFn for Handle {
 }
 impl HistogramFn for Handle {
     fn record(&self, _: f64) {
-        *self
-            .0
-            .samples
-            .lock()
-            .unwrap()
-            .entry(self.1.clone())
-            .or_default() += 1;
+        add(&self.0.samples, &self.1, 1);
     }
 }
 

@@ -66,47 +66,56 @@ fn checked_in_vectors_match_this_node() {
     );
 }
 
-#[test]
-fn pbkdf2_equals_node() {
+/// Each vector of `kind`: the key `derive` computes for it on a pool is
+/// its `key`.
+fn keys_equal_node(kind: &str, derive: impl Fn(&Pool, &Value) -> KeyTask) {
     let pool = Pool::builder().build().unwrap();
-    for v in vectors()["pbkdf2"].as_array().unwrap() {
-        let digest: Digest = v["digest"].as_str().unwrap().parse().unwrap();
-        let key = crypto::pbkdf2(
-            &pool,
-            v["password"].as_str().unwrap().as_bytes(),
-            v["salt"].as_str().unwrap().as_bytes(),
-            v["iterations"].as_u64().unwrap() as u32,
-            v["key_len"].as_u64().unwrap() as usize,
-            digest,
-        )
-        .wait()
-        .unwrap()
-        .unwrap();
+    for v in vectors()[kind].as_array().unwrap() {
+        let key = derive(&pool, v).wait().unwrap().unwrap();
         assert_eq!(hex(&key), v["key"].as_str().unwrap(), "{v}");
     }
 }
 
+/// A key derivation's task.
+type KeyTask = sluice::Task<Result<Vec<u8>, crypto::CryptoError>>;
+
+/// Text field `k` of vector `v`, as bytes.
+fn field<'v>(v: &'v Value, k: &str) -> &'v [u8] {
+    v[k].as_str().unwrap().as_bytes()
+}
+
+/// Number field `k` of vector `v`.
+fn num(v: &Value, k: &str) -> u64 {
+    v[k].as_u64().unwrap()
+}
+
+#[test]
+fn pbkdf2_equals_node() {
+    keys_equal_node("pbkdf2", |pool, v| {
+        let digest: Digest = v["digest"].as_str().unwrap().parse().unwrap();
+        let (rounds, len) = (num(v, "iterations") as u32, num(v, "key_len") as usize);
+        crypto::pbkdf2(
+            pool,
+            field(v, "password"),
+            field(v, "salt"),
+            rounds,
+            len,
+            digest,
+        )
+    });
+}
+
 #[test]
 fn scrypt_equals_node() {
-    let pool = Pool::builder().build().unwrap();
-    for v in vectors()["scrypt"].as_array().unwrap() {
+    keys_equal_node("scrypt", |pool, v| {
         let params = ScryptParams {
-            n: v["n"].as_u64().unwrap(),
-            r: v["r"].as_u64().unwrap() as u32,
-            p: v["p"].as_u64().unwrap() as u32,
+            n: num(v, "n"),
+            r: num(v, "r") as u32,
+            p: num(v, "p") as u32,
         };
-        let key = crypto::scrypt(
-            &pool,
-            v["password"].as_str().unwrap().as_bytes(),
-            v["salt"].as_str().unwrap().as_bytes(),
-            v["key_len"].as_u64().unwrap() as usize,
-            params,
-        )
-        .wait()
-        .unwrap()
-        .unwrap();
-        assert_eq!(hex(&key), v["key"].as_str().unwrap(), "{v}");
-    }
+        let len = num(v, "key_len") as usize;
+        crypto::scrypt(pool, field(v, "password"), field(v, "salt"), len, params)
+    });
 }
 
 #[test]
@@ -134,21 +143,30 @@ fn hkdf_equals_node() {
     }
 }
 
+/// Each gzip vector on `pool`: the vector, its input (built as ops.js
+/// builds it) and sluice's gzip of that input at the default level.
+fn gzip_vectors(pool: &Pool) -> Vec<(Value, Vec<u8>, Vec<u8>)> {
+    let all = vectors()["gzip"].as_array().unwrap().clone();
+    all.into_iter()
+        .map(|v| {
+            let input = text(num(&v, "input_lines"));
+            let ours = zlib::gzip(pool, &input, zlib::DEFAULT_LEVEL);
+            let ours = ours.wait().unwrap().unwrap();
+            (v, input, ours)
+        })
+        .collect()
+}
+
 #[test]
 fn gunzip_reads_nodes_gzip_and_headers_match() {
     let pool = Pool::builder().build().unwrap();
-    for v in vectors()["gzip"].as_array().unwrap() {
-        let input = text(v["input_lines"].as_u64().unwrap());
+    for (v, input, ours) in gzip_vectors(&pool) {
         assert_eq!(
             hex(&sha2::Sha256::digest(&input)),
             v["input_sha256"].as_str().unwrap()
         );
         let nodes = unhex(v["gzip"].as_str().unwrap());
         assert_eq!(zlib::gunzip(&pool, &nodes).wait().unwrap().unwrap(), input);
-        let ours = zlib::gzip(&pool, &input, zlib::DEFAULT_LEVEL)
-            .wait()
-            .unwrap()
-            .unwrap();
         assert_eq!(
             ours[..10],
             nodes[..10],
@@ -222,12 +240,7 @@ fn bad_inputs_are_refused_with_the_value() {
 #[test]
 fn gzip_bytes_equal_nodes() {
     let pool = Pool::builder().build().unwrap();
-    for v in vectors()["gzip"].as_array().unwrap() {
-        let input = text(v["input_lines"].as_u64().unwrap());
-        let ours = zlib::gzip(&pool, &input, zlib::DEFAULT_LEVEL)
-            .wait()
-            .unwrap()
-            .unwrap();
+    for (v, _, ours) in gzip_vectors(&pool) {
         assert_eq!(
             hex(&ours),
             v["gzip"].as_str().unwrap(),

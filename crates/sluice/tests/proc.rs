@@ -3,6 +3,9 @@
 //! environment interfere, and `UV_THREADPOOL_SIZE` is set the only safe way:
 //! before the process starts.
 
+mod common;
+
+use common::Gate;
 use sluice::{Lane, Policy, Pool};
 use std::process::Command;
 
@@ -59,25 +62,11 @@ fn reported(stdout: &str, key: &str) -> usize {
 #[ignore = "child process of lanes_threads_are_named_by_lane"]
 fn child_lanes_names() {
     let pool = Pool::builder().threads(Lane::FastIo, 3).build().unwrap();
-    let gate = std::sync::Arc::new(std::sync::Barrier::new(4));
-    let tasks: Vec<_> = (0..3)
-        .map(|_| {
-            let g = gate.clone();
-            pool.spawn(Lane::FastIo, move || {
-                g.wait();
-            })
-        })
-        .collect();
+    let gate = Gate::new();
+    let tasks = gate.hold(&pool, Lane::FastIo, 3);
     // The burst's threads start one after another: count once all three
     // tasks are running.
-    let start = std::time::Instant::now();
-    while pool.metrics().lane(Lane::FastIo).in_flight < 3 {
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(20),
-            "FastIo tasks never all started"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    gate.wait_inside(3);
     let slow = pool.spawn(Lane::SlowIo, || ());
     let cpu = pool.spawn(Lane::Cpu, || ());
     slow.wait().unwrap();
@@ -91,8 +80,7 @@ fn child_lanes_names() {
         "own_nice={}",
         rustix::process::getpriority_process(None).unwrap()
     );
-    gate.wait();
-    tasks.into_iter().for_each(|t| t.wait().unwrap());
+    gate.release(tasks);
 }
 
 #[test]

@@ -2,25 +2,9 @@
 
 mod common;
 
-use common::{Gate, wait_for};
-use sluice::{Lane, Policy, Pool, TaskError};
+use common::{Gate, assert_lane, both_policies as both, wait_for};
+use sluice::{Lane, TaskError};
 use std::time::Duration;
-
-fn both(threads: usize) -> Vec<Pool> {
-    vec![
-        Pool::builder()
-            .threads(Lane::Cpu, 1)
-            .threads(Lane::FastIo, threads)
-            .build()
-            .unwrap(),
-        Pool::builder()
-            .policy(Policy::Libuv {
-                threads: Some(threads),
-            })
-            .build()
-            .unwrap(),
-    ]
-}
 
 #[test]
 fn shutdown_drains_every_accepted_task() {
@@ -61,13 +45,10 @@ fn shutdown_drains_every_accepted_task() {
 #[test]
 fn shutdown_timeout_fails_queued_work_and_reports_running_work() {
     for pool in both(1) {
-        let gate = Gate::new();
-        let g = gate.clone();
-        let running = pool.spawn(Lane::FastIo, move || {
+        let (gate, running) = Gate::held_with(&pool, Lane::FastIo, 1, 1, |g, _| {
             g.pass();
             "finished late"
         });
-        gate.wait_inside(1);
         let queued: Vec<_> = (0..4)
             .map(|_| pool.spawn(Lane::FastIo, || "never"))
             .collect();
@@ -82,36 +63,20 @@ fn shutdown_timeout_fails_queued_work_and_reports_running_work() {
         for t in queued {
             assert_eq!(t.wait(), Err(TaskError::Shutdown));
         }
-        gate.open();
-        assert_eq!(running.wait(), Ok("finished late"));
-        let l = pool.metrics().lane(Lane::FastIo).clone();
-        assert_eq!(
-            (l.abandoned_total, l.completed_total, l.queue_depth),
-            (4, 1, 0)
-        );
+        assert_eq!(gate.release(running), ["finished late"]);
+        assert_lane!(pool, Lane::FastIo, abandoned_total: 4, completed_total: 1, queue_depth: 0);
     }
 }
 
 #[test]
 fn dropping_the_pool_runs_what_was_accepted_without_blocking() {
     for pool in both(2) {
-        let gate = Gate::new();
-        let tasks: Vec<_> = (0..6)
-            .map(|i| {
-                let g = gate.clone();
-                pool.spawn(Lane::FastIo, move || {
-                    g.pass();
-                    i
-                })
-            })
-            .collect();
-        gate.wait_inside(2);
+        let (gate, tasks) = Gate::held_with(&pool, Lane::FastIo, 6, 2, |g, i| {
+            g.pass();
+            i
+        });
         drop(pool); // returns at once although work is running and queued
-        gate.open();
-        assert_eq!(
-            tasks.into_iter().map(|t| t.wait().unwrap()).sum::<i32>(),
-            15
-        );
+        assert_eq!(gate.release(tasks).into_iter().sum::<usize>(), 15);
     }
 }
 

@@ -2,8 +2,10 @@
 //! afterwards every counter balances exactly and agrees with what the
 //! submitters saw.
 
+mod common;
+
 use rand::{Rng, SeedableRng};
-use sluice::{Lane, Policy, Pool, TaskError};
+use sluice::{Lane, Pool, TaskError};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -99,25 +101,27 @@ fn assert_balanced(snap: &sluice::Snapshot) {
 /// The pool's counts, all lanes, are what the submitters saw.
 fn assert_agrees(snap: &sluice::Snapshot, seen: &Seen, submitted: usize) {
     let sum = |f: fn(&sluice::LaneSnapshot) -> u64| snap.lanes.iter().map(f).sum::<u64>();
-    assert_eq!(sum(|l| l.submitted_total), submitted as u64);
-    assert_eq!(sum(|l| l.completed_total), seen.ok.load(Ordering::Relaxed));
-    assert_eq!(
-        sum(|l| l.panicked_total),
-        seen.panicked.load(Ordering::Relaxed)
-    );
-    assert_eq!(
-        sum(|l| l.cancelled_total),
-        seen.cancelled.load(Ordering::Relaxed)
-    );
-    assert_eq!(
-        sum(|l| l.cancelled_total),
-        seen.cancel_true.load(Ordering::Relaxed)
-    );
-    assert_eq!(
-        sum(|l| l.expired_total),
-        seen.expired.load(Ordering::Relaxed)
-    );
-    assert_eq!(sum(|l| l.abandoned_total), 0);
+    let load = |n: &AtomicU64| n.load(Ordering::Relaxed);
+    let counts: [(&str, u64, u64); 7] = [
+        ("submitted", sum(|l| l.submitted_total), submitted as u64),
+        ("completed", sum(|l| l.completed_total), load(&seen.ok)),
+        ("panicked", sum(|l| l.panicked_total), load(&seen.panicked)),
+        (
+            "cancelled",
+            sum(|l| l.cancelled_total),
+            load(&seen.cancelled),
+        ),
+        (
+            "cancel true",
+            sum(|l| l.cancelled_total),
+            load(&seen.cancel_true),
+        ),
+        ("expired", sum(|l| l.expired_total), load(&seen.expired)),
+        ("abandoned", sum(|l| l.abandoned_total), 0),
+    ];
+    for (what, pool_count, seen_count) in counts {
+        assert_eq!(pool_count, seen_count, "{what}");
+    }
     assert!(
         seen.panicked.load(Ordering::Relaxed) > 0 && seen.cancelled.load(Ordering::Relaxed) > 0
     );
@@ -158,10 +162,7 @@ fn stress_lanes() {
 #[test]
 fn stress_lanes_tiny_budgets_and_bounds() {
     quiet_panics();
-    let pool = Pool::builder()
-        .threads(Lane::Cpu, 1)
-        .threads(Lane::FastIo, 1)
-        .threads(Lane::SlowIo, 2)
+    let pool = common::threads(Pool::builder(), [1, 1, 2])
         .queue_bound(Lane::FastIo, 8)
         .keep_alive(Lane::SlowIo, Duration::from_micros(50))
         .build()
@@ -172,11 +173,5 @@ fn stress_lanes_tiny_budgets_and_bounds() {
 #[test]
 fn stress_libuv() {
     quiet_panics();
-    run(
-        Pool::builder()
-            .policy(Policy::Libuv { threads: Some(4) })
-            .build()
-            .unwrap(),
-        TASKS,
-    );
+    run(common::libuv(4), TASKS);
 }

@@ -3,18 +3,17 @@
 //! is given back. Counts and statuses only.
 #![cfg(feature = "tower")]
 
+mod common;
+
+use common::assert_lane;
+use sluice::Lane;
 use sluice::tower::{Admitted, LaneLayer};
-use sluice::{Lane, Pool};
 use std::time::Duration;
 use tower::ServiceExt;
 
 #[test]
 fn full_lane_answers_429_and_an_unspent_place_is_given_back() {
-    let pool = Pool::builder()
-        .threads(Lane::Cpu, 1)
-        .queue_bound(Lane::Cpu, 1)
-        .build()
-        .unwrap();
+    let pool = common::one_cpu_bounded(1);
     let layer = LaneLayer::new(pool.clone(), Lane::Cpu).retry_after(Duration::from_millis(1500));
     // A handler that keeps its place without spending it until told.
     let (hold_tx, hold_rx) = std::sync::mpsc::channel::<Admitted>();
@@ -29,12 +28,10 @@ fn full_lane_answers_429_and_an_unspent_place_is_given_back() {
                     Ok::<_, std::convert::Infallible>(http::Response::new(String::from("held")))
                 }
             });
+    // One request through a fresh clone of the service.
+    let call = || svc.clone().oneshot(http::Request::new(String::new()));
     futures_executor::block_on(async {
-        let first = svc
-            .clone()
-            .oneshot(http::Request::new(String::new()))
-            .await
-            .unwrap();
+        let first = call().await.unwrap();
         assert_eq!(first.status(), 200);
         let held = hold_rx.recv().unwrap();
         assert_eq!(
@@ -43,11 +40,7 @@ fn full_lane_answers_429_and_an_unspent_place_is_given_back() {
             "the place is held"
         );
 
-        let refused = svc
-            .clone()
-            .oneshot(http::Request::new(String::new()))
-            .await
-            .unwrap();
+        let refused = call().await.unwrap();
         assert_eq!(refused.status(), 429);
         assert_eq!(refused.headers()["retry-after"], "2");
         assert_eq!(
@@ -57,19 +50,11 @@ fn full_lane_answers_429_and_an_unspent_place_is_given_back() {
 
         drop(held); // the last handle on the place: given back
         assert_eq!(pool.metrics().lane(Lane::Cpu).queue_depth, 0);
-        let again = svc
-            .clone()
-            .oneshot(http::Request::new(String::new()))
-            .await
-            .unwrap();
+        let again = call().await.unwrap();
         assert_eq!(again.status(), 200);
         let admitted = hold_rx.recv().unwrap();
         assert_eq!(admitted.spawn(|| 3).unwrap().await.unwrap(), 3);
         assert!(admitted.spawn(|| 4).is_none(), "a place is spent once");
     });
-    let cpu = pool.metrics().lane(Lane::Cpu).clone();
-    assert_eq!(
-        (cpu.rejected_total, cpu.submitted_total, cpu.completed_total),
-        (1, 1, 1)
-    );
+    assert_lane!(pool, Lane::Cpu, rejected_total: 1, submitted_total: 1, completed_total: 1);
 }
