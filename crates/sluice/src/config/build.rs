@@ -134,12 +134,7 @@ impl Builder {
         let (before_size, after_size) = lacks.split_at(LIBUV_LACKS_BEFORE_SIZE);
         refuse_under_libuv(before_size)?;
         if let Some(n) = threads {
-            let s = Setting {
-                value: n,
-                raw: n.to_string(),
-                source: "Policy::Libuv { threads }".to_string(),
-                knob: Knob::LibuvThreads,
-            };
+            let s = Setting::given(n, "Policy::Libuv { threads }".into(), Knob::LibuvThreads);
             check_range(&s, 1, compat::LIBUV_MAX_THREADPOOL_SIZE, String::new())?;
         }
         refuse_under_libuv(after_size)?;

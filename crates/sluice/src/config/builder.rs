@@ -19,6 +19,32 @@ pub(super) struct Setting<T> {
     pub(super) knob: Knob,
 }
 
+impl<T: std::fmt::Display> Setting<T> {
+    /// A value given in code, its raw text the value printed, by `source`
+    /// (the setter: `threads(Lane::Cpu)`, `stack_size`).
+    pub(super) fn given(value: T, source: String, knob: Knob) -> Self {
+        Setting {
+            raw: value.to_string(),
+            value,
+            source,
+            knob,
+        }
+    }
+
+    /// `lane`'s entry of `slots`, given in code by the lane setter `setter`
+    /// (`threads`): its source `threads(Lane::Cpu)`, its knob `knob(Some(lane))`.
+    fn set_lane(
+        slots: &mut [Option<Self>; 3],
+        lane: Lane,
+        value: T,
+        setter: &str,
+        knob: fn(Option<Lane>) -> Knob,
+    ) {
+        let source = format!("{setter}(Lane::{lane:?})");
+        slots[lane.index()] = Some(Setting::given(value, source, knob(Some(lane))));
+    }
+}
+
 /// Configures and builds a [`Pool`].
 ///
 /// ```
@@ -168,12 +194,7 @@ impl Builder {
     /// Checked by [`build`](Builder::build): `1..=usable cores` for `Cpu`,
     /// `1..=1024` for the others. Lanes policy only.
     pub fn threads(mut self, lane: Lane, n: usize) -> Self {
-        self.threads[lane.index()] = Some(Setting {
-            value: n,
-            raw: n.to_string(),
-            source: format!("threads(Lane::{lane:?})"),
-            knob: Knob::Threads(Some(lane)),
-        });
+        Setting::set_lane(&mut self.threads, lane, n, "threads", Knob::Threads);
         self
     }
 
@@ -181,12 +202,13 @@ impl Builder {
     /// refuses with [`Busy`](crate::Busy) and [`Pool::spawn`] blocks the caller
     /// until there is room. Default: unbounded. Lanes policy only.
     pub fn queue_bound(mut self, lane: Lane, n: usize) -> Self {
-        self.queue_bound[lane.index()] = Some(Setting {
-            value: n,
-            raw: n.to_string(),
-            source: format!("queue_bound(Lane::{lane:?})"),
-            knob: Knob::QueueBound(Some(lane)),
-        });
+        Setting::set_lane(
+            &mut self.queue_bound,
+            lane,
+            n,
+            "queue_bound",
+            Knob::QueueBound,
+        );
         self
     }
 
@@ -209,12 +231,11 @@ impl Builder {
     /// Worker stack size in bytes (default 2 MiB for lanes, libuv's 8 MiB for
     /// [`Policy::Libuv`]); accepted `64 KiB..=1 GiB`.
     pub fn stack_size(mut self, bytes: usize) -> Self {
-        self.stack_size = Some(Setting {
-            value: bytes,
-            raw: bytes.to_string(),
-            source: "stack_size".to_string(),
-            knob: Knob::StackSize,
-        });
+        self.stack_size = Some(Setting::given(
+            bytes,
+            "stack_size".to_string(),
+            Knob::StackSize,
+        ));
         self
     }
 
@@ -232,12 +253,11 @@ impl Builder {
     /// core (inside a container, only the container's own threads compete).
     /// Lanes policy only; the libuv policy keeps libuv's behaviour.
     pub fn cpu_nice(mut self, nice: u8) -> Self {
-        self.cpu_nice = Some(Setting {
-            value: usize::from(nice),
-            raw: nice.to_string(),
-            source: "cpu_nice".to_string(),
-            knob: Knob::CpuNice,
-        });
+        self.cpu_nice = Some(Setting::given(
+            usize::from(nice),
+            "cpu_nice".to_string(),
+            Knob::CpuNice,
+        ));
         self
     }
 
@@ -258,12 +278,7 @@ impl Builder {
     /// # Ok::<(), sluice::ConfigError>(())
     /// ```
     pub fn adaptive(mut self, lane: Lane, on: bool) -> Self {
-        self.adaptive[lane.index()] = Some(Setting {
-            value: on,
-            raw: on.to_string(),
-            source: format!("adaptive(Lane::{lane:?})"),
-            knob: Knob::Adaptive(Some(lane)),
-        });
+        Setting::set_lane(&mut self.adaptive, lane, on, "adaptive", Knob::Adaptive);
         self
     }
 
@@ -284,12 +299,13 @@ impl Builder {
     /// # Ok::<(), sluice::ConfigError>(())
     /// ```
     pub fn max_threads(mut self, lane: Lane, n: usize) -> Self {
-        self.max_threads[lane.index()] = Some(Setting {
-            value: n,
-            raw: n.to_string(),
-            source: format!("max_threads(Lane::{lane:?})"),
-            knob: Knob::MaxThreads(Some(lane)),
-        });
+        Setting::set_lane(
+            &mut self.max_threads,
+            lane,
+            n,
+            "max_threads",
+            Knob::MaxThreads,
+        );
         self
     }
 

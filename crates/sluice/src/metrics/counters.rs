@@ -202,23 +202,64 @@ impl Saturation {
     }
 }
 
+/// The shared event counters of a lane, declared once: each `method =>
+/// field` is a counter in [`Events`], its total in [`EventTotals`], and
+/// `LaneMetrics::method`, which counts one event.
+macro_rules! events {
+    ($($(#[$doc:meta])* $method:ident => $field:ident,)+) => {
+        /// The shared event counters of a lane (`fetch_add(Relaxed)`, any
+        /// thread).
+        #[derive(Default)]
+        struct Events {
+            $($(#[$doc])* $field: AtomicU64,)+
+        }
+
+        /// What [`Events`] held when read.
+        pub(crate) struct EventTotals {
+            $($(#[$doc])* pub(crate) $field: u64,)+
+        }
+
+        impl Events {
+            fn totals(&self) -> EventTotals {
+                EventTotals {
+                    $($field: self.$field.load(Ordering::Relaxed),)+
+                }
+            }
+        }
+
+        impl LaneMetrics {
+            $(
+                /// Counts one event of its kind.
+                pub(crate) fn $method(&self) {
+                    self.events.$field.fetch_add(1, Ordering::Relaxed);
+                }
+            )+
+        }
+    };
+}
+
+events! {
+    rejected => rejected,
+    cancelled => cancelled,
+    /// By the deadline reaper (a worker's are in its shard).
+    expired => expired,
+    abandoned => abandoned,
+    spawn_failed => spawn_failures,
+    /// Threads started beyond the lane's budget (blocking compensation).
+    compensated => compensated,
+    /// Blocking sections entered (`sluice::blocking`).
+    declared => declared,
+    /// Blocked tasks the monitor found.
+    detected => detected,
+}
+
 /// Everything counted about one lane.
 pub(crate) struct LaneMetrics {
     /// When false, no clock is read and no histogram recorded; counts remain.
     /// Only for measuring what the timing costs.
     pub(crate) timed: bool,
     submitted: CachePadded<AtomicU64>,
-    rejected: AtomicU64,
-    cancelled: AtomicU64,
-    expired: AtomicU64,
-    abandoned: AtomicU64,
-    spawn_failures: AtomicU64,
-    /// Threads started beyond the lane's budget (blocking compensation).
-    compensated: AtomicU64,
-    /// Blocking sections entered (`sluice::blocking`) and blocked tasks the
-    /// monitor found.
-    declared: AtomicU64,
-    detected: AtomicU64,
+    events: Events,
     /// The most threads alive at once.
     peak: AtomicU64,
     pub(crate) saturation: Saturation,
@@ -231,14 +272,9 @@ pub(crate) struct Totals {
     pub(crate) started: u64,
     pub(crate) completed: u64,
     pub(crate) panicked: u64,
-    pub(crate) rejected: u64,
-    pub(crate) cancelled: u64,
+    /// Every expiry: the reaper's (`events.expired`) and the workers'.
     pub(crate) expired: u64,
-    pub(crate) abandoned: u64,
-    pub(crate) spawn_failures: u64,
-    pub(crate) compensated: u64,
-    pub(crate) declared: u64,
-    pub(crate) detected: u64,
+    pub(crate) events: EventTotals,
     pub(crate) peak: u64,
     pub(crate) saturated_seconds: f64,
     pub(crate) queue_wait: Merged,
@@ -280,20 +316,20 @@ impl Totals {
             started_total: self.started,
             completed_total: self.completed,
             panicked_total: self.panicked,
-            rejected_total: self.rejected,
-            cancelled_total: self.cancelled,
+            rejected_total: self.events.rejected,
+            cancelled_total: self.events.cancelled,
             expired_total: self.expired,
-            abandoned_total: self.abandoned,
-            spawn_failures_total: self.spawn_failures,
+            abandoned_total: self.events.abandoned,
+            spawn_failures_total: self.events.spawn_failures,
             adaptive: g.adaptive.as_ref().is_some_and(|a| a.on),
             max_threads: g.adaptive.as_ref().map(|a| a.max_threads),
             blocked_threads: g.adaptive.as_ref().map(|a| a.blocked),
             sched_promoted: g.guard.map(|g| g.0),
             sched_promotions_total: g.guard.map(|g| g.1),
             sched_refused_total: g.guard.map(|g| g.2),
-            compensated_total: self.compensated,
-            blocking_sections_total: self.declared,
-            blocked_detected_total: self.detected,
+            compensated_total: self.events.compensated,
+            blocking_sections_total: self.events.declared,
+            blocked_detected_total: self.events.detected,
             threads_peak: g.threads.map(|_| self.peak),
             queue_depth: g.queue_depth,
             reservations_waiting: g.reservations_waiting,
@@ -312,14 +348,7 @@ impl LaneMetrics {
         LaneMetrics {
             timed,
             submitted: CachePadded::new(AtomicU64::new(0)),
-            rejected: AtomicU64::new(0),
-            cancelled: AtomicU64::new(0),
-            expired: AtomicU64::new(0),
-            abandoned: AtomicU64::new(0),
-            spawn_failures: AtomicU64::new(0),
-            compensated: AtomicU64::new(0),
-            declared: AtomicU64::new(0),
-            detected: AtomicU64::new(0),
+            events: Events::default(),
             peak: AtomicU64::new(0),
             saturation: Saturation::default(),
             shards: Shards::default(),
@@ -329,30 +358,6 @@ impl LaneMetrics {
     pub(crate) fn submitted(&self) {
         self.submitted.fetch_add(1, Ordering::Relaxed);
     }
-    pub(crate) fn rejected(&self) {
-        self.rejected.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn cancelled(&self) {
-        self.cancelled.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn expired(&self) {
-        self.expired.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn abandoned(&self) {
-        self.abandoned.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn spawn_failed(&self) {
-        self.spawn_failures.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn compensated(&self) {
-        self.compensated.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn declared(&self) {
-        self.declared.fetch_add(1, Ordering::Relaxed);
-    }
-    pub(crate) fn detected(&self) {
-        self.detected.fetch_add(1, Ordering::Relaxed);
-    }
     /// `alive` threads exist now: raise the peak if it is higher.
     pub(crate) fn peak_threads(&self, alive: usize) {
         self.peak.fetch_max(alive as u64, Ordering::Relaxed);
@@ -361,19 +366,14 @@ impl LaneMetrics {
     /// Reads every count. Not atomic across counters: a snapshot of a busy
     /// pool may be a few events apart between fields; of an idle one, exact.
     pub(crate) fn totals(&self) -> Totals {
+        let events = self.events.totals();
         let mut t = Totals {
             submitted: self.submitted.load(Ordering::Relaxed),
             started: 0,
             completed: 0,
             panicked: 0,
-            rejected: self.rejected.load(Ordering::Relaxed),
-            cancelled: self.cancelled.load(Ordering::Relaxed),
-            expired: self.expired.load(Ordering::Relaxed),
-            abandoned: self.abandoned.load(Ordering::Relaxed),
-            spawn_failures: self.spawn_failures.load(Ordering::Relaxed),
-            compensated: self.compensated.load(Ordering::Relaxed),
-            declared: self.declared.load(Ordering::Relaxed),
-            detected: self.detected.load(Ordering::Relaxed),
+            expired: events.expired,
+            events,
             peak: self.peak.load(Ordering::Relaxed),
             saturated_seconds: self.saturation.seconds(),
             queue_wait: Merged::new(),
