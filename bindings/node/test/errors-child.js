@@ -10,6 +10,7 @@ const nodeCrypto = require('node:crypto');
 const nodeZlib = require('node:zlib');
 const nodeDns = require('node:dns');
 const sluice = require('..');
+const helpers = require('./helpers.js');
 
 const { original } = sluice._internal;
 
@@ -72,29 +73,9 @@ function value(v) {
   return { value: util.inspect(v) };
 }
 
-function viaCallback(fn, args) {
-  return new Promise((resolve) => {
-    try {
-      fn(...args, (err, v) => resolve(err ? { error: describe(err) } : value(v)));
-    } catch (e) {
-      resolve({ sync: true, error: describe(e) });
-    }
-  });
-}
-
-async function viaPromise(fn, args) {
-  let p;
-  try {
-    p = fn(...args);
-  } catch (e) {
-    return { sync: true, error: describe(e) };
-  }
-  try {
-    return value(await p);
-  } catch (e) {
-    return { error: describe(e) };
-  }
-}
+// Errors as their class and code, values as value() writes them.
+const viaCallback = (fn, args) => helpers.viaCallback(fn, args, { describe, values: ([v]) => value(v) });
+const viaPromise = (fn, args) => helpers.viaPromise(fn, args, { describe, value });
 
 const forms = {
   readFile: { cb: [fs.readFile, original.readFile], promise: [fs.promises.readFile, original.readFilePromise], api: sluice.fs.readFile },

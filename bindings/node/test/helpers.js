@@ -3,6 +3,7 @@
 // per process), and compare an outcome with Node's.
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
+const assert = require('node:assert');
 
 const PKG = path.join(__dirname, '..');
 
@@ -26,20 +27,70 @@ function runChild(source, { env = {}, args = [], timeout = 120000 } = {}) {
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, json };
 }
 
+// Runs `source` in a child node under the preload (`node -r ./patch.js`),
+// with `env` added to the environment.
+function runPatched(source, env = {}) {
+  return runChild(source, { args: ['-r', './patch.js'], env });
+}
+
+// Runs `source` on plain node and under the preload, each of which must
+// exit 0; returns both runs.
+function plainAndPatched(source) {
+  const plain = runChild(source);
+  assert.strictEqual(plain.status, 0, plain.stderr);
+  const patched = runPatched(source);
+  assert.strictEqual(patched.status, 0, patched.stderr);
+  return { plain, patched };
+}
+
+// The preload's list of what it patched (patch.js `patched`) when run with
+// `env`.
+function patchedUnder(env = {}) {
+  const r = runPatched("console.log(JSON.stringify(require('./patch.js').patched))", env);
+  assert.strictEqual(r.status, 0, r.stderr);
+  return r.json;
+}
+
+// `source` under the preload with `name=value` in the environment must
+// fail, saying the value is not a switch's.
+function assertBadSwitch(source, name, value) {
+  const r = runPatched(source, { [name]: value });
+  assert.notStrictEqual(r.status, 0);
+  assert.ok(r.stderr.includes(`${name}="${value}": expected 1 or 0`), r.stderr);
+}
+
 // What a call did: its value, or its error's class, code and message, and
-// whether it threw synchronously.
-async function outcome(fn) {
+// whether it threw synchronously. `describe` and `value` say how an error
+// and a value are written (by default: describe() below, and { value }).
+async function outcome(fn, { describe: d = describe, value = (v) => ({ value: v }) } = {}) {
   let p;
   try {
     p = fn();
   } catch (e) {
-    return { sync: true, error: describe(e) };
+    return { sync: true, error: d(e) };
   }
   try {
-    return { value: await p };
+    return value(await p);
   } catch (e) {
-    return { error: describe(e) };
+    return { error: d(e) };
   }
+}
+
+// outcome() of a promise-returning `fn(...args)`.
+function viaPromise(fn, args, how) {
+  return outcome(() => fn(...args), how);
+}
+
+// A callback call's outcome: a synchronous throw, or what the callback got
+// (by default { values: its arguments after the error }).
+function viaCallback(fn, args, { describe: d = describe, values = (vs) => ({ values: vs }) } = {}) {
+  return new Promise((resolve) => {
+    try {
+      fn(...args, (err, ...vs) => resolve(err ? { error: d(err) } : values(vs)));
+    } catch (e) {
+      resolve({ sync: true, error: d(e) });
+    }
+  });
 }
 
 function describe(e) {
@@ -62,4 +113,6 @@ function hasTestHooks(t) {
   return false;
 }
 
-module.exports = { PKG, runChild, outcome, describe, hasTestHooks };
+module.exports = {
+  PKG, runChild, runPatched, plainAndPatched, patchedUnder, assertBadSwitch, outcome, viaPromise, viaCallback, describe, hasTestHooks,
+};

@@ -4,13 +4,10 @@
 // type and options are ones it runs.
 const test = require('node:test');
 const assert = require('node:assert');
-const { runChild } = require('./helpers.js');
+const { plainAndPatched, patchedUnder } = require('./helpers.js');
 
 test('generateKeyPair: every outcome\'s shape equals Node\'s, the keys work, sluice ran its types', () => {
-  const plain = runChild("require('./test/keygen-child.js')");
-  assert.strictEqual(plain.status, 0, plain.stderr);
-  const patched = runChild("require('./test/keygen-child.js')", { args: ['-r', './patch.js'] });
-  assert.strictEqual(patched.status, 0, patched.stderr);
+  const { plain, patched } = plainAndPatched("require('./test/keygen-child.js')");
   assert.deepStrictEqual(patched.json.outcomes, plain.json.outcomes);
   const { outcomes, calls, fallbacks } = patched.json;
   // Every pair sluice made works and its public key is its private key's.
@@ -35,9 +32,7 @@ test('generateKeyPair: every outcome\'s shape equals Node\'s, the keys work, slu
 });
 
 test('SLUICE_PATCH_GENERATEKEYPAIR=0 leaves crypto.generateKeyPair to Node', () => {
-  const probe = "console.log(JSON.stringify(require('./patch.js').patched.filter((p) => p.startsWith('crypto.generate'))))";
-  let r = runChild(probe, { args: ['-r', './patch.js'] });
-  assert.deepStrictEqual(r.json, ['crypto.generateKeyPair']);
-  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_GENERATEKEYPAIR: 'off' } });
-  assert.deepStrictEqual(r.json, []);
+  const mine = (env) => patchedUnder(env).filter((p) => p.startsWith('crypto.generate'));
+  assert.deepStrictEqual(mine(), ['crypto.generateKeyPair']);
+  assert.deepStrictEqual(mine({ SLUICE_PATCH_GENERATEKEYPAIR: 'off' }), []);
 });

@@ -3,13 +3,10 @@
 // by sluice where the shape is one it runs.
 const test = require('node:test');
 const assert = require('node:assert');
-const { runChild } = require('./helpers.js');
+const { plainAndPatched, patchedUnder } = require('./helpers.js');
 
 test('hkdf: every outcome equals Node\'s, the bytes equal hkdfSync\'s, and sluice ran its shapes', () => {
-  const plain = runChild("require('./test/keys-child.js')");
-  assert.strictEqual(plain.status, 0, plain.stderr);
-  const patched = runChild("require('./test/keys-child.js')", { args: ['-r', './patch.js'] });
-  assert.strictEqual(patched.status, 0, patched.stderr);
+  const { plain, patched } = plainAndPatched("require('./test/keys-child.js')");
   assert.deepStrictEqual(patched.json.outcomes, plain.json.outcomes);
   const { outcomes, sync } = patched.json;
   // The callback and promisified results are hkdfSync's bytes (hkdfSync is
@@ -34,11 +31,9 @@ test('hkdf: every outcome equals Node\'s, the bytes equal hkdfSync\'s, and sluic
 });
 
 test('SLUICE_PATCH_HKDF=0 leaves crypto.hkdf to Node', () => {
-  const probe = "console.log(JSON.stringify(require('./patch.js').patched.filter((p) => p === 'crypto.hkdf')))";
-  let r = runChild(probe, { args: ['-r', './patch.js'] });
-  assert.deepStrictEqual(r.json, ['crypto.hkdf']);
-  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_HKDF: '0' } });
-  assert.deepStrictEqual(r.json, []);
+  const mine = (env) => patchedUnder(env).filter((p) => p === 'crypto.hkdf');
+  assert.deepStrictEqual(mine(), ['crypto.hkdf']);
+  assert.deepStrictEqual(mine({ SLUICE_PATCH_HKDF: '0' }), []);
 });
 
 test('hkdf\'s and generateKeyPair\'s callbacks run in the caller\'s async context, in a request of Node\'s type', () => {
@@ -73,10 +68,7 @@ test('hkdf\'s and generateKeyPair\'s callbacks run in the caller\'s async contex
       out.calls = patched ? require('.').metricsJson().node.calls : null;
       console.log(JSON.stringify(out));
     })();`;
-  const plain = runChild(script);
-  assert.strictEqual(plain.status, 0, plain.stderr);
-  const patched = runChild(script, { args: ['-r', './patch.js'] });
-  assert.strictEqual(patched.status, 0, patched.stderr);
+  const { plain, patched } = plainAndPatched(script);
   const { calls, ...outcomes } = patched.json;
   const { calls: none, ...plainOutcomes } = plain.json;
   assert.strictEqual(none, null);

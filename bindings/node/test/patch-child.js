@@ -8,7 +8,7 @@ const nodeCrypto = require('node:crypto');
 const nodeZlib = require('node:zlib');
 const nodeDns = require('node:dns');
 const sluice = require('..');
-const { describe } = require('./helpers.js');
+const { viaCallback, viaPromise } = require('./helpers.js');
 const { cases, dir } = require('./cases.js');
 
 const { original } = sluice._internal;
@@ -16,31 +16,6 @@ const patchedNow = {
   pbkdf2: nodeCrypto.pbkdf2, scrypt: nodeCrypto.scrypt, gzip: nodeZlib.gzip, gunzip: nodeZlib.gunzip,
   readFile: fs.readFile, stat: fs.stat, lookup: nodeDns.lookup,
 };
-
-// A callback call's outcome: a synchronous throw, or the callback's arguments.
-function viaCallback(fn, args) {
-  return new Promise((resolve) => {
-    try {
-      fn(...args, (err, ...values) => resolve(err ? { error: describe(err) } : { values }));
-    } catch (e) {
-      resolve({ sync: true, error: describe(e) });
-    }
-  });
-}
-
-async function viaPromise(fn, args) {
-  let p;
-  try {
-    p = fn(...args);
-  } catch (e) {
-    return { sync: true, error: describe(e) };
-  }
-  try {
-    return { value: await p };
-  } catch (e) {
-    return { error: describe(e) };
-  }
-}
 
 (async () => {
   const mismatches = [];

@@ -3,13 +3,10 @@
 // results and errors, the range filled, and run by sluice.
 const test = require('node:test');
 const assert = require('node:assert');
-const { runChild } = require('./helpers.js');
+const { plainAndPatched, patchedUnder } = require('./helpers.js');
 
 test('randomBytes and randomFill callbacks: every outcome equals Node\'s, and sluice ran them', () => {
-  const plain = runChild("require('./test/random-child.js')");
-  assert.strictEqual(plain.status, 0, plain.stderr);
-  const patched = runChild("require('./test/random-child.js')", { args: ['-r', './patch.js'] });
-  assert.strictEqual(patched.status, 0, patched.stderr);
+  const { plain, patched } = plainAndPatched("require('./test/random-child.js')");
   assert.deepStrictEqual(patched.json.outcomes, plain.json.outcomes);
   assert.match(plain.json.outcomes['randomFill buffer, offset, size'], /outside zero true, inside filled true/);
   assert.match(plain.json.outcomes['randomFill size past the end'], /^sync .*ERR_OUT_OF_RANGE/);
@@ -20,11 +17,8 @@ test('randomBytes and randomFill callbacks: every outcome equals Node\'s, and sl
 });
 
 test('SLUICE_PATCH_RANDOMBYTES=0 and SLUICE_PATCH_RANDOMFILL=0 leave them to Node', () => {
-  const probe = "console.log(JSON.stringify(require('./patch.js').patched.filter((p) => p.startsWith('crypto.random'))))";
-  let r = runChild(probe, { args: ['-r', './patch.js'] });
-  assert.deepStrictEqual(r.json, ['crypto.randomBytes', 'crypto.randomFill']);
-  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_RANDOMBYTES: '0' } });
-  assert.deepStrictEqual(r.json, ['crypto.randomFill']);
-  r = runChild(probe, { args: ['-r', './patch.js'], env: { SLUICE_PATCH_RANDOMFILL: 'off' } });
-  assert.deepStrictEqual(r.json, ['crypto.randomBytes']);
+  const mine = (env) => patchedUnder(env).filter((p) => p.startsWith('crypto.random'));
+  assert.deepStrictEqual(mine(), ['crypto.randomBytes', 'crypto.randomFill']);
+  assert.deepStrictEqual(mine({ SLUICE_PATCH_RANDOMBYTES: '0' }), ['crypto.randomFill']);
+  assert.deepStrictEqual(mine({ SLUICE_PATCH_RANDOMFILL: 'off' }), ['crypto.randomBytes']);
 });
