@@ -27,34 +27,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { option, whole, someOf } = require('./options.js');
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const POLICIES = ['normal', 'batch', 'idle', 'guarded'];
 
-function option(name, fallback, check) {
-  const args = process.argv.slice(2);
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const raw = args[at + 1];
-  const value = check(raw);
-  if (value === undefined) {
-    console.error(`bench: --${name} ${raw}: not accepted (see the header of bench/cpu-sched.js)`);
-    process.exit(2);
-  }
-  return value;
-}
-
-const whole = (min) => (raw) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : undefined;
-};
 const ROUNDS = option('rounds', 5, whole(1));
 const DURATION = option('duration-ms', 3000, whole(100));
 const POOL = option('pool', 4, whole(1));
-const policies = option('policies', POLICIES, (raw) => {
-  const list = String(raw || '').split(',');
-  return list.length && list.every((p) => POLICIES.includes(p)) ? list : undefined;
-});
+const policies = option('policies', POLICIES, someOf(POLICIES));
 const NO_LAB = process.argv.includes('--no-lab');
 const lab = NO_LAB ? null : option('lab', null, (raw) => (raw && fs.existsSync(raw) ? raw : undefined))
   || ['release', 'debug'].map((p) => path.join(ROOT, 'target', p, 'sluice')).find((p) => fs.existsSync(p));

@@ -26,13 +26,9 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const args = process.argv.slice(2);
-const runsAt = args.indexOf('--runs');
-const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
-if (!Number.isInteger(RUNS) || RUNS < 1) {
-  console.error(`bench: --runs ${args[runsAt + 1]}: expected a whole number >= 1`);
-  process.exit(2);
-}
+const { option, whole } = require('./options.js');
+
+const RUNS = option('runs', 5, whole(1));
 
 const child = (warm) => `
   const crypto = require('node:crypto'), dns = require('node:dns'), fs = require('node:fs');

@@ -15,19 +15,10 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 
-const args = process.argv.slice(2);
-function opt(name, dflt) {
-  const i = args.indexOf(name);
-  if (i < 0) return dflt;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) {
-    console.error(`bench: ${name} ${args[i + 1]}: expected a positive number`);
-    process.exit(2);
-  }
-  return v;
-}
-const SECONDS = opt('--seconds', 8);
-const LOGINS = opt('--logins', 16);
+const { option, positive } = require('./options.js');
+
+const SECONDS = option('seconds', 8, positive);
+const LOGINS = option('logins', 16, positive);
 const ITER = 100000;
 const PKG = path.join(__dirname, '..');
 

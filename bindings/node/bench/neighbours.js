@@ -28,32 +28,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
+const { option, whole, someOf } = require('./options.js');
 
 const SETUPS = ['node', 'guarded', 'normal', 'normal-0', 'batch', 'idle'];
 
-function option(name, fallback, check) {
-  const args = process.argv.slice(2);
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const raw = args[at + 1];
-  const value = check(raw);
-  if (value === undefined) {
-    console.error(`bench: --${name} ${raw}: not accepted (see the header of bench/neighbours.js)`);
-    process.exit(2);
-  }
-  return value;
-}
-const whole = (min) => (raw) => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= min ? n : undefined;
-};
 const ROUNDS = option('rounds', 3, whole(1));
 const HOGS = option('hogs', os.availableParallelism(), whole(0));
 const CALLS = option('calls', 32, whole(1));
-const setups = option('setups', ['node', 'guarded', 'normal', 'normal-0'], (raw) => {
-  const list = String(raw || '').split(',');
-  return list.length && list.every((s) => SETUPS.includes(s)) ? list : undefined;
-});
+const setups = option('setups', ['node', 'guarded', 'normal', 'normal-0'], someOf(SETUPS));
 
 const PATCH = path.join(__dirname, '..', 'patch.js');
 if (!fs.existsSync(path.join(__dirname, '..', 'sluice.node'))) {

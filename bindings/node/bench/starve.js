@@ -21,13 +21,9 @@ const dns = require('node:dns');
 const { performance } = require('node:perf_hooks');
 const sluice = require('..');
 
-const args = process.argv.slice(2);
-const roundsAt = args.indexOf('--rounds');
-const ROUNDS = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 7;
-if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
-  console.error(`bench: --rounds ${args[roundsAt + 1]}: expected a whole number >= 1`);
-  process.exit(2);
-}
+const { option, whole } = require('./options.js');
+
+const ROUNDS = option('rounds', 7, whole(1));
 const ITER = 100000;
 
 const file = path.join(os.tmpdir(), `sluice-bench-${process.pid}.txt`);
