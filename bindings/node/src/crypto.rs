@@ -9,6 +9,25 @@ use napi_derive::napi;
 use sluice::Lane;
 use sluice::crypto::{self, Digest, KeyPairKind};
 
+/// A `sluice::crypto` digest by its name; another name is thrown at the
+/// call.
+fn parse_digest(name: &str) -> napi::Result<Digest> {
+    name.parse()
+        .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))
+}
+
+/// Runs `key` on the `Cpu` lane: its bytes, or its error as an `invalid`
+/// failure.
+fn derive(
+    inbox: &Inbox,
+    key: impl FnOnce() -> Result<Vec<u8>, crypto::CryptoError> + Send + 'static,
+) -> napi::Result<f64> {
+    submit(inbox, Lane::Cpu, move || match key() {
+        Ok(key) => Done::Bytes(key),
+        Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
+    })
+}
+
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
 pub fn pbkdf2(
@@ -19,15 +38,10 @@ pub fn pbkdf2(
     keylen: u32,
     digest: String,
 ) -> napi::Result<f64> {
-    let digest: Digest = digest
-        .parse()
-        .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
+    let digest = parse_digest(&digest)?;
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(inbox, Lane::Cpu, move || {
-        match crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest) {
-            Ok(key) => Done::Bytes(key),
-            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
-        }
+    derive(inbox, move || {
+        crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest)
     })
 }
 
@@ -43,15 +57,10 @@ pub fn hkdf(
     info: Buffer,
     keylen: u32,
 ) -> napi::Result<f64> {
-    let digest: Digest = digest
-        .parse()
-        .map_err(|e: crypto::CryptoError| napi::Error::from_reason(e.to_string()))?;
+    let digest = parse_digest(&digest)?;
     let (ikm, salt, info) = (ikm.to_vec(), salt.to_vec(), info.to_vec());
-    submit(inbox, Lane::Cpu, move || {
-        match crypto::hkdf_sync(digest, &ikm, &salt, &info, keylen as usize) {
-            Ok(key) => Done::Bytes(key),
-            Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
-        }
+    derive(inbox, move || {
+        crypto::hkdf_sync(digest, &ikm, &salt, &info, keylen as usize)
     })
 }
 

@@ -35,6 +35,36 @@ fn retry(mut call: impl FnMut() -> isize) -> io::Result<usize> {
     }
 }
 
+/// `plain(fd, buf, len)` (at the file's offset) where `position` is -1, else
+/// `positioned(fd, buf, len, position)`: `read`/`pread` or `write`/`pwrite`,
+/// blocking, `EINTR` retried.
+///
+/// # Safety
+///
+/// `buf` points at `len` bytes that outlive the call, writable where the
+/// call writes into them; the kernel touches at most `len` of them.
+unsafe fn transfer<P: Copy>(
+    fd: i32,
+    buf: P,
+    len: usize,
+    position: f64,
+    plain: unsafe extern "C" fn(i32, P, usize) -> isize,
+    positioned: unsafe extern "C" fn(i32, P, usize, libc::off_t) -> isize,
+) -> io::Result<usize> {
+    sluice::blocking(|| {
+        retry(|| {
+            // SAFETY: the caller's promise on `buf` and `len`.
+            unsafe {
+                if position < 0.0 {
+                    plain(fd, buf, len)
+                } else {
+                    positioned(fd, buf, len, position as libc::off_t)
+                }
+            }
+        })
+    })
+}
+
 /// `fs.open(path, flags, mode)`: the descriptor, or Node's error naming the
 /// path (`ENOENT: no such file or directory, open '...'`).
 #[napi]
@@ -72,20 +102,18 @@ pub fn fd_read(inbox: &Inbox, fd: i32, length: u32, position: f64) -> napi::Resu
             return Done::Fail(Failure::sys(&e, "read", false));
         }
         buf.resize(length as usize, 0);
-        let read = sluice::blocking(|| {
-            retry(|| {
-                let p = buf.as_mut_ptr().cast();
-                // SAFETY: `p` points at `buf.len()` writable bytes that
-                // outlive the call; the kernel writes at most that many.
-                unsafe {
-                    if position < 0.0 {
-                        libc::read(fd, p, buf.len())
-                    } else {
-                        libc::pread(fd, p, buf.len(), position as libc::off_t)
-                    }
-                }
-            })
-        });
+        let len = buf.len();
+        // SAFETY: `buf` has `len` writable bytes and outlives the call.
+        let read = unsafe {
+            transfer(
+                fd,
+                buf.as_mut_ptr().cast(),
+                len,
+                position,
+                libc::read,
+                libc::pread,
+            )
+        };
         match read {
             Ok(n) => {
                 buf.truncate(n);
@@ -103,20 +131,18 @@ pub fn fd_read(inbox: &Inbox, fd: i32, length: u32, position: f64) -> napi::Resu
 pub fn fd_write(inbox: &Inbox, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
     let data = data.to_vec();
     submit(inbox, Lane::FastIo, move || {
-        let written = sluice::blocking(|| {
-            retry(|| {
-                let p = data.as_ptr().cast();
-                // SAFETY: `p` points at `data.len()` readable bytes that
-                // outlive the call.
-                unsafe {
-                    if position < 0.0 {
-                        libc::write(fd, p, data.len())
-                    } else {
-                        libc::pwrite(fd, p, data.len(), position as libc::off_t)
-                    }
-                }
-            })
-        });
+        // SAFETY: `data` has `data.len()` readable bytes and outlives the
+        // call; write only reads them.
+        let written = unsafe {
+            transfer(
+                fd,
+                data.as_ptr().cast(),
+                data.len(),
+                position,
+                libc::write,
+                libc::pwrite,
+            )
+        };
         match written {
             Ok(n) => Done::Number(n as f64),
             Err(e) => Done::Fail(Failure::sys(&e, "write", false)),

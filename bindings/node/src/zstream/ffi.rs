@@ -56,63 +56,8 @@ pub(super) type ZFn = unsafe extern "C" fn(*mut ZStream, c_int) -> c_int;
 pub(super) type ZEnd = unsafe extern "C" fn(*mut ZStream) -> c_int;
 pub(super) type ZDict = unsafe extern "C" fn(*mut ZStream, *const u8, c_uint) -> c_int;
 
-/// The zlib functions Node's zlib module calls, from the process.
-pub(super) struct ZlibFns {
-    pub(super) version: unsafe extern "C" fn() -> *const c_char,
-    pub(super) deflate_init2: unsafe extern "C" fn(
-        *mut ZStream,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        c_int,
-        *const c_char,
-        c_int,
-    ) -> c_int,
-    pub(super) deflate: ZFn,
-    pub(super) deflate_end: ZEnd,
-    pub(super) deflate_reset: ZEnd,
-    pub(super) deflate_params: unsafe extern "C" fn(*mut ZStream, c_int, c_int) -> c_int,
-    pub(super) deflate_set_dictionary: ZDict,
-    pub(super) inflate_init2:
-        unsafe extern "C" fn(*mut ZStream, c_int, *const c_char, c_int) -> c_int,
-    pub(super) inflate: ZFn,
-    pub(super) inflate_end: ZEnd,
-    pub(super) inflate_reset: ZEnd,
-    pub(super) inflate_set_dictionary: ZDict,
-}
-
 pub(super) type Alloc = Option<unsafe extern "C" fn(*mut c_void, usize) -> *mut c_void>;
 pub(super) type Free = Option<unsafe extern "C" fn(*mut c_void, *mut c_void)>;
-
-/// The brotli functions Node's zlib module calls, from the process.
-pub(super) struct BrotliFns {
-    pub(super) enc_create: unsafe extern "C" fn(Alloc, Free, *mut c_void) -> *mut c_void,
-    pub(super) enc_set: unsafe extern "C" fn(*mut c_void, c_int, u32) -> c_int,
-    pub(super) enc_stream: unsafe extern "C" fn(
-        *mut c_void,
-        c_int,
-        *mut usize,
-        *mut *const u8,
-        *mut usize,
-        *mut *mut u8,
-        *mut usize,
-    ) -> c_int,
-    pub(super) enc_destroy: unsafe extern "C" fn(*mut c_void),
-    pub(super) dec_create: unsafe extern "C" fn(Alloc, Free, *mut c_void) -> *mut c_void,
-    pub(super) dec_set: unsafe extern "C" fn(*mut c_void, c_int, u32) -> c_int,
-    pub(super) dec_stream: unsafe extern "C" fn(
-        *mut c_void,
-        *mut usize,
-        *mut *const u8,
-        *mut usize,
-        *mut *mut u8,
-        *mut usize,
-    ) -> c_int,
-    pub(super) dec_error_code: unsafe extern "C" fn(*mut c_void) -> c_int,
-    pub(super) dec_error_string: unsafe extern "C" fn(c_int) -> *const c_char,
-    pub(super) dec_destroy: unsafe extern "C" fn(*mut c_void),
-}
 
 /// The address of `name` among the process's exported symbols, or null.
 pub(super) fn symbol(name: &str) -> *mut c_void {
@@ -124,111 +69,105 @@ pub(super) fn symbol(name: &str) -> *mut c_void {
     unsafe { libc::dlsym(std::ptr::null_mut(), name.as_ptr()) }
 }
 
-/// Reads a function pointer of type `$t` from the symbol `$name`, or
-/// returns `None` from the enclosing function.
-macro_rules! resolve {
-    ($name:expr, $t:ty) => {{
-        let p = symbol(&$name);
-        if p.is_null() {
-            return None;
+/// A struct of C functions found by name among the process's exported
+/// symbols, each field written once with its symbol and its type, and the
+/// function that finds them all, once (`None` where one is missing).
+macro_rules! exported_fns {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $find:ident {
+            $($field:ident: $symbol:literal => $t:ty,)*
         }
-        // SAFETY: `p` is the non-null address of the exported C function of
-        // that name, whose signature `$t` copies from zlib.h / brotli's
-        // encode.h and decode.h (the libraries Node's zlib module calls).
-        unsafe { std::mem::transmute::<*mut c_void, $t>(p) }
-    }};
+    ) => {
+        $(#[$doc])*
+        pub(super) struct $name {
+            $(pub(super) $field: $t,)*
+        }
+
+        pub(super) fn $find() -> Option<&'static $name> {
+            static FNS: OnceLock<Option<$name>> = OnceLock::new();
+            FNS.get_or_init(|| {
+                Some($name {
+                    $($field: {
+                        let p = symbol($symbol);
+                        if p.is_null() {
+                            return None;
+                        }
+                        // SAFETY: `p` is the non-null address of the exported
+                        // C function of that name, whose signature `$t`
+                        // copies from zlib.h / brotli's encode.h and decode.h
+                        // (the libraries Node's zlib module calls).
+                        unsafe { std::mem::transmute::<*mut c_void, $t>(p) }
+                    },)*
+                })
+            })
+            .as_ref()
+        }
+    };
 }
 
-pub(super) fn zlib_fns() -> Option<&'static ZlibFns> {
-    static FNS: OnceLock<Option<ZlibFns>> = OnceLock::new();
-    FNS.get_or_init(|| {
-        // The unprefixed names: Node's zlib module's (its `Cr_z_` names,
-        // where a build has them too, are another copy, whose deflate
-        // chooses other matches).
-        let n = |f: &str| f.to_string();
-        Some(ZlibFns {
-            version: resolve!(n("zlibVersion"), unsafe extern "C" fn() -> *const c_char),
-            deflate_init2: resolve!(
-                n("deflateInit2_"),
-                unsafe extern "C" fn(
-                    *mut ZStream,
-                    c_int,
-                    c_int,
-                    c_int,
-                    c_int,
-                    c_int,
-                    *const c_char,
-                    c_int,
-                ) -> c_int
-            ),
-            deflate: resolve!(n("deflate"), ZFn),
-            deflate_end: resolve!(n("deflateEnd"), ZEnd),
-            deflate_reset: resolve!(n("deflateReset"), ZEnd),
-            deflate_params: resolve!(
-                n("deflateParams"),
-                unsafe extern "C" fn(*mut ZStream, c_int, c_int) -> c_int
-            ),
-            deflate_set_dictionary: resolve!(n("deflateSetDictionary"), ZDict),
-            inflate_init2: resolve!(
-                n("inflateInit2_"),
-                unsafe extern "C" fn(*mut ZStream, c_int, *const c_char, c_int) -> c_int
-            ),
-            inflate: resolve!(n("inflate"), ZFn),
-            inflate_end: resolve!(n("inflateEnd"), ZEnd),
-            inflate_reset: resolve!(n("inflateReset"), ZEnd),
-            inflate_set_dictionary: resolve!(n("inflateSetDictionary"), ZDict),
-        })
-    })
-    .as_ref()
+// The unprefixed names: Node's zlib module's (its `Cr_z_` names, where a
+// build has them too, are another copy, whose deflate chooses other
+// matches).
+exported_fns! {
+    /// The zlib functions Node's zlib module calls, from the process.
+    ZlibFns, zlib_fns {
+        version: "zlibVersion" => unsafe extern "C" fn() -> *const c_char,
+        deflate_init2: "deflateInit2_" => unsafe extern "C" fn(
+            *mut ZStream,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            c_int,
+            *const c_char,
+            c_int,
+        ) -> c_int,
+        deflate: "deflate" => ZFn,
+        deflate_end: "deflateEnd" => ZEnd,
+        deflate_reset: "deflateReset" => ZEnd,
+        deflate_params: "deflateParams" => unsafe extern "C" fn(*mut ZStream, c_int, c_int) -> c_int,
+        deflate_set_dictionary: "deflateSetDictionary" => ZDict,
+        inflate_init2: "inflateInit2_" =>
+            unsafe extern "C" fn(*mut ZStream, c_int, *const c_char, c_int) -> c_int,
+        inflate: "inflate" => ZFn,
+        inflate_end: "inflateEnd" => ZEnd,
+        inflate_reset: "inflateReset" => ZEnd,
+        inflate_set_dictionary: "inflateSetDictionary" => ZDict,
+    }
 }
 
-pub(super) fn brotli_fns() -> Option<&'static BrotliFns> {
-    static FNS: OnceLock<Option<BrotliFns>> = OnceLock::new();
-    FNS.get_or_init(|| {
-        type Create = unsafe extern "C" fn(Alloc, Free, *mut c_void) -> *mut c_void;
-        type Set = unsafe extern "C" fn(*mut c_void, c_int, u32) -> c_int;
-        type Destroy = unsafe extern "C" fn(*mut c_void);
-        Some(BrotliFns {
-            enc_create: resolve!("BrotliEncoderCreateInstance", Create),
-            enc_set: resolve!("BrotliEncoderSetParameter", Set),
-            enc_stream: resolve!(
-                "BrotliEncoderCompressStream",
-                unsafe extern "C" fn(
-                    *mut c_void,
-                    c_int,
-                    *mut usize,
-                    *mut *const u8,
-                    *mut usize,
-                    *mut *mut u8,
-                    *mut usize,
-                ) -> c_int
-            ),
-            enc_destroy: resolve!("BrotliEncoderDestroyInstance", Destroy),
-            dec_create: resolve!("BrotliDecoderCreateInstance", Create),
-            dec_set: resolve!("BrotliDecoderSetParameter", Set),
-            dec_stream: resolve!(
-                "BrotliDecoderDecompressStream",
-                unsafe extern "C" fn(
-                    *mut c_void,
-                    *mut usize,
-                    *mut *const u8,
-                    *mut usize,
-                    *mut *mut u8,
-                    *mut usize,
-                ) -> c_int
-            ),
-            dec_error_code: resolve!(
-                "BrotliDecoderGetErrorCode",
-                unsafe extern "C" fn(*mut c_void) -> c_int
-            ),
-            dec_error_string: resolve!(
-                "BrotliDecoderErrorString",
-                unsafe extern "C" fn(c_int) -> *const c_char
-            ),
-            dec_destroy: resolve!("BrotliDecoderDestroyInstance", Destroy),
-        })
-    })
-    .as_ref()
+exported_fns! {
+    /// The brotli functions Node's zlib module calls, from the process.
+    BrotliFns, brotli_fns {
+        enc_create: "BrotliEncoderCreateInstance" =>
+            unsafe extern "C" fn(Alloc, Free, *mut c_void) -> *mut c_void,
+        enc_set: "BrotliEncoderSetParameter" => unsafe extern "C" fn(*mut c_void, c_int, u32) -> c_int,
+        enc_stream: "BrotliEncoderCompressStream" => unsafe extern "C" fn(
+            *mut c_void,
+            c_int,
+            *mut usize,
+            *mut *const u8,
+            *mut usize,
+            *mut *mut u8,
+            *mut usize,
+        ) -> c_int,
+        enc_destroy: "BrotliEncoderDestroyInstance" => unsafe extern "C" fn(*mut c_void),
+        dec_create: "BrotliDecoderCreateInstance" =>
+            unsafe extern "C" fn(Alloc, Free, *mut c_void) -> *mut c_void,
+        dec_set: "BrotliDecoderSetParameter" => unsafe extern "C" fn(*mut c_void, c_int, u32) -> c_int,
+        dec_stream: "BrotliDecoderDecompressStream" => unsafe extern "C" fn(
+            *mut c_void,
+            *mut usize,
+            *mut *const u8,
+            *mut usize,
+            *mut *mut u8,
+            *mut usize,
+        ) -> c_int,
+        dec_error_code: "BrotliDecoderGetErrorCode" => unsafe extern "C" fn(*mut c_void) -> c_int,
+        dec_error_string: "BrotliDecoderErrorString" => unsafe extern "C" fn(c_int) -> *const c_char,
+        dec_destroy: "BrotliDecoderDestroyInstance" => unsafe extern "C" fn(*mut c_void),
+    }
 }
 
 /// An error as `node_zlib.cc`'s `CompressionError`: `handle.onerror`'s
