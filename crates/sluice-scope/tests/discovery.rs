@@ -94,29 +94,15 @@ fn a_stripped_node_is_found_by_start_routine_busy_or_idle_and_by_the_heuristic_i
     for n in [1u32, 4, 16] {
         let node = NodeProc::start(Some(&stripped), n, &["idle"]);
         let t = Target::open(node.pid).unwrap();
-        let status = found(&t, Strategy::Auto);
-        assert_eq!(
-            size(&status),
-            (n as usize, Method::StartRoutine),
-            "{status:?}"
-        );
-        assert!(
-            status.summary().contains("uv_* functions"),
-            "{}",
-            status.summary()
-        );
         // Idle threads: the futex heuristic sees them too.
-        let status = found(&t, Strategy::Futex);
-        assert_eq!(
-            size(&status),
-            (n as usize, Method::FutexHeuristic),
-            "{status:?}"
-        );
-        assert!(
-            status.summary().contains("heuristic"),
-            "{}",
-            status.summary()
-        );
+        for (strategy, method, says) in [
+            (Strategy::Auto, Method::StartRoutine, "uv_* functions"),
+            (Strategy::Futex, Method::FutexHeuristic, "heuristic"),
+        ] {
+            let status = found(&t, strategy);
+            assert_eq!(size(&status), (n as usize, method), "{status:?}");
+            assert!(status.summary().contains(says), "{}", status.summary());
+        }
     }
     // Every pool thread busy: the start routine still finds them all; the
     // futex heuristic cannot, and says the pool is not found.

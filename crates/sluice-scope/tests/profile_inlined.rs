@@ -8,10 +8,10 @@
 //! before `Profiler.start`, as `sluice scope --profile` does) `tightLoop`
 //! is a frame of its own and the top of "held by your code". Counts only.
 
-use sluice_scope::profile::analysis::analyse;
+use sluice_scope::profile::analysis::{Analysis, HeldBy, analyse};
 use sluice_scope::profile::cpuprofile::CpuProfile;
 
-fn fixture(name: &str) -> sluice_scope::profile::analysis::Analysis {
+fn fixture(name: &str) -> Analysis {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/inlined")
         .join(name);
@@ -19,17 +19,24 @@ fn fixture(name: &str) -> sluice_scope::profile::analysis::Analysis {
     analyse(&CpuProfile::from_json(&bytes).unwrap(), None)
 }
 
+/// The top of "held by your code" in `a`, which must be `function` at a
+/// location starting `at` (`node`: which recording).
+fn top<'a>(a: &'a Analysis, node: &str, function: &str, at: &str) -> &'a HeldBy {
+    let top = &a.held_by[0];
+    assert_eq!(top.time.function, function, "{node}");
+    assert!(
+        top.time.location.starts_with(at),
+        "{node}: {}",
+        top.time.location
+    );
+    top
+}
+
 #[test]
 fn inlined_code_kept_is_charged_to_the_callers_call_line() {
     for node in ["node22", "node24"] {
         let a = fixture(&format!("{node}-keep.cpuprofile"));
-        let top = &a.held_by[0];
-        assert_eq!(top.time.function, "(anonymous)", "{node}");
-        assert!(
-            top.time.location.starts_with("/fixture/record.js:23:"),
-            "{node}: {}",
-            top.time.location
-        );
+        let top = top(&a, node, "(anonymous)", "/fixture/record.js:23:");
         // Every tick of the callback is on its one line, the call's.
         let hot = top.hot_line.as_ref().expect("per-line ticks");
         assert_eq!((hot.line, hot.pct), (23, 100.0), "{node}");
@@ -45,13 +52,7 @@ fn inlined_code_kept_is_charged_to_the_callers_call_line() {
 fn inlined_code_discarded_names_the_callee() {
     for node in ["node22", "node24"] {
         let a = fixture(&format!("{node}-fresh.cpuprofile"));
-        let top = &a.held_by[0];
-        assert_eq!(top.time.function, "tightLoop", "{node}");
-        assert!(
-            top.time.location.starts_with("/fixture/record.js:16:"),
-            "{node}: {}",
-            top.time.location
-        );
+        let top = top(&a, node, "tightLoop", "/fixture/record.js:16:");
         // The samples until the optimized callback running at the start
         // returned stay with it, on the line of the call.
         let caller = &a.held_by[1];

@@ -61,14 +61,7 @@ fn an_idle_pool_is_not_saturated() {
         assert_eq!(r.queue_depth_max, Some(0));
     }
     let json = serde_json::to_value(&r).unwrap();
-    for k in [
-        "pool_size",
-        "busy_threads",
-        "utilization_pct",
-        "saturation_pct",
-        "loop_utilization_pct",
-        "verdict",
-    ] {
+    for k in sluice_scope::verdict::aggregate::ALWAYS_IN_JSON {
         assert!(json.get(k).is_some(), "{k} missing: {json}");
     }
     assert_eq!(json["verdict"], "healthy");

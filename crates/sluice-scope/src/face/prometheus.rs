@@ -563,28 +563,10 @@ impl Face for Exporter {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::sample::classify::{IdleWait, ThreadState};
-    use crate::sample::sampler::Tick;
-    use crate::target::discovery::{Method, Pool, PoolStatus};
-    use crate::verdict::aggregate::{Context, Window};
 
     /// One 1-second window of process 42: both pool threads on CPU.
     pub(in crate::face) fn window_report() -> Report {
-        let status = PoolStatus::Started(Pool {
-            method: Method::Memory,
-            tids: vec![1, 2],
-            idle: IdleWait::AnyFutex,
-            evidence: vec![],
-        });
-        let mut w = Window::new(vec![1, 2]);
-        w.add(
-            &Tick {
-                pool: vec![ThreadState::OnCpu, ThreadState::OnCpu],
-                loop_state: ThreadState::Idle,
-            },
-            None,
-        );
-        w.finish(Context::bare(1.0, 42, &status))
+        crate::verdict::aggregate::one_sample_report(1.0, 42, 2)
     }
 
     #[test]
@@ -651,26 +633,23 @@ pub(super) mod tests {
         t.add(&r);
         let text = encode(&r, &t);
         let page = parse(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
-        let pid = [("pid", "42")];
-        assert_eq!(
-            page.value("sluice_scope_pool_cpu_seconds_total", &pid),
-            Some(2.0)
-        );
-        assert_eq!(
-            page.value("sluice_scope_loop_cpu_seconds_total", &pid),
-            Some(1.0)
-        );
-        assert_eq!(
-            page.value("sluice_scope_sampler_cpu_seconds_total", &pid),
-            Some(0.04)
-        );
+        let pid: &[(&str, &str)] = &[("pid", "42")];
+        let cpu: &[(&str, &str)] = &[("pid", "42"), ("lane", "cpu")];
+        for (name, labels, want) in [
+            ("sluice_scope_pool_cpu_seconds_total", pid, 2.0),
+            ("sluice_scope_loop_cpu_seconds_total", pid, 1.0),
+            ("sluice_scope_sampler_cpu_seconds_total", pid, 0.04),
+            ("sluice_scope_queue_wait_seconds_count", cpu, 6.0),
+            ("sluice_scope_run_time_seconds_count", cpu, 4.0),
+            ("sluice_scope_run_time_seconds_sum", cpu, 0.14),
+            // The summed-seconds counters and the ratios stay.
+            ("sluice_scope_probe_run_seconds_total", cpu, 0.14),
+            ("sluice_scope_pool_saturation_ratio", pid, 1.0),
+        ] {
+            assert_eq!(page.value(name, labels), Some(want), "{name}");
+        }
         let wait = page.family("sluice_scope_queue_wait_seconds").unwrap();
         assert_eq!(wait.kind, Kind::Histogram);
-        let cpu = [("pid", "42"), ("lane", "cpu")];
-        assert_eq!(
-            page.value("sluice_scope_queue_wait_seconds_count", &cpu),
-            Some(6.0)
-        );
         let le = |le: &str| {
             page.value(
                 "sluice_scope_queue_wait_seconds_bucket",
@@ -683,23 +662,6 @@ pub(super) mod tests {
         assert_eq!(le("0.0025"), Some(4.0));
         assert_eq!(le("10.0"), Some(4.0));
         assert_eq!(le("+Inf"), Some(6.0));
-        assert_eq!(
-            page.value("sluice_scope_run_time_seconds_count", &cpu),
-            Some(4.0)
-        );
-        assert_eq!(
-            page.value("sluice_scope_run_time_seconds_sum", &cpu),
-            Some(0.14)
-        );
-        // The summed-seconds counters and the ratios stay.
-        assert_eq!(
-            page.value("sluice_scope_probe_run_seconds_total", &cpu),
-            Some(0.14)
-        );
-        assert_eq!(
-            page.value("sluice_scope_pool_saturation_ratio", &pid),
-            Some(1.0)
-        );
         assert_eq!(
             page.family("sluice_scope_verdict").unwrap().kind,
             Kind::Gauge

@@ -79,6 +79,19 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// A plan before scope reads the process's memory ([`plan_of`] reads
+    /// it): the program's SIGUSR1 listener unknown.
+    fn unread(pid: u32, flags: InspectFlags, addr: Option<SocketAddr>, already_open: bool) -> Plan {
+        Plan {
+            pid,
+            flags,
+            addr,
+            already_open,
+            app_listener: AppListener::Unknown("scope did not read the process's memory".into()),
+            main: MainThread::new(pid),
+        }
+    }
+
     /// `127.0.0.1:9229`, or `127.0.0.1:<random>` for port 0.
     pub fn addr_text(&self) -> String {
         match self.addr {
@@ -134,50 +147,18 @@ pub fn plan(pid: u32) -> Result<Plan, InspectorError> {
             for l in &held {
                 let addr = SocketAddr::new(ip, l.addr.port());
                 if netns::run_in(pid, move || discover::list(pid, addr)).is_ok() {
-                    return Ok(Plan {
-                        pid,
-                        flags,
-                        addr: Some(addr),
-                        already_open: true,
-                        app_listener: unread(),
-                        main: MainThread::new(pid),
-                    });
+                    return Ok(Plan::unread(pid, flags, Some(addr), true));
                 }
             }
         }
-        return Ok(Plan {
-            pid,
-            flags,
-            addr: None,
-            already_open: false,
-            app_listener: unread(),
-            main: MainThread::new(pid),
-        });
+        return Ok(Plan::unread(pid, flags, None, false));
     }
     let addr = SocketAddr::new(ip, flags.port);
-    if held.iter().any(|l| l.addr.port() == flags.port) {
-        return Ok(Plan {
-            pid,
-            flags,
-            addr: Some(addr),
-            already_open: true,
-            app_listener: unread(),
-            main: MainThread::new(pid),
-        });
+    let already_open = held.iter().any(|l| l.addr.port() == flags.port);
+    if !already_open {
+        check_port_free(pid, addr)?;
     }
-    check_port_free(pid, addr)?;
-    Ok(Plan {
-        pid,
-        flags,
-        addr: Some(addr),
-        already_open: false,
-        app_listener: unread(),
-        main: MainThread::new(pid),
-    })
-}
-
-fn unread() -> AppListener {
-    AppListener::Unknown("scope did not read the process's memory".into())
+    Ok(Plan::unread(pid, flags, Some(addr), already_open))
 }
 
 /// [`plan`], with what the process's memory says: whether the program

@@ -62,14 +62,7 @@ pub fn held_listeners(pid: u32) -> io::Result<Vec<Listener>> {
 /// Who holds the socket `inode`: `process 4242 (node)`, from a walk of
 /// `/proc/*/fd` (processes this user may read).
 pub fn owner_of(inode: u64) -> Option<String> {
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<u32>().ok())
-        else {
-            continue;
-        };
+    for pid in crate::target::process_ids().ok()? {
         if held_inodes(pid).is_ok_and(|h| h.contains(&inode)) {
             let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
             return Some(format!("process {pid} ({})", comm.trim()));

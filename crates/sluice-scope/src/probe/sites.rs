@@ -184,15 +184,22 @@ mod tests {
         }
     }
 
+    /// An image with all four functions: `uv__work_submit` at 0x401000,
+    /// `uv_queue_work` at 0x402000, `worker` at 0x403000 and
+    /// `uv__work_done` at 0x404000, of the code given for two of them.
+    fn pool_image(queue_work: &[u8], worker: &[u8]) -> LibuvImage {
+        image(ThreadpoolSymbols {
+            work_submit: Some(f(0x40_1000, RET)),
+            worker: Some(f(0x40_3000, worker)),
+            work_done: Some(f(0x40_4000, DONE)),
+            queue_work: Some(f(0x40_2000, queue_work)),
+            ..ThreadpoolSymbols::default()
+        })
+    }
+
     #[test]
     fn finds_the_call_sites_and_their_offsets() {
-        let img = image(ThreadpoolSymbols {
-            work_submit: Some(f(0x40_1000, RET)),
-            worker: Some(f(0x40_3000, WORKER)),
-            work_done: Some(f(0x40_4000, DONE)),
-            queue_work: Some(f(0x40_2000, RET)),
-            ..ThreadpoolSymbols::default()
-        });
+        let img = pool_image(RET, WORKER);
         let s = sites(&img).unwrap();
         let at = |e: &str| s.iter().find(|x| x.event == e).unwrap().file_offset;
         assert_eq!(s.len(), 5);
@@ -205,13 +212,7 @@ mod tests {
 
     #[test]
     fn queue_work_calling_submit_is_not_probed_twice() {
-        let img = image(ThreadpoolSymbols {
-            work_submit: Some(f(0x40_1000, RET)),
-            worker: Some(f(0x40_3000, WORKER)),
-            work_done: Some(f(0x40_4000, DONE)),
-            queue_work: Some(f(0x40_2000, QUEUE_CALLS)),
-            ..ThreadpoolSymbols::default()
-        });
+        let img = pool_image(QUEUE_CALLS, WORKER);
         let s = sites(&img).unwrap();
         assert_eq!(s.len(), 4);
         assert!(s.iter().all(|x| x.event != "queue_work"));
@@ -236,13 +237,7 @@ mod tests {
 
     #[test]
     fn an_unexpected_worker_is_refused() {
-        let img = image(ThreadpoolSymbols {
-            work_submit: Some(f(0x40_1000, RET)),
-            worker: Some(f(0x40_3000, RET)),
-            work_done: Some(f(0x40_4000, DONE)),
-            queue_work: Some(f(0x40_2000, RET)),
-            ..ThreadpoolSymbols::default()
-        });
+        let img = pool_image(RET, RET);
         assert_eq!(
             sites(&img).unwrap_err().to_string(),
             "/x/node: worker() has 0 indirect calls; expected exactly one (w->work(w)); drop --probe"

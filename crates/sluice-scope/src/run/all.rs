@@ -200,19 +200,12 @@ pub fn scan(
     filter: Option<&CmdlineFilter>,
 ) -> Vec<Target> {
     let me = std::process::id();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
+    let Ok(pids) = crate::target::process_ids() else {
         return Vec::new();
     };
     let mut found = Vec::new();
     let mut present = HashSet::new();
-    for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
+    for pid in pids {
         if pid == me {
             continue;
         }

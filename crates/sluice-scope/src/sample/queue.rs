@@ -124,32 +124,23 @@ mod tests {
         nodes
     }
 
+    /// The addresses of a queue of `wq` alone (no slow I/O list known).
+    fn only(wq: &[[u64; 2]]) -> QueueAddrs {
+        QueueAddrs {
+            wq: wq.as_ptr() as u64,
+            slow: None,
+            slow_running: None,
+        }
+    }
+
     #[test]
     fn counts_an_empty_a_short_and_a_long_queue() {
         let mem = RemoteMemory::open(std::process::id()).unwrap();
         for n in [0, 3, WALK_LIMIT] {
-            let l = list(n);
-            let r = read(
-                &mem,
-                QueueAddrs {
-                    wq: l.as_ptr() as u64,
-                    slow: None,
-                    slow_running: None,
-                },
-            )
-            .unwrap();
+            let r = read(&mem, only(&list(n))).unwrap();
             assert_eq!((r.depth, r.at_least), (n, false), "n = {n}");
         }
-        let l = list(WALK_LIMIT + 5);
-        let r = read(
-            &mem,
-            QueueAddrs {
-                wq: l.as_ptr() as u64,
-                slow: None,
-                slow_running: None,
-            },
-        )
-        .unwrap();
+        let r = read(&mem, only(&list(WALK_LIMIT + 5))).unwrap();
         assert_eq!((r.depth, r.at_least), (WALK_LIMIT, true));
     }
 
@@ -161,12 +152,7 @@ mod tests {
         // Node 2 left the queue for the other list, as libuv does with
         // finished work: its links now point into `other`.
         wq[2] = [other.as_ptr() as u64, other.as_ptr() as u64 + 32];
-        let at = QueueAddrs {
-            wq: wq.as_ptr() as u64,
-            slow: None,
-            slow_running: None,
-        };
-        assert_eq!(read(&mem, at), None);
+        assert_eq!(read(&mem, only(&wq)), None);
     }
 
     #[test]

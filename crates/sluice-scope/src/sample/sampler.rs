@@ -135,14 +135,8 @@ mod tests {
         // A thread parked in a futex wait (std's channel recv), seen as
         // idle under AnyFutex; the main thread (this test's caller is not
         // the process's main thread, so only the pool side is checked).
-        let (tx, rx) = std::sync::mpsc::channel::<u32>();
-        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-        let t = std::thread::spawn(move || {
-            tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
-                .unwrap();
-            let _ = stop_rx.recv();
-        });
-        let tid = rx.recv().unwrap();
+        let parked = crate::target::Parked::start();
+        let tid = parked.tid;
         let mut s = Sampler::new(std::process::id(), &[tid], IdleWait::AnyFutex);
         // The thread reaches its futex wait soon after sending; sample
         // until it has (a count of samples, no time bound asserted).
@@ -158,8 +152,7 @@ mod tests {
         assert_eq!(s.pool_tids(), vec![tid]);
         let (cpu, _) = s.cpu_ns();
         assert!(cpu[0].is_some());
-        stop_tx.send(()).unwrap();
-        t.join().unwrap();
+        parked.end();
         // `join` returns when the kernel clears the thread's tid, a moment
         // before its /proc entry goes: sample until it has gone.
         let mut last = s.tick().pool;

@@ -327,6 +327,45 @@ fn start_time(pid: u32) -> Option<u64> {
     stat_field(&stat, 22)
 }
 
+/// The ids of the processes in `/proc`, in the directory's order.
+pub(crate) fn process_ids() -> std::io::Result<impl Iterator<Item = u32>> {
+    Ok(std::fs::read_dir("/proc")?
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok()))
+}
+
+/// For tests: a thread of this process parked in a futex wait (a channel's
+/// `recv`) until [`Parked::end`].
+#[cfg(test)]
+pub(crate) struct Parked {
+    /// Its thread id.
+    pub(crate) tid: u32,
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+#[cfg(test)]
+impl Parked {
+    /// Starts the thread; returns once it has its id.
+    pub(crate) fn start() -> Parked {
+        let (tx, rx) = std::sync::mpsc::channel::<u32>();
+        let (stop, stop_rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
+                .unwrap();
+            let _ = stop_rx.recv();
+        });
+        let tid = rx.recv().unwrap();
+        Parked { tid, stop, thread }
+    }
+
+    /// Wakes the thread and waits until it has ended.
+    pub(crate) fn end(self) {
+        self.stop.send(()).unwrap();
+        self.thread.join().unwrap();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,17 +396,10 @@ mod tests {
 
     #[test]
     fn a_thread_is_not_a_process() {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-        let t = std::thread::spawn(move || {
-            tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
-                .unwrap();
-            let _ = stop_rx.recv();
-        });
-        let tid = rx.recv().unwrap();
+        let parked = Parked::start();
+        let tid = parked.tid;
         let err = Target::open(tid).unwrap_err();
-        stop_tx.send(()).unwrap();
-        t.join().unwrap();
+        parked.end();
         assert!(
             matches!(err, ScopeError::NotAProcess { pid, tgid } if pid == tid && tgid == std::process::id()),
             "{err}"

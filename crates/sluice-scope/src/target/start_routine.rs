@@ -305,27 +305,13 @@ mod tests {
     /// TID offset is the one that names the spawned threads.
     #[test]
     fn finds_this_processes_thread_structs() {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
-        let stop_rx = std::sync::Arc::new(std::sync::Mutex::new(stop_rx));
-        let mut handles = Vec::new();
-        for _ in 0..3 {
-            let tx = tx.clone();
-            let stop_rx = std::sync::Arc::clone(&stop_rx);
-            handles.push(std::thread::spawn(move || {
-                tx.send(rustix::thread::gettid().as_raw_nonzero().get() as u32)
-                    .unwrap();
-                let _ = stop_rx.lock().unwrap().recv();
-            }));
-        }
-        let mut spawned: Vec<u32> = (0..3).map(|_| rx.recv().unwrap()).collect();
-        spawned.sort_unstable();
+        let parked: Vec<_> = (0..3).map(|_| crate::target::Parked::start()).collect();
+        let spawned: Vec<u32> = parked.iter().map(|p| p.tid).collect();
         let maps = crate::target::maps::read(std::process::id()).unwrap();
         let mem = RemoteMemory::open(std::process::id()).unwrap();
         let structs = thread_structs(&maps, &mem);
-        drop(stop_tx);
-        for h in handles {
-            h.join().unwrap();
+        for p in parked {
+            p.end();
         }
         let len = structs.iter().map(|(_, b)| b.len()).min().unwrap();
         let named = (0..len - 3).step_by(4).any(|off| {

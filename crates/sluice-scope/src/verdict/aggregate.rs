@@ -42,6 +42,17 @@ pub struct ThreadReport {
     pub state: String,
 }
 
+/// Members every `--json` report has, whatever the process's state (a pool
+/// not started, no symbols, a sampler that saw nothing).
+pub const ALWAYS_IN_JSON: [&str; 6] = [
+    "pool_size",
+    "busy_threads",
+    "utilization_pct",
+    "saturation_pct",
+    "loop_utilization_pct",
+    "verdict",
+];
+
 /// What scope saw during one window: one line of `--json`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -459,6 +470,34 @@ fn largest_first(m: &BTreeMap<String, f64>) -> Vec<(String, f64)> {
     v
 }
 
+/// For other modules' tests: the report of one window at `t_s` of process
+/// `pid`, one sample of a 2-thread pool with `busy` of its threads on CPU
+/// and the loop idle.
+#[cfg(test)]
+pub(crate) fn one_sample_report(t_s: f64, pid: u32, busy: usize) -> Report {
+    use crate::sample::classify::IdleWait;
+    use crate::target::discovery::{Method, Pool};
+    let status = PoolStatus::Started(Pool {
+        method: Method::Memory,
+        tids: vec![1, 2],
+        idle: IdleWait::AnyFutex,
+        evidence: vec![],
+    });
+    let mut w = Window::new(vec![1, 2]);
+    let mut pool = vec![ThreadState::Idle; 2];
+    for s in pool.iter_mut().take(busy) {
+        *s = ThreadState::OnCpu;
+    }
+    w.add(
+        &Tick {
+            pool,
+            loop_state: ThreadState::Idle,
+        },
+        None,
+    );
+    w.finish(Context::bare(t_s, pid, &status))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -678,14 +717,7 @@ mod tests {
         assert_eq!(r.verdict, Verdict::LoopBlocked);
         assert_eq!(r.queue_depth, None);
         let json = serde_json::to_value(&r).unwrap();
-        for k in [
-            "pool_size",
-            "busy_threads",
-            "utilization_pct",
-            "saturation_pct",
-            "loop_utilization_pct",
-            "verdict",
-        ] {
+        for k in super::ALWAYS_IN_JSON {
             assert!(json.get(k).is_some(), "{k} missing from {json}");
         }
         assert!(json.get("probe").is_none());

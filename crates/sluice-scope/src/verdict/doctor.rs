@@ -455,6 +455,13 @@ fn first_text(order: Option<Order>) -> String {
 mod tests {
     use super::*;
 
+    /// `v`'s diagnosis, which must be `want`: its text.
+    fn text_of(v: &Vitals, want: Verdict) -> String {
+        let (verdict, text) = diagnose(v);
+        assert_eq!(verdict, want, "{text}");
+        text
+    }
+
     #[test]
     fn thresholds_are_inclusive_and_both_can_hold() {
         let v = Vitals {
@@ -504,8 +511,7 @@ mod tests {
             loop_states: vec![("cpu".into(), 80.0)],
             ..Vitals::default()
         };
-        let (verdict, text) = diagnose(&v);
-        assert_eq!(verdict, Verdict::LoopBlocked);
+        let text = text_of(&v, Verdict::LoopBlocked);
         assert!(
             text.starts_with("loop blocked: the main thread was outside epoll_pwait 80% of the window, 80% in stretches of 20 ms or more, the longest 40 ms (cpu 80.0%)"),
             "{text}"
@@ -517,8 +523,7 @@ mod tests {
             loop_longest_ms: 25.0,
             ..v.clone()
         };
-        let (verdict, text) = diagnose(&busy);
-        assert_eq!(verdict, Verdict::Healthy);
+        let text = text_of(&busy, Verdict::Healthy);
         assert!(
             text.ends_with("loop 80% busy, 10% in stretches of 20 ms or more, the longest 25 ms"),
             "{text}"
@@ -543,8 +548,7 @@ mod tests {
             saturation_pct: 100.0,
             ..Vitals::default()
         };
-        let (verdict, text) = diagnose(&v);
-        assert_eq!(verdict, Verdict::Healthy);
+        let text = text_of(&v, Verdict::Healthy);
         assert!(text.contains("no pool thread seen"), "{text}");
     }
 
@@ -555,19 +559,20 @@ mod tests {
             loop_utilization_pct: 10.0,
             ..Vitals::default()
         };
-        let (verdict, text) = diagnose(&v);
-        assert_eq!(verdict, Verdict::Unknown);
+        let text = text_of(&v, Verdict::Unknown);
         assert_eq!(
             text,
             "pool unknown: no thread waits on libuv's cond; loop 10% busy"
         );
-        assert_eq!(serde_json::to_string(&verdict).unwrap(), "\"unknown\"");
+        assert_eq!(
+            serde_json::to_string(&Verdict::Unknown).unwrap(),
+            "\"unknown\""
+        );
         let blocked = Vitals {
             loop_utilization_pct: 100.0,
             ..v
         };
-        let (verdict, text) = diagnose(&blocked);
-        assert_eq!(verdict, Verdict::LoopBlocked);
+        let text = text_of(&blocked, Verdict::LoopBlocked);
         assert!(text.contains("pool unknown: no thread waits"), "{text}");
     }
 
@@ -590,14 +595,13 @@ mod tests {
 
     #[test]
     fn slow_io_queued_at_the_limit_is_throttled_with_its_numbers() {
-        let (verdict, text) = diagnose(&dns_32_at_pool_4());
-        assert_eq!(verdict, Verdict::SlowIoThrottled);
+        let text = text_of(&dns_32_at_pool_4(), Verdict::SlowIoThrottled);
         assert_eq!(
             text,
             "slow I/O throttled: 29.5 slow requests (dns.lookup, dns.lookupService) queued on average while 2.0 threads ran slow I/O, at libuv's limit of (n + 1) / 2 = 2 of 4 threads, in 99% of the window; the other 2 threads were 0.0 busy on average, so new lookups wait though 2.0 threads are idle (pool 2.0 of 4 busy: poll 2.0); loop 1% busy"
         );
         assert_eq!(
-            serde_json::to_string(&verdict).unwrap(),
+            serde_json::to_string(&Verdict::SlowIoThrottled).unwrap(),
             "\"slow-io-throttled\""
         );
         // With the loop blocked too.
@@ -638,8 +642,7 @@ mod tests {
             slow_queue_depth: Some(31.0),
             ..dns_32_at_pool_4()
         };
-        let (verdict, text) = diagnose(&one);
-        assert_eq!(verdict, Verdict::PoolSaturated);
+        let text = text_of(&one, Verdict::PoolSaturated);
         assert!(
             text.contains("31.0 requests queued on average, 31.0 of them slow I/O"),
             "{text}"

@@ -186,31 +186,9 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sample::classify::{IdleWait, ThreadState};
-    use crate::sample::sampler::Tick;
-    use crate::target::discovery::{Method, Pool, PoolStatus};
-    use crate::verdict::aggregate::{Context, Window};
 
     fn report(busy: usize, t_s: f64) -> Report {
-        let status = PoolStatus::Started(Pool {
-            method: Method::Memory,
-            tids: vec![1, 2],
-            idle: IdleWait::AnyFutex,
-            evidence: vec![],
-        });
-        let mut w = Window::new(vec![1, 2]);
-        let mut pool = vec![ThreadState::Idle; 2];
-        for s in pool.iter_mut().take(busy) {
-            *s = ThreadState::OnCpu;
-        }
-        w.add(
-            &Tick {
-                pool,
-                loop_state: ThreadState::Idle,
-            },
-            None,
-        );
-        w.finish(Context::bare(t_s, 9, &status))
+        crate::verdict::aggregate::one_sample_report(t_s, 9, busy)
     }
 
     #[test]
