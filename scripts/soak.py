@@ -92,75 +92,77 @@ def http_status(raw):
         return None
 
 
+def connections(port, stop, tally, timeout, visit, failed, pause, pause_failed=None):
+    """Connects to port again and again until stop: `visit(s)` uses the
+    socket and names what to count (or None), `failed(e)` names what to
+    count when an OSError ends the connection; then `pause` seconds
+    (`pause_failed` after an error, where given)."""
+    while not stop.is_set():
+        wait = pause
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+            key = visit(s)
+            s.close()
+        except OSError as e:
+            key = failed(e)
+            wait = pause if pause_failed is None else pause_failed
+        if key:
+            tally.add(key)
+        time.sleep(wait)
+
+
+def start_threads(bodies, kinds):
+    """kinds[kind] daemon threads running bodies[kind], for each kind."""
+    threads = []
+    for kind, n in kinds.items():
+        for _ in range(n):
+            t = threading.Thread(target=bodies[kind], daemon=True)
+            t.start()
+            threads.append(t)
+    return threads
+
+
 # ----- serve -----
 
 def serve_clients(port, stop, tally, kinds):
     """Raw-socket clients of `sluice serve`, each kind in its own thread."""
 
-    def hangup():
-        while not stop.is_set():
-            try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=5)
-                s.sendall(b"GET /login HTTP/1.1\r\nHost: soak\r\n\r\n")
-                time.sleep(0.05)
-                s.close()
-                tally.add("hangups")
-            except OSError as e:
-                tally.add(f"hangup error {e.__class__.__name__}")
-                time.sleep(0.1)
+    def hangup(s):
+        s.sendall(b"GET /login HTTP/1.1\r\nHost: soak\r\n\r\n")
+        time.sleep(0.05)
+        return "hangups"
 
-    def slowloris():
+    def slowloris(s):
+        s.sendall(b"GET /ping HTTP/1.1\r\n")
         while not stop.is_set():
-            try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=5)
-                s.sendall(b"GET /ping HTTP/1.1\r\n")
-                sent = 0
-                while not stop.is_set():
-                    s.sendall(b"X")
-                    sent += 1
-                    time.sleep(1)
-                s.close()
-            except OSError:
-                tally.add("slowloris cut")  # the header-read timeout closed it
-            time.sleep(0.2)
+            s.sendall(b"X")
+            time.sleep(1)
+        return None
 
-    def idle():
-        while not stop.is_set():
-            try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=30)
-                s.settimeout(30)
-                if s.recv(1) == b"":
-                    tally.add("idle closed by server")
-                s.close()
-            except OSError:
-                tally.add("idle closed by server")
-            time.sleep(0.2)
+    def idle(s):
+        s.settimeout(30)
+        return "idle closed by server" if s.recv(1) == b"" else None
 
-    def ping():
-        while not stop.is_set():
-            try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=10)
-                s.sendall(b"GET /ping HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n")
-                data = b""
-                while True:
-                    chunk = s.recv(4096)
-                    if not chunk:
-                        break
-                    data += chunk
-                s.close()
-                tally.add(f"ping status {http_status(data)}")
-            except OSError as e:
-                tally.add(f"ping error {e.__class__.__name__}")
-            time.sleep(0.1)
+    def ping(s):
+        s.sendall(b"GET /ping HTTP/1.1\r\nHost: soak\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        return f"ping status {http_status(data)}"
 
-    threads = []
-    for kind, n in kinds.items():
-        fn = {"hangup": hangup, "slowloris": slowloris, "idle": idle, "ping": ping}[kind]
-        for _ in range(n):
-            t = threading.Thread(target=fn, daemon=True)
-            t.start()
-            threads.append(t)
-    return threads
+    def clients(*how):
+        return lambda: connections(port, stop, tally, *how)
+
+    return start_threads({
+        "hangup": clients(5, hangup, lambda e: f"hangup error {e.__class__.__name__}", 0, 0.1),
+        # The header-read timeout cuts a slowloris connection.
+        "slowloris": clients(5, slowloris, lambda e: "slowloris cut", 0.2),
+        "idle": clients(30, idle, lambda e: "idle closed by server", 0.2),
+        "ping": clients(10, ping, lambda e: f"ping error {e.__class__.__name__}", 0.1),
+    }, kinds)
 
 
 def load_loop(sluice, url, conc, stop, tally, statuses):
@@ -214,26 +216,20 @@ def dns_clients(port, stop, tally, kinds):
                     pass
                 time.sleep(0.01)
 
-    def tcp_reader():
-        while not stop.is_set():
-            try:
-                s = socket.create_connection(("127.0.0.1", port), timeout=10)
-                for i in range(200):
-                    q = dns_query(i, f"t{i}-{random.getrandbits(24):x}.soak.test")
-                    s.sendall(struct.pack(">H", len(q)) + q)
-                got = 0
-                while got < 200:
-                    head = s.recv(2, socket.MSG_WAITALL)
-                    if len(head) < 2:
-                        break
-                    (ln,) = struct.unpack(">H", head)
-                    s.recv(ln, socket.MSG_WAITALL)
-                    got += 1
-                tally.add("tcp answers", got)
-                s.close()
-            except OSError as e:
-                tally.add(f"tcp reader error {e.__class__.__name__}")
-                time.sleep(0.1)
+    def tcp_reader(s):
+        for i in range(200):
+            q = dns_query(i, f"t{i}-{random.getrandbits(24):x}.soak.test")
+            s.sendall(struct.pack(">H", len(q)) + q)
+        got = 0
+        while got < 200:
+            head = s.recv(2, socket.MSG_WAITALL)
+            if len(head) < 2:
+                break
+            (ln,) = struct.unpack(">H", head)
+            s.recv(ln, socket.MSG_WAITALL)
+            got += 1
+        tally.add("tcp answers", got)
+        return None
 
     def tcp_never_reads():
         q = dns_query(7, "pipelined.soak.test")
@@ -249,14 +245,12 @@ def dns_clients(port, stop, tally, kinds):
                 tally.add("never-reader dropped")
             time.sleep(0.5)
 
-    threads = []
-    for kind, n in kinds.items():
-        fn = {"udp": udp, "tcp_reader": tcp_reader, "tcp_never_reads": tcp_never_reads}[kind]
-        for _ in range(n):
-            t = threading.Thread(target=fn, daemon=True)
-            t.start()
-            threads.append(t)
-    return threads
+    return start_threads({
+        "udp": udp,
+        "tcp_reader": lambda: connections(
+            port, stop, tally, 10, tcp_reader, lambda e: f"tcp reader error {e.__class__.__name__}", 0, 0.1),
+        "tcp_never_reads": tcp_never_reads,
+    }, kinds)
 
 
 # ----- the plot -----

@@ -102,6 +102,47 @@ def spawn(*args, **kw):
     return p
 
 
+def schedule(t0, every, end):
+    """Yields t = 0, every, 2 * every, ... up to end, each once t seconds
+    have passed since t0 (a fixed schedule: a slow scrape does not move
+    the later ones)."""
+    k = 0
+    while k * every <= end:
+        t = k * every
+        wait = t0 + t - time.time()
+        if wait > 0:
+            time.sleep(wait)
+        yield t
+        k += 1
+
+
+def gz_text(path):
+    """A gzip file (no timestamp in its header) to write text into."""
+    return io.TextIOWrapper(gzip.GzipFile(path, "wb", mtime=0), encoding="utf-8")
+
+
+def record_scrape(f, t, url):
+    """Scrapes url into f after its `# sluice-record` line."""
+    status, page = scrape(url)
+    f.write(f"# sluice-record t={t} unix={time.time():.3f} status={status}\n")
+    f.write(page)
+
+
+def manifest_head(script, sluice, t0):
+    """A manifest's first members: what recorded it, when, with what."""
+    version = subprocess.run([sluice, "--version"], capture_output=True, text=True).stdout.strip()
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
+    return {
+        "recorded_by": f"deploy/prometheus/tests/{script}",
+        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)),
+        "sluice": version,
+        "sluice_binary": os.path.relpath(sluice, ROOT),
+        "node": node,
+        "kernel": platform.release(),
+        "cores": os.cpu_count(),
+    }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sluice", default=os.path.join(ROOT, "target", "debug", "sluice"))
@@ -166,11 +207,7 @@ def main():
             )
         )
 
-    def gz(name):
-        raw = gzip.GzipFile(os.path.join(a.out, name), "wb", mtime=0)
-        return io.TextIOWrapper(raw, encoding="utf-8")
-
-    files = {"scope": gz("scope.txt.gz"), "serve": gz("serve.txt.gz")}
+    files = {name: gz_text(os.path.join(a.out, f"{name}.txt.gz")) for name in ("scope", "serve")}
     urls = {"scope": f"http://{scope_addr}/metrics", "serve": f"http://{serve_addr}/metrics"}
     load_avg = [os.getloadavg()]
     t0 = time.time()
@@ -181,25 +218,19 @@ def main():
          lambda: [p.send_signal(signal.SIGTERM) for p in (scope, serve)]),
     ]
     started = {}
-    k = 0
-    while k * SCRAPE <= END:
-        t = k * SCRAPE
-        wait = t0 + t - time.time()
-        if wait > 0:
-            time.sleep(wait)
+    scrapes = 0
+    for t in schedule(t0, SCRAPE, END):
         # A phase begins just before the scrape at its time.
         while events and events[0][0] <= t:
             name, start = events.pop(0)[1:]
             started[name] = round(time.time() - t0, 3)
             start()
         for name, url in urls.items():
-            status, page = scrape(url)
-            files[name].write(f"# sluice-record t={t} unix={time.time():.3f} status={status}\n")
-            files[name].write(page)
+            record_scrape(files[name], t, url)
         print(f"t={t:4d}s scraped", file=sys.stderr)
         if t == LOAD_TO:
             load_avg.append(os.getloadavg())
-        k += 1
+        scrapes += 1
     load_avg.append(os.getloadavg())
     for f in files.values():
         f.close()
@@ -208,16 +239,8 @@ def main():
             p.terminate()
         p.wait()
 
-    version = subprocess.run([sluice, "--version"], capture_output=True, text=True).stdout.strip()
-    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     manifest = {
-        "recorded_by": "deploy/prometheus/tests/record.py",
-        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)),
-        "sluice": version,
-        "sluice_binary": os.path.relpath(sluice, ROOT),
-        "node": node,
-        "kernel": platform.release(),
-        "cores": os.cpu_count(),
+        **manifest_head("record.py", sluice, t0),
         "load_average_start_load_end": [list(x) for x in load_avg],
         "scrape_interval_s": SCRAPE,
         "started_s": started,
@@ -245,7 +268,7 @@ def main():
     with open(os.path.join(a.out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")
-    print(f"recorded {k} scrapes of each into {a.out}", file=sys.stderr)
+    print(f"recorded {scrapes} scrapes of each into {a.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -16,13 +16,12 @@ seconds until END into recorded-probe/probe.txt.gz, with the same
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import record  # noqa: E402  (its helpers: free_port, start_node, scrape, spawn)
+import record  # noqa: E402  (its helpers: free_port, start_node, spawn, schedule, ...)
 
 SCRAPE = 15
 LOAD_FROM = 30
@@ -47,34 +46,16 @@ def main():
     time.sleep(3)
     load_avg = [os.getloadavg()]
     t0 = time.time()
-    import gzip
-    import io
-
-    raw = gzip.GzipFile(os.path.join(a.out, "probe.txt.gz"), "wb", mtime=0)
-    f = io.TextIOWrapper(raw, encoding="utf-8")
-    k = 0
-    while k * SCRAPE <= END:
-        t = k * SCRAPE
-        wait = t0 + t - time.time()
-        if wait > 0:
-            time.sleep(wait)
-        status, page = record.scrape(f"http://{addr}/metrics")
-        f.write(f"# sluice-record t={t} unix={time.time():.3f} status={status}\n")
-        f.write(page)
+    f = record.gz_text(os.path.join(a.out, "probe.txt.gz"))
+    scrapes = 0
+    for t in record.schedule(t0, SCRAPE, END):
+        record.record_scrape(f, t, f"http://{addr}/metrics")
         print(f"t={t:4d}s scraped", file=sys.stderr)
-        k += 1
+        scrapes += 1
     f.close()
     load_avg.append(os.getloadavg())
-    version = subprocess.run([a.sluice, "--version"], capture_output=True, text=True).stdout.strip()
-    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip()
     manifest = {
-        "recorded_by": "deploy/prometheus/tests/record_probe.py",
-        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0)),
-        "sluice": version,
-        "sluice_binary": os.path.relpath(a.sluice, record.ROOT),
-        "node": node,
-        "kernel": platform.release(),
-        "cores": os.cpu_count(),
+        **record.manifest_head("record_probe.py", a.sluice, t0),
         "load_average_start_end": [list(x) for x in load_avg],
         "scrape_interval_s": SCRAPE,
         "workloads_started_before_first_scrape_s": round(t0 - nodes_started, 3),
@@ -88,7 +69,7 @@ def main():
     with open(os.path.join(a.out, "manifest.json"), "w") as mf:
         json.dump(manifest, mf, indent=2)
         mf.write("\n")
-    print(f"recorded {k} scrapes into {a.out}", file=sys.stderr)
+    print(f"recorded {scrapes} scrapes into {a.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
