@@ -9,7 +9,9 @@
 //!   help, node script, Go program); the registry
 //!   [`experiment::EXPERIMENTS`].
 //! - `subject/`: one file per subject; the registry [`subject::SUBJECTS`].
-//! - `lab.rs`: a run's context: subjects, node, children, watching.
+//! - `lab.rs`: a run's context (its config and subjects), composed of
+//!   `toolchain.rs` (node, Go, Go builds), `child/` (the child protocol
+//!   and runner) and the run's record in `outcome.rs`.
 //! - The DNS delay server and namespaced runs are the `sluice-testnet` crate.
 //! - `report/`: terminal tables, JSON, SVG, Markdown.
 //!
@@ -28,12 +30,15 @@ pub mod procfs;
 pub mod report;
 pub mod subject;
 pub mod sweep;
+pub mod toolchain;
 pub mod workload;
 
+pub use child::{ChildRunner, Watch};
 pub use experiment::{ArgSpec, Args, EXPERIMENTS, Experiment, ExperimentSpec, Kind};
-pub use lab::{Lab, LabConfig, Watch};
+pub use lab::{Lab, LabConfig};
 pub use outcome::{Outcome, Row, Skipped};
 pub use pool_size::PoolSize;
+pub use toolchain::Toolchain;
 
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -84,7 +89,7 @@ pub fn run_experiment(
     refuse_more_nodes(&config, exp.name)?;
     args.check()?;
     let lab = Lab::new(config)?;
-    for s in lab.skipped() {
+    for s in lab.record().skipped() {
         eprintln!("sluice lab: skipping {}: {}", s.subject, s.reason);
     }
     let outcome = exp.experiment.run(&lab, args)?;
@@ -197,7 +202,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
     let pools_override = config.pools.clone();
     let tables_on_stderr = config.tables_on_stderr;
     let lab = Lab::new(config)?;
-    for s in lab.skipped() {
+    for s in lab.record().skipped() {
         eprintln!("sluice lab report: skipping {}: {}", s.subject, s.reason);
     }
     let mut md = report_header(&lab, pools_override.is_some());
@@ -243,7 +248,7 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
             }
         }
     }
-    for s in lab.skipped() {
+    for s in lab.record().skipped() {
         body.push_str(&format!("\nSkipped `{}`: {}\n", s.subject, s.reason));
     }
     md.push_str("\n## Headlines\n\nOne table per experiment; the full tables follow.\n\n");
@@ -264,7 +269,10 @@ pub fn run_report(mut config: LabConfig, dir: &Path) -> anyhow::Result<ReportSum
 fn report_header(lab: &Lab, pools_overridden: bool) -> String {
     let mut md = String::new();
     md.push_str("# sluice lab report\n\n");
-    md.push_str(&format!("Machine: {}.\n\n", lab.machine().summary()));
+    md.push_str(&format!(
+        "Machine: {}.\n\n",
+        lab.record().machine().summary()
+    ));
     md.push_str(&format!(
         "Subjects: {}.{}\n\n",
         lab.subjects()

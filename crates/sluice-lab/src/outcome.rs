@@ -1,8 +1,12 @@
 //! What an experiment produces: rows of measured metrics per subject and
 //! parameters, the machine they were measured on, and notes. This is exactly
-//! what `--json` prints and `--json-out FILE` writes.
+//! what `--json` prints and `--json-out FILE` writes. [`RunRecord`] is what
+//! a lab run keeps for its outcomes: the machine, the subjects it skipped,
+//! and its progress bars.
 
 use crate::machine::Machine;
+use crate::{experiment, subject};
+use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -138,6 +142,84 @@ impl Outcome {
             }
         }
         out
+    }
+}
+
+/// What one lab run records beside its rows: the machine, the subjects
+/// asked for that cannot run, and whether progress is drawn.
+pub struct RunRecord {
+    machine: Machine,
+    skipped: Vec<Skipped>,
+    progress: bool,
+}
+
+impl RunRecord {
+    /// A record of a run on `machine`, nothing skipped yet.
+    pub fn new(machine: Machine, progress: bool) -> RunRecord {
+        RunRecord {
+            machine,
+            skipped: Vec::new(),
+            progress,
+        }
+    }
+
+    /// The machine.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// The subjects that were asked for but cannot run.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    /// Records that `subject` cannot run, and why.
+    pub fn skip(&mut self, subject: &str, reason: String) {
+        self.skipped.push(Skipped {
+            subject: subject.to_string(),
+            reason,
+        });
+    }
+
+    /// An outcome of this run's machine; its skipped subjects are those
+    /// that cannot run on this machine but would run `experiment`.
+    pub fn outcome(&self, experiment: &str, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
+        let spec = experiment::by_name(experiment);
+        let skipped = self
+            .skipped
+            .iter()
+            .filter(|s| {
+                let subject = subject::by_name(&s.subject);
+                match (spec, subject) {
+                    (Some(e), Some(s)) => e.cell(s) == experiment::Cell::Runs,
+                    _ => true,
+                }
+            })
+            .cloned()
+            .collect();
+        Outcome {
+            experiment: experiment.to_string(),
+            machine: self.machine.clone(),
+            rows,
+            notes,
+            skipped,
+        }
+    }
+
+    /// A progress bar on stderr (hidden when progress is off or stderr is
+    /// not a terminal).
+    pub fn progress(&self, len: u64, what: &str) -> ProgressBar {
+        if !self.progress {
+            return ProgressBar::hidden();
+        }
+        let bar = ProgressBar::new(len);
+        bar.set_style(
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {elapsed:>4} {msg}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(what.to_string());
+        bar
     }
 }
 

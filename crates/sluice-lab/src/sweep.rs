@@ -5,8 +5,9 @@
 //! which variant) and turns its child's result into rows.
 
 use crate::PoolSize;
+use crate::child::Watch;
 use crate::experiment::{self, ExperimentSpec};
-use crate::lab::{Lab, Watch};
+use crate::lab::Lab;
 use crate::outcome::{Outcome, Row, Skipped, median_rows};
 use crate::subject::{SUBJECTS, SubjectSpec};
 use serde::Serialize;
@@ -142,7 +143,7 @@ impl<'l, V> Sweep<'l, V> {
     /// The outcome of this sweep's rows and `notes`, with the subjects it
     /// skipped for want of something on this machine.
     pub fn outcome(&self, rows: Vec<Row>, notes: Vec<String>) -> Outcome {
-        let mut o = self.lab.outcome(self.spec.name, rows, notes);
+        let mut o = self.lab.record().outcome(self.spec.name, rows, notes);
         o.skipped.extend(self.unavailable.iter().cloned());
         o
     }
@@ -178,6 +179,7 @@ impl<'l, V> Sweep<'l, V> {
         let per_rep = self.variants.len() * self.pools.len() * self.subjects.len();
         let bar = self
             .lab
+            .record()
             .progress((self.lab.reps() * per_rep) as u64, self.spec.name);
         let mut reps = Vec::with_capacity(self.lab.reps());
         for rep in 0..self.lab.reps() {
@@ -209,7 +211,7 @@ impl<'l, V> Sweep<'l, V> {
     /// The notes every outcome of this sweep starts with: how each pool
     /// size maps onto each subject, then the subjects skipped and why.
     pub fn notes(&self) -> Vec<String> {
-        let cores = self.lab.machine().cores;
+        let cores = self.lab.record().machine().cores;
         let mut notes: Vec<String> = self
             .subjects
             .iter()

@@ -1,7 +1,7 @@
 //! Workloads shared by experiments and by both sides (parent and child):
 //! pbkdf2 calibration, the FIFO holder.
 
-use crate::lab::Watch;
+use crate::child::Watch;
 use crate::procfs;
 use anyhow::Context;
 use std::collections::VecDeque;

@@ -194,7 +194,7 @@ impl ExperimentSpec {
     /// struct Echo;
     /// impl Experiment for Echo {
     ///     fn run(&self, lab: &Lab, _args: &Args) -> anyhow::Result<Outcome> {
-    ///         Ok(lab.outcome(SPEC.name, Vec::new(), Vec::new()))
+    ///         Ok(lab.record().outcome(SPEC.name, Vec::new(), Vec::new()))
     ///     }
     ///     fn tables(&self, _outcome: &Outcome) -> Vec<Table> {
     ///         Vec::new()
@@ -492,6 +492,18 @@ pub static EXPERIMENTS: &[&ExperimentSpec] = &[
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Option<&'static ExperimentSpec> {
     EXPERIMENTS.iter().copied().find(|e| e.name == name)
+}
+
+/// The source `pick` takes from `experiment`'s workloads (its node script,
+/// its Go program), or an error saying it has no `what`.
+pub(crate) fn workload_source(
+    experiment: &str,
+    what: &str,
+    pick: impl Fn(&Workloads) -> Option<&'static str>,
+) -> anyhow::Result<&'static str> {
+    let exp =
+        by_name(experiment).ok_or_else(|| anyhow::anyhow!("unknown experiment {experiment:?}"))?;
+    pick(&exp.workloads).ok_or_else(|| anyhow::anyhow!("{experiment} has no {what}"))
 }
 
 /// Runs `f` once per repetition and merges the rows by median.

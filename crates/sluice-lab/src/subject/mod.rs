@@ -35,8 +35,6 @@ mod sluice_compat;
 mod tokio;
 
 pub use executor::{ChildContext, Done, Executor, Job, run_on};
-pub use go::{GoToolchain, find_go};
-pub use node::find_node;
 
 use crate::PoolSize;
 use crate::lab::Lab;
@@ -282,7 +280,7 @@ impl SubjectSpec {
     /// The child command for one run (program, args, environment), by its
     /// runtime: node runs the experiment's script (after
     /// [`Subject::node_preload`]), go the experiment's program
-    /// [`Lab::go_program`] built, the others this binary's hidden
+    /// [`Toolchain::go_program`](crate::Toolchain::go_program) built, the others this binary's hidden
     /// `lab-child`. The lab adds stdout/stderr capture and the timeout.
     pub fn command(
         &self,
@@ -295,7 +293,7 @@ impl SubjectSpec {
             Runtime::Node => node::node_command(self.node_preload(), lab, experiment, pool, params),
             Runtime::Go => go::go_command(lab, experiment, pool, params),
             Runtime::Rust | Runtime::Libuv => {
-                let mut cmd = Command::new(lab.exe());
+                let mut cmd = Command::new(lab.runner().exe());
                 cmd.arg("lab-child")
                     .arg(self.name)
                     .arg(experiment)

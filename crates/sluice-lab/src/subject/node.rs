@@ -3,34 +3,11 @@
 use super::{Rules, Runtime, Subject, SubjectSpec, uv_pool_note, uv_threadpool_size};
 use crate::PoolSize;
 use crate::lab::Lab;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 /// The real Node on the machine.
 pub(crate) struct Node;
-
-/// Finds a node binary: `explicit` if given (it must exist), else `node` on
-/// `PATH`.
-pub fn find_node(explicit: Option<&Path>) -> Result<PathBuf, String> {
-    if let Some(p) = explicit {
-        return if p.is_file() {
-            Ok(p.to_path_buf())
-        } else {
-            Err(format!(
-                "--node {}: no such file; pass the path of a node binary, or --subjects sluice-compat,sluice,tokio to skip node",
-                p.display()
-            ))
-        };
-    }
-    std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join("node"))
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            "node not found on PATH; install Node (or pass --node PATH), or pass --subjects sluice-compat,sluice,tokio to skip it".to_string()
-        })
-}
 
 /// What `node` is.
 pub(super) static SPEC: SubjectSpec = SubjectSpec {
@@ -43,7 +20,7 @@ pub(super) static SPEC: SubjectSpec = SubjectSpec {
 
 impl Subject for Node {
     fn unavailable(&self, lab: &Lab) -> Option<String> {
-        lab.node().err()
+        lab.toolchain().node().err()
     }
 
     fn pool_note(&self, pool: PoolSize, _cores: usize) -> String {
@@ -61,8 +38,8 @@ pub(super) fn node_command(
     pool: PoolSize,
     params: &serde_json::Value,
 ) -> anyhow::Result<Command> {
-    let node = lab.node().map_err(anyhow::Error::msg)?;
-    let script = lab.node_script(experiment)?;
+    let node = lab.toolchain().node().map_err(anyhow::Error::msg)?;
+    let script = lab.runner().node_script(experiment)?;
     let mut cmd = Command::new(node);
     if let Some(preload) = preload {
         cmd.arg("-r").arg(preload);

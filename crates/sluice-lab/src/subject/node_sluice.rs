@@ -122,7 +122,7 @@ fn package_dir() -> PathBuf {
 
 impl Subject for NodeSluice {
     fn unavailable(&self, lab: &Lab) -> Option<String> {
-        let node = match lab.node() {
+        let node = match lab.toolchain().node() {
             Ok(node) => node,
             Err(e) => return Some(e),
         };

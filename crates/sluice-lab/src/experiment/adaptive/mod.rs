@@ -34,7 +34,8 @@ mod tables;
 
 use super::{ArgSpec, Args, Cell, Experiment, ExperimentSpec, Kind, repeat};
 use crate::PoolSize;
-use crate::lab::{Lab, Watch};
+use crate::child::Watch;
+use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
 use crate::subject::{ChildContext, Rules, Runtime, SUBJECTS, Setting, SubjectSpec, Tuning};
@@ -172,7 +173,7 @@ impl Experiment for Adaptive {
         let plan = Plan::new(lab, args)?;
         let (runs, skipped) = runs(lab.subjects());
         let children = (lab.reps() * runs.len() * plan.scenarios.len()) as u64;
-        let bar = lab.progress(children, SPEC.name);
+        let bar = lab.record().progress(children, SPEC.name);
         let mut fifo_no = 0;
         let rows = repeat(lab, |_| {
             let mut rows = Vec::new();
@@ -191,7 +192,7 @@ impl Experiment for Adaptive {
         bar.finish_and_clear();
         let mut notes = plan.notes(lab, &runs);
         notes.extend(skipped);
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(lab.record().outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -310,7 +311,7 @@ impl Plan {
             mixed_in_flight: args.number("mixed-in-flight")?,
             iterations: calibrate("cpu", cpu_ms),
             mixed_iterations: calibrate("mixed", 2),
-            small: lab.scratch().join("adaptive-small-file"),
+            small: lab.runner().scratch().join("adaptive-small-file"),
             scenarios,
         };
         std::fs::write(&plan.small, vec![7u8; 4096]).context("writing the small file")?;
@@ -330,7 +331,7 @@ impl Plan {
         match scenario {
             "wait" => {
                 let name = format!("adaptive-fifo-{fifo_no}");
-                let mut holder = FifoHolder::create(lab.scratch(), &name, self.hold)?;
+                let mut holder = FifoHolder::create(lab.runner().scratch(), &name, self.hold)?;
                 params["fifo"] = json!(holder.path());
                 params["ns"] = json!(self.ns);
                 params["settle_ms"] = json!(self.settle_ms);
@@ -342,7 +343,10 @@ impl Plan {
                 params["iterations"] = json!(self.iterations);
             }
             "hung" => {
-                let fifo = lab.scratch().join(format!("adaptive-hung-{fifo_no}"));
+                let fifo = lab
+                    .runner()
+                    .scratch()
+                    .join(format!("adaptive-hung-{fifo_no}"));
                 nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
                     .with_context(|| format!("mkfifo {}", fifo.display()))?;
                 params["fifo"] = json!(fifo);
@@ -363,7 +367,7 @@ impl Plan {
 
     /// The notes: how each run is set up, then what each scenario did.
     fn notes(&self, lab: &Lab, runs: &[Run]) -> Vec<String> {
-        let cores = lab.machine().cores;
+        let cores = lab.record().machine().cores;
         let setups: Vec<String> = runs
             .iter()
             .map(|r| match r.setting {
@@ -411,7 +415,8 @@ fn call(
     if let Some(s) = run.setting {
         cmd.env(s.env.0, s.env.1);
     }
-    lab.run_command(cmd, &format!("{} running adaptive", run.name()), watch)
+    lab.runner()
+        .run_command(cmd, &format!("{} running adaptive", run.name()), watch)
 }
 
 /// A row's metrics: every number of `obj` but `n`.

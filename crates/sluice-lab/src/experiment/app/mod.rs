@@ -12,8 +12,9 @@
 //! static file probed beside it. RSS, threads and CPU time are the
 //! child's, from `/proc`.
 
-use super::http::{Unready, autocannon, find_on_path, wait_listening};
+use super::http::{autocannon, find_on_path};
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
+use crate::child::ServerChild;
 use crate::lab::Lab;
 use crate::loadgen::{self, Load, LoadReport};
 use crate::outcome::{Outcome, Row};
@@ -23,8 +24,8 @@ use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// The declaration of `app`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("app", &App)
@@ -122,7 +123,7 @@ impl Experiment for App {
                 return Ok(sweep.outcome(Vec::new(), notes));
             }
         };
-        let statics = lab.scratch().join("app-static");
+        let statics = lab.runner().scratch().join("app-static");
         write_statics(&statics)?;
         let p = Plan {
             concurrency: args.number("concurrency")? as usize,
@@ -132,7 +133,7 @@ impl Experiment for App {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
             },
-            cores: lab.machine().cores,
+            cores: lab.record().machine().cores,
             modules,
             statics,
         };
@@ -255,7 +256,7 @@ impl Plan {
         row: &dyn Fn() -> Row,
     ) -> anyhow::Result<Vec<Row>> {
         let app = AppServer::start(lab, self, preload, mode)?;
-        let base = format!("http://127.0.0.1:{}", app.port);
+        let base = format!("http://127.0.0.1:{}", app.port());
         let mut rows = Vec::new();
         let one = one(Load::new(format!("{base}/login"), 1, self.duration / 2))?;
         if one.ok == 0 {
@@ -336,7 +337,7 @@ fn one(load: Load) -> anyhow::Result<LoadReport> {
 /// `npm ci` of the app's lockfile into the scratch directory: its
 /// `node_modules`.
 fn install(lab: &Lab) -> anyhow::Result<PathBuf> {
-    let dir = lab.scratch().join("app-npm");
+    let dir = lab.runner().scratch().join("app-npm");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     std::fs::write(dir.join("package.json"), PACKAGE_JSON)?;
     std::fs::write(dir.join("package-lock.json"), PACKAGE_LOCK)?;
@@ -373,11 +374,7 @@ fn write_statics(dir: &Path) -> anyhow::Result<()> {
 }
 
 /// One app child on a free loopback port.
-struct AppServer {
-    child: Child,
-    port: u16,
-    what: String,
-}
+struct AppServer(ServerChild);
 
 impl AppServer {
     fn start(
@@ -386,61 +383,39 @@ impl AppServer {
         preload: Option<PathBuf>,
         mode: &str,
     ) -> anyhow::Result<AppServer> {
-        let node = lab.node().map_err(anyhow::Error::msg)?;
+        let node = lab.toolchain().node().map_err(anyhow::Error::msg)?;
         let mut cmd = Command::new(node);
         if mode == "sluice" {
             let preload = preload.context("node+sluice has no preload")?;
             cmd.arg("-r").arg(&preload);
             let package = preload.parent().map(Path::to_path_buf);
-            cmd.arg(lab.node_script("app")?).arg(
+            cmd.arg(lab.runner().node_script("app")?).arg(
                 json!({"modules": p.modules, "mode": mode, "static": p.statics,
                        "sluice_package": package, "worker": Value::Null})
                 .to_string(),
             );
         } else {
-            let worker = lab.scratch().join("app-piscina-worker.js");
-            cmd.arg(lab.node_script("app")?).arg(
+            let worker = lab.runner().scratch().join("app-piscina-worker.js");
+            cmd.arg(lab.runner().node_script("app")?).arg(
                 json!({"modules": p.modules, "mode": mode, "static": p.statics,
                        "sluice_package": Value::Null, "worker": worker})
                 .to_string(),
             );
         }
-        let what = format!("app ({mode})");
-        let crate::lab::Captured {
-            mut child,
-            lines: rx,
-            stderr,
-            ..
-        } = crate::lab::spawn_captured(&mut cmd, &format!("the {what}"))?;
-        let port = match wait_listening(&mut child, &rx) {
-            Ok(port) => port,
-            Err(Unready::Exited) => bail!(
-                "the {what} exited before listening: {}",
-                stderr.join().unwrap_or_default()
-            ),
-            Err(Unready::Silent) => bail!("the {what} did not start listening within 30 s"),
-        };
-        Ok(AppServer { child, port, what })
+        Ok(AppServer(ServerChild::start(cmd, format!("app ({mode})"))?))
+    }
+
+    fn port(&self) -> u16 {
+        self.0.port
     }
 
     fn pid(&self) -> u32 {
-        self.child.id()
+        self.0.pid()
     }
 
     /// SIGTERM, then wait (Node may exit non-zero on it: not an error).
-    fn stop(mut self) -> anyhow::Result<()> {
-        let pid = nix::unistd::Pid::from_raw(self.child.id() as i32);
-        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
-        let t = Instant::now();
-        while self.child.try_wait()?.is_none() {
-            if t.elapsed() > Duration::from_secs(30) {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                bail!("the {} did not exit within 30 s of SIGTERM", self.what);
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        Ok(())
+    fn stop(self) -> anyhow::Result<()> {
+        self.0.stop().map(drop)
     }
 }
 

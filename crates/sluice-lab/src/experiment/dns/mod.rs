@@ -245,7 +245,7 @@ impl Experiment for Dns {
         let n = args.number("names")?;
         // glibc waits 5 s and c-ares 2 s before they resend a query.
         let hold_ms = args.millis("hold")?;
-        sluice_testnet::netns::available(lab.exe()).map_err(anyhow::Error::msg)?;
+        sluice_testnet::netns::available(lab.runner().exe()).map_err(anyhow::Error::msg)?;
         let names: Vec<String> = (1..=n)
             .map(|i| format!("n{i:02}.dns.sluice.test"))
             .collect();

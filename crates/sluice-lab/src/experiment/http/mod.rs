@@ -4,7 +4,7 @@
 //! Per subject and pool size one server is started as a child: the Node
 //! twin (`http.js`, `UV_THREADPOOL_SIZE` = the pool size), `sluice serve
 //! --libuv` for `sluice-compat` (the same Rust server on libuv's pool,
-//! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.exe()
+//! `UV_THREADPOOL_SIZE` = the pool size) or `sluice serve` (`lab.runner().exe()
 //! serve`, lanes sized from the pool size like the `sluice` subject). The
 //! lab's load generator (`loadgen.rs`) drives it cell by cell,
 //! each cell `--duration` long with `--concurrency` connections:
@@ -57,7 +57,6 @@ mod tables;
 pub(crate) use autocannon::{autocannon, find_on_path};
 pub(crate) use goals::{largest_pool, login_share};
 use server::{Server, get};
-pub(crate) use server::{Unready, wait_listening};
 pub(crate) use tables::metric;
 use tables::{
     cannon_table, cell_series, cluster_table, crowd_table, ideal, keys, neighbour_table,
@@ -234,7 +233,7 @@ impl Experiment for Http {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
             },
-            cores: lab.machine().cores,
+            cores: lab.record().machine().cores,
             cluster: None,
         };
         let sweep = Sweep::new(lab, &SPEC);
@@ -245,7 +244,7 @@ impl Experiment for Http {
             );
         }
         let first_pool = sweep.pools().first().copied();
-        let file = lab.scratch().join("http-file-4k.txt");
+        let file = lab.runner().scratch().join("http-file-4k.txt");
         std::fs::write(&file, sluice_serve::payload::text(4096))
             .with_context(|| format!("writing {}", file.display()))?;
         let load_before = crate::procfs::load_average().ok();
@@ -615,7 +614,7 @@ fn run_notes(
     notes.push(format!(
         "/login: pbkdf2('secret', 'salt', {}, 64, sha256) per request: OpenSSL in node, RustCrypto in sluice; login-1 (one request at a time) gives one hash's time through the server, and ideal req/s = {} cores / that time",
         p.iterations,
-        lab.machine().cores
+        lab.record().machine().cores
     ));
     notes.push(format!(
         "sluice serve runs with --cpu-queue {} in the flood cells (no 429 at {} connections); the admission cell uses --cpu-queue {} and the twin admits pool + {} at once; its clients wait Retry-After (1 s) after a 429",
@@ -661,7 +660,7 @@ fn run_notes(
             "machine load average (1 min) {:.2} before and {:.2} after the run; server_cores is the CPU the server process used per second of a cell ({} cores here): what the other processes left it shows there",
             a[0],
             b[0],
-            lab.machine().cores
+            lab.record().machine().cores
         ));
     }
     notes

@@ -264,7 +264,7 @@ impl Experiment for Probe {
         ));
         notes.push(format!(
             "this machine has {} usable cores: with more blockers than cores each blocker's wall time (blocker_ms) stretches, and so does the wait of a probe queued behind them",
-            lab.machine().cores
+            lab.record().machine().cores
         ));
         notes.push("sluice: the blockers go to Cpu, whose budget is min(pool, cores); gzip and randomBytes are CPU work in the Cpu lane too, so they wait for it; file probes go to FastIo and lookups to SlowIo, which the blockers cannot fill".into());
         notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
@@ -386,8 +386,8 @@ fn probe_list(args: &Args) -> anyhow::Result<Vec<String>> {
 /// Writes the probe's input files into the scratch directory: 1 KiB to
 /// read, 1 MiB of text to gzip (the same bytes for every subject).
 fn write_data(lab: &Lab) -> anyhow::Result<(PathBuf, PathBuf)> {
-    let small = lab.scratch().join("probe-1k.txt");
-    let big = lab.scratch().join("probe-1m.txt");
+    let small = lab.runner().scratch().join("probe-1k.txt");
+    let big = lab.runner().scratch().join("probe-1m.txt");
     let text = words(1 << 20);
     std::fs::write(&small, &text[..1024])
         .with_context(|| format!("writing {}", small.display()))?;

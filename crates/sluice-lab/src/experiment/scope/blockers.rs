@@ -22,7 +22,8 @@
 //! profiler's cost is `during` against `before` and `after`.
 
 use super::{drive, next_phase, seen};
-use crate::lab::{Lab, Watch};
+use crate::child::Watch;
+use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::Table;
 use crate::subject::SubjectSpec;
@@ -194,7 +195,7 @@ fn profile(lab: &Lab, node: &SubjectSpec, w: &str, s: &Settings) -> anyhow::Resu
     });
     let mut profile = ProfileConfig::new(s.phase);
     profile.yes = true;
-    profile.out_dir = lab.scratch().to_path_buf();
+    profile.out_dir = lab.runner().scratch().to_path_buf();
     let mut watch = BlockerWatch {
         phase: s.phase,
         profile,
@@ -207,7 +208,7 @@ fn profile(lab: &Lab, node: &SubjectSpec, w: &str, s: &Settings) -> anyhow::Resu
     let mut cmd = node.command(lab, "scope", size, &params)?;
     cmd.env("NODE_OPTIONS", "--inspect-port=127.0.0.1:0");
     let what = format!("{} running scope {w}", node.name());
-    let child = lab.run_command(cmd, &what, Some(&mut watch));
+    let child = lab.runner().run_command(cmd, &what, Some(&mut watch));
     let seen = seen(watch.thread.take(), "node never printed ready and its port")
         .with_context(|| format!("profiling {w}"))?;
     Ok((seen, child?))

@@ -56,7 +56,8 @@ use table::{and_list, cells, notes};
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind, repeat};
 use crate::PoolSize;
 use crate::PoolSize::Size;
-use crate::lab::{Lab, Watch};
+use crate::child::Watch;
+use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Table};
 use crate::subject::{Need, SUBJECTS, SubjectSpec};
@@ -307,7 +308,7 @@ pub(super) fn seen<T>(
 impl Experiment for Scope {
     fn run(&self, lab: &Lab, args: &Args) -> anyhow::Result<Outcome> {
         let (rows, notes) = run_node_builds(lab, args)?;
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(lab.record().outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {
@@ -376,7 +377,7 @@ impl Plan {
             .partition(|w| blockers::is_blocker(w));
         let mut skip_notes = Vec::new();
         if workloads.contains(&"dns-32")
-            && let Err(why) = sluice_testnet::netns::available(lab.exe())
+            && let Err(why) = sluice_testnet::netns::available(lab.runner().exe())
         {
             let note = format!(
                 "dns-32 skipped: its lookups are held by the DNS delay server inside a private network namespace, and {why}"
@@ -430,7 +431,8 @@ fn watched_subject(lab: &Lab) -> anyhow::Result<&'static SubjectSpec> {
     }
     let mut why: Vec<String> = sweep.skipped().to_vec();
     why.extend(
-        lab.skipped()
+        lab.record()
+            .skipped()
             .iter()
             .map(|s| format!("{}: {}", s.subject, s.reason)),
     );
@@ -471,7 +473,7 @@ fn watch_one(
     pool: u64,
     fifo_no: usize,
 ) -> anyhow::Result<Watched> {
-    let fifo = lab.scratch().join(format!("scope-fifo-{fifo_no}"));
+    let fifo = lab.runner().scratch().join(format!("scope-fifo-{fifo_no}"));
     if w == "read-2x" {
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600))
             .with_context(|| format!("mkfifo {}", fifo.display()))?;
@@ -608,7 +610,7 @@ fn run_one_build(
 ) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
     let mut plan = Plan::new(lab, args)?;
     let node = watched_subject(lab)?;
-    let bar = lab.progress(
+    let bar = lab.record().progress(
         (lab.reps() * plan.pools.len() * plan.workloads.len()) as u64,
         "scope",
     );
@@ -672,7 +674,13 @@ fn run_blockers(
 /// `lab`'s node build, then each further `--node`: one table. A build
 /// that cannot run at all is an error naming it.
 fn run_node_builds(lab: &Lab, args: &Args) -> anyhow::Result<(Vec<Row>, Vec<String>)> {
-    let mut builds = vec![(None, lab.node().map_err(anyhow::Error::msg)?.to_path_buf())];
+    let mut builds = vec![(
+        None,
+        lab.toolchain()
+            .node()
+            .map_err(anyhow::Error::msg)?
+            .to_path_buf(),
+    )];
     for p in lab.more_nodes() {
         // Lab::new names the path in its error (no such file, ...).
         let other = lab.for_node(p)?;
@@ -683,7 +691,7 @@ fn run_node_builds(lab: &Lab, args: &Args) -> anyhow::Result<(Vec<Row>, Vec<Stri
     let mut per_build: Vec<(String, Vec<String>)> = Vec::new();
     for (other, path) in &builds {
         let this = other.as_ref().unwrap_or(lab);
-        let m = this.machine();
+        let m = this.record().machine();
         let mut label = match (&m.node, &m.libuv) {
             (Some(v), Some(uv)) => format!("{v} (libuv {uv})"),
             _ => path.display().to_string(),

@@ -117,7 +117,10 @@ impl Experiment for SmallReads {
         let in_flight = args.number("in-flight")?;
         let bytes = args.number("bytes")?;
         let rounds = args.number("rounds")?;
-        let file = lab.scratch().join(format!("small-reads-{bytes}.bin"));
+        let file = lab
+            .runner()
+            .scratch()
+            .join(format!("small-reads-{bytes}.bin"));
         std::fs::write(&file, sluice_serve::payload::text(bytes as usize))
             .with_context(|| format!("writing {}", file.display()))?;
         let params = Params {
@@ -161,7 +164,7 @@ impl Experiment for SmallReads {
             ));
         }
         notes.extend(goal(&rows));
-        Ok(lab.outcome(SPEC.name, rows, notes))
+        Ok(lab.record().outcome(SPEC.name, rows, notes))
     }
 
     fn tables(&self, o: &Outcome) -> Vec<Table> {

@@ -179,8 +179,11 @@ impl Experiment for SpawnBill {
             rows.extend(set_sweep.run(|cell| {
                 let where_ = *cell.variant;
                 fifo_no += 1;
-                let mut holder =
-                    FifoHolder::create(lab.scratch(), &format!("spawn-bill-fifo-{fifo_no}"), hold)?;
+                let mut holder = FifoHolder::create(
+                    lab.runner().scratch(),
+                    &format!("spawn-bill-fifo-{fifo_no}"),
+                    hold,
+                )?;
                 let params = BillParams::Set {
                     set: where_.to_string(),
                     size,
@@ -209,7 +212,7 @@ impl Experiment for SpawnBill {
                 notes.push(format!("go: no pool to start; its bill at pool P is P goroutines blocked at once in read(2) of a pipe (a blocking fd, not on the netpoller; 4 when the pool is unset), counted once /proc shows all P in read(2): a thread each, as Go starts them (threads it already had idle are reused, so Threads grows by P less those); above libuv's cap of 1024, {GO_MAX_THREADS} runs the same under debug.SetMaxThreads(P), and its error is Go's answer when the blocked calls need more threads than the limit (the process stops)"));
             }
             notes.extend(fidelity(&rows));
-            notes.extend(arena_note(&rows, lab.machine().cores));
+            notes.extend(arena_note(&rows, lab.record().machine().cores));
         }
         if set {
             notes.push(format!("set part: UV_THREADPOOL_SIZE unset at start; node sets process.env.UV_THREADPOOL_SIZE='{size}' and sluice-compat std::env::set_var(\"UV_THREADPOOL_SIZE\", \"{size}\") before or after the first pool task; sluice calls pool.resize(Lane::FastIo, {size}) instead. Then {size} one-byte FIFO reads at once (sluice: FastIo), each held {} ms after the lab sees it blocked in read(2); in flight is the most seen at once. sluice's lanes start a burst's threads one after another (each new worker starts the next while work is queued), so its in flight reaches the budget only if all start within the hold; its size column (Pool::limit) is what shows the resize applied. threads: started by the first pool task.", hold.as_millis()));

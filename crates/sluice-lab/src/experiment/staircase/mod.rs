@@ -150,8 +150,11 @@ impl Experiment for Staircase {
                 };
                 let (reply, counts): (Reply, _) = if kind == "wait" {
                     fifo_no += 1;
-                    let mut holder =
-                        FifoHolder::create(lab.scratch(), &format!("fifo-{fifo_no}"), hold)?;
+                    let mut holder = FifoHolder::create(
+                        lab.runner().scratch(),
+                        &format!("fifo-{fifo_no}"),
+                        hold,
+                    )?;
                     if go_wait == Some("netpoll") {
                         holder = holder.release_on_begin();
                     }

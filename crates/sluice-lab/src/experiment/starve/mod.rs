@@ -68,7 +68,8 @@ mod child;
 
 use super::{ArgSpec, Args, Experiment, ExperimentSpec, Kind};
 use crate::PoolSize::Size;
-use crate::lab::{Lab, Watch};
+use crate::child::Watch;
+use crate::lab::Lab;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Chart, Point, Table, ms, ratio, series_of};
 use crate::subject::{ChildContext, Done, Executor, Runtime, SubjectSpec, run_on};
@@ -198,8 +199,11 @@ impl Plan {
             let reply = serde_json::from_value(r).context("reading node's starve result")?;
             return Ok((reply, Some(stats.max_in_flight_names as usize)));
         }
-        let mut holder =
-            FifoHolder::create(lab.scratch(), &format!("starve-{fifo_no}"), self.hold)?;
+        let mut holder = FifoHolder::create(
+            lab.runner().scratch(),
+            &format!("starve-{fifo_no}"),
+            self.hold,
+        )?;
         params.fifo = Some(holder.path().to_path_buf());
         let r = cell.call(&params, Some(&mut Throttled::new(&mut holder)))?;
         Ok((r, holder.max_in_flight().first().copied()))
@@ -465,8 +469,8 @@ impl Experiment for Starve {
         let hold_ms = args.millis("hold")?;
         let hold = Duration::from_millis(hold_ms);
         let cpu_ms = args.millis("cpu")?;
-        let node_dns = sluice_testnet::netns::available(lab.exe());
-        let file = lab.scratch().join("starve-read.dat");
+        let node_dns = sluice_testnet::netns::available(lab.runner().exe());
+        let file = lab.runner().scratch().join("starve-read.dat");
         std::fs::write(&file, [b'x'; 1024])
             .with_context(|| format!("writing {}", file.display()))?;
         let plan = Plan {

@@ -121,7 +121,7 @@ impl Experiment for Workers {
         let rows = sweep.run(|cell| {
             fifo_no += 1;
             let mut holder =
-                FifoHolder::create(lab.scratch(), &format!("workers-{fifo_no}"), hold)?;
+                FifoHolder::create(lab.runner().scratch(), &format!("workers-{fifo_no}"), hold)?;
             let params = Params {
                 workers: workers as usize,
                 tasks: tasks as usize,
@@ -154,7 +154,7 @@ impl Experiment for Workers {
         notes.push(format!("node: {workers} worker_threads Workers, each doing {tasks} fs.read on its own event loop (the main thread opens the FIFO once and hands every worker the fd); Rust subjects: {workers} OS threads, each with its own current-thread tokio runtime, all submitting to the child's one pool"));
         notes.push("threads: /proc/self/status Threads, read by the child: before any loop or pool work, with every loop up, and after every wait is done (loops still alive)".into());
         for row in &rows {
-            notes.push(verdict(row, lab.machine().cores));
+            notes.push(verdict(row, lab.record().machine().cores));
         }
         Ok(sweep.outcome(rows, notes))
     }

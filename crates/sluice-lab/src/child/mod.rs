@@ -3,12 +3,20 @@
 //! one JSON argument, the child (node's script or `sluice lab-child`)
 //! prints the result as its last stdout line, and both sides read them
 //! through the same types ([`Lab::call`](crate::lab::Lab::call) on the
-//! parent's side).
+//! parent's side, through the [`ChildRunner`], which starts and watches
+//! children; `ServerChild`: a server child that listens on a port).
 //!
 //! A Rust workload implements [`Workload`] (typed); the registry holds it
 //! as a [`RustWorkload`] (the same, on JSON), which `lab-child` calls. A
 //! workload that drives its own libuv loop implements [`LoopWorkload`]
 //! (held as a [`LibuvWorkload`]).
+
+mod runner;
+mod server;
+
+pub(crate) use runner::tail;
+pub use runner::{ChildRunner, Watch};
+pub(crate) use server::ServerChild;
 
 use crate::subject::ChildContext;
 use serde::Serialize;
