@@ -65,13 +65,16 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
         if cancelled() {
             return Done::Fail(Failure::aborted());
         }
-        let mut file = match std::fs::File::open(path) {
+        let file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) => return Done::Fail(Failure::sys(&e, "open", true)),
         };
-        let size = match file.metadata() {
-            Ok(m) if m.is_file() => m.len(),
-            Ok(_) => 0,
+        // An `Opened`: a stray close of its number by the program (a
+        // handle's descriptor closed twice) neither aborts a debug addon
+        // when the read ends nor lets it close what took the number since.
+        let (file, size) = match sluice::fd::Opened::new(file) {
+            Ok((f, m)) if m.is_file() => (f, m.len()),
+            Ok((f, _)) => (f, 0),
             Err(e) => return Done::Fail(Failure::sys(&e, "fstat", false)),
         };
         if size > IO_MAX_LENGTH {
@@ -84,7 +87,7 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
             return Done::Fail(Failure::sys(&e, "read", false));
         }
         let max = IO_MAX_LENGTH as usize;
-        match read_bounded(&mut file, &mut bytes, max, cancel) {
+        match read_bounded(&mut file.file(), &mut bytes, max, cancel) {
             Ok(true) => Done::Bytes(bytes),
             Ok(false) => Done::Fail(Failure::file_too_large(bytes.len() as u64)),
             Err(_) if cancelled() => Done::Fail(Failure::aborted()),

@@ -6,11 +6,13 @@ use crate::outcome::{Done, Failure, STAT_FIELDS};
 use napi::Env;
 use napi::bindgen_prelude::{Array, Float64ArraySlice};
 use napi_derive::napi;
+use sluice::fd::Opened;
 use sluice::mailbox::Mailbox;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::fs::File;
 use std::io::Write;
-use std::os::fd::IntoRawFd;
+use std::os::fd::{IntoRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 
@@ -82,8 +84,11 @@ impl Drop for Settle {
 pub struct Inbox {
     /// The outcomes posted and not yet drained.
     pub(crate) queue: Arc<Mailbox<Posted>>,
-    /// The watched end of the socket pair, until [`Inbox::take_fd`] hands it over.
-    fd: Option<std::os::unix::net::UnixStream>,
+    /// The watched end of the socket pair, until [`Inbox::take_fd`] hands it
+    /// over. Both ends are [`Opened`]: a program's stray close of either
+    /// number neither aborts a debug addon when the inbox is dropped nor
+    /// lets it close what took the number since.
+    fd: Option<Opened>,
     /// The id of this inbox's next operation.
     next_id: Cell<f64>,
     /// Outcomes taken from `queue` that did not fit the last drain's slab.
@@ -104,10 +109,12 @@ impl Inbox {
         // unread byte per drain, and a failed write is one a pending byte
         // covers.
         wake.set_nonblocking(true).map_err(io)?;
+        let adopt = |end: UnixStream| Opened::new(File::from(OwnedFd::from(end))).map(|(o, _)| o);
+        let (wake, watched) = (adopt(wake).map_err(io)?, adopt(watched).map_err(io)?);
         let queue = Mailbox::new(move || {
             // EPIPE after the copy's socket closed: nobody is left to tell
             // (Node ignores SIGPIPE).
-            let _ = (&wake).write(&[1]);
+            let _ = wake.file().write(&[1]);
         });
         Ok(Inbox {
             queue: Arc::new(queue),

@@ -83,6 +83,8 @@ mod clock;
 pub mod compat;
 mod config;
 mod error;
+#[cfg(unix)]
+pub mod fd;
 mod hooks;
 mod lane;
 mod loom;

@@ -79,6 +79,7 @@ pub(crate) use imp::{Monitor, Schedstat};
 #[cfg(not(loom))]
 mod imp {
     use super::*;
+    use crate::fd::Opened;
     use crate::policy::lanes::WorkerSlot;
     use std::collections::HashMap;
     use std::fs::File;
@@ -92,15 +93,17 @@ mod imp {
     const BASE_TICK: Duration = Duration::from_micros(200);
     const MAX_TICK: Duration = Duration::from_millis(10);
 
-    /// A thread's `/proc/thread-self/schedstat`, opened by that thread.
-    pub(crate) struct Schedstat(File);
+    /// A thread's `/proc/thread-self/schedstat`, opened by that thread and
+    /// held for the thread's life: an [`Opened`], so that a program's stray
+    /// close of its number neither aborts a debug build when the worker
+    /// exits nor lets the worker close what took the number since.
+    pub(crate) struct Schedstat(Opened);
 
     impl Schedstat {
         /// Opens the calling thread's file; `None` where the kernel has none.
         pub(crate) fn open_current() -> Option<Self> {
-            File::open("/proc/thread-self/schedstat")
-                .ok()
-                .map(Schedstat)
+            let file = File::open("/proc/thread-self/schedstat").ok()?;
+            Opened::new(file).ok().map(|(opened, _)| Schedstat(opened))
         }
 
         /// Nanoseconds on a CPU plus nanoseconds waiting for one.
@@ -111,7 +114,7 @@ mod imp {
         /// Nanoseconds on a CPU, and nanoseconds runnable but waiting.
         pub(crate) fn run_and_wait_ns(&self) -> Option<(u64, u64)> {
             let mut buf = [0u8; 96];
-            let n = self.0.read_at(&mut buf, 0).ok()?;
+            let n = self.0.file().read_at(&mut buf, 0).ok()?;
             let text = std::str::from_utf8(&buf[..n]).ok()?;
             let mut fields = text.split_ascii_whitespace();
             let run: u64 = fields.next()?.parse().ok()?;

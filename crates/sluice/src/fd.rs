@@ -1,0 +1,151 @@
+//! Descriptors sluice opens for itself, closed at the end only while their
+//! number still names the file opened.
+//!
+//! A program that closes a number twice can close one of sluice's
+//! descriptors under it: Node's `test-dgram-bind-fd`, for one, hands a raw
+//! UDP handle's descriptor to a `dgram` socket and leaves the handle open,
+//! so that descriptor is closed by the socket and again when Node closes
+//! the handle at exit; a worker that opened a file meanwhile got that
+//! number. Dropping a [`std::fs::File`] then closes the number again: in a
+//! debug build std's IO-safety check aborts the process ("owned file
+//! descriptor already closed"); in a release build the close fails, or,
+//! where the program has opened something else under that number since,
+//! closes the program's descriptor. libuv's pool, whose `uv_fs_close` is a
+//! bare `close(2)`, never aborts; neither should sluice, and it must not
+//! close what is not its own.
+//!
+//! [`Opened`] keeps a file's identity (device and inode, from one `fstat`
+//! when it is adopted) and, when dropped, closes the descriptor only when
+//! an `fstat` of its number still finds that file; otherwise the number is
+//! left alone (closed already, or someone else's). One window stays: a
+//! thread that closes the number and opens another file under it between
+//! that `fstat` and the `close`. A stray close cannot be undone, and reads
+//! made after it may read whatever took the number; what this type
+//! guarantees is that sluice neither aborts on it nor closes a descriptor
+//! it did not open.
+
+use std::fs::{File, Metadata};
+use std::io;
+use std::os::fd::{IntoRawFd, RawFd};
+use std::os::unix::fs::MetadataExt;
+
+/// A file sluice opened, closed at drop only while its number still names
+/// it (see the module's docs).
+#[derive(Debug)]
+pub struct Opened {
+    /// `Some` until dropped or handed over.
+    file: Option<File>,
+    /// The file's device and inode when it was adopted.
+    id: (u64, u64),
+}
+
+impl Opened {
+    /// Adopts `file`, just opened, with its metadata (one `fstat`, which
+    /// gives the identity kept). Its error is `fstat`'s; the descriptor is
+    /// then closed as a drop would close it.
+    pub fn new(file: File) -> io::Result<(Opened, Metadata)> {
+        match file.metadata() {
+            Ok(meta) => {
+                let id = (meta.dev(), meta.ino());
+                Ok((
+                    Opened {
+                        file: Some(file),
+                        id,
+                    },
+                    meta,
+                ))
+            }
+            Err(e) => {
+                if e.raw_os_error() == Some(libc::EBADF) {
+                    // Closed under us already: nothing of ours to close.
+                    std::mem::forget(file);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// The file, to read or write (`Read` and `Write` are implemented for
+    /// `&File`).
+    pub fn file(&self) -> &File {
+        self.file
+            .as_ref()
+            .expect("an Opened holds its file until it is dropped or handed over")
+    }
+
+    /// Whether the number still names the file adopted.
+    fn still_ours(file: &File, id: (u64, u64)) -> bool {
+        file.metadata()
+            .is_ok_and(|meta| (meta.dev(), meta.ino()) == id)
+    }
+}
+
+impl IntoRawFd for Opened {
+    /// Hands the descriptor over: whoever takes it closes it.
+    fn into_raw_fd(mut self) -> RawFd {
+        self.file
+            .take()
+            .expect("an Opened holds its file until it is dropped or handed over")
+            .into_raw_fd()
+    }
+}
+
+impl Drop for Opened {
+    fn drop(&mut self) {
+        if let Some(file) = self.file.take() {
+            if Opened::still_ours(&file, self.id) {
+                drop(file);
+            } else {
+                // Not ours any more: forgetting the `File` closes nothing.
+                std::mem::forget(file);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Seek, Write};
+    use std::os::fd::AsRawFd;
+
+    fn temp_with(bytes: &[u8]) -> File {
+        let mut f = tempfile_in_tmp();
+        f.write_all(bytes).unwrap();
+        f.rewind().unwrap();
+        f
+    }
+
+    /// A temporary file, unlinked at once (no crate needed).
+    fn tempfile_in_tmp() -> File {
+        let path = std::env::temp_dir().join(format!(
+            "sluice-fd-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let f = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        f
+    }
+
+    #[test]
+    fn reads_and_closes_its_own_file() {
+        let (opened, meta) = Opened::new(temp_with(b"abc")).unwrap();
+        assert_eq!(meta.len(), 3);
+        let mut text = String::new();
+        opened.file().read_to_string(&mut text).unwrap();
+        assert_eq!(text, "abc");
+        let fd = opened.file().as_raw_fd();
+        drop(opened);
+        // Closed: the number names nothing, or (another test's thread
+        // opened a file meanwhile) another file.
+        let probe = std::fs::metadata(format!("/proc/self/fd/{fd}"));
+        assert!(probe.map_or(true, |m| (m.dev(), m.ino()) != (meta.dev(), meta.ino())));
+    }
+}
