@@ -117,13 +117,13 @@ function verify(hashed, password, options, abortSignal) {
 /** `hash` on the calling thread. */
 function hashSync(password, options) {
   const s = settings(options);
-  return native.argon2HashSync(bytesOf('password', password), s.costs, s.salt, s.secret);
+  return native.argon2HashSync(bytesOf('password', password), s.costs, s.salt, s.secret, false);
 }
 
 /** `hashRaw` on the calling thread. */
 function hashRawSync(password, options) {
   const s = settings(options);
-  return native.argon2HashRawSync(bytesOf('password', password), s.costs, s.salt, s.secret);
+  return native.argon2HashSync(bytesOf('password', password), s.costs, s.salt, s.secret, true);
 }
 
 /** `verify` on the calling thread. */

@@ -117,18 +117,16 @@ if (enabled.scrypt) {
 
 if (enabled.gzip) {
   nodeZlib.gzip = callbackForm('gzip', original.gzip, 1, true, (buffer, options) => {
-    const input = shapes.zlibInput(buffer);
-    const level = input === null ? null : shapes.gzipLevel(options);
-    return level === null ? null : { run: (cb) => run.runGzip(input, level, cb) };
+    const shape = shapes.gzipShape(buffer, options);
+    return shape && { run: (cb) => run.runGzip(shape[0], shape[1], cb) };
   });
   patched.push('zlib.gzip');
 }
 
 if (enabled.gunzip) {
   nodeZlib.gunzip = callbackForm('gunzip', original.gunzip, 1, true, (buffer, options) => {
-    const input = shapes.zlibInput(buffer);
-    const max = input === null ? null : shapes.gunzipMaxOutput(options);
-    return max === null ? null : { run: (cb) => run.runGunzip(input, cb, max) };
+    const shape = shapes.gunzipShape(buffer, options);
+    return shape && { run: (cb) => run.runGunzip(shape[0], cb, shape[1]) };
   });
   patched.push('zlib.gunzip');
 }

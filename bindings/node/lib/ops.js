@@ -18,7 +18,7 @@ const { inbox } = require('./inbox.js');
 const { start } = require('./call.js');
 const { failureError } = require('./errors.js');
 const {
-  MAX_OUTPUT, isInt, pbkdf2Shape, scryptShape, zlibInput, gzipLevel, gunzipMaxOutput, pathShape,
+  MAX_OUTPUT, isInt, pbkdf2Shape, scryptShape, gzipShape, gunzipShape, pathShape,
   readFileOptions, statOptionsOk, lookupShape, orderAddresses,
 } = require('./shapes.js');
 const { count } = require('./metrics.js');
@@ -180,21 +180,13 @@ const crypto = {
 const zlib = {
   /** `zlib.gzip` as a promise, on the Cpu lane; options: `level` only. */
   gzip(buffer, options) {
-    const how = planned(() => {
-      const input = zlibInput(buffer);
-      const level = input === null ? null : gzipLevel(options);
-      return level === null ? null : [input, level];
-    });
+    const how = planned(() => gzipShape(buffer, options));
     if (how) return runGzip(how[0], how[1]);
     return nodePromise('gzip', promisified.gzip, [buffer, options === undefined ? {} : options]);
   },
   /** `zlib.gunzip` as a promise, on the Cpu lane; options: `maxOutputLength` only. */
   gunzip(buffer, options) {
-    const how = planned(() => {
-      const input = zlibInput(buffer);
-      const max = input === null ? null : gunzipMaxOutput(options);
-      return max === null ? null : [input, max];
-    });
+    const how = planned(() => gunzipShape(buffer, options));
     if (how) return runGunzip(how[0], undefined, how[1]);
     return nodePromise('gunzip', promisified.gunzip, [buffer, options === undefined ? {} : options]);
   },

@@ -116,6 +116,17 @@ function gunzipMaxOutput(options) {
   return isInt(max, 1, kMaxLength) ? max : null;
 }
 
+// A zlib.gzip or zlib.gunzip call sluice runs: [the input's bytes,
+// setting(options)] (gzip's level, gunzip's output limit), or null.
+function zlibShape(buffer, options, setting) {
+  const input = zlibInput(buffer);
+  const s = input === null ? null : setting(options);
+  return s === null ? null : [input, s];
+}
+
+const gzipShape = (buffer, options) => zlibShape(buffer, options, gzipLevel);
+const gunzipShape = (buffer, options) => zlibShape(buffer, options, gunzipMaxOutput);
+
 function gunzipOptionsOk(options) {
   return gunzipMaxOutput(options) !== null;
 }
@@ -270,6 +281,8 @@ module.exports = {
   zlibInput,
   gzipLevel,
   gunzipMaxOutput,
+  gzipShape,
+  gunzipShape,
   gunzipOptionsOk,
   pathShape,
   readFileOptions,

@@ -125,30 +125,25 @@ pub fn argon2_hash(
     })
 }
 
-/// `hashSync` on the calling thread.
+/// `hashSync` (`raw` false: the PHC string) or `hashRawSync` (`raw` true:
+/// the bytes) on the calling thread.
 #[napi]
 pub fn argon2_hash_sync(
     password: Buffer,
     costs: Vec<u32>,
     salt: Option<Buffer>,
     secret: Option<Buffer>,
-) -> napi::Result<String> {
+    raw: bool,
+) -> napi::Result<napi::Either<String, Buffer>> {
     let params = argon2_params(&costs)?;
-    argon2::hash_sync(&password, params, salt.as_deref(), secret.as_deref()).map_err(|e| thrown(&e))
-}
-
-/// `hashRawSync` on the calling thread.
-#[napi]
-pub fn argon2_hash_raw_sync(
-    password: Buffer,
-    costs: Vec<u32>,
-    salt: Option<Buffer>,
-    secret: Option<Buffer>,
-) -> napi::Result<Buffer> {
-    let params = argon2_params(&costs)?;
-    argon2::hash_raw_sync(&password, params, salt.as_deref(), secret.as_deref())
-        .map(Buffer::from)
-        .map_err(|e| thrown(&e))
+    let (salt, secret) = (salt.as_deref(), secret.as_deref());
+    let hashed = if raw {
+        argon2::hash_raw_sync(&password, params, salt, secret)
+            .map(|h| napi::Either::B(Buffer::from(h)))
+    } else {
+        argon2::hash_sync(&password, params, salt, secret).map(napi::Either::A)
+    };
+    hashed.map_err(|e| thrown(&e))
 }
 
 /// `verify` on the `Cpu` lane: the hash's own parameters, `secret` if
