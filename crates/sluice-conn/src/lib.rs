@@ -343,6 +343,38 @@ impl AsyncWrite for Watched {
 /// The error a service may answer with (hyper's bound).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// A service these connections serve: hyper's HTTP/1 service answering
+/// with a body `B`, cloned per connection, run on tokio.
+pub trait HttpService<B>:
+    hyper::service::Service<
+        hyper::Request<Incoming>,
+        Response = hyper::Response<B>,
+        Future: Send + 'static,
+        Error: Into<BoxError>,
+    > + Clone
+    + Send
+    + 'static
+{
+}
+
+impl<S, B> HttpService<B> for S where
+    S: hyper::service::Service<
+            hyper::Request<Incoming>,
+            Response = hyper::Response<B>,
+            Future: Send + 'static,
+            Error: Into<BoxError>,
+        > + Clone
+        + Send
+        + 'static
+{
+}
+
+/// The body of a response of an [`HttpService`]: sent from the
+/// connection's task, its errors boxed.
+pub trait HttpBody: Body<Data: Send, Error: Into<BoxError>> + Send + 'static {}
+
+impl<B> HttpBody for B where B: Body<Data: Send, Error: Into<BoxError>> + Send + 'static {}
+
 /// Admits `stream` (see `Registry::admit`) and returns the future that
 /// serves it with `service`, or `None` if it was refused at the cap (it is
 /// closed).
@@ -352,15 +384,8 @@ pub fn admit<S, B>(
     registry: &Arc<Registry>,
 ) -> Option<impl Future<Output = ()> + Send + 'static>
 where
-    S: hyper::service::Service<hyper::Request<Incoming>, Response = hyper::Response<B>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
+    S: HttpService<B>,
+    B: HttpBody,
 {
     let (id, conn) = registry.admit()?;
     let _ = stream.set_nodelay(true);
@@ -381,15 +406,8 @@ where
 
 async fn serve<S, B>(stream: TcpStream, inner: S, conn: Arc<Conn>, registry: Arc<Registry>)
 where
-    S: hyper::service::Service<hyper::Request<Incoming>, Response = hyper::Response<B>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
+    S: HttpService<B>,
+    B: HttpBody,
 {
     let limits = registry.limits;
     let io = TokioIo::new(Watched {
@@ -547,15 +565,22 @@ mod tests {
         )
     }
 
-    #[test]
-    fn at_the_cap_the_longest_idle_closes_and_busy_ones_refuse() {
+    /// A registry at its cap of two, `a` answering a request and `b` idle,
+    /// then a third connection admitted: it closes `b`, the longest idle.
+    /// The registry, `a`, `b` and the third's id and connection.
+    fn third_past_the_cap() -> (Registry, Arc<Conn>, Arc<Conn>, (u64, Arc<Conn>)) {
         let r = registry(2);
         let (_, a) = r.admit().unwrap();
         let (_, b) = r.admit().unwrap();
         a.busy.fetch_add(1, R);
-        // b is idle: the third closes it.
-        let (_, c) = r.admit().unwrap();
+        let third = r.admit().unwrap();
         assert!(b.closing.load(R));
+        (r, a, b, third)
+    }
+
+    #[test]
+    fn at_the_cap_the_longest_idle_closes_and_busy_ones_refuse() {
+        let (r, _a, _b, (_, c)) = third_past_the_cap();
         assert_eq!(r.counts.evicted.load(R), 1);
         c.busy.fetch_add(1, R);
         // a and c answer requests: the fourth is refused.
@@ -566,12 +591,7 @@ mod tests {
 
     #[test]
     fn a_closing_connection_that_began_answering_still_counts() {
-        let r = registry(2);
-        let (_, a) = r.admit().unwrap();
-        let (_, b) = r.admit().unwrap();
-        a.busy.fetch_add(1, R);
-        let (c, _) = r.admit().unwrap();
-        assert!(b.closing.load(R));
+        let (r, _a, b, (c, _)) = third_past_the_cap();
         // b's request arrived before it closed: it answers it, keeping its
         // descriptor meanwhile. c was answered and left.
         b.busy.fetch_add(1, R);

@@ -120,11 +120,11 @@ async fn family_any_asks_a_and_aaaa() {
 #[tokio::test(flavor = "current_thread")]
 async fn the_search_list_and_ndots_decide_what_is_asked_first() {
     let server = server(20, 0).await;
-    let r = resolver(&server)
-        .search(["fast.test"])
-        .ndots(1)
-        .build()
-        .unwrap();
+    let searching = |ndots| {
+        let b = resolver(&server).search(["fast.test"]).ndots(ndots);
+        b.build().unwrap()
+    };
+    let r = searching(1);
     // No dot, fewer than ndots: the search name first, and it answers.
     r.lookup("short", Family::V4).await.unwrap();
     let s = server.stats();
@@ -134,11 +134,7 @@ async fn the_search_list_and_ndots_decide_what_is_asked_first() {
     let s = server.stats();
     assert_eq!((s.fast_total, asked(&s)), (1, 1));
     // ndots 2: the search name first again.
-    let r2 = resolver(&server)
-        .search(["fast.test"])
-        .ndots(2)
-        .build()
-        .unwrap();
+    let r2 = searching(2);
     r2.lookup("a.b", Family::V4).await.unwrap();
     let s = server.stop().await;
     assert_eq!((s.fast_total, asked(&s)), (2, 1));

@@ -6,7 +6,7 @@
 //! namespace); here each rule is checked on its own, with a hosts file
 //! written for the test and sluice-testnet's delay server.
 
-use sluice_dns::{DnsError, Family, Resolver};
+use sluice_dns::{Builder as ResolverBuilder, DnsError, Family, Resolver};
 use sluice_testnet::dns_delay::{DelayConfig, DelayServer};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -19,27 +19,67 @@ fn ips(list: &[&str]) -> Vec<IpAddr> {
     list.iter().map(|s| ip(s)).collect()
 }
 
-/// A resolver over `hosts` (text) and no name server.
-fn hosts_only(hosts: &str) -> (Resolver, tempfile::TempDir) {
+/// `builder` reading `hosts` (text) as its hosts file, written to a
+/// directory that lives as long as the resolver must.
+fn with_hosts(builder: ResolverBuilder, hosts: &str) -> (ResolverBuilder, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("hosts");
     std::fs::write(&path, hosts).unwrap();
-    let r = Resolver::builder()
-        .no_nameservers()
-        .hosts_file(&path)
-        .build()
-        .unwrap();
-    (r, dir)
+    (builder.hosts_file(&path), dir)
 }
 
-async fn server() -> DelayServer {
-    let mut c = DelayConfig {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        hold: Duration::from_millis(0),
-        ..DelayConfig::default()
-    };
-    c.answer("::2".parse().unwrap());
-    DelayServer::start(c).await.unwrap()
+/// A resolver over `hosts` (text) and no name server.
+fn hosts_only(hosts: &str) -> (Resolver, tempfile::TempDir) {
+    let (b, dir) = with_hosts(Resolver::builder().no_nameservers(), hosts);
+    (b.build().unwrap(), dir)
+}
+
+/// Asserts that `r` answers `host` for `family` with `want`, in order.
+async fn answers(r: &Resolver, host: &str, family: Family, want: &[&str]) {
+    let got = r.lookup(host, family).await.unwrap();
+    assert_eq!(got, ips(want), "{host} {family}");
+}
+
+/// A resolver that asks sluice-testnet's delay server (which answers
+/// 127.0.0.2 and ::2 at once), one attempt a query, with `hosts` (text) as
+/// its hosts file, or none.
+struct Asking {
+    r: Resolver,
+    server: DelayServer,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Asking {
+    async fn start(hosts: Option<&str>) -> Self {
+        let mut c = DelayConfig {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            hold: Duration::from_millis(0),
+            ..DelayConfig::default()
+        };
+        c.answer("::2".parse().unwrap());
+        let server = DelayServer::start(c).await.unwrap();
+        let b = Resolver::builder().nameserver(server.local_addr());
+        let (b, dir) = match hosts {
+            Some(text) => {
+                let (b, dir) = with_hosts(b, text);
+                (b, Some(dir))
+            }
+            None => (b.no_hosts_file(), None),
+        };
+        let r = b.attempts(1).build().unwrap();
+        Self {
+            r,
+            server,
+            _dir: dir,
+        }
+    }
+
+    /// Stops the server, which was asked `n` queries (retransmits not
+    /// counted).
+    async fn asked(self, n: u64) {
+        let s = self.server.stop().await;
+        assert_eq!(s.queries_total - s.retransmits_total, n);
+    }
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -64,10 +104,7 @@ async fn inet_aton_forms_are_addresses_not_names() {
         assert!(!matches!(err, DnsError::NoRuntime), "{host}: {err:?}");
     }
     // An IPv4-mapped IPv6 literal asked for IPv4 is its IPv4 address.
-    assert_eq!(
-        r.lookup("::ffff:10.0.0.1", Family::V4).await.unwrap(),
-        ips(&["10.0.0.1"])
-    );
+    answers(&r, "::ffff:10.0.0.1", Family::V4, &["10.0.0.1"]).await;
     let err = r.lookup("::1", Family::V4).await.unwrap_err();
     assert!(!matches!(err, DnsError::NoRuntime), "{err:?}");
     // Not numbers: names, looked up (here not found: no server, no entry).
@@ -82,33 +119,19 @@ async fn inet_aton_forms_are_addresses_not_names() {
 async fn names_with_underscores_resolve_from_the_hosts_file() {
     let (r, _dir) = hosts_only("10.1.0.1 my_host app_db_1\n");
     for host in ["my_host", "app_db_1", "MY_HOST"] {
-        assert_eq!(
-            r.lookup(host, Family::V4).await.unwrap(),
-            ips(&["10.1.0.1"]),
-            "{host}"
-        );
+        answers(&r, host, Family::V4, &["10.1.0.1"]).await;
     }
     assert_eq!(r.metrics().hosts_total, 3);
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn names_with_underscores_resolve_through_dns() {
-    let server = server().await;
-    let r = Resolver::builder()
-        .nameserver(server.local_addr())
-        .no_hosts_file()
-        .attempts(1)
-        .build()
-        .unwrap();
+    let dns = Asking::start(None).await;
+    let r = &dns.r;
     for host in ["app_db_1.lab.test", "_svc._tcp.lab.test"] {
-        assert_eq!(
-            r.lookup(host, Family::V4).await.unwrap(),
-            ips(&["127.0.0.2"]),
-            "{host}"
-        );
+        answers(r, host, Family::V4, &["127.0.0.2"]).await;
     }
-    let s = server.stop().await;
-    assert_eq!(s.queries_total - s.retransmits_total, 2);
+    dns.asked(2).await;
 }
 
 /// glibc sorts by RFC 3484/6724: `::1` (precedence 50) before 127.0.0.1
@@ -131,59 +154,29 @@ async fn localhost_answers_in_glibcs_order() {
         );
         return;
     }
-    assert_eq!(
-        r.lookup("localhost", Family::Any).await.unwrap(),
-        ips(&["::1", "127.0.0.1"])
-    );
+    answers(&r, "localhost", Family::Any, &["::1", "127.0.0.1"]).await;
     // One family: the file's addresses of it (::1 asked for IPv4 is
     // 127.0.0.1, as glibc maps it; both kept, as glibc keeps them).
-    assert_eq!(
-        r.lookup("localhost", Family::V4).await.unwrap(),
-        ips(&["127.0.0.1", "127.0.0.1"])
-    );
-    assert_eq!(
-        r.lookup("localhost", Family::V6).await.unwrap(),
-        ips(&["::1"])
-    );
+    answers(&r, "localhost", Family::V4, &["127.0.0.1", "127.0.0.1"]).await;
+    answers(&r, "localhost", Family::V6, &["::1"]).await;
 }
 
 /// A final dot makes a name absolute: glibc's files source does not match
 /// `localhost.` against `localhost`, and asks DNS.
 #[tokio::test(flavor = "current_thread")]
 async fn a_final_dot_skips_the_hosts_entry_without_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hosts");
-    std::fs::write(&path, "10.1.0.3 dotted.name\n").unwrap();
-    let server = server().await;
-    let r = Resolver::builder()
-        .nameserver(server.local_addr())
-        .hosts_file(&path)
-        .attempts(1)
-        .build()
-        .unwrap();
-    assert_eq!(
-        r.lookup("dotted.name", Family::V4).await.unwrap(),
-        ips(&["10.1.0.3"])
-    );
-    assert_eq!(
-        r.lookup("dotted.name.", Family::V4).await.unwrap(),
-        ips(&["127.0.0.2"])
-    );
-    let s = server.stop().await;
-    assert_eq!(s.queries_total - s.retransmits_total, 1);
+    let dns = Asking::start(Some("10.1.0.3 dotted.name\n")).await;
+    answers(&dns.r, "dotted.name", Family::V4, &["10.1.0.3"]).await;
+    answers(&dns.r, "dotted.name.", Family::V4, &["127.0.0.2"]).await;
+    dns.asked(1).await;
 }
 
 /// Names glibc's query builder refuses (over 253 characters, a label over
 /// 63, an empty label) are not found, and no server is asked.
 #[tokio::test(flavor = "current_thread")]
 async fn over_long_names_are_not_found_without_a_query() {
-    let server = server().await;
-    let r = Resolver::builder()
-        .nameserver(server.local_addr())
-        .no_hosts_file()
-        .attempts(1)
-        .build()
-        .unwrap();
+    let dns = Asking::start(None).await;
+    let r = &dns.r;
     let long = ("a".repeat(49) + ".").repeat(6); // 300 characters
     for host in [
         "a".repeat(64) + ".com",
@@ -204,12 +197,8 @@ async fn over_long_names_are_not_found_without_a_query() {
     ]
     .join(".");
     assert_eq!(ok.len(), 253);
-    assert_eq!(
-        r.lookup(&ok, Family::V4).await.unwrap(),
-        ips(&["127.0.0.2"])
-    );
-    let s = server.stop().await;
-    assert_eq!(s.queries_total - s.retransmits_total, 1);
+    answers(r, &ok, Family::V4, &["127.0.0.2"]).await;
+    dns.asked(1).await;
 }
 
 /// glibc's DNS source answers an IPv4 lookup of digits and dots that
@@ -217,27 +206,15 @@ async fn over_long_names_are_not_found_without_a_query() {
 /// without a query; for both families it asks.
 #[tokio::test(flavor = "current_thread")]
 async fn all_numeric_names_are_not_asked_for_ipv4() {
-    let server = server().await;
-    let r = Resolver::builder()
-        .nameserver(server.local_addr())
-        .no_hosts_file()
-        .attempts(1)
-        .build()
-        .unwrap();
+    let dns = Asking::start(None).await;
+    let r = &dns.r;
     for host in ["08.0.0.1", "1.2.3.4.5"] {
         let err = r.lookup(host, Family::V4).await.unwrap_err();
         assert!(err.is_not_found(), "{host}: {err:?}");
     }
-    assert_eq!(
-        r.lookup("08.0.0.1.", Family::V4).await.unwrap(),
-        ips(&["127.0.0.2"])
-    );
-    assert_eq!(
-        r.lookup("1.2.3.4.5", Family::V6).await.unwrap(),
-        ips(&["::2"])
-    );
-    let s = server.stop().await;
-    assert_eq!(s.queries_total - s.retransmits_total, 2);
+    answers(r, "08.0.0.1.", Family::V4, &["127.0.0.2"]).await;
+    answers(r, "1.2.3.4.5", Family::V6, &["::2"]).await;
+    dns.asked(2).await;
 }
 
 /// How long a lookup asks before `Timeout`: glibc's `res_send` schedule

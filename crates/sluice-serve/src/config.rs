@@ -331,6 +331,11 @@ impl ServeConfig {
 mod tests {
     use super::*;
 
+    /// Why `c` builds no pool under the environment `env`.
+    fn refusal(c: &ServeConfig, env: impl Fn(&str) -> Option<String>) -> String {
+        c.pool(env).unwrap_err().to_string()
+    }
+
     #[test]
     fn a_duration_past_its_range_is_refused_by_name_not_added_to_a_clock() {
         for (c, want) in [
@@ -356,7 +361,7 @@ mod tests {
                 "--lag-resolution \"0s\" is out of range; expected 1ms..=1s",
             ),
         ] {
-            let e = c.pool(|_| None).unwrap_err().to_string();
+            let e = refusal(&c, |_| None);
             assert!(e.starts_with(want), "{e}");
         }
         let c = ServeConfig {
@@ -375,7 +380,7 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(
-            c.pool(|_| None).unwrap_err().to_string(),
+            refusal(&c, |_| None),
             "--fastio-threads 5000 is out of range; expected 1..=1024"
         );
         let c = ServeConfig {
@@ -383,22 +388,13 @@ mod tests {
             ..Default::default()
         };
         assert!(
-            c.pool(|_| None)
-                .unwrap_err()
-                .to_string()
-                .starts_with("--cpu-threads 10000 is out of range; expected 1..=")
+            refusal(&c, |_| None).starts_with("--cpu-threads 10000 is out of range; expected 1..=")
         );
         let env = |k: &str| (k == "SLUICE_QUEUE_BOUND").then(|| "8".to_string());
-        assert!(
-            ServeConfig::default()
-                .pool(env)
-                .unwrap_err()
-                .to_string()
-                .contains("pass --cpu-queue N")
-        );
+        assert!(refusal(&ServeConfig::default(), env).contains("pass --cpu-queue N"));
         let env = |k: &str| (k == "SLUICE_FASTIO_THREADS").then(|| "x".to_string());
         assert_eq!(
-            ServeConfig::default().pool(env).unwrap_err().to_string(),
+            refusal(&ServeConfig::default(), env),
             "SLUICE_FASTIO_THREADS=\"x\" is not a number; expected 1..=1024"
         );
     }
@@ -417,12 +413,7 @@ mod tests {
             cpu_queue: Some(4),
             ..Default::default()
         };
-        assert!(
-            c.pool(|_| None)
-                .unwrap_err()
-                .to_string()
-                .starts_with("--cpu-queue does not apply with --libuv")
-        );
+        assert!(refusal(&c, |_| None).starts_with("--cpu-queue does not apply with --libuv"));
     }
 
     #[test]

@@ -248,15 +248,24 @@ impl Shared {
         self.tally.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Starts holding `ticket`, unless [`DelayConfig::max_held`] are held
-    /// already (then counts the refusal); one lock for both.
-    fn try_hold(self: &Arc<Self>, ticket: Ticket) -> Option<Held> {
+    /// Starts holding `ticket`, a query that came over TCP (`tcp`) or UDP,
+    /// and counts the query, unless [`DelayConfig::max_held`] are held
+    /// already (then counts the refusal); one lock for all of it.
+    fn try_hold(self: &Arc<Self>, ticket: Ticket, tcp: bool) -> Option<Held> {
         let mut tally = self.tally();
         if tally.stats.in_flight_queries >= self.config.max_held as u64 {
             tally.count(|s| s.overload_total += 1);
             return None;
         }
         tally.hold(&ticket);
+        tally.count(|s| {
+            s.queries_total += 1;
+            *(if tcp {
+                &mut s.tcp_total
+            } else {
+                &mut s.udp_total
+            }) += 1;
+        });
         drop(tally);
         Some(Held(Arc::clone(self), ticket, false))
     }
@@ -432,13 +441,9 @@ async fn serve_udp(socket: Arc<UdpSocket>, shared: Arc<Shared>) {
                 let _ = socket.send_to(&resp, peer).await;
             }
             Verdict::Hold(ticket, resp) => {
-                let Some(held) = shared.try_hold(ticket) else {
+                let Some(held) = shared.try_hold(ticket, false) else {
                     continue;
                 };
-                shared.tally().count(|s| {
-                    s.queries_total += 1;
-                    s.udp_total += 1;
-                });
                 let socket = socket.clone();
                 tokio::spawn(hold_then(held, async move {
                     socket.send_to(&resp, peer).await.is_ok()
@@ -566,14 +571,10 @@ async fn serve_tcp_connection(stream: TcpStream, shared: Arc<Shared>) {
                 drop(permit);
             }
             Verdict::Hold(ticket, resp) => {
-                let Some(held) = shared.try_hold(ticket) else {
+                let Some(held) = shared.try_hold(ticket, true) else {
                     drop(permit);
                     continue;
                 };
-                shared.tally().count(|s| {
-                    s.queries_total += 1;
-                    s.tcp_total += 1;
-                });
                 let tx = tx.clone();
                 tokio::spawn(hold_then(held, async move {
                     let (done, sent) = oneshot::channel();
