@@ -6,14 +6,12 @@
 
 mod common;
 
-use common::serve::{Serve, get, get_many};
-use common::sluice;
+use common::serve::{ONE_CPU, Serve};
+use common::{Killed, free_addr, get10, line_with, sluice, spawn_piped};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::registry::Registry;
 use sluice::{Lane, Pool};
 use sluice_health::Verdict;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -166,14 +164,7 @@ fn one_verdict_vocabulary() {
 /// `pool-saturated`, with `lane="cpu"` where there is a lane.
 #[test]
 fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
-    let s = Serve::start(&[
-        "--cpu-threads",
-        "1",
-        "--login-iterations",
-        "1000",
-        "--diagnostic-routes",
-    ]);
-    let port = s.port;
+    let s = Serve::start(ONE_CPU);
     // Idle first: healthy on /metrics.
     let t = Instant::now();
     loop {
@@ -187,24 +178,20 @@ fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let hold = std::thread::spawn(move || get(port, "/hold"));
-    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
-    let logins = std::thread::spawn(move || get_many(port, "/login", 2));
-    s.wait_metric("sluice_queue_depth{lane=\"cpu\"}", 2.0);
+    let hold = s.hold();
+    let logins = s.queue_logins(2);
 
-    let out = sluice()
-        .args([
-            "doctor",
-            "--url",
-            &s.url("/metrics"),
-            "--window",
-            "2s",
-            "--lag-p99",
-            "100ms",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    let url = s.url("/metrics");
+    let out = common::run(&[
+        "doctor",
+        "--url",
+        &url,
+        "--window",
+        "2s",
+        "--lag-p99",
+        "100ms",
+        "--json",
+    ]);
     // The window since the hold began is over 1 s: /metrics has the verdict.
     let t = Instant::now();
     let page = loop {
@@ -226,14 +213,8 @@ fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
     assert_eq!(hold.join().unwrap().0, 200);
     assert_eq!(logins.join().unwrap(), vec![200, 200]);
 
-    let doctor: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(out.status.code(), Some(1), "{doctor}");
+    let doctor = out.json();
+    assert_eq!(out.code, Some(1), "{doctor}");
     assert_eq!(doctor["verdict"], "pool-saturated", "{doctor}");
     assert_eq!(doctor["lane"], "cpu", "{doctor}");
     // Exactly one verdict series is 1.
@@ -254,51 +235,17 @@ fn serve_doctor_and_scope_read_the_same_labels_and_verdicts() {
     }
 
     // scope on a Node process whose 2 pool threads have 8 pbkdf2 to run.
-    let mut node = Command::new("node")
-        .arg("-e")
-        .arg(
-            "const c = require('node:crypto'); setInterval(() => {}, 1 << 30);
-             function again() { c.pbkdf2('secret', 'salt', 100000, 64, 'sha512', again); }
-             require('node:fs').stat('.', () => { console.log('ready'); for (let i = 0; i < 8; i++) again(); });",
-        )
-        .env("UV_THREADPOOL_SIZE", "2")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node on PATH");
-    let mut line = String::new();
-    BufReader::new(node.stdout.as_mut().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    assert_eq!(line.trim(), "ready");
-    let addr = format!(
-        "127.0.0.1:{}",
-        std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
-    );
-    let pid = node.id().to_string();
-    let mut scope = sluice()
-        .args(["scope", &pid, "--prometheus", &addr, "--duration", "60"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(scope.stdout.take().unwrap());
-    let mut text = String::new();
-    while !text.contains("pool-saturated") {
-        text.clear();
-        assert!(out.read_line(&mut text).unwrap() > 0, "scope ended early");
-    }
-    let mut c = std::net::TcpStream::connect(&addr).unwrap();
-    write!(c, "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
-    let mut resp = String::new();
-    c.read_to_string(&mut resp).unwrap();
-    let _ = scope.kill();
-    let _ = scope.wait();
-    let _ = node.kill();
-    let _ = node.wait();
+    let dir = tempfile::tempdir().unwrap();
+    let script = common::node::load_js(dir.path(), "load.js");
+    let node = common::node::script(&script, &["cpu", "8"], 2);
+    let addr = free_addr();
+    let pid = node.pid().to_string();
+    let args = ["scope", &pid, "--prometheus", &addr, "--duration", "60"];
+    let mut scope = Killed(spawn_piped(sluice().args(args)));
+    line_with(scope.0.stdout.as_mut().unwrap(), "pool-saturated");
+    let resp = get10(&addr, "/metrics");
+    drop(scope);
+    drop(node);
     assert!(
         resp.to_ascii_lowercase()
             .contains("content-type: application/openmetrics-text; version=1.0.0"),

@@ -2,21 +2,17 @@
 
 mod common;
 
-use common::sluice;
+use common::{Run, assert_contains, refused, run, sluice};
 
+/// `sluice ARGS --no-progress` is refused (exit 2) with `want` in its
+/// stderr.
+#[track_caller]
 fn fails_with(args: &[&str], env: &[(&str, &str)], want: &str) {
     let mut cmd = sluice();
-    cmd.args(args).arg("--no-progress");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(want),
-        "{args:?}: wanted {want:?} in:\n{stderr}"
-    );
+    cmd.args(args)
+        .arg("--no-progress")
+        .envs(env.iter().copied());
+    Run::of(&mut cmd).refused(want);
 }
 
 #[test]
@@ -66,9 +62,7 @@ fn bad_experiment_flags_are_refused() {
 
 #[test]
 fn unknown_experiment_and_subject_are_named() {
-    let out = sluice().args(["lab", "nosuch"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch"));
+    refused(&["lab", "nosuch"], "nosuch");
     fails_with(
         &["lab", "staircase", "--subjects", "node,bun"],
         &[],
@@ -88,26 +82,9 @@ fn an_explicit_node_that_does_not_exist_is_an_error() {
 #[test]
 fn without_node_the_other_subjects_still_run() {
     let dir = tempfile::tempdir().unwrap();
-    let out = sluice()
-        .args([
-            "lab",
-            "staircase",
-            "--kind",
-            "wait",
-            "--n",
-            "2",
-            "--pools",
-            "1",
-            "--hold-ms",
-            "10",
-            "--no-progress",
-        ])
-        .env("PATH", dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stderr}");
+    let args = "lab staircase --kind wait --n 2 --pools 1 --hold-ms 10 --no-progress";
+    let out = Run::of(sluice().args(common::words(args)).env("PATH", dir.path())).ok();
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     assert!(
         stderr.contains("skipping node: node not found on PATH"),
         "{stderr}"
@@ -120,28 +97,22 @@ fn without_node_the_other_subjects_still_run() {
 
 #[test]
 fn list_names_every_experiment() {
-    let out = sluice().args(["lab", "list"]).output().unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = run(&["lab", "list"]).ok().stdout;
     assert!(text.contains("staircase"));
 }
 
 /// `sluice serve`, `load` and `doctor` refuse bad input with one line naming
 /// the flag and the fix, and exit 2 before serving or sending anything.
+#[track_caller]
 fn serve_fails_with(args: &[&str], env: &[(&str, &str)], want: &str) {
     let mut cmd = sluice();
-    cmd.args(args).stdin(std::process::Stdio::null());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    cmd.args(args)
+        .stdin(std::process::Stdio::null())
+        .envs(env.iter().copied());
+    let out = Run::of(&mut cmd);
+    out.refused(want);
+    let stderr = &out.stderr;
     assert_eq!(stderr.lines().count(), 1, "{args:?}: one line: {stderr}");
-    assert!(
-        stderr.contains(want),
-        "{args:?}: wanted {want:?} in:\n{stderr}"
-    );
 }
 
 #[test]
@@ -233,14 +204,8 @@ fn a_sluice_variable_that_is_not_utf8_is_refused_not_unset() {
             "SLUICE_CPU_THREADS",
             std::ffi::OsStr::from_bytes(b"\xff\xfe2"),
         );
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains(
-            "SLUICE_CPU_THREADS=\"\u{fffd}\u{fffd}2\" is not valid UTF-8; expected a whole number"
-        ),
-        "{stderr}"
+    Run::of(&mut cmd).refused(
+        "SLUICE_CPU_THREADS=\"\u{fffd}\u{fffd}2\" is not valid UTF-8; expected a whole number",
     );
 }
 
@@ -253,23 +218,11 @@ fn a_negative_value_is_refused_by_its_flag() {
             "--concurrency <N>",
         ),
     ] {
-        let out = sluice().args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(
-            stderr.contains("invalid value '-") && stderr.contains(flag),
-            "{args:?}: {stderr}"
-        );
+        refused(args, "invalid value '-").refused(flag);
     }
-    let out = sluice()
-        .args(["serve", "--shutdown-timeout", "-5"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("--shutdown-timeout \"-5\" is not a duration"),
-        "{stderr}"
+    refused(
+        &["serve", "--shutdown-timeout", "-5"],
+        "--shutdown-timeout \"-5\" is not a duration",
     );
     fails_with(
         &["lab", "staircase", "--n", "-2"],
@@ -308,12 +261,9 @@ fn scope_run_as_root_does_not_say_to_run_it_as_root() {
         eprintln!("skipped: needs root");
         return;
     }
-    let out = sluice()
-        .args(["scope", "1", "--duration", "1"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    let out = run(&["scope", "1", "--duration", "1"]);
+    let stderr = &out.stderr;
+    assert_ne!(out.code, Some(0), "{stderr}");
     assert!(!stderr.contains("or as root"), "{stderr}");
     if stderr.contains("permission denied") {
         assert!(
@@ -358,16 +308,9 @@ fn lab_durations_read_one_grammar_and_name_the_flag() {
 #[test]
 fn every_command_has_version_and_help_that_speaks_to_users() {
     for cmd in ["scope", "serve", "doctor", "load", "dns-delay"] {
-        let out = sluice().args([cmd, "--version"]).output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{cmd} --version");
-        assert!(
-            stdout.contains(env!("CARGO_PKG_VERSION")),
-            "{cmd} --version: {stdout}"
-        );
-        let out = sluice().args([cmd, "--help"]).output().unwrap();
-        let help = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "{cmd} --help");
+        let version = run(&[cmd, "--version"]).ok().stdout;
+        assert_contains(&version, &[env!("CARGO_PKG_VERSION")]);
+        let help = run(&[cmd, "--help"]).ok().stdout;
         assert!(
             !help.contains("seed"),
             "{cmd} --help cites the articles:\n{help}"

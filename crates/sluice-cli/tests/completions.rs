@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::sluice;
+use common::{Run, refused, run, sluice};
 use std::process::Command;
 
 const PUBLIC: &[&str] = &[
@@ -20,13 +20,7 @@ const PUBLIC: &[&str] = &[
 const INTERNAL: &[&str] = &["lab-child", "lab-netns"];
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = sluice().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    run(args).ok().stdout
 }
 
 #[test]
@@ -61,28 +55,15 @@ fn bash_script_parses_and_completes() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("sluice.bash");
     std::fs::write(&file, &script).unwrap();
-    let syntax = Command::new("bash").arg("-n").arg(&file).output().unwrap();
-    assert!(
-        syntax.status.success(),
-        "bash -n: {}",
-        String::from_utf8_lossy(&syntax.stderr)
-    );
+    Run::of(Command::new("bash").arg("-n").arg(&file)).ok();
     // What bash offers after `sluice sc<TAB>` and `sluice scope --du<TAB>`.
     let complete = |words: &str, cword: usize| {
-        let out = Command::new("bash")
-            .arg("-c")
-            .arg(format!(
-                "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; _sluice sluice \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
-                file.display()
-            ))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{words}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        Run::of(Command::new("bash").arg("-c").arg(format!(
+            "source '{}'; COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; _sluice sluice \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            file.display()
+        )))
+        .ok()
+        .stdout
     };
     let subs = complete("sluice sc", 1);
     assert_eq!(subs.trim(), "scope", "after `sluice sc`: {subs:?}");
@@ -95,13 +76,7 @@ fn bash_script_parses_and_completes() {
 
 #[test]
 fn unknown_shell_is_refused() {
-    let out = sluice().args(["completions", "tcsh"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("invalid value 'tcsh'") && err.contains("bash"),
-        "{err}"
-    );
+    refused(&["completions", "tcsh"], "invalid value 'tcsh'").refused("bash");
 }
 
 #[test]
@@ -114,16 +89,7 @@ fn man_page_names_the_subcommands() {
         assert!(page.contains(&roff), "the man page lacks {roff}");
     }
     let dir = tempfile::tempdir().unwrap();
-    let out = sluice()
-        .args(["man", "--dir"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    Run::of(sluice().args(["man", "--dir"]).arg(dir.path())).ok();
     for name in [
         "sluice.1",
         "sluice-scope.1",

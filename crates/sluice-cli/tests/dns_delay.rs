@@ -4,11 +4,24 @@
 
 mod common;
 
-use common::sluice;
+use common::{refused, sluice, spawn_piped};
 use std::io::{BufRead, BufReader};
-use std::net::UdpSocket;
-use std::process::Stdio;
+use std::net::{SocketAddr, UdpSocket};
+use std::process::{Child, Command};
 use std::time::Duration;
+
+/// Starts `cmd` (a `sluice dns-delay --listen 127.0.0.1:0 ...`, perhaps
+/// under `prlimit`) and reads its first stderr line: the child, that line
+/// and the address it names.
+fn start(cmd: &mut Command) -> (Child, String, SocketAddr) {
+    let mut child = spawn_piped(cmd);
+    let mut first = String::new();
+    BufReader::new(child.stderr.as_mut().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr = first.split_whitespace().nth(4).unwrap().parse().unwrap();
+    (child, first, addr)
+}
 
 /// A DNS query for `name`, type A, id `id`, recursion desired.
 fn query(id: u16, name: &str) -> Vec<u8> {
@@ -27,35 +40,12 @@ fn query(id: u16, name: &str) -> Vec<u8> {
 fn it_answers_after_the_hold_and_reports_its_counts_on_sigterm() {
     let dir = tempfile::tempdir().unwrap();
     let stats = dir.path().join("stats.json");
-    let mut child = sluice()
-        .args([
-            "dns-delay",
-            "--listen",
-            "127.0.0.1:0",
-            "--hold",
-            "50ms",
-            "--fast",
-            "*.fast.test",
-            "--stats",
-        ])
-        .arg(&stats)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
+    let args = "dns-delay --listen 127.0.0.1:0 --hold 50ms --fast *.fast.test --stats";
+    let (child, first, addr) = start(sluice().args(common::words(args)).arg(&stats));
     assert!(
         first.starts_with("sluice dns-delay: listening on 127.0.0.1:"),
         "{first}"
     );
-    let addr = first
-        .split_whitespace()
-        .nth(4)
-        .unwrap()
-        .parse::<std::net::SocketAddr>()
-        .unwrap();
 
     let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
     sock.set_read_timeout(Some(Duration::from_secs(10)))
@@ -111,14 +101,8 @@ fn bad_flags_name_the_flag_and_the_fix() {
         (vec!["--ttl", "1d"], "--ttl \"1d\": expected whole seconds"),
         (vec!["--fast", "a b"], "--fast \"a b\": expected a name"),
     ] {
-        let out = sluice().arg("dns-delay").args(&args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let stderr = refused(&[&["dns-delay"][..], &args].concat(), want).stderr;
         assert!(stderr.starts_with("sluice: "), "{stderr}");
-        assert!(
-            stderr.contains(want),
-            "{args:?}: wanted {want:?} in {stderr}"
-        );
     }
 }
 
@@ -126,20 +110,14 @@ fn bad_flags_name_the_flag_and_the_fix() {
 fn out_of_descriptors_the_accept_loop_backs_off_instead_of_spinning() {
     let dir = tempfile::tempdir().unwrap();
     let stats = dir.path().join("stats.json");
-    let mut child = std::process::Command::new("prlimit")
-        .arg("--nofile=50")
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_sluice"))
-        .args(["dns-delay", "--listen", "127.0.0.1:0", "--stats"])
-        .arg(&stats)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    stderr.read_line(&mut first).unwrap();
-    let addr: std::net::SocketAddr = first.split_whitespace().nth(4).unwrap().parse().unwrap();
+    let (mut child, _, addr) = start(
+        Command::new("prlimit")
+            .arg("--nofile=50")
+            .arg("--")
+            .arg(env!("CARGO_BIN_EXE_sluice"))
+            .args(["dns-delay", "--listen", "127.0.0.1:0", "--stats"])
+            .arg(&stats),
+    );
     // 80 connections against 50 descriptors: accept fails with EMFILE
     // while the rest wait in the backlog.
     let conns: Vec<_> = (0..80)
@@ -199,22 +177,8 @@ fn out_of_descriptors_the_accept_loop_backs_off_instead_of_spinning() {
 
 #[test]
 fn a_stats_path_that_cannot_be_written_says_why() {
-    let out = sluice()
-        .args([
-            "dns-delay",
-            "--listen",
-            "127.0.0.1:0",
-            "--stats",
-            "/proc/version",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains(
-            "cannot create /proc/version.tmp to rename over it: /proc does not take new files"
-        ),
-        "{stderr}"
+    refused(
+        &common::words("dns-delay --listen 127.0.0.1:0 --stats /proc/version"),
+        "cannot create /proc/version.tmp to rename over it: /proc does not take new files",
     );
 }

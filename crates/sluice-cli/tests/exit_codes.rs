@@ -5,18 +5,12 @@
 
 mod common;
 
+use common::Killed;
 use common::serve::Serve;
-use common::sluice;
-use std::process::{Command, Stdio};
 
 fn code(args: &[&str]) -> (Option<i32>, String) {
-    let out = sluice().args(args).output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code(), text)
+    let run = common::run(args);
+    (run.code, run.text())
 }
 
 #[test]
@@ -75,22 +69,17 @@ console.log('ready');
 setInterval(() => {}, 1 << 30);";
 
 /// A node with its pool started (one fs.stat), idle: every window healthy.
-const IDLE: &str =
-    "require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);";
+const IDLE: &str = common::node::IDLE_JS;
 
 fn scope_code(script: &str) -> (Option<i32>, String) {
-    let mut node = Command::new("node")
-        .args(["-e", script])
-        .env("UV_THREADPOOL_SIZE", "2")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node on PATH");
-    common::await_ready(&mut node);
-    let pid = node.id().to_string();
-    let got = code(&["scope", &pid, "--json", "--duration", "1"]);
-    let _ = node.kill();
-    let _ = node.wait();
-    got
+    let node = common::node::eval(script, &[], 2);
+    code(&[
+        "scope",
+        &node.pid().to_string(),
+        "--json",
+        "--duration",
+        "1",
+    ])
 }
 
 #[test]
@@ -105,26 +94,8 @@ fn scope_exits_0_healthy_1_on_a_finding() {
 
 /// A node running `script` with `marker` as its argument (so `--cmdline`
 /// picks it, and nothing else on the host), killed on drop.
-struct Marked(std::process::Child);
-
-impl Marked {
-    fn start(script: &str, marker: &str) -> Marked {
-        let mut node = Command::new("node")
-            .args(["-e", script, marker])
-            .env("UV_THREADPOOL_SIZE", "2")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("node on PATH");
-        common::await_ready(&mut node);
-        Marked(node)
-    }
-}
-
-impl Drop for Marked {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
+fn marked(script: &str, marker: &str) -> Killed {
+    common::node::eval(script, &[marker], 2)
 }
 
 /// A marker no other process on the host has in its command line.
@@ -143,17 +114,13 @@ fn marker(what: &str) -> String {
 /// window, so a slow attach on a busy machine cannot leave one unjudged.
 #[test]
 fn scope_all_exits_0_healthy_1_on_a_finding_2_with_nothing_to_watch() {
-    let all = |marker: &str, nodes: [&Marked; 2]| {
-        let pids = nodes.map(|n| n.0.id());
+    let all = |marker: &str, nodes: [&Killed; 2]| {
+        let pids = nodes.map(Killed::pid);
         let run = common::scope_all_until(&["--cmdline", marker, "--rate", "100"], &pids);
         let shown: std::collections::BTreeSet<u32> = run
-            .stdout
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<serde_json::Value>(l).unwrap()["pid"]
-                    .as_u64()
-                    .unwrap() as u32
-            })
+            .json_lines()
+            .iter()
+            .map(|v| v["pid"].as_u64().unwrap() as u32)
             .collect();
         assert_eq!(
             shown,
@@ -165,15 +132,12 @@ fn scope_all_exits_0_healthy_1_on_a_finding_2_with_nothing_to_watch() {
         run
     };
     let healthy = marker("healthy");
-    let (a, b) = (Marked::start(IDLE, &healthy), Marked::start(IDLE, &healthy));
+    let (a, b) = (marked(IDLE, &healthy), marked(IDLE, &healthy));
     let run = all(&healthy, [&a, &b]);
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
 
     let mixed = marker("mixed");
-    let (idle, busy) = (
-        Marked::start(IDLE, &mixed),
-        Marked::start(SATURATED, &mixed),
-    );
+    let (idle, busy) = (marked(IDLE, &mixed), marked(SATURATED, &mixed));
     let run = all(&mixed, [&idle, &busy]);
     assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
     assert!(

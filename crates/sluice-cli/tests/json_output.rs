@@ -5,42 +5,33 @@
 mod common;
 
 use common::serve::Serve;
-use common::sluice;
+use common::{Run, json_lines, refused, sluice};
 use serde_json::Value;
 
-fn json(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(bytes)))
+/// The JSON document in the file at `path`.
+fn file(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap();
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
-fn file(path: &std::path::Path) -> Value {
-    json(&std::fs::read(path).unwrap())
+/// The JSON lines in the file at `path`.
+fn file_lines(path: &std::path::Path) -> Vec<Value> {
+    json_lines(&std::fs::read_to_string(path).unwrap())
+}
+
+/// Runs `sluice ARGS --json-out FILE`.
+fn json_out(args: &[&str], file: &std::path::Path) -> Run {
+    Run::of(sluice().args(args).arg("--json-out").arg(file))
 }
 
 #[test]
 fn a_lab_experiment_prints_its_outcome_and_the_table_goes_to_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let out_file = dir.path().join("bill.json");
-    let out = sluice()
-        .args([
-            "lab",
-            "spawn-bill",
-            "--part",
-            "bill",
-            "--subjects",
-            "sluice",
-            "--pools",
-            "1",
-            "--no-progress",
-            "--json",
-            "--json-out",
-        ])
-        .arg(&out_file)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let v = json(&out.stdout);
+    let args = "lab spawn-bill --part bill --subjects sluice --pools 1 --no-progress --json";
+    let out = json_out(&common::words(args), &out_file).ok();
+    let stderr = &out.stderr;
+    let v = out.json();
     assert_eq!(v["experiment"], "spawn-bill");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "{v}");
@@ -57,140 +48,62 @@ fn load_and_doctor_print_json_and_write_the_same_to_a_file() {
     let s = Serve::start(&[]);
     let dir = tempfile::tempdir().unwrap();
     let load_file = dir.path().join("load.json");
-    let out = sluice()
-        .args([
-            "load",
-            &s.url("/ping"),
-            "-c",
-            "2",
-            "-n",
-            "30",
-            "--json",
-            "--json-out",
-        ])
-        .arg(&load_file)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let v = json(&out.stdout);
+    let url = s.url("/ping");
+    let out = json_out(&["load", &url, "-c", "2", "-n", "30", "--json"], &load_file).ok();
+    let v = out.json();
     assert_eq!(v["sent"], 30, "{v}");
     assert_eq!(v["ok"], 30, "{v}");
     assert_eq!(file(&load_file), v);
 
     // --json-out without --json: the text on stdout, the JSON in the file.
     let doctor_file = dir.path().join("doctor.json");
-    let out = sluice()
-        .args(["doctor", "--url", &s.url("/metrics"), "--window", "500ms"])
-        .args(["--lag-p99", "1s", "--json-out"])
-        .arg(&doctor_file)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.contains("verdict: healthy"), "{text}");
+    let metrics = s.url("/metrics");
+    let doctor = [
+        "doctor",
+        "--url",
+        &metrics,
+        "--window",
+        "500ms",
+        "--lag-p99",
+        "1s",
+    ];
+    let out = json_out(&doctor, &doctor_file).ok();
+    assert!(out.stdout.contains("verdict: healthy"), "{}", out.stdout);
     let v = file(&doctor_file);
     assert_eq!(v["verdict"], "healthy", "{v}");
     assert_eq!(v["exit_code"], 0, "{v}");
 
     // An unwritable --json-out is refused before the window is waited for.
-    let out = sluice()
-        .args([
-            "doctor",
-            "--url",
-            &s.url("/metrics"),
-            "--json-out",
-            "/nonexistent/d.json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("--json-out /nonexistent/d.json: the directory /nonexistent does not exist")
+    let out = json_out(
+        &["doctor", "--url", &metrics],
+        "/nonexistent/d.json".as_ref(),
     );
-}
-
-/// A node with its pool of 2 started (one fs.stat), idle; `marker` is its
-/// argument, for `--all --cmdline`.
-fn idle_node(marker: &str) -> std::process::Child {
-    let mut node = std::process::Command::new("node")
-        .args([
-            "-e",
-            "require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);",
-            marker,
-        ])
-        .env("UV_THREADPOOL_SIZE", "2")
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("node on PATH");
-    common::await_ready(&mut node);
-    node
-}
-
-fn lines(bytes: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .map(|l| json(l.as_bytes()))
-        .collect()
+    out.refused("--json-out /nonexistent/d.json: the directory /nonexistent does not exist");
 }
 
 #[test]
 fn scope_writes_its_json_lines_to_a_file_too() {
     let marker = format!("sluice-json-out-{}", std::process::id());
-    let mut node = idle_node(&marker);
-    let pid = node.id().to_string();
+    // A node with its pool of 2 started, idle; `marker` is its argument,
+    // for `--all --cmdline`.
+    let node = common::node::eval(common::node::IDLE_JS, &[&marker], 2);
+    let pid = node.pid().to_string();
     let dir = tempfile::tempdir().unwrap();
     let both = dir.path().join("both.jsonl");
-    let out = sluice()
-        .args([
-            "scope",
-            &pid,
-            "--json",
-            "--duration",
-            "2",
-            "--rate",
-            "100",
-            "--json-out",
-        ])
-        .arg(&both)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let shown = lines(&out.stdout);
+    let scope = ["scope", &pid, "--duration", "2", "--rate", "100"];
+    let out = json_out(&[&scope[..], &["--json"]].concat(), &both).ok();
+    let shown = out.json_lines();
     assert!(!shown.is_empty(), "no window on stdout");
-    assert_eq!(
-        lines(&std::fs::read(&both).unwrap()),
-        shown,
-        "the file holds the same lines"
-    );
+    assert_eq!(file_lines(&both), shown, "the file holds the same lines");
     assert_eq!(shown[0]["pool_size"], 2, "{}", shown[0]);
     assert_eq!(shown[0]["verdict"], "healthy", "{}", shown[0]);
 
     // --json-out without --json: the text on stdout, the JSON in the file.
     let only = dir.path().join("only.jsonl");
-    let out = sluice()
-        .args([
-            "scope",
-            &pid,
-            "--duration",
-            "2",
-            "--rate",
-            "100",
-            "--json-out",
-        ])
-        .arg(&only)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let text = json_out(&scope, &only).ok().stdout;
     assert!(text.contains("healthy"), "{text}");
     assert!(!text.contains('{'), "no JSON on stdout: {text}");
-    let written = lines(&std::fs::read(&only).unwrap());
+    let written = file_lines(&only);
     assert!(
         written.iter().filter(|v| v["verdict"] == "healthy").count() >= 1,
         "{written:?}"
@@ -198,7 +111,7 @@ fn scope_writes_its_json_lines_to_a_file_too() {
     assert!(
         written
             .iter()
-            .all(|v| v["pid"] == node.id() && v["timestamp"].is_string())
+            .all(|v| v["pid"] == node.pid() && v["timestamp"].is_string())
     );
 
     // --all: the same lines as stdout, each labelled with the process (the
@@ -214,18 +127,18 @@ fn scope_writes_its_json_lines_to_a_file_too() {
             "--json-out",
             &all_arg,
         ],
-        &[node.id()],
+        &[node.pid()],
     );
-    let _ = node.kill();
-    let _ = node.wait();
+    let node_pid = node.pid();
+    drop(node);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let shown = lines(run.stdout.as_bytes());
+    let shown = run.json_lines();
     assert!(!shown.is_empty(), "no window on stdout");
-    assert_eq!(lines(&std::fs::read(&all).unwrap()), shown);
+    assert_eq!(file_lines(&all), shown);
     assert!(
         shown
             .iter()
-            .all(|v| v["pid"] == node.id() && v["comm"] == "node" && v["verdict"] == "healthy"),
+            .all(|v| v["pid"] == node_pid && v["comm"] == "node" && v["verdict"] == "healthy"),
         "{shown:?}"
     );
 }
@@ -239,14 +152,9 @@ fn scope_refuses_an_unwritable_json_out_before_it_attaches() {
         &["scope", &me, "--json-out", "/nonexistent/s.jsonl"][..],
         &["scope", "--all", "--json-out", "/nonexistent/s.jsonl"],
     ] {
-        let out = sluice().args(args).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains(
-                "--json-out /nonexistent/s.jsonl: the directory /nonexistent does not exist"
-            ),
-            "{args:?}: {err}"
+        refused(
+            args,
+            "--json-out /nonexistent/s.jsonl: the directory /nonexistent does not exist",
         );
     }
 }

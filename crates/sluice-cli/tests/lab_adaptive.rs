@@ -4,33 +4,14 @@
 
 mod common;
 
-use common::{assert_schema, lab_json, metric, rows};
+use common::{assert_schema, lab, metric, rows};
 use serde_json::json;
 
 #[test]
 fn adaptive_counts_compensation_from_outside() {
-    let (v, out) = lab_json(&[
-        "lab",
-        "adaptive",
-        "--scenarios",
-        "wait,cpu,hung",
-        "--n",
-        "1,6",
-        "--hold-ms",
-        "60",
-        "--settle-ms",
-        "20",
-        "--cpu-n",
-        "3",
-        "--cpu-ms",
-        "5",
-        "--hung",
-        "6",
-        "--hang-ms",
-        "300",
-        "--reads",
-        "20",
-    ]);
+    let (v, text) = lab(
+        "adaptive --scenarios wait,cpu,hung --n 1,6 --hold-ms 60 --settle-ms 20 --cpu-n 3 --cpu-ms 5 --hung 6 --hang-ms 300 --reads 20",
+    );
     assert_schema(&v, "adaptive");
     let cores = v["machine"]["cores"].as_u64().unwrap() as f64;
     let fastio = cores.max(4.0);
@@ -65,7 +46,6 @@ fn adaptive_counts_compensation_from_outside() {
     let cpu = rows(&v, "sluice", &[("scenario", json!("cpu"))]);
     assert!(cpu[0]["metrics"]["cpu_threads_peak"].as_f64().unwrap() <= cores);
     assert_eq!(cpu[0]["metrics"]["cpu_compensated_total"], 0.0);
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("adaptive, wait staircase at defaults"),
         "{text}"

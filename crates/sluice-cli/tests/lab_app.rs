@@ -7,40 +7,22 @@
 
 mod common;
 
-use common::{assert_schema, finite, lab_json, rows};
+use common::{addon_built, assert_schema, finite, lab, notes, rows};
 use serde_json::json;
-use std::path::Path;
 
 #[test]
 fn the_real_app_runs_its_three_subjects_or_says_why_not() {
-    let addon = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node/sluice.node");
-    let (v, out) = lab_json(&[
-        "lab",
-        "app",
-        "--subjects",
-        "node,node+sluice",
-        "--duration-ms",
-        "400",
-        "--concurrency",
-        "2",
-        "--autocannon",
-        "off",
-    ]);
+    let (v, text) =
+        lab("app --subjects node,node+sluice --duration-ms 400 --concurrency 2 --autocannon off");
     assert_schema(&v, "app");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|n| n.as_str())
-        .collect();
+    let notes = notes(&v);
     if let Some(why) = notes.iter().find(|n| n.contains("could not be installed")) {
         eprintln!("skipped: {why}");
         assert!(v["rows"].as_array().unwrap().is_empty(), "{text}");
         return;
     }
     let mut subjects = vec!["node", "node+piscina"];
-    if addon.is_file() {
+    if addon_built() {
         subjects.push("node+sluice");
     }
     for s in &subjects {
@@ -63,7 +45,7 @@ fn the_real_app_runs_its_three_subjects_or_says_why_not() {
             "{s}: {text}"
         );
     }
-    if addon.is_file() {
+    if addon_built() {
         for goal in [
             "goal app /login >= node+piscina's and >= 90 % of ideal: ",
             "goal app ping p99 during the /login flood <= 2 ms: ",

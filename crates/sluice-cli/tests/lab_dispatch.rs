@@ -6,11 +6,9 @@
 
 mod common;
 
-use common::{assert_schema, lab_json, metric, rows};
+use common::{SUBJECTS, assert_contains, assert_schema, lab, lab_run, metric, notes, rows, words};
 use serde_json::json;
 use std::path::Path;
-
-const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
 
 /// Whether the dynamic loader can find libuv.so.1 (what the experiment
 /// dlopens), asked independently of the lab: the loader's cache, then the
@@ -36,20 +34,7 @@ fn system_libuv_present() -> bool {
 
 #[test]
 fn every_subject_gets_both_shapes_and_an_idle_row() {
-    let (v, out) = lab_json(&[
-        "lab",
-        "dispatch",
-        "--rounds",
-        "20",
-        "--batch",
-        "50",
-        "--batches",
-        "3",
-        "--warmup",
-        "1",
-        "--idle-ms",
-        "50",
-    ]);
+    let (v, text) = lab("dispatch --rounds 20 --batch 50 --batches 3 --warmup 1 --idle-ms 50");
     assert_schema(&v, "dispatch");
     let ffi = system_libuv_present();
     let mut subjects = SUBJECTS.to_vec();
@@ -82,13 +67,7 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "{s}: 1 in flight, 50 in flight, idle"
         );
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = notes(&v);
     assert!(
         notes.iter().any(|n| n.contains("fs.access(\"/\", cb)")),
         "{notes:?}"
@@ -113,46 +92,20 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "{text}"
         );
     }
-    assert!(text.contains("tasks/s, 50 in flight"), "{text}");
-    assert!(text.contains("idle CPU over 50 ms"), "{text}");
+    assert_contains(&text, &["tasks/s, 50 in flight", "idle CPU over 50 ms"]);
 }
 
 #[test]
 fn a_libuv_that_cannot_load_is_skipped_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("out.json");
     let missing = dir.path().join("libuv.so.1");
-    let out = common::sluice()
-        .args([
-            "lab",
-            "dispatch",
-            "--subjects",
-            "sluice",
-            "--rounds",
-            "5",
-            "--batch",
-            "5",
-            "--batches",
-            "1",
-            "--warmup",
-            "0",
-            "--idle-ms",
-            "10",
-            "--no-progress",
-            "--json-out",
-        ])
-        .arg(&json)
-        .env("SLUICE_LIBUV", &missing)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let mut cmd = common::sluice();
+    cmd.arg("lab")
+        .args(words(
+            "dispatch --subjects sluice --rounds 5 --batch 5 --batches 1 --warmup 0 --idle-ms 10",
+        ))
+        .env("SLUICE_LIBUV", &missing);
+    let (v, text) = lab_run(cmd);
     assert!(rows(&v, "libuv-ffi", &[]).is_empty());
     assert_eq!(rows(&v, "sluice", &[]).len(), 3);
     let skipped = v["skipped"].as_array().unwrap();
@@ -193,12 +146,6 @@ fn bad_flags_are_named() {
             "--node-request \"fs.read\": expected one of fs.access, fs.fstat, fs.stat, crypto.randomFill",
         ),
     ] {
-        let out = common::sluice()
-            .args(["lab", "dispatch", "--no-progress", flag, value])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(want), "{flag} {value}: {err}");
+        common::refused(&["lab", "dispatch", "--no-progress", flag, value], want);
     }
 }

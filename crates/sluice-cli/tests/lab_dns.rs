@@ -4,35 +4,23 @@
 
 mod common;
 
-use common::{host_resolv_conf_hash, lab_json, metric, netns_available, rows, sluice};
+use common::{host_resolv_conf_hash, lab, metric, netns_available, refused, rows};
 use serde_json::json;
 
 #[test]
 fn the_resolver_counts_two_for_node_and_compat_and_every_name_for_sluice() {
     if let Err(why) = netns_available() {
         eprintln!("skipping the run: sluice lab-netns cannot make its namespaces here: {why}");
-        let out = sluice()
-            .args(["lab", "dns", "--pools", "4", "--no-progress"])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("unprivileged user namespaces"));
+        refused(
+            &["lab", "dns", "--pools", "4", "--no-progress"],
+            "unprivileged user namespaces",
+        );
         return;
     }
     let before = host_resolv_conf_hash();
-    let (v, out) = lab_json(&[
-        "lab",
-        "dns",
-        "--pools",
-        "4",
-        "--names",
-        "24",
-        "--hold-ms",
-        "150",
-        // go's resolvers are counted by lab_go.rs.
-        "--subjects",
-        "node,sluice-compat,sluice,tokio",
-    ]);
+    // go's resolvers are counted by lab_go.rs.
+    let (v, text) =
+        lab("dns --pools 4 --names 24 --hold-ms 150 --subjects node,sluice-compat,sluice,tokio");
     common::assert_schema(&v, "dns");
     assert_eq!(
         host_resolv_conf_hash(),
@@ -83,7 +71,6 @@ fn the_resolver_counts_two_for_node_and_compat_and_every_name_for_sluice() {
         24.0
     );
     assert_eq!(rows(&v, "node", &[]).len(), 2);
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("most names in flight at once, counted by the resolver"),
         "{text}"
@@ -92,15 +79,8 @@ fn the_resolver_counts_two_for_node_and_compat_and_every_name_for_sluice() {
 
 #[test]
 fn bad_dns_flags_are_named() {
-    let out = sluice()
-        .args(["lab", "dns", "--hold-ms", "5000", "--no-progress"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("--hold-ms \"5000\" is out of range; expected 1ms..=1s 800ms"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    refused(
+        &["lab", "dns", "--hold-ms", "5000", "--no-progress"],
+        "--hold-ms \"5000\" is out of range; expected 1ms..=1s 800ms",
     );
 }

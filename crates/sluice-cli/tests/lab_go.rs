@@ -7,44 +7,39 @@
 
 mod common;
 
-use common::{lab_json, metric, netns_available, no_go, sluice};
-use serde_json::json;
+use common::{lab, metric, netns_available, no_go, refused, run};
+use serde_json::{Value, json};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 
-/// One Go cell at a time: each holds threads and cores the others would
-/// count or wait for (2000 blocked calls in spawn-bill).
-fn serial() -> MutexGuard<'static, ()> {
+/// `sluice lab LINE --subjects go` (as [`lab`]), one Go cell at a time:
+/// each holds threads and cores the others would count or wait for (2000
+/// blocked calls in spawn-bill). `None`, saying why, where no Go is
+/// installed.
+fn go_lab(line: &str) -> Option<(Value, String)> {
     static SERIAL: Mutex<()> = Mutex::new(());
-    SERIAL
+    let _serial = SERIAL
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let what = line.split_whitespace().next().unwrap_or(line);
+    (!skipped(what)).then(|| lab(&format!("{line} --subjects go")))
+}
+
+/// Whether no Go is installed (then saying that Go's `what` is skipped).
+fn skipped(what: &str) -> bool {
+    no_go()
+        .inspect(|why| eprintln!("skipping Go's {what}: {why}"))
+        .is_some()
 }
 
 #[test]
 fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
-    let _serial = serial();
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's staircase: {why}");
+    // Go hands a P on from a blocked thread when its sysmon looks (every
+    // 20 us to 10 ms): 16 hand-offs can take 160 ms on a loaded machine, and
+    // every read must still be held when the last blocks (--hold-ms 600).
+    let Some((v, text)) = go_lab("staircase --kind wait --n 1,4,16 --pools 2 --hold-ms 600") else {
         return;
-    }
-    let (v, out) = lab_json(&[
-        "lab",
-        "staircase",
-        "--kind",
-        "wait",
-        "--n",
-        "1,4,16",
-        "--pools",
-        "2",
-        // Go hands a P on from a blocked thread when its sysmon looks
-        // (every 20 us to 10 ms): 16 hand-offs can take 160 ms on a loaded
-        // machine, and every read must still be held when the last blocks.
-        "--hold-ms",
-        "600",
-        "--subjects",
-        "go",
-    ]);
+    };
     common::assert_schema(&v, "staircase");
     assert!(
         v["machine"]["go"].as_str().unwrap().starts_with("go1."),
@@ -74,7 +69,6 @@ fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
         metric(&v, "go-netpoll", &at16, "threads_peak") < 16.0,
         "16 netpoller waits did not take a thread each"
     );
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("go: pool 2 is GOMAXPROCS=2"),
         "the notes say how a pool maps onto Go: {text}"
@@ -83,27 +77,13 @@ fn go_waits_hold_a_thread_each_in_read_and_none_on_the_netpoller() {
 
 #[test]
 fn go_resolves_every_name_at_once_with_its_own_resolver() {
-    let _serial = serial();
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's dns: {why}");
-        return;
-    }
     if let Err(why) = netns_available() {
         eprintln!("skipping Go's dns: sluice lab-netns cannot make its namespaces here: {why}");
         return;
     }
-    let (v, _) = lab_json(&[
-        "lab",
-        "dns",
-        "--pools",
-        "2",
-        "--names",
-        "24",
-        "--hold-ms",
-        "150",
-        "--subjects",
-        "go",
-    ]);
+    let Some((v, _)) = go_lab("dns --pools 2 --names 24 --hold-ms 150") else {
+        return;
+    };
     let at = |method: &str| vec![("pool", json!(2)), ("method", json!(method))];
     // Go's own resolver: every name in flight, GOMAXPROCS 2 or not, no
     // thread per lookup, /etc/hosts honoured as getaddrinfo honours it.
@@ -123,27 +103,11 @@ fn go_resolves_every_name_at_once_with_its_own_resolver() {
 
 #[test]
 fn go_queues_nothing_in_starve_every_slow_wait_holds_a_thread() {
-    let _serial = serial();
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's starve: {why}");
+    // Every raw read must be blocked before the first is released (--hold-ms
+    // 400): Go hands a P on from a blocked thread when its sysmon looks.
+    let Some((v, text)) = go_lab("starve --pools 4 --queued 8 --hold-ms 400 --cpu-ms 20") else {
         return;
-    }
-    let (v, out) = lab_json(&[
-        "lab",
-        "starve",
-        "--pools",
-        "4",
-        "--queued",
-        "8",
-        // Every raw read must be blocked before the first is released: Go
-        // hands a P on from a blocked thread when its sysmon looks.
-        "--hold-ms",
-        "400",
-        "--cpu-ms",
-        "20",
-        "--subjects",
-        "go",
-    ]);
+    };
     common::assert_schema(&v, "starve");
     let at = |scenario: &str, probe: &str| {
         vec![
@@ -183,7 +147,6 @@ fn go_queues_nothing_in_starve_every_slow_wait_holds_a_thread() {
         "{}",
         slow[0]
     );
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("starve, pool 4: how long each probe waited") && text.contains("go"),
         "the report's starve table has a go column: {text}"
@@ -192,16 +155,10 @@ fn go_queues_nothing_in_starve_every_slow_wait_holds_a_thread() {
 
 #[test]
 fn go_says_why_workers_does_not_apply() {
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's workers note: {why}");
+    if skipped("workers note") {
         return;
     }
-    let out = sluice()
-        .args(["lab", "workers", "--subjects", "go", "--no-progress"])
-        .output()
-        .unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text = run(&["lab", "workers", "--subjects", "go", "--no-progress"]).text();
     assert!(
         text.contains("go skipped") && text.contains("W x P") && text.contains("staircase"),
         "{text}"
@@ -210,54 +167,30 @@ fn go_says_why_workers_does_not_apply() {
 
 #[test]
 fn a_missing_go_is_refused_by_name() {
-    let out = sluice()
-        .args([
+    refused(
+        &[
             "lab",
             "staircase",
             "--go",
             "/nonexistent/go",
             "--no-progress",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--go /nonexistent/go: no such file"), "{err}");
+        ],
+        "--go /nonexistent/go: no such file",
+    );
     assert!(!Path::new("/nonexistent/go").exists());
 }
 
 #[test]
 fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
-    let _serial = serial();
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's http: {why}");
+    // Hashes longer than Go's 10 ms preemption slice (--iterations 60000:
+    // about 25 ms here): at GOMAXPROCS 1 shorter ones finish one after
+    // another and never overlap, so nothing is refused.
+    let Some((v, _)) = go_lab(
+        "http --cells ping,admission,crowd --pools 1 --concurrency 16 --crowd 32 \
+         --crowd-iterations 1000 --duration-ms 800 --iterations 60000 --autocannon off",
+    ) else {
         return;
-    }
-    let (v, _) = lab_json(&[
-        "lab",
-        "http",
-        "--cells",
-        "ping,admission,crowd",
-        "--pools",
-        "1",
-        "--concurrency",
-        "16",
-        "--crowd",
-        "32",
-        "--crowd-iterations",
-        "1000",
-        "--duration-ms",
-        "800",
-        // Hashes longer than Go's 10 ms preemption slice (60000 iterations:
-        // about 25 ms here): at GOMAXPROCS 1 shorter ones finish one after
-        // another and never overlap, so nothing is refused.
-        "--iterations",
-        "60000",
-        "--autocannon",
-        "off",
-        "--subjects",
-        "go",
-    ]);
+    };
     let at = |cell: &str| vec![("pool", json!(1)), ("cell", json!(cell))];
     assert!(metric(&v, "go", &at("ping"), "ok") > 0.0);
     assert_eq!(metric(&v, "go", &at("ping"), "errors"), 0.0);
@@ -274,21 +207,9 @@ fn the_go_twin_serves_and_admits_gomaxprocs_plus_the_queue() {
 
 #[test]
 fn go_pays_a_thread_per_blocked_call_and_dies_past_its_thread_limit() {
-    let _serial = serial();
-    if let Some(why) = no_go() {
-        eprintln!("skipping Go's spawn-bill: {why}");
+    let Some((v, _)) = go_lab("spawn-bill --part bill --pools 16,2000") else {
         return;
-    }
-    let (v, _) = lab_json(&[
-        "lab",
-        "spawn-bill",
-        "--part",
-        "bill",
-        "--pools",
-        "16,2000",
-        "--subjects",
-        "go",
-    ]);
+    };
     for pool in [16u64, 2000] {
         let p = [("pool", json!(pool)), ("phase", json!("startup"))];
         // Every blocked call was seen in read(2) before the count: the

@@ -5,25 +5,14 @@
 
 mod common;
 
-use common::{assert_schema, lab_json, metric, rows};
+use common::{assert_contains, assert_schema, lab, metric, notes, rows};
 use serde_json::json;
 
 #[test]
 fn every_cell_of_node_and_sluice_serve_is_measured() {
-    let (v, out) = lab_json(&[
-        "lab",
-        "http",
-        "--pools",
-        "2",
-        "--duration-ms",
-        "300",
-        "--concurrency",
-        "4",
-        "--iterations",
-        "1000",
-        "--ping-during",
-        "400ms",
-    ]);
+    let (v, text) = lab(
+        "http --pools 2 --duration-ms 300 --concurrency 4 --iterations 1000 --ping-during 400ms",
+    );
     assert_schema(&v, "http");
     let cells = [
         "ping",
@@ -82,12 +71,7 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
         rows(&v, "tokio", &[]).is_empty(),
         "http runs node and sluice only"
     );
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = notes(&v);
     let has = |want: &str| notes.iter().any(|n| n.contains(want));
     for s in ["sluice-compat", "sluice"] {
         assert!(
@@ -122,15 +106,15 @@ fn every_cell_of_node_and_sluice_serve_is_measured() {
     } else {
         assert!(has("autocannon not used"), "{notes:#?}");
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    for title in [
-        "http: per subject and pool",
-        "http /login flood",
-        "http /ping alone and during the /login flood",
-        "http admission",
-        "http /login beside a CPU-bound neighbour",
-        "http cluster mode",
-    ] {
-        assert!(text.contains(title), "{title}:\n{text}");
-    }
+    assert_contains(
+        &text,
+        &[
+            "http: per subject and pool",
+            "http /login flood",
+            "http /ping alone and during the /login flood",
+            "http admission",
+            "http /login beside a CPU-bound neighbour",
+            "http cluster mode",
+        ],
+    );
 }

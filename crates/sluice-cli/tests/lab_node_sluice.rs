@@ -6,34 +6,17 @@
 
 mod common;
 
-use common::{assert_schema, finite, lab_json, rows};
+use common::{addon_built, assert_contains, assert_schema, finite, lab, rows};
 use serde_json::json;
-use std::path::Path;
 
 #[test]
 fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
-    let addon = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bindings/node/sluice.node");
-    let (v, out) = lab_json(&[
-        "lab",
-        "dispatch",
-        "--subjects",
-        "node,node+sluice",
-        "--libuv-ffi",
-        "off",
-        "--rounds",
-        "20",
-        "--batch",
-        "50",
-        "--batches",
-        "3",
-        "--warmup",
-        "1",
-        "--idle-ms",
-        "50",
-    ]);
+    let addon = addon_built();
+    let (v, text) = lab(
+        "dispatch --subjects node,node+sluice --libuv-ffi off --rounds 20 --batch 50 --batches 3 --warmup 1 --idle-ms 50",
+    );
     assert_schema(&v, "dispatch");
-    let text = String::from_utf8_lossy(&out.stdout);
-    if addon.is_file() {
+    if addon {
         // node+sluice times the call its preload reroutes and the package's
         // trivial task; node its cheapest request and the rerouted call.
         for (subject, request) in [
@@ -62,18 +45,14 @@ fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
             1,
             "{text}"
         );
-        assert!(
-            text.contains("node+sluice: the preloaded calls run on sluice's lanes"),
-            "{text}"
-        );
         // The package's goal is checked on the run's own numbers.
-        assert!(
-            text.contains("goal node+sluice's trivial task (sluice.ping()) <= node's cheapest pool request (fs.access), 1 in flight: "),
-            "{text}"
-        );
-        assert!(
-            text.contains("fs.stat, the call both run, 1 in flight: node+sluice "),
-            "{text}"
+        assert_contains(
+            &text,
+            &[
+                "node+sluice: the preloaded calls run on sluice's lanes",
+                "goal node+sluice's trivial task (sluice.ping()) <= node's cheapest pool request (fs.access), 1 in flight: ",
+                "fs.stat, the call both run, 1 in flight: node+sluice ",
+            ],
         );
     } else {
         let skipped = v["skipped"].as_array().unwrap();
@@ -85,5 +64,5 @@ fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
     }
     // node ran either way: its request, and fs.stat beside node+sluice's.
     let node_rows = rows(&v, "node", &[("in_flight", json!(1))]).len();
-    assert_eq!(node_rows, if addon.is_file() { 2 } else { 1 }, "{text}");
+    assert_eq!(node_rows, if addon { 2 } else { 1 }, "{text}");
 }

@@ -3,51 +3,37 @@
 
 mod common;
 
-use common::{finite, lab_json, with_go};
-use serde_json::Value;
-use std::process::Command;
+use common::{SUBJECTS, finite, lab, refused, row, with_go};
+use serde_json::json;
 
-const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
-const PROBES: [&str; 8] = [
-    "read",
-    "stat",
-    "gzip",
-    "lookup",
-    "random",
-    "connect-ip",
-    "connect-name",
-    "timer",
-];
+/// The probe kinds, as the experiment declares them for `--probes` (a
+/// default run times every one).
+fn probes() -> &'static [&'static str] {
+    let probe = sluice_lab::EXPERIMENTS.iter().find(|e| e.name == "probe");
+    let flag = probe.unwrap().args.iter().find(|a| a.name == "probes");
+    let sluice_lab::Kind::Choices(kinds) = flag.expect("--probes").kind else {
+        panic!("--probes is a list of probe kinds")
+    };
+    assert_eq!(kinds.len(), 8, "{kinds:?}");
+    kinds
+}
 
 #[test]
 fn every_subject_times_every_probe_behind_the_blockers() {
-    let (o, out) = lab_json(&[
-        "lab",
-        "probe",
-        "--pools",
-        "2",
-        "--blocker-ms",
-        "20",
-        "--idle-runs",
-        "1",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (o, text) = lab("probe --pools 2 --blocker-ms 20 --idle-runs 1");
     assert!(text.contains("sluice/node"), "{text}");
 
     assert_eq!(o["experiment"], "probe");
-    let rows = o["rows"].as_array().unwrap();
     let subjects = with_go(&SUBJECTS);
     // go adds lookup-cgo beside its lookup (Go's own resolver).
     let go_extra = usize::from(subjects.contains(&"go"));
-    assert_eq!(rows.len(), subjects.len() * PROBES.len() + go_extra);
+    assert_eq!(
+        o["rows"].as_array().unwrap().len(),
+        subjects.len() * probes().len() + go_extra
+    );
     for s in subjects {
-        for p in PROBES {
-            let found: Vec<&Value> = rows
-                .iter()
-                .filter(|r| r["subject"] == s && r["params"]["probe"] == p)
-                .collect();
-            assert_eq!(found.len(), 1, "{s} {p}");
-            let r = found[0];
+        for p in probes() {
+            let r = row(&o, s, &[("probe", json!(p))]);
             assert_eq!(r["params"]["pool"], 2);
             for key in ["idle_ms", "probe_ms", "blocker_ms"] {
                 assert!(finite(r, key) >= 0.0, "{key} in {r}");
@@ -69,14 +55,8 @@ fn every_subject_times_every_probe_behind_the_blockers() {
 
 #[test]
 fn an_unknown_probe_is_named() {
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(["lab", "probe", "--no-progress", "--probes", "stat,disk"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--probes \"disk\": expected one of read, stat"),
-        "{err}"
+    refused(
+        &["lab", "probe", "--no-progress", "--probes", "stat,disk"],
+        "--probes \"disk\": expected one of read, stat",
     );
 }

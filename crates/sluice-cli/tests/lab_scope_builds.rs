@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::sluice;
+use common::{lab_with, refused, words};
 use std::collections::BTreeSet;
 
 fn debian_node() -> Result<String, String> {
@@ -27,12 +27,7 @@ fn debian_node() -> Result<String, String> {
 }
 
 fn system_node() -> String {
-    std::env::split_paths(&std::env::var_os("PATH").unwrap())
-        .map(|d| d.join("node"))
-        .find(|p| p.is_file())
-        .expect("node on PATH")
-        .display()
-        .to_string()
+    common::node::path().display().to_string()
 }
 
 #[test]
@@ -44,21 +39,10 @@ fn lab_scope_compares_node_builds_in_one_table() {
             return;
         }
     };
-    let (v, out) = common::lab_json(&[
-        "lab",
-        "scope",
-        "--pools",
-        "4",
-        "--workloads",
-        "idle,read-2x,loop-blocker",
-        "--window-ms",
-        "300",
-        "--node",
-        &system_node(),
-        "--node",
-        &debian,
-    ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let node = system_node();
+    let mut args = words("scope --pools 4 --workloads idle,read-2x,loop-blocker --window-ms 300");
+    args.extend(["--node", &node, "--node", &debian]);
+    let (v, stdout) = lab_with(&args);
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6, "3 workloads x 2 builds");
@@ -86,8 +70,8 @@ fn lab_scope_compares_node_builds_in_one_table() {
 #[test]
 fn other_experiments_refuse_several_nodes_and_a_missing_build_is_named() {
     let node = system_node();
-    let out = sluice()
-        .args([
+    refused(
+        &[
             "lab",
             "staircase",
             "--no-progress",
@@ -95,35 +79,10 @@ fn other_experiments_refuse_several_nodes_and_a_missing_build_is_named() {
             &node,
             "--node",
             &node,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--node given 2 times: only `sluice lab scope` (and `sluice lab report`, for its scope section) compares node builds"),
-        "{err}"
+        ],
+        "--node given 2 times: only `sluice lab scope` (and `sluice lab report`, for its scope section) compares node builds",
     );
-    let out = sluice()
-        .args([
-            "lab",
-            "scope",
-            "--no-progress",
-            "--workloads",
-            "idle",
-            "--pools",
-            "1",
-            "--node",
-            &node,
-            "--node",
-            "/nonexistent/node",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("--node /nonexistent/node: no such file"),
-        "{err}"
-    );
+    let mut args = words("lab scope --no-progress --workloads idle --pools 1");
+    args.extend(["--node", &node, "--node", "/nonexistent/node"]);
+    refused(&args, "--node /nonexistent/node: no such file");
 }

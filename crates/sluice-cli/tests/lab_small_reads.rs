@@ -4,25 +4,14 @@
 
 mod common;
 
-use common::{assert_schema, lab_json, metric};
+use common::{SUBJECTS, assert_contains, assert_schema, lab, metric};
 use serde_json::json;
 
 #[test]
 fn every_subject_reads_every_file_at_every_pool() {
-    let (v, out) = lab_json(&[
-        "lab",
-        "small-reads",
-        "--pools",
-        "1,2",
-        "--n",
-        "200",
-        "--in-flight",
-        "20",
-        "--rounds",
-        "2",
-    ]);
+    let (v, text) = lab("small-reads --pools 1,2 --n 200 --in-flight 20 --rounds 2");
     assert_schema(&v, "small-reads");
-    for s in ["node", "sluice-compat", "sluice", "tokio"] {
+    for s in SUBJECTS {
         for pool in [1, 2] {
             let p = [("pool", json!(pool))];
             assert_eq!(metric(&v, s, &p, "reads"), 200.0, "{s} {pool}");
@@ -30,13 +19,11 @@ fn every_subject_reads_every_file_at_every_pool() {
             assert!(metric(&v, s, &p, "best_ops_s") >= metric(&v, s, &p, "ops_s"));
         }
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("small-reads: each subject at its best pool size"),
-        "{text}"
-    );
-    assert!(
-        text.contains("goal sluice >= 4x node's best pool size"),
-        "{text}"
+    assert_contains(
+        &text,
+        &[
+            "small-reads: each subject at its best pool size",
+            "goal sluice >= 4x node's best pool size",
+        ],
     );
 }

@@ -1,26 +1,9 @@
 //! `sluice lab spawn-bill` end to end: the built binary, node included, tiny
 //! parameters, `--json`; counts only.
 
-use serde_json::Value;
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("out.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(["lab", "spawn-bill", "--no-progress", "--json-out"])
-        .arg(&json)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "sluice lab spawn-bill failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
-}
+use serde_json::Value;
 
 fn row<'a>(o: &'a Value, subject: &str, key: &str, value: &Value) -> &'a Value {
     o["rows"]
@@ -41,16 +24,9 @@ fn metric(r: &Value, name: &str) -> u64 {
 /// another test's for the two cores).
 #[test]
 fn the_bill_and_a_size_set_inside() {
-    let o = run(&[
-        "--subjects",
-        "node,sluice-compat,sluice,tokio",
-        "--pools",
-        "unset,1,16,2000",
-        "--set-size",
-        "16",
-        "--hold-ms",
-        "50",
-    ]);
+    let (o, _) = common::lab(
+        "spawn-bill --subjects node,sluice-compat,sluice,tokio --pools unset,1,16,2000 --set-size 16 --hold-ms 50",
+    );
 
     // The bill: compat starts exactly node's threads, 2000 cut to 1024.
     for (pool, want) in [

@@ -4,25 +4,12 @@
 
 mod common;
 
-use common::{assert_schema, lab_json, metric, rows};
+use common::{SUBJECTS, assert_contains, assert_schema, lab, metric, notes, rows};
 use serde_json::json;
-
-const SUBJECTS: [&str; 4] = ["node", "sluice-compat", "sluice", "tokio"];
 
 #[test]
 fn wait_staircase_counts_the_pool_from_outside() {
-    let (v, out) = lab_json(&[
-        "lab",
-        "staircase",
-        "--kind",
-        "wait",
-        "--n",
-        "1,3,5",
-        "--pools",
-        "2",
-        "--hold-ms",
-        "30",
-    ]);
+    let (v, text) = lab("staircase --kind wait --n 1,3,5 --pools 2 --hold-ms 30");
     assert_schema(&v, "staircase");
     for s in SUBJECTS {
         // sluice compensates blocked threads: every wait runs at once, on a
@@ -35,33 +22,19 @@ fn wait_staircase_counts_the_pool_from_outside() {
             assert!(metric(&v, s, &p, "total_ms") > 0.0);
         }
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.contains("staircase, wait tasks, pool 2: total wall ms"),
-        "{text}"
-    );
-    assert!(
-        text.contains("sluice: pool 2 sets FastIo and SlowIo to 2"),
-        "{text}"
+    assert_contains(
+        &text,
+        &[
+            "staircase, wait tasks, pool 2: total wall ms",
+            "sluice: pool 2 sets FastIo and SlowIo to 2",
+        ],
     );
 }
 
 #[test]
 fn unset_pool_is_each_subjects_default() {
-    let (v, _) = lab_json(&[
-        "lab",
-        "staircase",
-        "--kind",
-        "wait",
-        "--n",
-        "6",
-        "--pools",
-        "unset",
-        "--hold-ms",
-        "20",
-        "--subjects",
-        "node,sluice-compat",
-    ]);
+    let (v, _) =
+        lab("staircase --kind wait --n 6 --pools unset --hold-ms 20 --subjects node,sluice-compat");
     for s in ["node", "sluice-compat"] {
         let p = [("pool", json!("unset")), ("n", json!(6))];
         assert_eq!(
@@ -78,29 +51,12 @@ fn unset_pool_is_each_subjects_default() {
 
 #[test]
 fn cpu_staircase_reports_every_cell() {
-    let (v, _) = lab_json(&[
-        "lab",
-        "staircase",
-        "--kind",
-        "cpu",
-        "--n",
-        "1,2",
-        "--pools",
-        "1",
-        "--cpu-ms",
-        "5",
-    ]);
+    let (v, _) = lab("staircase --kind cpu --n 1,2 --pools 1 --cpu-ms 5");
     for s in SUBJECTS {
         for n in [1, 2] {
             let p = [("kind", json!("cpu")), ("pool", json!(1)), ("n", json!(n))];
             assert!(metric(&v, s, &p, "total_ms") > 0.0);
         }
     }
-    assert!(
-        v["notes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|n| n.as_str().unwrap().contains("pbkdf2-sha512"))
-    );
+    assert!(notes(&v).iter().any(|n| n.contains("pbkdf2-sha512")));
 }

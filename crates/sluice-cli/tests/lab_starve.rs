@@ -3,7 +3,6 @@
 mod common;
 
 use serde_json::Value;
-use std::process::Command;
 
 fn rows<'a>(v: &'a Value, subject: &str, scenario: &str, probe: &str) -> Vec<&'a Value> {
     v["rows"]
@@ -22,22 +21,11 @@ fn rows<'a>(v: &'a Value, subject: &str, scenario: &str, probe: &str) -> Vec<&'a
 fn every_probe_is_reported_and_node_waits_on_the_dns_server() {
     let netns = common::netns_available();
     let before = common::host_resolv_conf_hash();
-    let (v, _) = common::lab_json(&[
-        "lab",
-        "starve",
-        "--pools",
-        "4",
-        "--queued",
-        "8",
-        "--hold-ms",
-        "30",
-        "--cpu-ms",
-        "10",
-    ]);
+    let (v, _) = common::lab("starve --pools 4 --queued 8 --hold-ms 30 --cpu-ms 10");
     assert_eq!(v["experiment"], "starve");
     // Every subject (go too, where installed: lab_go.rs checks its counts)
     // has both scenarios' two probes and total.
-    let subjects = common::with_go(&["node", "sluice-compat", "sluice", "tokio"]);
+    let subjects = common::with_go(&common::SUBJECTS);
     assert_eq!(v["rows"].as_array().unwrap().len(), subjects.len() * 2 * 3);
     assert_eq!(common::host_resolv_conf_hash(), before);
 
@@ -140,15 +128,8 @@ fn every_probe_is_reported_and_node_waits_on_the_dns_server() {
 
 #[test]
 fn a_bad_scenario_is_named() {
-    let out = Command::new(env!("CARGO_BIN_EXE_sluice"))
-        .args(["lab", "starve", "--scenario", "C", "--no-progress"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("--scenario \"C\": expected one of A, B (or a comma-separated list of them)"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::refused(
+        &["lab", "starve", "--scenario", "C", "--no-progress"],
+        "--scenario \"C\": expected one of A, B (or a comma-separated list of them)",
     );
 }

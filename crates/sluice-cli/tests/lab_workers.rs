@@ -16,22 +16,11 @@ fn metric(rows: &[Value], subject: &str, name: &str) -> f64 {
 
 #[test]
 fn worker_threads_share_the_one_pool() {
-    let (v, _) = common::lab_json(&[
-        "lab",
-        "workers",
-        "--pools",
-        "4",
-        "--workers",
-        "4",
-        "--tasks",
-        "4",
-        "--hold-ms",
-        "30",
-    ]);
+    let (v, _) = common::lab("workers --pools 4 --workers 4 --tasks 4 --hold-ms 30");
     assert_eq!(v["experiment"], "workers");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4, "one row per subject");
-    for s in ["node", "sluice-compat", "sluice", "tokio"] {
+    for s in common::SUBJECTS {
         // 16 waits from 4 loops, one pool of 4 for the whole process; sluice
         // compensates its blocked threads, so its 16 waits run at once.
         let want = if s == "sluice" { 16.0 } else { 4.0 };
@@ -54,12 +43,7 @@ fn worker_threads_share_the_one_pool() {
             "{s}"
         );
     }
-    let notes: Vec<&str> = v["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(Value::as_str)
-        .collect();
+    let notes = common::notes(&v);
     assert!(
         notes.contains(
             &"node, pool 4: the 4 worker_threads share one pool: at most 4 of 16 waits in flight"

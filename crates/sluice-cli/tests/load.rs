@@ -2,42 +2,29 @@
 
 mod common;
 
-use common::sluice;
 use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+
+/// Answers 500 to every request on `s` until the client closes it.
+fn answer_500(mut s: TcpStream) {
+    let answer = b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n";
+    let mut buf = [0u8; 4096];
+    while matches!(s.read(&mut buf), Ok(n) if n > 0) && s.write_all(answer).is_ok() {}
+}
 
 #[test]
 fn nothing_succeeded_exits_one_without_nan() {
-    // A server that answers 500 to everything.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    // A server that answers 500 to everything, a thread per connection.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/", listener.local_addr().unwrap());
     std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut s) = stream else { return };
-            std::thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                while matches!(s.read(&mut buf), Ok(n) if n > 0) {
-                    let answer = b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n";
-                    if s.write_all(answer).is_err() {
-                        return;
-                    }
-                }
-            });
+        for s in listener.incoming().map_while(Result::ok) {
+            std::thread::spawn(move || answer_500(s));
         }
     });
-    let out = sluice()
-        .args([
-            "load",
-            &format!("http://127.0.0.1:{port}/"),
-            "-c",
-            "2",
-            "-n",
-            "20",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let out = common::run(&["load", &url, "-c", "2", "-n", "20"]);
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
+    assert_eq!(out.code, Some(1), "{stdout}{stderr}");
     assert!(!stdout.contains("NaN"), "{stdout}");
     assert!(stdout.contains("20 sent, 0 ok"), "{stdout}");
     assert!(stdout.contains("statuses {500: 20}"), "{stdout}");

@@ -18,37 +18,15 @@
 
 mod common;
 
-use common::serve::Serve;
-use common::{free_port, sluice};
+use common::node::{load_js, script as node};
+use common::serve::{ONE_CPU, Serve};
+use common::{Killed, free_port, sluice};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Starts the pool (one fs.stat), prints ready; `cpu N` then keeps N
-/// pbkdf2 in flight.
-const SCRIPT: &str = r"
-const [mode, n] = [process.argv[2], Number(process.argv[3] || 0)];
-const crypto = require('node:crypto');
-setInterval(() => {}, 1 << 30);
-function again() { crypto.pbkdf2('secret', 'salt', 100000, 64, 'sha512', again); }
-require('node:fs').stat(__filename, () => {
-  console.log('ready');
-  if (mode === 'cpu') for (let i = 0; i < n; i++) again();
-});
-";
-
-/// A child process, killed on drop.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// The Prometheus binary: `SLUICE_PROMETHEUS`, else `prometheus` on PATH;
 /// `Err` says why there is none.
@@ -153,19 +131,6 @@ fn write_rules(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn node(script: &Path, args: &[&str], pool: u32) -> Killed {
-    let mut child = Command::new("node")
-        .arg(script)
-        .args(args)
-        .env("UV_THREADPOOL_SIZE", pool.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("starting node");
-    common::await_ready(&mut child);
-    Killed(child)
-}
-
 /// The firing or pending alerts named `name`.
 fn alerts(port: u16, name: &str) -> Vec<Value> {
     api(port, "/api/v1/alerts")["alerts"]
@@ -224,11 +189,10 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
         Err(why) => panic!("SLUICE_REQUIRE_PROMETHEUS=1 and {why}"),
     };
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("prom-e2e-load.js");
-    std::fs::write(&script, SCRIPT).unwrap();
+    let script = load_js(dir.path(), "prom-e2e-load.js");
     let busy = node(&script, &["cpu", "4"], 2);
     let idle = node(&script, &["idle"], 2);
-    let (busy_pid, idle_pid) = (busy.0.id().to_string(), idle.0.id().to_string());
+    let (busy_pid, idle_pid) = (busy.pid().to_string(), idle.pid().to_string());
 
     let scope_port = free_port();
     let scope_addr = format!("127.0.0.1:{scope_port}");
@@ -249,13 +213,7 @@ fn a_real_prometheus_fires_pool_saturated_for_the_saturated_node_only() {
             .spawn()
             .unwrap(),
     );
-    let serve = Serve::start(&[
-        "--cpu-threads",
-        "1",
-        "--login-iterations",
-        "1000",
-        "--diagnostic-routes",
-    ]);
+    let serve = Serve::start(ONE_CPU);
     // A trickle of work on two lanes for the whole test, so that the
     // dashboard's lane panels (rates over the last seconds) have series.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

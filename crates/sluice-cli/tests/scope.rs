@@ -4,108 +4,56 @@
 
 mod common;
 
-use common::sluice;
+use common::{
+    Killed, assert_contains, free_addr, get10, lab, line_with, refused, run, sluice, spawn_piped,
+};
 use serde_json::Value;
 use sluice_scope::probe::tracefs::Tracefs;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::io::{BufRead, BufReader};
+use std::process::Command;
 
-/// A node process with its pool started (one fs.stat), idle; killed on
-/// drop. Prints `ready` once the pool is up.
-struct Node(Child);
-
-impl Node {
-    fn idle(pool: u32) -> Node {
-        let mut child = Command::new("node")
-            .arg("-e")
-            .arg("require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);")
-            .env("UV_THREADPOOL_SIZE", pool.to_string())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("node on PATH");
-        common::await_ready(&mut child);
-        Node(child)
-    }
-
-    fn pid(&self) -> String {
-        self.0.id().to_string()
-    }
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn fails_with(args: &[&str], want: &str) {
-    let out = sluice().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert!(
-        stderr.contains(want),
-        "{args:?}: wanted {want:?} in:\n{stderr}"
-    );
+/// A node process with its pool of `pool` started (one fs.stat), idle;
+/// killed on drop.
+fn idle(pool: u32) -> Killed {
+    common::node::eval(common::node::IDLE_JS, &[], pool)
 }
 
 #[test]
 fn bad_input_is_named_with_the_fix() {
-    fails_with(&["scope", "node"], "PID \"node\": not a process id");
-    fails_with(&["scope", "0"], "0 is not a process");
-    fails_with(
+    refused(&["scope", "node"], "PID \"node\": not a process id");
+    refused(&["scope", "0"], "0 is not a process");
+    refused(
         &["scope", "99999999"],
         "no process 99999999: /proc/99999999 does not exist",
     );
-    let mut sleeper = Command::new("sleep").arg("30").spawn().unwrap();
-    let pid = sleeper.id().to_string();
-    fails_with(&["scope", &pid, "--json"], "is not a Node process");
-    let _ = sleeper.kill();
-    let _ = sleeper.wait();
+    let sleeper = Killed(Command::new("sleep").arg("30").spawn().unwrap());
+    let pid = sleeper.pid().to_string();
+    refused(&["scope", &pid, "--json"], "is not a Node process");
+    drop(sleeper);
+    // This test process, with one bad flag each.
     let me = std::process::id().to_string();
-    fails_with(
-        &["scope", &me, "--rate", "0"],
-        "--rate \"0\": expected samples per second",
-    );
-    fails_with(
-        &["scope", &me, "--duration", "soon"],
-        "--duration \"soon\": expected a time",
-    );
-    fails_with(
-        &["scope", &me, "--prometheus", "9464"],
-        "--prometheus \"9464\": expected IP:PORT",
-    );
-    fails_with(
-        &["scope", &me, "--discover", "psychic"],
-        "--discover \"psychic\"",
-    );
-    fails_with(
-        &["scope", &me, "--json", "--prometheus", "127.0.0.1:1"],
-        "cannot be used with",
-    );
+    for (flags, want) in [
+        ("--rate 0", "--rate \"0\": expected samples per second"),
+        ("--duration soon", "--duration \"soon\": expected a time"),
+        (
+            "--prometheus 9464",
+            "--prometheus \"9464\": expected IP:PORT",
+        ),
+        ("--discover psychic", "--discover \"psychic\""),
+        ("--json --prometheus 127.0.0.1:1", "cannot be used with"),
+    ] {
+        let mut args = vec!["scope", &me];
+        args.extend(common::words(flags));
+        refused(&args, want);
+    }
 }
 
 #[test]
 fn json_lines_carry_the_figures_and_the_summary_goes_to_stderr() {
-    let node = Node::idle(4);
-    let out = sluice()
-        .args([
-            "scope",
-            &node.pid(),
-            "--json",
-            "--duration",
-            "1",
-            "--rate",
-            "100",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
+    let node = idle(4);
+    let pid = node.pid().to_string();
+    let out = run(&["scope", &pid, "--json", "--duration", "1", "--rate", "100"]).ok();
+    let lines = out.json_lines();
     assert_eq!(lines.len(), 1, "one window in one second");
     for v in &lines {
         for k in [
@@ -129,72 +77,41 @@ fn json_lines_carry_the_figures_and_the_summary_goes_to_stderr() {
         );
         assert_eq!(v["pool_size"], 4);
         assert_eq!(v["threads"].as_array().unwrap().len(), 4);
-        assert_eq!(v["pid"].to_string(), node.pid());
+        assert_eq!(v["pid"].to_string(), pid);
     }
-    assert!(stderr.contains("pool of 4 threads ("), "{stderr}");
-    assert!(stderr.contains("sluice scope summary"), "{stderr}");
+    assert_contains(
+        &out.stderr,
+        &["pool of 4 threads (", "sluice scope summary"],
+    );
 }
 
 #[test]
 fn text_lines_when_stdout_is_not_a_terminal() {
-    let node = Node::idle(2);
-    let out = sluice()
-        .args(["scope", &node.pid(), "--duration", "500ms"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let node = idle(2);
+    let out = run(&["scope", &node.pid().to_string(), "--duration", "500ms"]).ok();
+    assert_contains(
+        &out.stdout,
+        &[
+            "pool of 2 threads",
+            "util%   sat%  loop%",
+            "healthy",
+            "verdicts (windows): healthy 1",
+        ],
     );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("pool of 2 threads"), "{text}");
-    assert!(text.contains("util%   sat%  loop%"), "{text}");
-    assert!(text.contains("healthy"), "{text}");
-    assert!(text.contains("verdicts (windows): healthy 1"), "{text}");
 }
 
 #[test]
 fn the_prometheus_exporter_serves_the_pool() {
-    let node = Node::idle(3);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut scope = sluice()
-        .args([
-            "scope",
-            &node.pid(),
-            "--prometheus",
-            &addr,
-            "--duration",
-            "30",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let node = idle(3);
+    let pid = node.pid().to_string();
+    let addr = free_addr();
+    let args = ["scope", &pid, "--prometheus", &addr, "--duration", "30"];
+    let mut scope = Killed(spawn_piped(sluice().args(args)));
     // The first window's text line: the exporter has its first page.
-    let mut out = BufReader::new(scope.stdout.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("healthy") {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "scope ended early");
-    }
-    let get = |path: &str| {
-        let mut c = std::net::TcpStream::connect(&addr).unwrap();
-        write!(c, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
-        let mut s = String::new();
-        c.read_to_string(&mut s).unwrap();
-        s
-    };
-    let page = get("/metrics");
-    let other = get("/");
-    let _ = scope.kill();
-    let _ = scope.wait();
-    let pid = node.pid();
+    line_with(scope.0.stdout.as_mut().unwrap(), "healthy");
+    let page = get10(&addr, "/metrics");
+    let other = get10(&addr, "/");
+    drop(scope);
     assert!(page.lines().next().unwrap().contains(" 200 "), "{page}");
     for want in [
         format!("sluice_scope_pool_threads{{pid=\"{pid}\"}} 3.0"),
@@ -226,37 +143,25 @@ fn the_prometheus_exporter_serves_the_pool() {
 
 #[test]
 fn a_run_ends_when_the_process_exits() {
-    let mut node = Node::idle(2);
-    let mut scope = sluice()
-        .args(["scope", &node.pid(), "--json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(scope.stdout.take().unwrap());
+    let mut node = idle(2);
+    let pid = node.pid();
+    let mut scope = spawn_piped(sluice().args(["scope", &pid.to_string(), "--json"]));
     let mut line = String::new();
-    out.read_line(&mut line).unwrap();
+    BufReader::new(scope.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
     assert!(line.contains("\"pool_size\":2"), "{line}");
     node.0.kill().unwrap();
     node.0.wait().unwrap();
     let status = scope.wait().unwrap();
-    let mut err = String::new();
-    scope
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = common::stderr_of(&mut scope);
     assert!(status.success(), "{err}");
-    assert!(
-        err.contains(&format!("process {} exited", node.pid())),
-        "{err}"
-    );
+    assert!(err.contains(&format!("process {pid} exited")), "{err}");
 }
 
 /// Whether probes can be set on `node` here (root, libuv's symbols,
 /// tracefs with uprobes).
-fn probes_available(node: &Node) -> bool {
+fn probes_available(node: &Killed) -> bool {
     let target = sluice_scope::target::Target::open(node.0.id()).unwrap();
     sluice_scope::probe::preflight(&target).is_ok()
         && Tracefs::find_or_mount().is_ok_and(|t| t.check_uprobes().is_ok())
@@ -280,48 +185,21 @@ fn left_by(pid: u32) -> Vec<String> {
 
 #[test]
 fn probes_are_removed_on_every_way_out() {
-    let node = Node::idle(2);
+    let node = idle(2);
+    let pid = node.pid().to_string();
     if !probes_available(&node) {
-        fails_with(
-            &["scope", &node.pid(), "--probe", "--json"],
-            "probe mode refused",
-        );
+        refused(&["scope", &pid, "--probe", "--json"], "probe mode refused");
         return;
     }
     // 1. --duration ends the run.
-    let scope = sluice()
-        .args([
-            "scope",
-            &node.pid(),
-            "--probe",
-            "--json",
-            "--duration",
-            "600ms",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        scope.status.success(),
-        "{}",
-        String::from_utf8_lossy(&scope.stderr)
-    );
-    let first: Value = serde_json::from_str(
-        String::from_utf8_lossy(&scope.stdout)
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let scope = run(&["scope", &pid, "--probe", "--json", "--duration", "600ms"]).ok();
+    let first: Value = serde_json::from_str(scope.stdout.lines().next().unwrap()).unwrap();
     assert!(first["probe"]["cpu"].is_object(), "{first}");
     // 2. Ctrl-C (SIGINT) and 3. the watched process dying, mid-run.
     for how in ["sigint", "node dies"] {
-        let mut node = Node::idle(2);
-        let mut scope = sluice()
-            .args(["scope", &node.pid(), "--probe", "--json"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut node = idle(2);
+        let pid = node.pid().to_string();
+        let mut scope = spawn_piped(sluice().args(["scope", &pid, "--probe", "--json"]));
         let mut line = String::new();
         BufReader::new(scope.stdout.as_mut().unwrap())
             .read_line(&mut line)
@@ -346,16 +224,7 @@ fn probes_are_removed_on_every_way_out() {
 
 #[test]
 fn the_lab_check_runs_node_against_known_truth() {
-    let (v, out) = common::lab_json(&[
-        "lab",
-        "scope",
-        "--pools",
-        "4",
-        "--workloads",
-        "idle,read-2x,loop-blocker",
-        "--window-ms",
-        "300",
-    ]);
+    let (v, text) = lab("scope --pools 4 --workloads idle,read-2x,loop-blocker --window-ms 300");
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
@@ -364,15 +233,11 @@ fn the_lab_check_runs_node_against_known_truth() {
         assert_eq!(r["metrics"]["pool_found"], 4.0, "{r}");
         assert_eq!(r["metrics"]["verdict_ok"], 1.0, "{r}");
     }
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("scope's own cost"), "{text}");
-    let out = sluice()
-        .args(["lab", "scope", "--no-progress", "--subjects", "sluice"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("runs the node subject only"), "{err}");
+    refused(
+        &["lab", "scope", "--no-progress", "--subjects", "sluice"],
+        "runs the node subject only",
+    );
 }
 
 #[test]
@@ -382,16 +247,7 @@ fn the_lab_check_sees_dns_lookups_throttled_at_libuvs_slow_io_limit() {
         return;
     }
     let before = common::host_resolv_conf_hash();
-    let (v, _) = common::lab_json(&[
-        "lab",
-        "scope",
-        "--pools",
-        "4",
-        "--workloads",
-        "dns-32",
-        "--window-ms",
-        "300",
-    ]);
+    let (v, _) = lab("scope --pools 4 --workloads dns-32 --window-ms 300");
     assert_eq!(common::host_resolv_conf_hash(), before);
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();

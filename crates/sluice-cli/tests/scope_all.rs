@@ -7,49 +7,30 @@
 
 mod common;
 
-use common::sluice;
+use common::node::{load_js, path as node_path, script as plain, spawn};
+use common::{Killed, free_addr, get10, sluice, spawn_piped};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Starts the pool (one fs.stat), prints ready; `cpu N` then keeps N
-/// pbkdf2 in flight.
-const SCRIPT: &str = r"
-const [mode, n] = [process.argv[2], Number(process.argv[3] || 0)];
-const crypto = require('node:crypto');
-setInterval(() => {}, 1 << 30);
-function again() { crypto.pbkdf2('secret', 'salt', 100000, 64, 'sha512', again); }
-require('node:fs').stat(__filename, () => {
-  console.log('ready');
-  if (mode === 'cpu') for (let i = 0; i < n; i++) again();
-});
-";
-
-/// A node process, killed on drop.
+/// A node process, killed on drop, and the PID scope is to watch.
 struct Node {
-    child: Child,
+    _child: Killed,
     pid: u32,
 }
 
 impl Node {
-    fn start(mut cmd: Command, pool: u32) -> Node {
-        let mut child = cmd
-            .env("UV_THREADPOOL_SIZE", pool.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("starting node");
-        common::await_ready(&mut child);
-        let pid = child.id();
-        Node { child, pid }
+    fn start(cmd: Command, pool: u32) -> Node {
+        let child = spawn(cmd, pool);
+        let pid = child.pid();
+        Node { _child: child, pid }
     }
-}
 
-impl Node {
     /// Started by `unshare --fork`: node is the child of the process
     /// spawned; watch that one.
     fn forked(cmd: Command, pool: u32) -> Node {
@@ -65,65 +46,57 @@ impl Node {
     }
 }
 
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// `unshare UNSHARE ARGS` with `run` after the namespace flags `unshare`,
+/// where `unshare UNSHARE true` works; `None` (saying what is skipped)
+/// where those namespaces cannot be made (not root).
+fn unshared(unshare: &[&str], what: &str, run: &[&OsStr]) -> Option<Command> {
+    let ok = Command::new("unshare")
+        .args(unshare)
+        .arg("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        println!("no {what} here (unshare needs root): that part is skipped");
+        return None;
     }
-}
-
-fn node_path() -> PathBuf {
-    std::env::split_paths(&std::env::var_os("PATH").unwrap())
-        .map(|d| d.join("node"))
-        .find(|p| p.is_file())
-        .expect("node on PATH")
-}
-
-fn plain(script: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(node_path());
-    c.arg(script).args(args);
-    c
+    let mut c = Command::new("unshare");
+    c.args(unshare).args(run);
+    Some(c)
 }
 
 /// node copied into a tmpfs mounted over `dir` in a private mount
 /// namespace: its executable exists only there. `exec` all the way, so the
-/// PID is node's. `None` (with the reason printed) where mount namespaces
-/// cannot be made (not root).
+/// PID is node's.
 fn in_own_mount_namespace(dir: &Path, script: &Path) -> Option<Command> {
-    let ok = Command::new("unshare")
-        .args(["-m", "--propagation", "private", "true"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("no mount namespace here (unshare -m needs root): that part is skipped");
-        return None;
-    }
-    let mut c = Command::new("unshare");
-    c.args(["-m", "--propagation", "private", "sh", "-c"])
-        .arg(r#"mount -t tmpfs sluice-test "$0" && cp "$1" "$0/node" && exec "$0/node" "$2" idle"#)
-        .arg(dir)
-        .arg(node_path())
-        .arg(script);
-    Some(c)
+    let copy =
+        r#"mount -t tmpfs sluice-test "$0" && cp "$1" "$0/node" && exec "$0/node" "$2" idle"#;
+    let node = node_path();
+    let run: [&OsStr; 6] = [
+        "sh".as_ref(),
+        "-c".as_ref(),
+        copy.as_ref(),
+        dir.as_ref(),
+        node.as_ref(),
+        script.as_ref(),
+    ];
+    unshared(&["-m", "--propagation", "private"], "mount namespace", &run)
 }
 
 /// node in its own PID and mount namespace (PID 1 there), killed with
-/// `unshare` (`--kill-child`). `None` where namespaces cannot be made.
+/// `unshare` (`--kill-child`).
 fn in_own_pid_namespace(script: &Path) -> Option<Command> {
-    let ok = Command::new("unshare")
-        .args(["-p", "-m", "--fork", "--kill-child", "true"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("no PID namespace here (unshare -p needs root): that part is skipped");
-        return None;
-    }
-    let mut c = Command::new("unshare");
-    c.args(["-p", "-m", "--fork", "--kill-child", "--mount-proc"])
-        .arg(node_path())
-        .arg(script)
-        .arg("idle");
-    Some(c)
+    let node = node_path();
+    let run: [&OsStr; 4] = [
+        "--mount-proc".as_ref(),
+        node.as_ref(),
+        script.as_ref(),
+        "idle".as_ref(),
+    ];
+    unshared(
+        &["-p", "-m", "--fork", "--kill-child"],
+        "PID namespace",
+        &run,
+    )
 }
 
 /// Reads `sluice scope --all --json` lines until `done` says every
@@ -164,24 +137,20 @@ fn watch_until(
 #[test]
 fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("load.js");
-    std::fs::write(&script, SCRIPT).unwrap();
+    let script = load_js(dir.path(), "load.js");
     let mnt = dir.path().join("ns-only");
     std::fs::create_dir(&mnt).unwrap();
-    let idle = Node::start(plain(&script, &["idle"]), 2);
-    let busy = Node::start(plain(&script, &["cpu", "16"]), 4);
+    let idle = plain(&script, &["idle"], 2);
+    let busy = plain(&script, &["cpu", "16"], 4);
     let hidden = in_own_mount_namespace(&mnt, &script).map(|c| Node::start(c, 3));
     // Its TIDs there differ from those here: struct pthread holds the former.
     let contained = in_own_pid_namespace(&script).map(|c| Node::forked(c, 5));
-    let mut scope = sluice()
-        .args(["scope", "--all", "--json", "--rate", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut late: Option<Node> = None;
-    let mut expect: Vec<(u32, u64, &str)> =
-        vec![(idle.pid, 2, "healthy"), (busy.pid, 4, "pool-saturated")];
+    let mut scope = spawn_piped(sluice().args(["scope", "--all", "--json", "--rate", "100"]));
+    let mut late: Option<Killed> = None;
+    let mut expect: Vec<(u32, u64, &str)> = vec![
+        (idle.pid(), 2, "healthy"),
+        (busy.pid(), 4, "pool-saturated"),
+    ];
     if let Some(h) = &hidden {
         expect.push((h.pid, 3, "healthy"));
     }
@@ -193,8 +162,8 @@ fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
         &mut scope,
         || {
             // scope is running: a node that starts now must be found too.
-            let n = Node::start(plain(&script, &["idle"]), 1);
-            late_pid.set(n.pid);
+            let n = plain(&script, &["idle"], 1);
+            late_pid.set(n.pid());
             late = Some(n);
         },
         |last| {
@@ -210,13 +179,7 @@ fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
     );
     let _ = scope.kill();
     let _ = scope.wait();
-    let mut err = String::new();
-    scope
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = common::stderr_of(&mut scope);
     expect.push((late_pid.get(), 1, "healthy"));
     for (pid, pool, verdict) in &expect {
         let v = last
@@ -254,22 +217,12 @@ fn all_watches_every_node_in_own_mount_and_pid_namespaces_and_started_later() {
 #[test]
 fn all_serves_one_exposition_labelled_pid_comm_container_pod() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("load.js");
-    std::fs::write(&script, SCRIPT).unwrap();
-    let a = Node::start(plain(&script, &["idle"]), 2);
-    let b = Node::start(plain(&script, &["idle"]), 3);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let mut scope = sluice()
-        .args(["scope", "--all", "--prometheus", &addr, "--rate", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let script = load_js(dir.path(), "load.js");
+    let a = plain(&script, &["idle"], 2);
+    let b = plain(&script, &["idle"], 3);
+    let addr = free_addr();
+    let mut scope =
+        spawn_piped(sluice().args(["scope", "--all", "--prometheus", &addr, "--rate", "100"]));
     // The text lines say when both have a window.
     let mut out = BufReader::new(scope.stdout.take().unwrap());
     let mut seen = (false, false);
@@ -280,18 +233,15 @@ fn all_serves_one_exposition_labelled_pid_comm_container_pod() {
         assert!(out.read_line(&mut line).unwrap() > 0, "scope ended early");
         let first = line.split_whitespace().next().unwrap_or("");
         let row = line.contains("healthy");
-        seen.0 |= row && first == a.pid.to_string();
-        seen.1 |= row && first == b.pid.to_string();
+        seen.0 |= row && first == a.pid().to_string();
+        seen.1 |= row && first == b.pid().to_string();
     }
     // The page is rebuilt within one tick of the report.
     std::thread::sleep(Duration::from_millis(300));
-    let mut c = std::net::TcpStream::connect(&addr).unwrap();
-    write!(c, "GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
-    let mut page = String::new();
-    c.read_to_string(&mut page).unwrap();
+    let page = get10(&addr, "/metrics");
     let _ = scope.kill();
     let _ = scope.wait();
-    for (pid, n) in [(a.pid, 2), (b.pid, 3)] {
+    for (pid, n) in [(a.pid(), 2), (b.pid(), 3)] {
         let labels = format!("pid=\"{pid}\",comm=\"node\",container=\"\",pod=\"\"");
         for want in [
             format!("sluice_scope_pool_threads{{{labels}}} {n}.0"),

@@ -8,20 +8,11 @@
 
 mod common;
 
-use common::{free_port, sluice};
+use common::{Killed, free_addr, line_with, sluice};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn count(dir: String) -> usize {
     std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
@@ -75,30 +66,20 @@ fn the_exporter_holds_idle_slow_and_huge_clients_on_one_thread() {
         },
     )
     .unwrap();
-    let mut node = Command::new("node")
-        .arg("-e")
-        .arg("require('fs').stat('.', () => console.log('ready')); setInterval(() => {}, 1 << 30);")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node on PATH");
-    common::await_ready(&mut node);
-    let node = Kill(node);
-    let addr = format!("127.0.0.1:{}", free_port());
+    // libuv's default pool of 4.
+    let node = common::node::eval(common::node::IDLE_JS, &[], 4);
+    let addr = free_addr();
     let mut scope = sluice()
-        .args(["scope", &node.0.id().to_string(), "--prometheus", &addr])
+        .args(["scope", &node.pid().to_string(), "--prometheus", &addr])
         .args(["--duration", "120"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut out = BufReader::new(scope.stdout.take().unwrap());
-    let scope = Kill(scope);
-    let pid = scope.0.id();
-    let mut line = String::new();
-    while !line.contains("healthy") {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "scope ended early");
-    }
+    let scope = Killed(scope);
+    let pid = scope.pid();
+    line_with(&mut out, "healthy");
     // Keep reading its lines so that it never blocks on a full pipe.
     std::thread::spawn(move || for _ in out.lines() {});
     assert!(scrape(&addr).contains(" 200 "));

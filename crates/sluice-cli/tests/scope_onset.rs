@@ -5,9 +5,7 @@
 
 mod common;
 
-use common::sluice;
 use serde_json::Value;
-use std::process::{Command, Stdio};
 
 const POOL_THEN_LOOP: &str = r#"
 const crypto = require('crypto');
@@ -20,30 +18,18 @@ setTimeout(() => setInterval(function blockLoop() { const end = Date.now() + 200
 
 #[test]
 fn the_pool_saturated_first_then_the_loop_blocked() {
-    let mut node = Command::new("node")
-        .args(["-e", POOL_THEN_LOOP])
-        .env("UV_THREADPOOL_SIZE", "2")
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node on PATH");
-    common::await_ready(&mut node);
-    let out = sluice()
-        .args(["scope", &node.id().to_string(), "--json", "--duration", "6"])
-        .output()
-        .unwrap();
-    let _ = node.kill();
-    let _ = node.wait();
+    let node = common::node::eval(POOL_THEN_LOOP, &[], 2);
+    let out = common::run(&[
+        "scope",
+        &node.pid().to_string(),
+        "--json",
+        "--duration",
+        "6",
+    ]);
+    drop(node);
     // A problem found: exit code 1.
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let windows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let windows = out.json_lines();
     let verdicts: Vec<&str> = windows
         .iter()
         .map(|w| w["verdict"].as_str().unwrap())

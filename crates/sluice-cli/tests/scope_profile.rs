@@ -5,12 +5,12 @@
 
 mod common;
 
-use common::{free_port, sluice};
+use common::{Run, free_port, line_with, sluice, spawn_piped};
 use serde_json::Value;
 use sluice_scope::inspector::sockets;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 
 /// A loop blocked by `hashLegacy` (line 2 of app.js): `crypto.pbkdf2Sync`
 /// back to back. (A JavaScript loop would do as well once warm; one that V8
@@ -77,39 +77,47 @@ impl Drop for Node {
     }
 }
 
-fn profile(pid: u32, out: &Path, extra: &[&str]) -> Output {
-    sluice()
-        .args(["scope", &pid.to_string(), "--profile", "1500ms", "--json"])
+/// `sluice scope PID --profile TIME --profile-out DIR EXTRA`, its stdin
+/// closed (nobody answers a prompt).
+fn profiling(pid: u32, time: &str, dir: &Path, extra: &[&str]) -> Command {
+    let mut cmd = sluice();
+    cmd.args(["scope", &pid.to_string(), "--profile", time])
         .arg("--profile-out")
-        .arg(out)
+        .arg(dir)
         .args(extra)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+        .stdin(Stdio::null());
+    cmd
+}
+
+/// A profile of 1.5 s with `--json`, run to its end.
+fn profile(pid: u32, out: &Path, extra: &[&str]) -> Run {
+    Run::of(&mut profiling(
+        pid,
+        "1500ms",
+        out,
+        &[&["--json"], extra].concat(),
+    ))
 }
 
 /// The profile's JSON; its exit code follows its window's verdict: 0
 /// healthy or unknown, 1 a problem (a held loop usually is one).
-fn json_of(out: &Output) -> Value {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("sluice scope --profile: {e}; stderr:\n{stderr}"));
+fn json_of(out: &Run) -> Value {
+    let v = out.json();
     let verdict = v["window"]["verdict"]
         .as_str()
         .expect("the window's verdict");
     let finding = !matches!(verdict, "healthy" | "unknown");
     assert_eq!(
-        out.status.code(),
+        out.code,
         Some(i32::from(finding)),
-        "verdict {verdict}: {stderr}"
+        "verdict {verdict}: {}",
+        out.stderr
     );
     v
 }
 
-fn fails(out: &Output, want: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains(want), "wanted {want:?} in:\n{stderr}");
+fn fails(out: &Run, want: &str) {
+    out.refused(want);
 }
 
 /// The profile's top entry of the program's own code is `function` on
@@ -205,17 +213,9 @@ fn a_profile_writes_its_json_object_to_json_out() {
     let dir = tempfile::tempdir().unwrap();
     let node = Node::start(dir.path(), &["--inspect=127.0.0.1:0"], SPIN);
     let file = dir.path().join("profile.json");
-    let out = sluice()
-        .args(["scope", &node.pid().to_string(), "--profile", "1500ms"])
-        .arg("--profile-out")
-        .arg(dir.path())
-        .arg("--json-out")
-        .arg(&file)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut cmd = profiling(node.pid(), "1500ms", dir.path(), &[]);
+    let out = Run::of(cmd.arg("--json-out").arg(&file));
+    let (stdout, stderr) = (&out.stdout, &out.stderr);
     assert!(
         stdout.starts_with("sluice scope --profile: process"),
         "{stdout}{stderr}"
@@ -225,7 +225,7 @@ fn a_profile_writes_its_json_object_to_json_out() {
     names(&v, "hashLegacy", 2);
     assert_eq!(v["pid"], node.pid());
     let finding = !matches!(v["window"]["verdict"].as_str(), Some("healthy" | "unknown"));
-    assert_eq!(out.status.code(), Some(i32::from(finding)), "{stderr}");
+    assert_eq!(out.code, Some(i32::from(finding)), "{stderr}");
 }
 
 #[test]
@@ -285,25 +285,15 @@ fn a_process_that_exits_mid_profile_is_said_so() {
     // The target is killed from outside once scope says the profile has
     // begun (a crash or an OOM kill): a Node that exits on its own while a
     // debugger is attached waits for it to disconnect instead.
-    let mut scope = sluice()
-        .args([
-            "scope",
-            &node.pid().to_string(),
-            "--profile",
-            "3s",
-            "--json",
-        ])
-        .arg("--profile-out")
-        .arg(dir.path())
-        .arg("--yes")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut scope = spawn_piped(&mut profiling(
+        node.pid(),
+        "3s",
+        dir.path(),
+        &["--json", "--yes"],
+    ));
     let mut stderr = BufReader::new(scope.stderr.take().unwrap());
     let mut line = String::new();
-    stderr.read_line(&mut line).unwrap();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
     assert!(line.contains("profiling process"), "{line}");
     node.child.kill().unwrap();
     let _ = node.child.wait();
@@ -326,21 +316,18 @@ fn not_node_and_bad_flags_are_refused() {
     let _ = sleeper.kill();
     let _ = sleeper.wait();
     let me = std::process::id().to_string();
-    let out = sluice()
-        .args(["scope", &me, "--profile", "soon"])
-        .output()
-        .unwrap();
-    fails(&out, "--profile \"soon\": expected a time");
-    let out = sluice()
-        .args(["scope", &me, "--profile", "1s", "--profile-interval", "5"])
-        .output()
-        .unwrap();
-    fails(&out, "--profile-interval \"5\"");
-    let out = sluice()
-        .args(["scope", &me, "--json", "--yes"])
-        .output()
-        .unwrap();
-    fails(&out, "--yes applies to --profile TIME");
+    for (flags, want) in [
+        ("--profile soon", "--profile \"soon\": expected a time"),
+        (
+            "--profile 1s --profile-interval 5",
+            "--profile-interval \"5\"",
+        ),
+        ("--json --yes", "--yes applies to --profile TIME"),
+    ] {
+        let mut args = vec!["scope", &me];
+        args.extend(common::words(flags));
+        common::refused(&args, want);
+    }
 }
 
 /// A node in a network namespace of its own (a container's view): its
@@ -434,18 +421,9 @@ fn an_inlined_callee_is_named_on_node_22_and_24() {
 /// starts, so a loop V8 had inlined into the timer's callback is named.
 #[test]
 fn the_lab_names_each_loop_blocker() {
-    let (v, out) = common::lab_json(&[
-        "lab",
-        "scope",
-        "--pools",
-        "1",
-        "--workloads",
-        "json-parse,pbkdf2-sync,regex-backtrack,tight-loop",
-        "--profile-ms",
-        "1000",
-        "--block-ms",
-        "60",
-    ]);
+    let (v, text) = common::lab(
+        "scope --pools 1 --workloads json-parse,pbkdf2-sync,regex-backtrack,tight-loop --profile-ms 1000 --block-ms 60",
+    );
     common::assert_schema(&v, "scope");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
@@ -467,7 +445,6 @@ fn the_lab_names_each_loop_blocker() {
     assert_eq!(apis[0], "JSON.parse");
     assert_eq!(apis[1], "crypto.pbkdf2Sync");
     assert!(apis[2].starts_with("RegExp exec"), "{apis:?}");
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("scope --profile: the function scope named"),
         "{text}"
@@ -595,48 +572,17 @@ fn a_second_profiler_on_one_process_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let node = Node::start(dir.path(), &[&format!("--inspect-port={port}")], SPIN);
-    let mut first = sluice()
-        .args([
-            "scope",
-            &node.pid().to_string(),
-            "--profile",
-            "6s",
-            "--json",
-            "--yes",
-        ])
-        .arg("--profile-out")
-        .arg(dir.path())
-        .stdin(Stdio::null())
+    let json_yes = ["--json", "--yes"];
+    let mut first = profiling(node.pid(), "6s", dir.path(), &json_yes)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut err = BufReader::new(first.stderr.take().unwrap());
-    let mut line = String::new();
-    while !line.contains("profiling process") {
-        line.clear();
-        assert!(
-            err.read_line(&mut line).unwrap() > 0,
-            "the first profile ended early"
-        );
-    }
+    line_with(first.stderr.as_mut().unwrap(), "profiling process");
     // The second runs with another TMPDIR: the lock is no file in it.
     let other_tmp = tempfile::tempdir().unwrap();
-    let out = sluice()
-        .args([
-            "scope",
-            &node.pid().to_string(),
-            "--profile",
-            "1500ms",
-            "--json",
-            "--yes",
-        ])
-        .arg("--profile-out")
-        .arg(dir.path())
-        .env("TMPDIR", other_tmp.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let mut second = profiling(node.pid(), "1500ms", dir.path(), &json_yes);
+    let out = Run::of(second.env("TMPDIR", other_tmp.path()));
     fails(&out, "is being profiled by another sluice scope now");
     fails(&out, &format!("@sluice-scope-profile-{}-", node.pid()));
     let code = first.wait().unwrap().code();

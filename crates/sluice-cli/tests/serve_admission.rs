@@ -5,22 +5,13 @@
 
 mod common;
 
-use common::serve::{Serve, get, get_many};
+use common::serve::{ONE_CPU, Serve, get_many};
 
 #[test]
 fn past_the_cpu_bound_login_answers_429_at_once() {
-    let s = Serve::start(&[
-        "--cpu-threads",
-        "1",
-        "--cpu-queue",
-        "2",
-        "--login-iterations",
-        "1000",
-        "--diagnostic-routes",
-    ]);
+    let s = Serve::start(&[ONE_CPU, &["--cpu-queue", "2"]].concat());
     let port = s.port;
-    let hold = std::thread::spawn(move || get(port, "/hold"));
-    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
+    let hold = s.hold();
 
     let flood = std::thread::spawn(move || get_many(port, "/login", 20));
     // Every one of the 20 reached the lane: 2 queued behind the hold, 18 refused.

@@ -7,29 +7,19 @@
 
 mod common;
 
-use common::serve::{Serve, get, get_many};
+use common::serve::{ONE_CPU, Serve, get};
 use common::sluice;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 fn doctor(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = sluice().arg("doctor").args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let run = common::Run::of(sluice().arg("doctor").args(args));
+    (run.code, run.stdout, run.stderr)
 }
 
 #[test]
 fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() {
-    let s = Serve::start(&[
-        "--cpu-threads",
-        "1",
-        "--login-iterations",
-        "1000",
-        "--diagnostic-routes",
-    ]);
+    let s = Serve::start(ONE_CPU);
     let url = s.url("/metrics");
     // A 100 ms bar for the loop (the default is 20 ms): the lag buckets
     // step 10 ms -> 50 ms -> 100 ms, a test machine runs other work, and
@@ -64,10 +54,8 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
     assert!(out.contains("verdict: loop-blocked"), "{out}");
 
     // The Cpu lane's one thread held, two logins queued behind it.
-    let hold = std::thread::spawn(move || get(port, "/hold"));
-    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
-    let logins = std::thread::spawn(move || get_many(port, "/login", 2));
-    s.wait_metric("sluice_queue_depth{lane=\"cpu\"}", 2.0);
+    let hold = s.hold();
+    let logins = s.queue_logins(2);
     let (code, out, err) =
         doctor(&[&["--url", &url, "--window", "2s", "--json"][..], &lenient].concat());
     assert_eq!(s.get("/release").0, 200);
@@ -95,11 +83,7 @@ fn the_doctor_tells_an_idle_service_a_blocked_loop_and_a_saturated_lane_apart() 
 #[test]
 fn the_doctor_says_why_it_cannot_diagnose_and_exits_2() {
     // Nothing listens on a port just released.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = common::free_port();
     let url = format!("http://127.0.0.1:{port}/metrics");
     let (code, _, err) = doctor(&["--url", &url, "--window", "1s"]);
     assert_eq!(code, Some(2));

@@ -39,29 +39,39 @@ fn metrics_parse_as_prometheus_text_and_count_the_requests() {
             .unwrap_or_else(|| panic!("no family {family}"))
             .kind
     };
-    for family in [
-        "sluice_submitted",
-        "sluice_rejected",
-        "sluice_saturated_seconds",
-    ] {
-        assert_eq!(kind(family), Kind::Counter, "{family}");
-    }
-    for family in [
-        "sluice_queue_depth",
-        "sluice_in_flight",
-        "sluice_limit",
-        "sluice_tasks_running",
-        "sluice_concurrency_limit",
-        "sluice_verdict",
-    ] {
-        assert_eq!(kind(family), Kind::Gauge, "{family}");
-    }
-    for family in [
-        "sluice_queue_wait_seconds",
-        "sluice_run_time_seconds",
-        "sluice_loop_lag_seconds",
-    ] {
-        assert_eq!(kind(family), Kind::Histogram, "{family}");
+    let kinds: [(Kind, &[&str]); 3] = [
+        (
+            Kind::Counter,
+            &[
+                "sluice_submitted",
+                "sluice_rejected",
+                "sluice_saturated_seconds",
+            ],
+        ),
+        (
+            Kind::Gauge,
+            &[
+                "sluice_queue_depth",
+                "sluice_in_flight",
+                "sluice_limit",
+                "sluice_tasks_running",
+                "sluice_concurrency_limit",
+                "sluice_verdict",
+            ],
+        ),
+        (
+            Kind::Histogram,
+            &[
+                "sluice_queue_wait_seconds",
+                "sluice_run_time_seconds",
+                "sluice_loop_lag_seconds",
+            ],
+        ),
+    ];
+    for (want, families) in kinds {
+        for family in families {
+            assert_eq!(kind(family), want, "{family}");
+        }
     }
     let scalar = |name: &str, lane: Option<&str>| -> f64 {
         let labels: Vec<(&str, &str)> = lane.map(|l| ("lane", l)).into_iter().collect();

@@ -5,22 +5,13 @@
 
 mod common;
 
-use common::serve::{Serve, get, get_many};
+use common::serve::{ONE_CPU, Serve, get};
 
 #[test]
 fn sigterm_answers_every_accepted_request() {
-    let s = Serve::start(&[
-        "--cpu-threads",
-        "1",
-        "--login-iterations",
-        "1000",
-        "--diagnostic-routes",
-    ]);
-    let port = s.port;
-    let hold = std::thread::spawn(move || get(port, "/hold"));
-    s.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
-    let logins = std::thread::spawn(move || get_many(port, "/login", 5));
-    s.wait_metric("sluice_queue_depth{lane=\"cpu\"}", 5.0);
+    let s = Serve::start(ONE_CPU);
+    let hold = s.hold();
+    let logins = s.queue_logins(5);
 
     s.terminate();
     assert_eq!(hold.join().unwrap().0, 200);
@@ -84,15 +75,8 @@ fn shutdown_timeout_at_its_range_drains_and_past_it_is_refused() {
         "{lines:#?}"
     );
     for v in ["18446744073709551615s", "0", "-1", "soon"] {
-        let out = common::sluice()
-            .args(["serve", "--listen", "127.0.0.1:0", "--shutdown-timeout", v])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{v}: {stderr}");
-        assert!(
-            stderr.contains(&format!("--shutdown-timeout {v:?}")) && stderr.contains("100ms..=1h"),
-            "{v}: {stderr}"
-        );
+        let out = common::run(&["serve", "--listen", "127.0.0.1:0", "--shutdown-timeout", v]);
+        out.refused(&format!("--shutdown-timeout {v:?}"))
+            .refused("100ms..=1h");
     }
 }

@@ -7,6 +7,16 @@ use std::process::{Child, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// Serve's flags for the lane tests: one Cpu thread, logins of 1000
+/// iterations, and the diagnostic routes (`/hold`, `/release`, `/block`).
+pub const ONE_CPU: &[&str] = &[
+    "--cpu-threads",
+    "1",
+    "--login-iterations",
+    "1000",
+    "--diagnostic-routes",
+];
+
 /// A running `sluice serve --listen 127.0.0.1:0 ARGS`.
 pub struct Serve {
     pub child: Child,
@@ -84,6 +94,25 @@ impl Serve {
             );
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+
+    /// Holds the Cpu lane's one thread (a `/hold` until `/release`, or
+    /// shutdown): returns once it is in flight; the handle answers the hold's
+    /// (status, body).
+    pub fn hold(&self) -> std::thread::JoinHandle<(u16, String)> {
+        let port = self.port;
+        let hold = std::thread::spawn(move || get(port, "/hold"));
+        self.wait_metric("sluice_in_flight{lane=\"cpu\"}", 1.0);
+        hold
+    }
+
+    /// Sends `n` `/login`s at once behind a [`Serve::hold`]: returns once
+    /// all are queued; the handle answers their statuses.
+    pub fn queue_logins(&self, n: usize) -> std::thread::JoinHandle<Vec<u16>> {
+        let port = self.port;
+        let logins = std::thread::spawn(move || get_many(port, "/login", n));
+        self.wait_metric("sluice_queue_depth{lane=\"cpu\"}", n as f64);
+        logins
     }
 
     /// SIGTERM.
