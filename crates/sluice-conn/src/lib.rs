@@ -476,6 +476,44 @@ where
     }
 }
 
+/// One `accept` of a server's accept loop: the connection is admitted
+/// (see [`admit`]; one refused at the cap is closed) and the future that
+/// serves it spawned onto `tasks`; an error comes back with the pause
+/// `backoff` gives it, for the caller to sleep (and count or report) before
+/// it accepts again.
+pub fn spawn_accepted<S, B>(
+    accepted: io::Result<(TcpStream, std::net::SocketAddr)>,
+    backoff: &mut AcceptBackoff,
+    service: &S,
+    registry: &Arc<Registry>,
+    tasks: &mut tokio::task::JoinSet<()>,
+) -> Result<(), (io::Error, Duration)>
+where
+    S: hyper::service::Service<hyper::Request<Incoming>, Response = hyper::Response<B>>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    match accepted {
+        Ok((stream, _)) => {
+            backoff.on_accept();
+            if let Some(conn) = admit(stream, service.clone(), registry) {
+                tasks.spawn(conn);
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let pause = backoff.on_error(&e);
+            Err((e, pause))
+        }
+    }
+}
+
 /// Whether an `accept()` error means the process or the machine is out of
 /// something (descriptors, memory) rather than that one connection failed:
 /// then the accept loop must back off instead of spinning, as tokio's and

@@ -187,22 +187,16 @@ pub fn run(config: &ServeConfig) -> anyhow::Result<ServeReport> {
                 _ = sigterm.recv() => break "SIGTERM",
                 _ = tokio::signal::ctrl_c() => break "SIGINT",
                 Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _)) => {
-                        backoff.on_accept();
-                        if let Some(serve) = conn::admit(stream, service.clone(), &registry) {
-                            tasks.spawn(serve);
-                        }
-                    }
-                    Err(e) => {
+                accepted = listener.accept() => {
+                    let took = conn::spawn_accepted(accepted, &mut backoff, &service, &registry, &mut tasks);
+                    if let Err((e, pause)) = took {
                         let n = registry.counts.accept_errors.fetch_add(1, Ordering::Relaxed);
-                        let pause = backoff.on_error(&e);
                         if n == 0 || (conn::is_resource_error(&e) && pause == Duration::from_millis(10)) {
                             eprintln!("sluice serve: accepting a connection: {e} (backing off {pause:?}; connections open: {})", registry.open());
                         }
                         tokio::time::sleep(pause).await;
                     }
-                },
+                }
             }
         };
         drop(listener);

@@ -231,15 +231,12 @@ async fn serve(
             biased;
             _ = &mut stopped => break,
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    backoff.on_accept();
-                    if let Some(conn) = sluice_conn::admit(stream, service.clone(), &registry) {
-                        tasks.spawn(conn);
-                    }
+            accepted = listener.accept() => {
+                let took = sluice_conn::spawn_accepted(accepted, &mut backoff, &service, &registry, &mut tasks);
+                if let Err((_, pause)) = took {
+                    tokio::time::sleep(pause).await;
                 }
-                Err(e) => tokio::time::sleep(backoff.on_error(&e)).await,
-            },
+            }
         }
     }
     tasks.shutdown().await;
