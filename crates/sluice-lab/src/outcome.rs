@@ -7,6 +7,7 @@
 use crate::machine::Machine;
 use crate::{experiment, subject};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -71,6 +72,21 @@ impl Row {
         self
     }
 
+    /// This row as an experiment's typed row `T`: one JSON object of its
+    /// `subject`, params and metrics (the fields its `--json` row carries;
+    /// a metric that is not a number reads as null). `None` where a field
+    /// `T` needs is missing or of another type.
+    pub fn typed<T: DeserializeOwned>(&self) -> Option<T> {
+        let mut fields = serde_json::Map::new();
+        fields.insert("subject".into(), self.subject.clone().into());
+        fields.extend(self.params.clone());
+        for (k, v) in &self.metrics {
+            let n = serde_json::Number::from_f64(*v).map_or(Value::Null, Value::Number);
+            fields.insert(k.clone(), n);
+        }
+        serde_json::from_value(Value::Object(fields)).ok()
+    }
+
     /// A parameter's value as text (`4`, `unset`, `wait`).
     pub fn param_text(&self, key: &str) -> String {
         match self.params.get(key) {
@@ -92,6 +108,12 @@ impl Outcome {
             notes: Vec::new(),
             skipped: Vec::new(),
         }
+    }
+
+    /// The rows that read as `T` ([`Row::typed`]), in order: an
+    /// experiment's result as its typed rows.
+    pub fn typed_rows<T: DeserializeOwned>(&self) -> Vec<T> {
+        self.rows.iter().filter_map(Row::typed).collect()
     }
 
     /// The rows matching `subject` and every `(key, value)` of `params`.

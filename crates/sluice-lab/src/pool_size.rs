@@ -49,6 +49,19 @@ impl PoolSize {
     }
 }
 
+/// Read as its JSON parameter: a number, or `"unset"`.
+impl<'de> serde::Deserialize<'de> for PoolSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) if s == "unset" => Ok(PoolSize::Unset),
+            v => v
+                .as_u64()
+                .map(|n| PoolSize::Size(n as usize))
+                .ok_or_else(|| serde::de::Error::custom(format!("pool {v}: not a size"))),
+        }
+    }
+}
+
 impl fmt::Display for PoolSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

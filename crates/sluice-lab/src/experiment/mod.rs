@@ -15,11 +15,11 @@
 //! workload) and `<name>.go` (the go subject's, where Go can run it).
 
 mod adaptive;
-pub(crate) mod app;
+mod app;
 pub mod args;
-pub(crate) mod dispatch;
+mod dispatch;
 mod dns;
-pub(crate) mod http;
+mod http;
 mod loop_vs_pool;
 mod probe;
 mod scope;
@@ -28,6 +28,20 @@ mod spawn_bill;
 mod staircase;
 mod starve;
 mod workers;
+
+/// The experiments' results as typed rows: the fields of their `--json`
+/// rows, read with [`Outcome::typed_rows`]. The report reads these, never an
+/// experiment's internals.
+pub mod rows {
+    pub use super::app::FloodRow;
+    pub use super::dispatch::{PING_REQUEST, TripRow};
+    pub use super::dns::LookupRow;
+    pub use super::http::{HttpRow, LoginShare};
+    pub use super::loop_vs_pool::TimerRow;
+    pub use super::probe::ProbeRow;
+    pub use super::staircase::StaircaseRow;
+    pub use super::starve::StarveRow;
+}
 
 pub use args::{ArgSpec, Args, Kind};
 

@@ -3,12 +3,12 @@
 //! number from the same run and a verdict. Built only from the run's
 //! outcomes; a goal whose experiment or subject did not run says so.
 
-use crate::experiment::dispatch::PING_REQUEST;
-use crate::experiment::{app, http};
+use crate::experiment::rows::{
+    FloodRow, HttpRow, LoginShare, LookupRow, PING_REQUEST, ProbeRow, StarveRow, TripRow,
+};
 use crate::outcome::Outcome;
 use crate::report::ms;
 use crate::subject::{Runtime, SUBJECTS};
-use serde_json::{Value, json};
 
 /// One line of the table: goal, node+sluice, node, verdict.
 type Line = [String; 4];
@@ -22,6 +22,11 @@ fn names() -> Option<(&'static str, &'static str)> {
         .find(|s| s.runtime() == Runtime::Node && s.node_preload().is_some())?
         .name();
     Some((preload, node))
+}
+
+/// The typed rows of `experiment`'s outcome, or `None` where it did not run.
+fn rows<T: serde::de::DeserializeOwned>(outcomes: &[Outcome], experiment: &str) -> Option<Vec<T>> {
+    outcome(outcomes, experiment).map(Outcome::typed_rows)
 }
 
 fn outcome<'a>(outcomes: &'a [Outcome], experiment: &str) -> Option<&'a Outcome> {
@@ -48,60 +53,44 @@ fn cell(v: Option<f64>) -> String {
 /// probe: one call behind as many pbkdf2 blockers as the pool runs.
 fn probe(outcomes: &[Outcome], ours: &str, node: &str, id: &str, call: &str) -> Line {
     let goal = format!("`{call}` behind a pool full of pbkdf2 blockers (probe) <= 1 ms");
-    let Some(o) = outcome(outcomes, "probe") else {
+    let rows: Vec<ProbeRow> = rows(outcomes, "probe").unwrap_or_default();
+    let at = |s: &str| rows.iter().find(|r| r.subject == s && r.probe == id);
+    let Some(got) = at(ours) else {
         return missing(&goal, "probe");
     };
-    let at = |s: &str, m: &str| {
-        o.rows
-            .iter()
-            .find(|r| r.subject == s && r.params.get("probe") == Some(&json!(id)))
-            .and_then(|r| r.metrics.get(m).copied())
-    };
-    let Some(got) = at(ours, "probe_ms") else {
-        return missing(&goal, "probe");
-    };
-    let blockers = at(ours, "blockers").map_or(String::new(), |b| format!(" ({b:.0} blockers)"));
+    let blockers = got
+        .blockers
+        .map_or(String::new(), |b| format!(" ({b:.0} blockers)"));
     [
         goal,
-        format!("{}{blockers}", cell(Some(got))),
-        cell(at(node, "probe_ms")),
-        verdict(got <= 1.0),
+        format!("{}{blockers}", cell(Some(got.probe_ms))),
+        cell(at(node).map(|r| r.probe_ms)),
+        verdict(got.probe_ms <= 1.0),
     ]
 }
 
 /// starve B: a file read behind 32 queued pbkdf2 calls.
 fn starve(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
-    let Some(o) = outcome(outcomes, "starve") else {
-        return missing(
-            "starvation B: a file read behind queued pbkdf2 <= 1 ms",
-            "starve",
-        );
+    let goal = "starvation B: a file read behind queued pbkdf2 <= 1 ms";
+    let Some(rows) = rows::<StarveRow>(outcomes, "starve") else {
+        return missing(goal, "starve");
     };
     let row = |s: &str| {
-        o.rows.iter().find(|r| {
-            r.subject == s
-                && r.params.get("scenario") == Some(&json!("B"))
-                && r.params.get("probe") == Some(&json!("file_read"))
-        })
+        rows.iter()
+            .find(|r| r.subject == s && r.scenario == "B" && r.probe == "file_read")
     };
     let Some(r) = row(ours) else {
-        return missing(
-            "starvation B: a file read behind queued pbkdf2 <= 1 ms",
-            "starve B",
-        );
+        return missing(goal, "starve B");
     };
     let goal = format!(
         "starvation B: a file read (`{}`) behind {} queued pbkdf2 (pool {}), its wait <= 1 ms",
-        r.param_text("stand_in"),
-        r.param_text("queued"),
-        r.param_text("pool")
+        r.stand_in, r.queued, r.pool
     );
-    let got = r.metrics.get("wait_ms").copied();
     [
         goal,
-        cell(got),
-        cell(row(node).and_then(|r| r.metrics.get("wait_ms").copied())),
-        verdict(got.is_some_and(|w| w <= 1.0)),
+        cell(r.wait_ms),
+        cell(row(node).and_then(|r| r.wait_ms)),
+        verdict(r.wait_ms.is_some_and(|w| w <= 1.0)),
     ]
 }
 
@@ -109,48 +98,30 @@ fn starve(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
 /// batch within 10 % of one hold.
 fn dns(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     let goal = "names held by the DNS server: `dns.lookup` of every name in flight at once, the batch <= 1.1 x the hold";
-    let Some(o) = outcome(outcomes, "dns") else {
-        return missing(goal, "dns");
-    };
+    let rows: Vec<LookupRow> = rows(outcomes, "dns").unwrap_or_default();
     let row = |s: &str| {
-        o.rows
-            .iter()
-            .find(|r| r.subject == s && r.params.get("method") == Some(&json!("dns.lookup")))
+        rows.iter()
+            .find(|r| r.subject == s && r.method == "dns.lookup")
     };
     let Some(r) = row(ours) else {
         return missing(goal, "dns");
     };
-    let text = |r: &crate::outcome::Row| {
-        let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+    let text = |r: &LookupRow| {
         format!(
             "{:.0} of {} in flight, {} ms",
-            m("max_in_flight"),
-            r.param_text("names"),
-            ms(m("total_ms"))
+            r.max_in_flight,
+            r.names,
+            ms(r.total_ms)
         )
     };
-    let names = r
-        .params
-        .get("names")
-        .and_then(Value::as_f64)
-        .unwrap_or(f64::NAN);
-    let hold = r
-        .params
-        .get("hold_ms")
-        .and_then(Value::as_f64)
-        .unwrap_or(f64::NAN);
-    let in_flight = r.metrics.get("max_in_flight").copied().unwrap_or(0.0);
-    let total = r.metrics.get("total_ms").copied().unwrap_or(f64::INFINITY);
     [
         format!(
             "{goal} ({} names held {} ms, pool {})",
-            r.param_text("names"),
-            r.param_text("hold_ms"),
-            r.param_text("pool")
+            r.names, r.hold_ms, r.pool
         ),
         text(r),
         row(node).map_or("-".into(), text),
-        verdict(in_flight >= names && total <= 1.1 * hold),
+        verdict(r.max_in_flight >= r.names as f64 && r.total_ms <= 1.1 * r.hold_ms),
     ]
 }
 
@@ -159,18 +130,20 @@ fn dns(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
 fn http_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
     let ping = "`/ping` p99 during a `/login` flood <= 2 ms";
     let login = "`/login` during the flood >= 90 % of the ideal (cores / one hash's time)";
-    let Some((o, pool)) =
-        outcome(outcomes, "http").and_then(|o| Some((o, http::largest_pool(o, ours)?)))
-    else {
+    let Some((o, rows)) = outcome(outcomes, "http").map(|o| (o, o.typed_rows::<HttpRow>())) else {
         return vec![missing(ping, "http"), missing(login, "http")];
     };
-    let p99 = |s: &str| http::metric(o, s, &pool, "ping-during-login", "p99_ms");
+    let Some(pool) = HttpRow::largest_pool(&rows, ours) else {
+        return vec![missing(ping, "http"), missing(login, "http")];
+    };
+    let flood = |s: &str| HttpRow::find(&rows, s, pool, "ping-during-login");
+    let p99 = |s: &str| flood(s)?.p99_ms;
     let answers = |s: &str| {
-        let over = http::metric(o, s, &pool, "ping-during-login", "over_2ms")?;
-        let n = http::metric(o, s, &pool, "ping-during-login", "ok")?;
+        let r = flood(s)?;
+        let (over, n) = (r.over_2ms?, r.ok?);
         Some(format!(" ({over:.0} of {n:.0} answers over 2 ms)"))
     };
-    let share = |s: &str| http::login_share(o, s, &pool);
+    let share = |s: &str| LoginShare::of(o, s, pool);
     let share_text = |s: &str| {
         share(s).map_or("-".into(), |l| {
             format!(
@@ -181,7 +154,6 @@ fn http_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
             )
         })
     };
-    let pool = crate::report::param_cell(&pool);
     vec![
         [
             format!("{ping} (pool {pool})"),
@@ -207,55 +179,51 @@ fn app_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
         "real app: static-file p99 during the `/login` flood <= 5 ms",
         "real app: RSS <= node+piscina's",
     ];
-    let Some(o) =
-        outcome(outcomes, "app").filter(|o| app::flood_metric(o, ours, "login_req_s").is_some())
+    let Some((o, us)) = outcome(outcomes, "app").and_then(|o| Some((o, FloodRow::of(o, ours)?)))
     else {
         return goals.iter().map(|g| missing(g, "app")).collect();
     };
-    let m = |s: &str, k: &str| app::flood_metric(o, s, k);
     let piscina = "node+piscina";
-    let both = |k: &str, show: &dyn Fn(Option<f64>) -> String| {
-        format!("{}; {piscina} {}", show(m(node, k)), show(m(piscina, k)))
+    let (base, pool) = (FloodRow::of(o, node), FloodRow::of(o, piscina));
+    let both = |k: fn(&FloodRow) -> Option<f64>, show: &dyn Fn(Option<f64>) -> String| {
+        let (b, p) = (base.as_ref().and_then(k), pool.as_ref().and_then(k));
+        format!("{}; {piscina} {}", show(b), show(p))
     };
     let rate = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.1} req/s"));
     let mib = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.0} MiB"));
-    let (login, ideal) = (m(ours, "login_req_s"), m(ours, "ideal_req_s"));
-    let login_met = match (login, ideal) {
-        (Some(l), Some(i)) => l >= 0.9 * i && m(piscina, "login_req_s").is_none_or(|p| l >= p),
-        _ => false,
-    };
-    let ping = m(ours, "ping_p99_ms");
-    let stat = m(ours, "static_p99_ms");
-    let (rss, rss_p) = (m(ours, "rss_mib"), m(piscina, "rss_mib"));
+    let (login, ideal) = (us.login_req_s, us.ideal_req_s);
+    let piscina_login = pool.as_ref().map(|p| p.login_req_s);
+    let login_met = login >= 0.9 * ideal && piscina_login.is_none_or(|p| login >= p);
+    let rss_p = pool.as_ref().and_then(|p| p.rss_mib);
     vec![
         [
             goals[0].into(),
             format!(
                 "{} ({:.0} % of {})",
-                rate(login),
-                100.0 * login.unwrap_or(0.0) / ideal.unwrap_or(f64::NAN),
-                rate(ideal)
+                rate(Some(login)),
+                100.0 * login / ideal,
+                rate(Some(ideal))
             ),
-            both("login_req_s", &rate),
+            both(|r| Some(r.login_req_s), &rate),
             verdict(login_met),
         ],
         [
             goals[1].into(),
-            cell(ping),
-            both("ping_p99_ms", &cell),
-            verdict(ping.is_some_and(|v| v <= 2.0)),
+            cell(us.ping_p99_ms),
+            both(|r| r.ping_p99_ms, &cell),
+            verdict(us.ping_p99_ms.is_some_and(|v| v <= 2.0)),
         ],
         [
             goals[2].into(),
-            cell(stat),
-            both("static_p99_ms", &cell),
-            verdict(stat.is_some_and(|v| v <= 5.0)),
+            cell(us.static_p99_ms),
+            both(|r| r.static_p99_ms, &cell),
+            verdict(us.static_p99_ms.is_some_and(|v| v <= 5.0)),
         ],
         [
             goals[3].into(),
-            mib(rss),
-            both("rss_mib", &mib),
-            verdict(rss.zip(rss_p).is_some_and(|(a, b)| a <= b)),
+            mib(us.rss_mib),
+            both(|r| r.rss_mib, &mib),
+            verdict(us.rss_mib.zip(rss_p).is_some_and(|(a, b)| a <= b)),
         ],
     ]
 }
@@ -265,31 +233,30 @@ fn app_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
 fn dispatch(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     let goal =
         "a trivial task's round trip from JS (`sluice.ping()`) <= node's cheapest pool request";
-    let Some(o) = outcome(outcomes, "dispatch") else {
-        return missing(goal, "dispatch");
-    };
+    let rows: Vec<TripRow> = rows(outcomes, "dispatch").unwrap_or_default();
     let one = |s: &str, request: Option<&str>| {
-        o.rows.iter().find(|r| {
+        rows.iter().find(|r| {
             r.subject == s
-                && r.params.get("in_flight") == Some(&json!(1))
-                && request.is_none_or(|q| r.params.get("request") == Some(&json!(q)))
+                && r.in_flight == 1
+                && request.is_none_or(|q| r.request.as_deref() == Some(q))
         })
     };
-    let us =
-        |r: Option<&crate::outcome::Row>| r.and_then(|r| r.metrics.get("us_per_task").copied());
     // node's first row is its --node-request (fs.access by default).
     let base = one(node, None);
-    let Some(got) = us(one(ours, Some(PING_REQUEST))) else {
+    let Some(got) = one(ours, Some(PING_REQUEST)).map(|r| r.us_per_task) else {
         return missing(goal, "dispatch");
     };
-    let base_us = us(base);
     [
         format!("{goal}, 1 in flight"),
         format!("{} µs", ms(got)),
-        base.zip(base_us).map_or("-".into(), |(r, v)| {
-            format!("{} µs (`{}`)", ms(v), r.param_text("request"))
+        base.map_or("-".into(), |r| {
+            format!(
+                "{} µs (`{}`)",
+                ms(r.us_per_task),
+                r.request.as_deref().unwrap_or_default()
+            )
         }),
-        verdict(base_us.is_some_and(|b| got <= b)),
+        verdict(base.is_some_and(|b| got <= b.us_per_task)),
     ]
 }
 

@@ -420,7 +420,7 @@ impl AppServer {
 }
 
 /// A flood metric of `subject`'s row.
-pub(crate) fn flood_metric(o: &Outcome, subject: &str, metric: &str) -> Option<f64> {
+fn flood_metric(o: &Outcome, subject: &str, metric: &str) -> Option<f64> {
     o.rows
         .iter()
         .find(|r| r.subject == subject && r.param_text("cell") == "flood")
@@ -467,4 +467,35 @@ pub(crate) fn goals(o: &Outcome) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The flood row of `app`'s result, typed (the fields of its `--json`
+/// rows): `/login` under the flood, with `/ping` and static probes beside.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct FloodRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// `flood`.
+    pub cell: String,
+    /// `/login` answers per second.
+    pub login_req_s: f64,
+    /// Cores / one `/login`'s time alone: the machine's ideal, req/s.
+    pub ideal_req_s: f64,
+    /// `/ping`'s p99 during the flood, ms.
+    pub ping_p99_ms: Option<f64>,
+    /// The static files' p99 during the flood, ms.
+    pub static_p99_ms: Option<f64>,
+    /// The app's RSS after the flood, MiB.
+    pub rss_mib: Option<f64>,
+}
+
+impl FloodRow {
+    /// `subject`'s flood row in `o`.
+    pub fn of(o: &Outcome, subject: &str) -> Option<FloodRow> {
+        o.typed_rows::<FloodRow>()
+            .into_iter()
+            .find(|r| r.subject == subject && r.cell == "flood")
+    }
 }

@@ -60,7 +60,7 @@ const PRELOAD_REQUEST: &str = "fs.stat";
 /// The second request of node+sluice: the package's trivial task,
 /// `sluice.ping()` (an empty task on the FastIo lane, its promise settled on
 /// the loop), the pool's own round trip from JS.
-pub(crate) const PING_REQUEST: &str = "sluice.ping";
+pub const PING_REQUEST: &str = "sluice.ping";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
@@ -726,6 +726,23 @@ fn rate(v: f64) -> String {
     } else {
         format!("{v:.0}")
     }
+}
+
+/// One round-trip row of `dispatch`'s result, typed (the fields of its
+/// `--json` rows): tasks of one request kind at one depth.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct TripRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// Tasks in flight at once.
+    pub in_flight: u64,
+    /// The request (`fs.access`, `sluice.ping`, ...), where the subject
+    /// has several.
+    pub request: Option<String>,
+    /// One task's round trip, µs.
+    pub us_per_task: f64,
 }
 
 #[cfg(test)]

@@ -458,3 +458,23 @@ fn threads_table(
         note: "from /proc/self/task, sampled every ms by the child".into(),
     })
 }
+
+/// One lookup row of `dns`'s result, typed (the fields of its `--json`
+/// rows): a batch of names held by the DNS delay server.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct LookupRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// The call (`dns.lookup`, `dns.resolve4`, ...).
+    pub method: String,
+    /// How many names, all asked at once.
+    pub names: u64,
+    /// How long the server held each answer, ms.
+    pub hold_ms: f64,
+    /// The most names the server held at once.
+    pub max_in_flight: f64,
+    /// The batch's wall time, ms.
+    pub total_ms: f64,
+}

@@ -2,7 +2,9 @@
 //! machine's ideal and `/ping`'s p99 during the flood, for each subject
 //! with lanes at its largest pool size.
 
+use super::HttpRow;
 use super::tables::{ideal, metric, text};
+use crate::PoolSize;
 use crate::outcome::Outcome;
 use crate::subject::Runtime;
 use serde_json::Value;
@@ -27,60 +29,53 @@ pub(super) fn goals(o: &Outcome) -> Vec<String> {
         .collect()
 }
 
-/// `subject`'s largest pool size in `o` (`unset` counts as the largest).
-pub(crate) fn largest_pool(o: &Outcome, subject: &str) -> Option<Value> {
-    o.rows
-        .iter()
-        .filter(|r| r.subject == subject)
-        .map(|r| r.params["pool"].clone())
-        .max_by(|a, b| {
-            a.as_f64()
-                .unwrap_or(f64::MAX)
-                .total_cmp(&b.as_f64().unwrap_or(f64::MAX))
-        })
-}
-
 /// `/login` under the flood against the machine's ideal, one subject at one
-/// pool size.
+/// pool size: part of `http`'s result, derived from its rows.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct LoginShare {
+pub struct LoginShare {
     /// `/login` answers per second under the flood.
-    pub(crate) req_s: f64,
+    pub req_s: f64,
     /// One hash's time alone (`login-1`'s p50), ms.
-    pub(crate) hash_ms: f64,
+    pub hash_ms: f64,
     /// Cores / one hash's time: what the machine could answer.
-    pub(crate) ideal_req_s: f64,
+    pub ideal_req_s: f64,
     /// `req_s / ideal_req_s`.
-    pub(crate) share: f64,
+    pub share: f64,
 }
 
-/// `/login`'s share of the ideal for `subject` at `pool`, where both cells ran.
-pub(crate) fn login_share(o: &Outcome, subject: &str, pool: &Value) -> Option<LoginShare> {
-    let req_s = metric(o, subject, pool, "login", "req_s")?;
-    let hash_ms = metric(o, subject, pool, "login-1", "p50_ms")?;
-    let ideal_req_s = ideal(o, subject, pool)?;
-    Some(LoginShare {
-        req_s,
-        hash_ms,
-        ideal_req_s,
-        share: req_s / ideal_req_s,
-    })
+impl LoginShare {
+    /// `/login`'s share of the ideal for `subject` at `pool` in `o`, where
+    /// both cells ran.
+    pub fn of(o: &Outcome, subject: &str, pool: PoolSize) -> Option<LoginShare> {
+        let pool = pool.to_value();
+        let req_s = metric(o, subject, &pool, "login", "req_s")?;
+        let hash_ms = metric(o, subject, &pool, "login-1", "p50_ms")?;
+        let ideal_req_s = ideal(o, subject, &pool)?;
+        Some(LoginShare {
+            req_s,
+            hash_ms,
+            ideal_req_s,
+            share: req_s / ideal_req_s,
+        })
+    }
 }
 
 /// The goals of one subject with lanes, at its largest pool size.
 pub(super) fn subject_goals(o: &Outcome, lanes: &str, ping_goal: f64) -> Vec<String> {
     let cores = o.machine.cores as f64;
     let metric = |pool: &Value, cell: &str, m: &str| metric(o, lanes, pool, cell, m);
-    let Some(pool) = largest_pool(o, lanes) else {
+    let Some(pool) = HttpRow::largest_pool(&o.typed_rows(), lanes) else {
         return vec![];
     };
+    let share = LoginShare::of(o, lanes, pool);
+    let pool = pool.to_value();
     let mut out = Vec::new();
     if let Some(LoginShare {
         req_s: req,
         hash_ms: hash,
         ideal_req_s: ideal,
         share,
-    }) = login_share(o, lanes, &pool)
+    }) = share
     {
         let got = metric(&pool, "login", "server_cores").map_or(String::new(), |c| {
             format!(

@@ -55,13 +55,59 @@ mod server;
 mod tables;
 
 pub(crate) use autocannon::{autocannon, find_on_path};
-pub(crate) use goals::{largest_pool, login_share};
+pub use goals::LoginShare;
 use server::{Server, get};
-pub(crate) use tables::metric;
 use tables::{
     cannon_table, cell_series, cluster_table, crowd_table, ideal, keys, neighbour_table,
     ping_table, route_table, summary_table,
 };
+
+/// One row of `http`'s result, typed (the fields of its `--json` rows):
+/// one cell (`login`, `ping-during-login`, `crowd`, ...) of one subject's
+/// server at one pool size.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct HttpRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// The cell.
+    pub cell: String,
+    /// Answers per second.
+    pub req_s: Option<f64>,
+    /// Mean latency, ms.
+    pub mean_ms: Option<f64>,
+    /// p99 latency, ms.
+    pub p99_ms: Option<f64>,
+    /// Answers over 2 ms.
+    pub over_2ms: Option<f64>,
+    /// Answers that were 200 OK.
+    pub ok: Option<f64>,
+    /// Connections the load generator kept open.
+    pub connections: Option<f64>,
+}
+
+impl HttpRow {
+    /// `subject`'s row of `cell` at `pool` among `rows`.
+    pub fn find<'a>(
+        rows: &'a [HttpRow],
+        subject: &str,
+        pool: crate::PoolSize,
+        cell: &str,
+    ) -> Option<&'a HttpRow> {
+        rows.iter()
+            .find(|r| r.subject == subject && r.pool == pool && r.cell == cell)
+    }
+
+    /// `subject`'s largest pool size among `rows` (`unset` counts as the
+    /// largest).
+    pub fn largest_pool(rows: &[HttpRow], subject: &str) -> Option<crate::PoolSize> {
+        rows.iter()
+            .filter(|r| r.subject == subject)
+            .map(|r| r.pool)
+            .max_by_key(|p| p.size().unwrap_or(usize::MAX))
+    }
+}
 
 /// The declaration of `http`.
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("http", &Http)

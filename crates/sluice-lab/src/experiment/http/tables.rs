@@ -40,7 +40,7 @@ pub(super) fn text(v: &Value) -> String {
 }
 
 /// Metric `m` of `cell` for subject `s` at `pool`.
-pub(crate) fn metric(o: &Outcome, s: &str, pool: &Value, cell: &str, m: &str) -> Option<f64> {
+pub(super) fn metric(o: &Outcome, s: &str, pool: &Value, cell: &str, m: &str) -> Option<f64> {
     o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m)
 }
 

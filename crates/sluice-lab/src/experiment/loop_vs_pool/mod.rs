@@ -288,6 +288,20 @@ fn label(id: &str) -> String {
     }
 }
 
+/// One row of `loop-vs-pool`'s result, typed (the fields of its `--json`
+/// rows): a timer during one scenario's load.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct TimerRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// The scenario (`loop`, `pool`, ...).
+    pub scenario: String,
+    /// How late the timer fired, ms.
+    pub lateness_ms: f64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -646,6 +646,22 @@ fn lane_of(id: &str) -> &str {
     KINDS.iter().find(|k| k.id == id).map_or("-", |k| k.rust)
 }
 
+/// One row of `probe`'s result, typed (the fields of its `--json` rows):
+/// one probe call behind a pool full of blockers.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct ProbeRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// Which probe (`read`, `lookup`, ...).
+    pub probe: String,
+    /// The probe's time behind the blockers, ms.
+    pub probe_ms: f64,
+    /// How many blockers it was queued behind.
+    pub blockers: Option<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

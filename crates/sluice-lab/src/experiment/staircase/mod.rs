@@ -331,3 +331,23 @@ fn count_table(
         note,
     }
 }
+
+/// One row of `staircase`'s result, typed (the fields of its `--json`
+/// rows): a round of `n` tasks of one kind.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct StaircaseRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// `wait` or `cpu`.
+    pub kind: String,
+    /// Tasks started at once.
+    pub n: u64,
+    /// The round's wall time, ms.
+    pub total_ms: f64,
+    /// The most tasks seen in flight at once (wait tasks).
+    pub max_in_flight: Option<f64>,
+    /// The most threads the child had.
+    pub threads_peak: Option<f64>,
+}

@@ -766,6 +766,26 @@ fn small_ratio(a: Option<f64>, b: Option<f64>) -> String {
     }
 }
 
+/// One row of `starve`'s result, typed (the fields of its `--json` rows):
+/// one probe of a scenario behind the queued work.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct StarveRow {
+    /// The subject.
+    pub subject: String,
+    /// The pool size.
+    pub pool: crate::PoolSize,
+    /// The scenario (`A`, `B`, ...).
+    pub scenario: String,
+    /// The probe (`file_read`, ..., `total`).
+    pub probe: String,
+    /// How many tasks were queued ahead of it.
+    pub queued: u64,
+    /// What the probe ran on this subject (`fs.read 1 KiB`, ...).
+    pub stand_in: String,
+    /// The probe's wait behind the queue, ms (absent where it was skipped).
+    pub wait_ms: Option<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
