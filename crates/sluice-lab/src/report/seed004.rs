@@ -4,9 +4,12 @@
 //! Built only from the run's outcomes; a claim whose experiment or subject
 //! did not run says so.
 
+use crate::PoolSize;
+use crate::experiment::rows::{HttpRow, StaircaseRow, TimerRow};
 use crate::outcome::Outcome;
 use crate::report::ms;
-use serde_json::{Value, json};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// The pool at which both `a` and `b` have rows in `o`: the largest size,
 /// or `unset` where that is the only one they share.
@@ -30,21 +33,19 @@ fn shared_pool(o: &Outcome, a: &str, b: &str) -> Option<Value> {
         .cloned()
 }
 
-/// The outcome of `experiment` and the pool at which go and node both ran
-/// it (its text, for the measured column), or the line that says it was not
-/// measured.
-fn go_and_node<'a>(
-    outcomes: &'a [Outcome],
+/// The typed rows of `experiment` and the pool at which go and node both
+/// ran it, or the line that says it was not measured.
+fn go_and_node<T: DeserializeOwned>(
+    outcomes: &[Outcome],
     claim: &str,
     experiment: &str,
-) -> Result<(&'a Outcome, Value, String), Line> {
+) -> Result<(Vec<T>, PoolSize), Line> {
     outcomes
         .iter()
         .find(|o| o.experiment == experiment)
         .and_then(|o| {
-            let pool = shared_pool(o, "go", "node")?;
-            let text = crate::report::param_cell(&pool);
-            Some((o, pool, text))
+            let pool = serde_json::from_value(shared_pool(o, "go", "node")?).ok()?;
+            Some((o.typed_rows(), pool))
         })
         .ok_or_else(|| missing(claim, experiment))
 }
@@ -63,32 +64,30 @@ fn missing(claim: &str, what: &str) -> Line {
 /// Blocking system calls: a thread per call, no queue.
 fn blocking(outcomes: &[Outcome]) -> Line {
     let claim = "a goroutine blocked in a system call hands its P on and a new M (thread) runs the others: blocking calls do not queue (§2.3), where libuv's pool queues them (§1)";
-    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "staircase") {
+    let (rows, pool) = match go_and_node::<StaircaseRow>(outcomes, claim, "staircase") {
         Ok(found) => found,
         Err(line) => return line,
     };
-    let wait = |n: &Value| {
-        vec![
-            ("kind", json!("wait")),
-            ("pool", pool.clone()),
-            ("n", n.clone()),
-        ]
+    let wait = |s: &str, n: u64| {
+        rows.iter()
+            .find(|r| r.subject == s && r.kind == "wait" && r.pool == pool && r.n == n)
     };
-    let Some(n) = o
-        .distinct("n")
-        .into_iter()
-        .filter(|n| o.metric("go", &wait(n), "max_in_flight").is_some())
-        .max_by_key(|n| n.as_u64())
+    let in_flight = |s: &str, n: u64| wait(s, n).and_then(|r| r.max_in_flight);
+    let Some(n) = rows
+        .iter()
+        .map(|r| r.n)
+        .filter(|&n| in_flight("go", n).is_some())
+        .max()
     else {
         return missing(claim, "staircase's wait kind");
     };
-    let go = o.metric("go", &wait(&n), "max_in_flight").unwrap_or(0.0);
-    let threads = o.metric("go", &wait(&n), "threads_peak");
-    let node = o.metric("node", &wait(&n), "max_in_flight");
-    let netpoll = o.metric("go-netpoll", &wait(&n), "max_in_flight");
-    let nv = n.as_f64().unwrap_or(0.0);
+    let go = in_flight("go", n).unwrap_or(0.0);
+    let threads = wait("go", n).and_then(|r| r.threads_peak);
+    let node = in_flight("node", n);
+    let netpoll = in_flight("go-netpoll", n);
+    let nv = n as f64;
     let mut measured = format!(
-        "{n} FIFO reads at pool {pool_s}: go {go:.0} in read(2) at once{}; node {}",
+        "{n} FIFO reads at pool {pool}: go {go:.0} in read(2) at once{}; node {}",
         threads.map_or(String::new(), |t| format!(" ({t:.0} threads)")),
         node.map_or("-".into(), |v| format!("{v:.0}"))
     );
@@ -110,19 +109,20 @@ fn blocking(outcomes: &[Outcome]) -> Line {
 /// Preemption: a spinning goroutine does not hold a timer back.
 fn preemption(outcomes: &[Outcome]) -> Line {
     let claim = "the scheduler preempts quickly: a goroutine that computes without yielding does not delay the others (§2.4), where a blocked loop delays every timer";
-    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "loop-vs-pool") {
+    let (rows, pool) = match go_and_node::<TimerRow>(outcomes, claim, "loop-vs-pool") {
         Ok(found) => found,
         Err(line) => return line,
     };
-    let at = |s: &str| vec![("scenario", json!(s)), ("pool", pool.clone())];
-    let (Some(go), Some(node)) = (
-        o.metric("go", &at("loop"), "lateness_ms"),
-        o.metric("node", &at("loop"), "lateness_ms"),
-    ) else {
+    let late = |s: &str| {
+        rows.iter()
+            .find(|r| r.subject == s && r.scenario == "loop" && r.pool == pool)
+            .map(|r| r.lateness_ms)
+    };
+    let (Some(go), Some(node)) = (late("go"), late("node")) else {
         return missing(claim, "loop-vs-pool's loop scenario");
     };
     let measured = format!(
-        "a 50 ms timer while one thread spins (go: a goroutine locked to its thread; node: the loop), pool {pool_s}: go {} ms late, node {} ms late",
+        "a 50 ms timer while one thread spins (go: a goroutine locked to its thread; node: the loop), pool {pool}: go {} ms late, node {} ms late",
         ms(go),
         ms(node)
     );
@@ -141,33 +141,35 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
     } else {
         "§4 /ping: goroutines 42,850 QPS (p99 38.7 ms) against a worker-thread pool's 31,620 QPS (p99 62.4 ms)"
     };
-    let (o, pool, pool_s) = match go_and_node(outcomes, claim, "http") {
+    let (rows, pool) = match go_and_node::<HttpRow>(outcomes, claim, "http") {
         Ok(found) => found,
         Err(line) => return line,
     };
-    let get = |s: &str, m: &str| o.metric(s, &[("pool", pool.clone()), ("cell", json!(cell))], m);
-    let (Some(go_mean), Some(node_mean)) = (get("go", "mean_ms"), get("node", "mean_ms")) else {
+    let get =
+        |s: &str, m: fn(&HttpRow) -> Option<f64>| HttpRow::find(&rows, s, pool, cell).and_then(m);
+    let (Some(go_mean), Some(node_mean)) = (get("go", |r| r.mean_ms), get("node", |r| r.mean_ms))
+    else {
         return missing(claim, &format!("http's {cell} cell"));
     };
-    let conns = get("go", "connections").unwrap_or(0.0);
+    let conns = get("go", |r| r.connections).unwrap_or(0.0);
     let figures = |s: &str| {
         format!(
             "{s} {} req/s, mean {} ms, p99 {} ms",
-            get(s, "req_s").map_or("-".into(), |v| format!("{v:.0}")),
-            ms(get(s, "mean_ms").unwrap_or(f64::NAN)),
-            ms(get(s, "p99_ms").unwrap_or(f64::NAN))
+            get(s, |r| r.req_s).map_or("-".into(), |v| format!("{v:.0}")),
+            ms(get(s, |r| r.mean_ms).unwrap_or(f64::NAN)),
+            ms(get(s, |r| r.p99_ms).unwrap_or(f64::NAN))
         )
     };
     let mut measured = format!(
-        "{conns:.0} connections, pool {pool_s} (GOMAXPROCS / UV_THREADPOOL_SIZE): {}; {}",
+        "{conns:.0} connections, pool {pool} (GOMAXPROCS / UV_THREADPOOL_SIZE): {}; {}",
         figures("go"),
         figures("node")
     );
-    if get("sluice", "mean_ms").is_some() {
+    if get("sluice", |r| r.mean_ms).is_some() {
         measured.push_str(&format!("; {}", figures("sluice")));
     }
-    let go_p99 = get("go", "p99_ms").unwrap_or(f64::NAN);
-    let node_p99 = get("node", "p99_ms").unwrap_or(f64::NAN);
+    let go_p99 = get("go", |r| r.p99_ms).unwrap_or(f64::NAN);
+    let node_p99 = get("node", |r| r.p99_ms).unwrap_or(f64::NAN);
     let verdict = if cell == "crowd" {
         let order = if go_mean < node_mean && go_p99 < node_p99 {
             "the order is confirmed (go's mean and p99 below node's)"
@@ -180,8 +182,7 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
             "{order}; the seed's milliseconds are not reproducible here ({conns:.0} connections on this machine, not 5000 on an M2)"
         )
     } else {
-        let (g, n) = (get("go", "req_s"), get("node", "req_s"));
-        match (g, n) {
+        match (get("go", |r| r.req_s), get("node", |r| r.req_s)) {
             (Some(g), Some(n)) if g > n => format!("confirmed: go {:.2}x node's QPS", g / n),
             (Some(g), Some(n)) => format!("refuted: go {:.2}x node's QPS", g / n),
             _ => "not measured in this run".into(),
