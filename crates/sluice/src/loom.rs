@@ -18,101 +18,76 @@
 //!   of loom keeps the models small enough to explore exhaustively.
 //!
 //! The nondeterministic inputs are pinned under loom: [`usable_cores`] is 2.
+//!
+//! One set of re-exports serves both: `base` is `std`, or `loom` under
+//! `--cfg loom`, and only what differs between them (spawning, the pinned
+//! inputs) is switched item by item.
 
 #[cfg(not(loom))]
-mod imp {
-    pub(crate) mod sync {
-        pub(crate) use std::sync::{Condvar, Mutex, MutexGuard};
-
-        pub(crate) mod atomic {
-            pub(crate) use std::sync::atomic::{
-                AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering,
-            };
-        }
-    }
-
-    pub(crate) mod thread {
-        pub(crate) use std::thread::{JoinHandle, Thread, current, park, yield_now};
-
-        /// Spawns a named thread with the given stack size.
-        pub(crate) fn spawn_named<F>(
-            name: String,
-            stack_size: usize,
-            f: F,
-        ) -> std::io::Result<JoinHandle<()>>
-        where
-            F: FnOnce() + Send + 'static,
-        {
-            std::thread::Builder::new()
-                .name(name)
-                .stack_size(stack_size)
-                .spawn(f)
-        }
-    }
-
-    pub(crate) mod hint {
-        pub(crate) use std::hint::spin_loop;
-    }
-
-    /// The cores this process may use: `available_parallelism`, which honours
-    /// the cgroup CPU quota and the affinity mask on Linux.
-    pub(crate) fn usable_cores() -> usize {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    }
-
-    /// How many spin rounds a searching worker or a waiting handle may burn
-    /// before it parks.
-    pub(crate) const SPIN_ROUNDS: u32 = 1;
-
-    pub(crate) use std::thread_local;
-}
+use std as base;
 
 #[cfg(loom)]
-mod imp {
-    pub(crate) mod sync {
-        pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
+use loom as base;
 
-        pub(crate) mod atomic {
-            pub(crate) use loom::sync::atomic::{
-                AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering,
-            };
-        }
+pub(crate) mod sync {
+    pub(crate) use super::base::sync::{Condvar, Mutex, MutexGuard};
+
+    pub(crate) mod atomic {
+        pub(crate) use super::super::base::sync::atomic::{
+            AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering,
+        };
     }
+}
 
-    pub(crate) mod thread {
-        pub(crate) use loom::thread::{JoinHandle, Thread, current, park, yield_now};
+pub(crate) mod thread {
+    pub(crate) use super::base::thread::{JoinHandle, Thread, current, park, yield_now};
 
-        /// Spawns a thread under the model checker; names and stack sizes are
-        /// ignored there.
-        pub(crate) fn spawn_named<F>(
-            _name: String,
-            _stack_size: usize,
-            f: F,
-        ) -> std::io::Result<JoinHandle<()>>
-        where
-            F: FnOnce() + Send + 'static,
+    /// Spawns a named thread with the given stack size; under the model
+    /// checker a loom thread, names and stack sizes ignored.
+    pub(crate) fn spawn_named<F>(
+        name: String,
+        stack_size: usize,
+        f: F,
+    ) -> std::io::Result<JoinHandle<()>>
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        #[cfg(not(loom))]
+        return std::thread::Builder::new()
+            .name(name)
+            .stack_size(stack_size)
+            .spawn(f);
+        #[cfg(loom)]
         {
+            let _ = (name, stack_size);
             Ok(loom::thread::spawn(f))
         }
     }
-
-    pub(crate) mod hint {
-        pub(crate) use loom::hint::spin_loop;
-    }
-
-    /// Pinned under loom so that models are deterministic.
-    pub(crate) fn usable_cores() -> usize {
-        2
-    }
-
-    /// No spinning under loom: every spin round would multiply the states to
-    /// explore, and the protocol must be correct without it.
-    pub(crate) const SPIN_ROUNDS: u32 = 0;
-
-    pub(crate) use loom::thread_local;
 }
 
-pub(crate) use imp::*;
+pub(crate) mod hint {
+    pub(crate) use super::base::hint::spin_loop;
+}
+
+pub(crate) use base::thread_local;
+
+/// The cores this process may use: `available_parallelism`, which honours
+/// the cgroup CPU quota and the affinity mask on Linux.
+#[cfg(not(loom))]
+pub(crate) fn usable_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Pinned under loom so that models are deterministic.
+#[cfg(loom)]
+pub(crate) fn usable_cores() -> usize {
+    2
+}
+
+/// How many spin rounds a searching worker or a waiting handle may burn
+/// before it parks. None under loom: every spin round would multiply the
+/// states to explore, and the protocol must be correct without it.
+pub(crate) const SPIN_ROUNDS: u32 = if cfg!(loom) { 0 } else { 1 };
 
 /// Locks `m`, whatever a panicking holder left behind: [`Unpoison`] on
 /// `m.lock()`.

@@ -2,9 +2,8 @@
 //! `Cpu` gate keeps threads computing within the budget when they come back
 //! (the surplus waits or retires); every counter balances.
 
+use super::Overlap;
 use crate::{Lane, Pool};
-use loom::sync::Arc;
-use loom::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Two tasks on a one-thread `FastIo` lane, each in a blocking section:
@@ -44,21 +43,19 @@ fn loom_blocked_worker_hands_its_lane_on() {
 fn loom_cpu_threads_computing_never_exceed_the_budget() {
     loom::model(|| {
         let pool = Pool::builder().threads(Lane::Cpu, 1).build().unwrap();
-        let computing = Arc::new(AtomicUsize::new(0));
-        let most = Arc::new(AtomicUsize::new(0));
-        let task = |computing: Arc<AtomicUsize>, most: Arc<AtomicUsize>| {
+        // The computing part: after the blocking section, counted.
+        let computing = Overlap::new();
+        let task = |computing: Overlap| {
             move || {
                 crate::blocking(|| ());
-                let now = computing.fetch_add(1, Ordering::SeqCst) + 1;
-                most.fetch_max(now, Ordering::SeqCst);
-                computing.fetch_sub(1, Ordering::SeqCst);
+                computing.pass();
             }
         };
-        let a = pool.spawn(Lane::Cpu, task(computing.clone(), most.clone()));
-        let b = pool.spawn(Lane::Cpu, task(computing.clone(), most.clone()));
+        let a = pool.spawn(Lane::Cpu, task(computing.clone()));
+        let b = pool.spawn(Lane::Cpu, task(computing.clone()));
         a.wait().unwrap();
         b.wait().unwrap();
-        assert_eq!(most.load(Ordering::SeqCst), 1);
+        assert_eq!(computing.most(), 1);
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
         let l = pool.metrics().lane(Lane::Cpu).clone();
         assert_eq!(l.blocked_threads, Some(0));

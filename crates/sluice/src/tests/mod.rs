@@ -20,6 +20,47 @@ pub(crate) mod golden;
 #[cfg(all(loom, not(debug_assertions)))]
 compile_error!("loom models need debug assertions: add -C debug-assertions to RUSTFLAGS");
 
+/// How many of a model's tasks are inside a section at once, and the most
+/// ever: the budget a model checks, as a count.
+#[cfg(loom)]
+#[derive(Clone)]
+struct Overlap {
+    inside: loom::sync::Arc<loom::sync::atomic::AtomicUsize>,
+    most: loom::sync::Arc<loom::sync::atomic::AtomicUsize>,
+}
+
+#[cfg(loom)]
+impl Overlap {
+    /// No task inside yet.
+    fn new() -> Self {
+        let zero = || loom::sync::Arc::new(loom::sync::atomic::AtomicUsize::new(0));
+        Self {
+            inside: zero(),
+            most: zero(),
+        }
+    }
+
+    /// One pass through the section: counts itself in, notes the most
+    /// inside at once, counts itself out.
+    fn pass(&self) {
+        use loom::sync::atomic::Ordering::SeqCst;
+        let now = self.inside.fetch_add(1, SeqCst) + 1;
+        self.most.fetch_max(now, SeqCst);
+        self.inside.fetch_sub(1, SeqCst);
+    }
+
+    /// A task's closure that passes once.
+    fn task(&self) -> impl FnOnce() + Send + 'static {
+        let overlap = self.clone();
+        move || overlap.pass()
+    }
+
+    /// The most tasks ever inside at once.
+    fn most(&self) -> usize {
+        self.most.load(loom::sync::atomic::Ordering::SeqCst)
+    }
+}
+
 #[cfg(loom)]
 mod loom_batch;
 #[cfg(loom)]
