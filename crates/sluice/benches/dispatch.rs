@@ -112,17 +112,6 @@ fn tokio_one(rt: &tokio::runtime::Runtime) -> u64 {
     rt.block_on(rt.spawn_blocking(work)).expect("task failed")
 }
 
-fn tokio_batch(rt: &tokio::runtime::Runtime) -> u64 {
-    let handles: Vec<_> = (0..BATCH).map(|_| rt.spawn_blocking(work)).collect();
-    rt.block_on(async move {
-        let mut sum = 0;
-        for h in handles {
-            sum += h.await.expect("task failed");
-        }
-        sum
-    })
-}
-
 fn rayon_one(pool: &rayon::ThreadPool) -> u64 {
     let (tx, rx) = mpsc::sync_channel(1);
     pool.spawn(move || {
@@ -208,7 +197,7 @@ fn dispatch(c: &mut Criterion) {
         b.iter(|| sluice_batch(&libuv, &mut handles))
     });
     group.bench_function("1000_in_flight/tokio_spawn_blocking", |b| {
-        b.iter(|| tokio_batch(&rt))
+        b.iter(|| tokio_n(&rt, BATCH))
     });
     group.bench_function("1000_in_flight/rayon", |b| b.iter(|| rayon_batch(&rayon)));
 

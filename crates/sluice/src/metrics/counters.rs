@@ -396,18 +396,20 @@ impl LaneMetrics {
 mod tests {
     use super::*;
 
+    /// One task on `shard`: started after a 10 ns wait, ended after 20 ns,
+    /// panicked or not.
+    fn ran(shard: &ShardLease<'_>, panicked: bool, timed: bool) {
+        shard.started(10, timed);
+        shard.finished(20, panicked, timed);
+    }
+
     #[test]
     fn leased_shards_are_reused_and_counts_survive() {
         let m = LaneMetrics::new(true);
-        {
-            let a = m.shards.lease();
-            a.started(10, true);
-            a.finished(20, false, true);
-        }
+        ran(&m.shards.lease(), false, true);
         {
             let b = m.shards.lease(); // reuses the returned shard
-            b.started(10, true);
-            b.finished(20, true, true);
+            ran(&b, true, true);
             let c = m.shards.lease(); // a second concurrent worker gets a new one
             c.expired();
         }
@@ -423,10 +425,7 @@ mod tests {
     #[test]
     fn untimed_shards_count_but_do_not_record() {
         let m = LaneMetrics::new(false);
-        let s = m.shards.lease();
-        s.started(5, false);
-        s.finished(5, false, false);
-        drop(s);
+        ran(&m.shards.lease(), false, false);
         let t = m.totals();
         assert_eq!((t.started, t.completed), (1, 1));
         assert_eq!(t.run_time.counts.iter().sum::<u64>(), 0);

@@ -93,6 +93,23 @@ impl Digest {
     }
 }
 
+/// `$f::<H>` for the hash type `H` of `$digest`: the one table from a
+/// [`Digest`] to its RustCrypto type, for the generic derivations.
+macro_rules! by_digest {
+    ($digest:expr, $f:ident) => {
+        match $digest {
+            Digest::Sha1 => $f::<sha1::Sha1>,
+            Digest::Sha224 => $f::<sha2::Sha224>,
+            Digest::Sha256 => $f::<sha2::Sha256>,
+            Digest::Sha384 => $f::<sha2::Sha384>,
+            Digest::Sha512 => $f::<sha2::Sha512>,
+            Digest::Sha512_224 => $f::<sha2::Sha512_224>,
+            Digest::Sha512_256 => $f::<sha2::Sha512_256>,
+        }
+    };
+}
+use by_digest;
+
 impl std::str::FromStr for Digest {
     type Err = CryptoError;
 
@@ -182,15 +199,7 @@ pub fn pbkdf2_sync(
     }
     check_len("key length", key_len)?;
     let mut out = vec![0u8; key_len];
-    let f = match digest {
-        Digest::Sha1 => pbkdf2_hmac::<sha1::Sha1>,
-        Digest::Sha224 => pbkdf2_hmac::<sha2::Sha224>,
-        Digest::Sha256 => pbkdf2_hmac::<sha2::Sha256>,
-        Digest::Sha384 => pbkdf2_hmac::<sha2::Sha384>,
-        Digest::Sha512 => pbkdf2_hmac::<sha2::Sha512>,
-        Digest::Sha512_224 => pbkdf2_hmac::<sha2::Sha512_224>,
-        Digest::Sha512_256 => pbkdf2_hmac::<sha2::Sha512_256>,
-    };
+    let f = by_digest!(digest, pbkdf2_hmac);
     f(password, salt, iterations, &mut out);
     Ok(out)
 }

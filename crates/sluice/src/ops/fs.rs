@@ -272,73 +272,85 @@ pub struct File {
 impl File {
     /// Opens a file for reading (`fs.open(path, 'r')`).
     pub fn open(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<File>> {
-        let path = owned(path);
+        File::opened(pool, owned(path), std::fs::File::open)
+    }
+
+    /// Creates or truncates a file for writing (`fs.open(path, 'w')`).
+    pub fn create(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<File>> {
+        File::opened(pool, owned(path), std::fs::File::create)
+    }
+
+    /// The file `open` opens at `path`, on the pool, as a `File` of `pool`.
+    fn opened(
+        pool: &Pool,
+        path: PathBuf,
+        open: fn(PathBuf) -> io::Result<std::fs::File>,
+    ) -> Task<io::Result<File>> {
         let p = pool.clone();
         run(pool, move || {
             Ok(File {
-                file: Arc::new(std::fs::File::open(path)?),
+                file: Arc::new(open(path)?),
                 pool: p,
             })
         })
     }
 
-    /// Creates or truncates a file for writing (`fs.open(path, 'w')`).
-    pub fn create(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<File>> {
-        let path = owned(path);
-        let p = pool.clone();
-        run(pool, move || {
-            Ok(File {
-                file: Arc::new(std::fs::File::create(path)?),
-                pool: p,
-            })
+    /// Runs `f` on the open file, on the pool.
+    fn with_file<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&std::fs::File) -> io::Result<T> + Send + 'static,
+    ) -> Task<io::Result<T>> {
+        let file = Arc::clone(&self.file);
+        run(&self.pool, move || f(&file))
+    }
+
+    /// Up to `len` bytes, as `read` (which returns how many it read into
+    /// the buffer) reads them from the open file, on the pool.
+    fn read_with(
+        &self,
+        len: usize,
+        read: impl FnOnce(&std::fs::File, &mut [u8]) -> io::Result<usize> + Send + 'static,
+    ) -> Task<io::Result<Vec<u8>>> {
+        self.with_file(move |file| {
+            let mut buf = vec![0; len];
+            let n = read(file, &mut buf)?;
+            buf.truncate(n);
+            Ok(buf)
         })
     }
 
     /// Reads up to `len` bytes from the file's position (`fs.read(fd, .., null)`).
     pub fn read(&self, len: usize) -> Task<io::Result<Vec<u8>>> {
-        let file = Arc::clone(&self.file);
-        run(&self.pool, move || {
-            let mut buf = vec![0; len];
-            let n = (&*file).read(&mut buf)?;
-            buf.truncate(n);
-            Ok(buf)
-        })
+        self.read_with(len, |mut file, buf| file.read(buf))
     }
 
     /// Reads up to `len` bytes at `offset`, leaving the position alone
     /// (`fs.read(fd, .., position)`, a `pread`).
     pub fn read_at(&self, offset: u64, len: usize) -> Task<io::Result<Vec<u8>>> {
-        let file = Arc::clone(&self.file);
-        run(&self.pool, move || {
-            let mut buf = vec![0; len];
-            let n = std::os::unix::fs::FileExt::read_at(&*file, &mut buf, offset)?;
-            buf.truncate(n);
-            Ok(buf)
+        self.read_with(len, move |file, buf| {
+            std::os::unix::fs::FileExt::read_at(file, buf, offset)
         })
     }
 
     /// Writes all of `bytes` at the file's position (`fs.write`).
     pub fn write_all(&self, bytes: impl AsRef<[u8]>) -> Task<io::Result<()>> {
-        let (file, bytes) = (Arc::clone(&self.file), bytes.as_ref().to_vec());
-        run(&self.pool, move || (&*file).write_all(&bytes))
+        let bytes = bytes.as_ref().to_vec();
+        self.with_file(move |mut file| file.write_all(&bytes))
     }
 
     /// Moves the file's position (`lseek`).
     pub fn seek(&self, to: SeekFrom) -> Task<io::Result<u64>> {
-        let file = Arc::clone(&self.file);
-        run(&self.pool, move || (&*file).seek(to))
+        self.with_file(move |mut file| file.seek(to))
     }
 
     /// Flushes data and metadata to the device (`fs.fsync`).
     pub fn sync_all(&self) -> Task<io::Result<()>> {
-        let file = Arc::clone(&self.file);
-        run(&self.pool, move || file.sync_all())
+        self.with_file(std::fs::File::sync_all)
     }
 
     /// Metadata of the open file (`fs.fstat`).
     pub fn metadata(&self) -> Task<io::Result<std::fs::Metadata>> {
-        let file = Arc::clone(&self.file);
-        run(&self.pool, move || file.metadata())
+        self.with_file(std::fs::File::metadata)
     }
 
     /// Closes this handle on the pool (`fs.close`): the descriptor closes

@@ -1,7 +1,7 @@
 //! HKDF (RFC 5869) on [`Lane::Cpu`] ([`hkdf()`]): `crypto.hkdf(digest, ikm,
 //! salt, info, keylen)`, over RustCrypto's `hkdf` crate.
 
-use super::{CryptoError, Digest};
+use super::{CryptoError, Digest, by_digest};
 use crate::lane::Lane;
 use crate::pool::Pool;
 use crate::task::Task;
@@ -73,15 +73,7 @@ pub fn hkdf_sync(
         )));
     }
     let mut out = vec![0u8; key_len];
-    let f = match digest {
-        Digest::Sha1 => derive::<sha1::Sha1>,
-        Digest::Sha224 => derive::<sha2::Sha224>,
-        Digest::Sha256 => derive::<sha2::Sha256>,
-        Digest::Sha384 => derive::<sha2::Sha384>,
-        Digest::Sha512 => derive::<sha2::Sha512>,
-        Digest::Sha512_224 => derive::<sha2::Sha512_224>,
-        Digest::Sha512_256 => derive::<sha2::Sha512_256>,
-    };
+    let f = by_digest!(digest, derive);
     f(ikm, salt, info, &mut out);
     Ok(out)
 }

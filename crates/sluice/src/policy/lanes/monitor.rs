@@ -459,27 +459,22 @@ mod imp {
         let Some(cpu_ns) = stat.cpu_and_wait_ns() else {
             return false;
         };
-        let keep = |samples: &mut HashMap<usize, Sample>, s: Sample| {
-            samples.insert(key, s);
-        };
         let now = Instant::now();
+        let fresh = Sample {
+            task,
+            cpu_ns,
+            at: now,
+        };
         match last {
             Some(s) if s.task == task => {
                 let wall = now.duration_since(s.at);
                 if wall < WINDOW {
-                    keep(samples, s);
+                    samples.insert(key, s);
                     return false;
                 }
                 let waiting =
                     cpu_ns.saturating_sub(s.cpu_ns).saturating_mul(10) < wall.as_nanos() as u64;
-                samples.insert(
-                    key,
-                    Sample {
-                        task,
-                        cpu_ns,
-                        at: now,
-                    },
-                );
+                samples.insert(key, fresh);
                 if waiting && slot.is_computing() {
                     lane.mark_detected(slot, task)
                 } else if !waiting {
@@ -489,14 +484,7 @@ mod imp {
                 }
             }
             _ => {
-                samples.insert(
-                    key,
-                    Sample {
-                        task,
-                        cpu_ns,
-                        at: now,
-                    },
-                );
+                samples.insert(key, fresh);
                 true
             }
         }

@@ -99,18 +99,8 @@ impl LaneCore {
     /// thread. If every thread is busy at the limit, the first to finish
     /// takes it.
     pub(crate) fn push(self: &Arc<Self>, slot: Slot, job: Arc<dyn Job>) {
-        let Slot { lane, was_empty } = slot;
-        debug_assert_eq!(lane, self.settings.lane);
-        self.metrics.submitted();
-        self.queue.push(job);
-        let c = self.park.counters();
-        if c.searching() == 0 {
-            self.notify_or_spawn();
-        }
-        // Under a flood the queue is never empty and this is skipped.
-        if was_empty {
-            self.check_saturation();
-        }
+        let was_empty = self.enqueue(slot, job);
+        self.hand_on(was_empty);
     }
 
     /// Pushes tasks whose slots were reserved, every one before the
@@ -122,19 +112,30 @@ impl LaneCore {
     pub(crate) fn push_batch(self: &Arc<Self>, batch: Vec<(Slot, Arc<dyn Job>)>) {
         let mut was_empty = false;
         for (slot, job) in batch {
-            let Slot {
-                lane,
-                was_empty: empty,
-            } = slot;
-            debug_assert_eq!(lane, self.settings.lane);
-            was_empty |= empty;
-            self.metrics.submitted();
-            self.queue.push(job);
+            was_empty |= self.enqueue(slot, job);
         }
+        self.hand_on(was_empty);
+    }
+
+    /// Counts and queues one task whose slot was reserved; whether the
+    /// queue was empty when the slot was taken.
+    fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) -> bool {
+        let Slot { lane, was_empty } = slot;
+        debug_assert_eq!(lane, self.settings.lane);
+        self.metrics.submitted();
+        self.queue.push(job);
+        was_empty
+    }
+
+    /// After tasks were pushed, every one of them before this reads the
+    /// counters: if no worker searches, wake a sleeper or start a thread;
+    /// and check saturation when the queue was empty before them.
+    fn hand_on(self: &Arc<Self>, was_empty: bool) {
         let c = self.park.counters();
         if c.searching() == 0 {
             self.notify_or_spawn();
         }
+        // Under a flood the queue is never empty and this is skipped.
         if was_empty {
             self.check_saturation();
         }
