@@ -39,6 +39,23 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// Whose row a typed row is ([`Row::typed`]): its subject and pool size,
+/// the first fields of every experiment's typed row.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RowKey {
+    /// The subject.
+    pub subject: String,
+    /// The pool size (`pool`: a number or `"unset"`).
+    pub pool: crate::PoolSize,
+}
+
+impl RowKey {
+    /// True for `subject`'s row at `pool`.
+    pub fn is(&self, subject: &str, pool: crate::PoolSize) -> bool {
+        self.subject == subject && self.pool == pool
+    }
+}
+
 /// One measurement: a subject, the parameters it ran with, the metrics.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Row {

@@ -36,7 +36,7 @@ pub mod rows {
     pub use super::app::FloodRow;
     pub use super::dispatch::{PING_REQUEST, TripRow};
     pub use super::dns::LookupRow;
-    pub use super::http::{HttpRow, LoginShare};
+    pub use super::http::{HttpRow, LoadFigures, LoginShare};
     pub use super::loop_vs_pool::TimerRow;
     pub use super::probe::ProbeRow;
     pub use super::staircase::StaircaseRow;

@@ -54,7 +54,7 @@ fn cell(v: Option<f64>) -> String {
 fn probe(outcomes: &[Outcome], ours: &str, node: &str, id: &str, call: &str) -> Line {
     let goal = format!("`{call}` behind a pool full of pbkdf2 blockers (probe) <= 1 ms");
     let rows: Vec<ProbeRow> = rows(outcomes, "probe").unwrap_or_default();
-    let at = |s: &str| rows.iter().find(|r| r.subject == s && r.probe == id);
+    let at = |s: &str| rows.iter().find(|r| r.key.subject == s && r.probe == id);
     let Some(got) = at(ours) else {
         return missing(&goal, "probe");
     };
@@ -77,14 +77,14 @@ fn starve(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     };
     let row = |s: &str| {
         rows.iter()
-            .find(|r| r.subject == s && r.scenario == "B" && r.probe == "file_read")
+            .find(|r| r.key.subject == s && r.scenario == "B" && r.probe == "file_read")
     };
     let Some(r) = row(ours) else {
         return missing(goal, "starve B");
     };
     let goal = format!(
         "starvation B: a file read (`{}`) behind {} queued pbkdf2 (pool {}), its wait <= 1 ms",
-        r.stand_in, r.queued, r.pool
+        r.stand_in, r.queued, r.key.pool
     );
     [
         goal,
@@ -101,7 +101,7 @@ fn dns(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     let rows: Vec<LookupRow> = rows(outcomes, "dns").unwrap_or_default();
     let row = |s: &str| {
         rows.iter()
-            .find(|r| r.subject == s && r.method == "dns.lookup")
+            .find(|r| r.key.subject == s && r.method == "dns.lookup")
     };
     let Some(r) = row(ours) else {
         return missing(goal, "dns");
@@ -117,7 +117,7 @@ fn dns(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     [
         format!(
             "{goal} ({} names held {} ms, pool {})",
-            r.names, r.hold_ms, r.pool
+            r.names, r.hold_ms, r.key.pool
         ),
         text(r),
         row(node).map_or("-".into(), text),
@@ -136,11 +136,11 @@ fn http_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
     let Some(pool) = HttpRow::largest_pool(&rows, ours) else {
         return vec![missing(ping, "http"), missing(login, "http")];
     };
-    let flood = |s: &str| HttpRow::find(&rows, s, pool, "ping-during-login");
+    let flood = |s: &str| HttpRow::load(&rows, s, pool, "ping-during-login");
     let p99 = |s: &str| flood(s)?.p99_ms;
     let answers = |s: &str| {
         let r = flood(s)?;
-        let (over, n) = (r.over_2ms?, r.ok?);
+        let (over, n) = (r.over_2ms, r.ok);
         Some(format!(" ({over:.0} of {n:.0} answers over 2 ms)"))
     };
     let share = |s: &str| LoginShare::of(o, s, pool);
@@ -236,7 +236,7 @@ fn dispatch(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     let rows: Vec<TripRow> = rows(outcomes, "dispatch").unwrap_or_default();
     let one = |s: &str, request: Option<&str>| {
         rows.iter().find(|r| {
-            r.subject == s
+            r.key.subject == s
                 && r.in_flight == 1
                 && request.is_none_or(|q| r.request.as_deref() == Some(q))
         })
@@ -408,6 +408,7 @@ mod tests {
                 rows.push(http_cell(s, pool, "login-1").metric("p50_ms", 25.0));
                 rows.push(
                     http_cell(s, pool, "ping-during-login")
+                        .metric("req_s", 229.0)
                         .metric("p99_ms", p99)
                         .metric("over_2ms", over)
                         .metric("ok", 458.0),

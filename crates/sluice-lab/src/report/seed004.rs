@@ -5,7 +5,7 @@
 //! did not run says so.
 
 use crate::PoolSize;
-use crate::experiment::rows::{HttpRow, StaircaseRow, TimerRow};
+use crate::experiment::rows::{HttpRow, LoadFigures, StaircaseRow, TimerRow};
 use crate::outcome::Outcome;
 use crate::report::ms;
 use serde::de::DeserializeOwned;
@@ -70,7 +70,7 @@ fn blocking(outcomes: &[Outcome]) -> Line {
     };
     let wait = |s: &str, n: u64| {
         rows.iter()
-            .find(|r| r.subject == s && r.kind == "wait" && r.pool == pool && r.n == n)
+            .find(|r| r.key.is(s, pool) && r.kind == "wait" && r.n == n)
     };
     let in_flight = |s: &str, n: u64| wait(s, n).and_then(|r| r.max_in_flight);
     let Some(n) = rows
@@ -115,7 +115,7 @@ fn preemption(outcomes: &[Outcome]) -> Line {
     };
     let late = |s: &str| {
         rows.iter()
-            .find(|r| r.subject == s && r.scenario == "loop" && r.pool == pool)
+            .find(|r| r.key.is(s, pool) && r.scenario == "loop")
             .map(|r| r.lateness_ms)
     };
     let (Some(go), Some(node)) = (late("go"), late("node")) else {
@@ -145,17 +145,22 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
         Ok(found) => found,
         Err(line) => return line,
     };
-    let get =
-        |s: &str, m: fn(&HttpRow) -> Option<f64>| HttpRow::find(&rows, s, pool, cell).and_then(m);
+    let get = |s: &str, m: fn(&LoadFigures) -> Option<f64>| {
+        HttpRow::load(&rows, s, pool, cell).and_then(m)
+    };
     let (Some(go_mean), Some(node_mean)) = (get("go", |r| r.mean_ms), get("node", |r| r.mean_ms))
     else {
         return missing(claim, &format!("http's {cell} cell"));
     };
-    let conns = get("go", |r| r.connections).unwrap_or(0.0);
+    let conns = rows
+        .iter()
+        .find(|r| r.key.is("go", pool) && r.cell == cell)
+        .and_then(|r| r.connections)
+        .unwrap_or(0.0);
     let figures = |s: &str| {
         format!(
             "{s} {} req/s, mean {} ms, p99 {} ms",
-            get(s, |r| r.req_s).map_or("-".into(), |v| format!("{v:.0}")),
+            get(s, |r| Some(r.req_s)).map_or("-".into(), |v| format!("{v:.0}")),
             ms(get(s, |r| r.mean_ms).unwrap_or(f64::NAN)),
             ms(get(s, |r| r.p99_ms).unwrap_or(f64::NAN))
         )
@@ -182,7 +187,7 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
             "{order}; the seed's milliseconds are not reproducible here ({conns:.0} connections on this machine, not 5000 on an M2)"
         )
     } else {
-        match (get("go", |r| r.req_s), get("node", |r| r.req_s)) {
+        match (get("go", |r| Some(r.req_s)), get("node", |r| Some(r.req_s))) {
             (Some(g), Some(n)) if g > n => format!("confirmed: go {:.2}x node's QPS", g / n),
             (Some(g), Some(n)) => format!("refuted: go {:.2}x node's QPS", g / n),
             _ => "not measured in this run".into(),

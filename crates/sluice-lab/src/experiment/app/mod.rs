@@ -470,15 +470,13 @@ pub(crate) fn goals(o: &Outcome) -> Vec<String> {
 }
 
 /// The flood row of `app`'s result, typed (the fields of its `--json`
-/// rows): `/login` under the flood, with `/ping` and static probes beside.
+/// rows): `/login` under the flood, with `/ping` and static probes beside
+/// (the one row of `app` with `login_req_s`: no other reads as one).
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct FloodRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
-    /// `flood`.
-    pub cell: String,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// `/login` answers per second.
     pub login_req_s: f64,
     /// Cores / one `/login`'s time alone: the machine's ideal, req/s.
@@ -496,6 +494,6 @@ impl FloodRow {
     pub fn of(o: &Outcome, subject: &str) -> Option<FloodRow> {
         o.typed_rows::<FloodRow>()
             .into_iter()
-            .find(|r| r.subject == subject && r.cell == "flood")
+            .find(|r| r.key.subject == subject)
     }
 }

@@ -732,10 +732,9 @@ fn rate(v: f64) -> String {
 /// `--json` rows): tasks of one request kind at one depth.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct TripRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// Tasks in flight at once.
     pub in_flight: u64,
     /// The request (`fs.access`, `sluice.ping`, ...), where the subject

@@ -463,10 +463,9 @@ fn threads_table(
 /// rows): a batch of names held by the DNS delay server.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct LookupRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// The call (`dns.lookup`, `dns.resolve4`, ...).
     pub method: String,
     /// How many names, all asked at once.

@@ -67,44 +67,56 @@ use tables::{
 /// server at one pool size.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct HttpRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// The cell.
     pub cell: String,
-    /// Answers per second.
-    pub req_s: Option<f64>,
-    /// Mean latency, ms.
-    pub mean_ms: Option<f64>,
-    /// p99 latency, ms.
-    pub p99_ms: Option<f64>,
-    /// Answers over 2 ms.
-    pub over_2ms: Option<f64>,
-    /// Answers that were 200 OK.
-    pub ok: Option<f64>,
-    /// Connections the load generator kept open.
+    /// What the load generator measured (the cells it drove).
+    #[serde(flatten)]
+    pub load: Option<LoadFigures>,
+    /// Connections the load generator kept open (the crowd cells).
     pub connections: Option<f64>,
 }
 
+/// The load generator's figures in an http row, as `metrics` writes them
+/// from its report (the rest of what it writes, `sent`, `errors`, p50 and
+/// max, the report does not read).
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct LoadFigures {
+    /// Answers per second.
+    pub req_s: f64,
+    /// Answers that were 2xx.
+    pub ok: f64,
+    /// Answers over 2 ms.
+    pub over_2ms: f64,
+    /// Mean latency of the 2xx answers, ms (none where nothing answered).
+    pub mean_ms: Option<f64>,
+    /// p99 latency, ms.
+    pub p99_ms: Option<f64>,
+}
+
 impl HttpRow {
-    /// `subject`'s row of `cell` at `pool` among `rows`.
-    pub fn find<'a>(
+    /// The load figures of `subject`'s row of `cell` at `pool` among
+    /// `rows`.
+    pub fn load<'a>(
         rows: &'a [HttpRow],
         subject: &str,
         pool: crate::PoolSize,
         cell: &str,
-    ) -> Option<&'a HttpRow> {
+    ) -> Option<&'a LoadFigures> {
         rows.iter()
-            .find(|r| r.subject == subject && r.pool == pool && r.cell == cell)
+            .find(|r| r.key.is(subject, pool) && r.cell == cell)?
+            .load
+            .as_ref()
     }
 
     /// `subject`'s largest pool size among `rows` (`unset` counts as the
     /// largest).
     pub fn largest_pool(rows: &[HttpRow], subject: &str) -> Option<crate::PoolSize> {
         rows.iter()
-            .filter(|r| r.subject == subject)
-            .map(|r| r.pool)
+            .filter(|r| r.key.subject == subject)
+            .map(|r| r.key.pool)
             .max_by_key(|p| p.size().unwrap_or(usize::MAX))
     }
 }

@@ -292,10 +292,9 @@ fn label(id: &str) -> String {
 /// rows): a timer during one scenario's load.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct TimerRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// The scenario (`loop`, `pool`, ...).
     pub scenario: String,
     /// How late the timer fired, ms.

@@ -650,10 +650,9 @@ fn lane_of(id: &str) -> &str {
 /// one probe call behind a pool full of blockers.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct ProbeRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// Which probe (`read`, `lookup`, ...).
     pub probe: String,
     /// The probe's time behind the blockers, ms.

@@ -336,10 +336,9 @@ fn count_table(
 /// rows): a round of `n` tasks of one kind.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct StaircaseRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// `wait` or `cpu`.
     pub kind: String,
     /// Tasks started at once.

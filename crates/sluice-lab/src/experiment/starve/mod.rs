@@ -770,10 +770,9 @@ fn small_ratio(a: Option<f64>, b: Option<f64>) -> String {
 /// one probe of a scenario behind the queued work.
 #[derive(Debug, Clone, serde::Deserialize)]
 pub struct StarveRow {
-    /// The subject.
-    pub subject: String,
-    /// The pool size.
-    pub pool: crate::PoolSize,
+    /// Whose row: the subject and the pool size.
+    #[serde(flatten)]
+    pub key: crate::outcome::RowKey,
     /// The scenario (`A`, `B`, ...).
     pub scenario: String,
     /// The probe (`file_read`, ..., `total`).
