@@ -56,19 +56,18 @@ fn json_lines_carry_the_figures_and_the_summary_goes_to_stderr() {
     let lines = out.json_lines();
     assert_eq!(lines.len(), 1, "one window in one second");
     for v in &lines {
-        for k in [
-            "pool_size",
-            "busy_threads",
-            "utilization_pct",
-            "saturation_pct",
-            "loop_utilization_pct",
-            "verdict",
+        // The members every report has (scope's own list), and five more.
+        let more = [
             "evidence",
             "queue_depth",
             "sampler_cpu_pct",
             "threads",
             "timestamp",
-        ] {
+        ];
+        for k in sluice_scope::verdict::aggregate::ALWAYS_IN_JSON
+            .iter()
+            .chain(&more)
+        {
             assert!(v.get(k).is_some(), "{k} missing: {v}");
         }
         assert!(
