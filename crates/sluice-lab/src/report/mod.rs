@@ -231,9 +231,67 @@ pub fn cell(v: Option<f64>, f: fn(f64) -> String) -> String {
     v.map_or_else(|| "-".to_string(), f)
 }
 
+/// `t` laid out as lines of text: `title` where it has a title, the
+/// `header` lines, `line` of each row, `note` where it has a note (each
+/// format writes its own title, header, rows and note).
+pub(crate) fn lay_out(
+    t: &Table,
+    title: &str,
+    header: &[String],
+    line: impl Fn(&[String]) -> String,
+    note: &str,
+) -> String {
+    let mut out = Vec::new();
+    if !t.title.is_empty() {
+        out.push(title.to_string());
+    }
+    out.extend(header.iter().cloned());
+    out.extend(t.rows.iter().map(|r| line(r)));
+    if !t.note.is_empty() {
+        out.push(note.to_string());
+    }
+    out.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// The report's judged sections' table rows: `| a | b | c |` a line
+/// (cells as they are: goals and claims hold no `|`).
+pub(crate) fn verdict_rows<const N: usize>(lines: &[[String; N]]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("| {} |\n", l.join(" | ")))
+        .collect()
+}
+
+/// True where some outcome has a row of `subject`.
+pub(crate) fn ran(outcomes: &[crate::Outcome], subject: &str) -> bool {
+    outcomes
+        .iter()
+        .any(|o| o.rows.iter().any(|r| r.subject == subject))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One table in both renderings: the terminal's (columns aligned, the
+    /// first left) and Markdown's (`|` escaped, numbers right-aligned).
+    #[test]
+    fn renders_aligned_text_and_github_tables() {
+        let mut t = Table::new("T", &["n", "node"]);
+        t.rows.push(vec!["1".into(), "45.9".into()]);
+        t.rows.push(vec!["16".into(), "191.8".into()]);
+        t.note = "ms".into();
+        assert_eq!(
+            table::render(&t),
+            "T\nn    node\n---------\n1    45.9\n16  191.8\nms\n"
+        );
+        let mut t = Table::new("pool 4", &["n", "a|b"]);
+        t.rows.push(vec!["1".into(), "2".into()]);
+        assert_eq!(
+            markdown::table(&t),
+            "**pool 4**\n\n| n | a\\|b |\n|---|---:|\n| 1 | 2 |\n"
+        );
+    }
 
     #[test]
     fn cells_format_like_the_seeds() {

@@ -263,10 +263,7 @@ fn dispatch(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
 /// The section, or `None` where node+sluice ran in no experiment.
 pub fn section(outcomes: &[Outcome]) -> Option<String> {
     let (ours, node) = names()?;
-    if !outcomes
-        .iter()
-        .any(|o| o.rows.iter().any(|r| r.subject == ours))
-    {
+    if !crate::report::ran(outcomes, ours) {
         return None;
     }
     let mut lines = vec![
@@ -283,9 +280,7 @@ pub fn section(outcomes: &[Outcome]) -> Option<String> {
         "\n## The npm package against its goals\n\n`{ours}` is the real node with the sluice npm package preloaded; each goal is checked on this run's rows, beside `{node}` in the same run ({met} of {} met).\n\n| goal | {ours} | {node} | verdict |\n|---|---|---|---|\n",
         lines.len()
     );
-    for [goal, got, base, verdict] in lines {
-        md.push_str(&format!("| {goal} | {got} | {base} | {verdict} |\n"));
-    }
+    md.push_str(&crate::report::verdict_rows(&lines));
     Some(md)
 }
 
@@ -294,10 +289,6 @@ mod tests {
     use super::*;
     use crate::machine::Machine;
     use crate::outcome::Row;
-
-    fn outcome(experiment: &str, rows: Vec<Row>) -> Outcome {
-        Outcome::of_rows(experiment, rows)
-    }
 
     fn probe(subject: &str, id: &str, probe_ms: f64) -> Row {
         Row::new(subject)
@@ -338,27 +329,28 @@ mod tests {
     #[test]
     fn each_goal_is_judged_on_the_runs_rows_beside_node() {
         let outcomes = [
-            outcome(
+            (
                 "probe",
-                vec![
-                    probe("node", "read", 148.0),
-                    probe("node+sluice", "read", 0.44),
-                    probe("node", "lookup", 326.0),
-                    probe("node+sluice", "lookup", 1.6),
-                ],
+                // fs.readFile and dns.lookup behind the blockers.
+                [("read", 148.0, 0.44), ("lookup", 326.0, 1.6)]
+                    .into_iter()
+                    .flat_map(|(id, node, ours)| {
+                        [probe("node", id, node), probe("node+sluice", id, ours)]
+                    })
+                    .collect(),
             ),
-            outcome(
+            (
                 "starve",
                 vec![starve("node", 704.0), starve("node+sluice", 0.3)],
             ),
-            outcome(
+            (
                 "dns",
                 vec![
                     lookups("node", 2.0, 1219.0),
                     lookups("node+sluice", 24.0, 108.0),
                 ],
             ),
-            outcome(
+            (
                 "dispatch",
                 vec![
                     trip("node", "fs.access", 27.7),
@@ -367,7 +359,8 @@ mod tests {
                     trip("node+sluice", "sluice.ping", 11.0),
                 ],
             ),
-        ];
+        ]
+        .map(|(experiment, rows)| Outcome::of_rows(experiment, rows));
         let md = section(&outcomes).expect("node+sluice ran");
         assert!(
             md.contains("| `fs.readFile` behind a pool full of pbkdf2 blockers (probe) <= 1 ms | 0.44 ms (4 blockers) | 148 ms | met |"),
@@ -415,7 +408,7 @@ mod tests {
                 );
             }
         }
-        let md = section(&[outcome("http", rows)]).unwrap();
+        let md = section(&[Outcome::of_rows("http", rows)]).unwrap();
         let cores = Machine::detect(None).cores as f64;
         let ideal = cores / 0.025;
         assert!(
@@ -443,18 +436,14 @@ mod tests {
         );
 
         // Over the hold's 10 %, or a name not in flight: not met.
-        let slow = [outcome("dns", vec![lookups("node+sluice", 24.0, 111.0)])];
-        assert!(
-            section(&slow)
-                .unwrap()
-                .contains("| 24 of 24 in flight, 111 ms | - | NOT met |")
-        );
-        let queued = [outcome("dns", vec![lookups("node+sluice", 23.0, 105.0)])];
-        assert!(
-            section(&queued)
-                .unwrap()
-                .contains("| 23 of 24 in flight, 105 ms | - | NOT met |")
-        );
+        for (in_flight, total, line) in [
+            (24.0, 111.0, "| 24 of 24 in flight, 111 ms | - | NOT met |"),
+            (23.0, 105.0, "| 23 of 24 in flight, 105 ms | - | NOT met |"),
+        ] {
+            let rows = vec![lookups("node+sluice", in_flight, total)];
+            let md = section(&[Outcome::of_rows("dns", rows)]).unwrap();
+            assert!(md.contains(line), "{md}");
+        }
     }
 
     #[test]
@@ -469,7 +458,7 @@ mod tests {
                 .metric("static_p99_ms", stat)
                 .metric("rss_mib", rss)
         };
-        let o = [outcome(
+        let o = [Outcome::of_rows(
             "app",
             vec![
                 flood("node", 70.0, 40.0, 500.0, 140.0),
@@ -494,7 +483,7 @@ mod tests {
             "{md}"
         );
         // Below piscina's rate: not met, whatever the ideal says.
-        let slower = [outcome(
+        let slower = [Outcome::of_rows(
             "app",
             vec![
                 flood("node+piscina", 99.0, 1.0, 1.0, 100.0),
@@ -507,7 +496,7 @@ mod tests {
 
     #[test]
     fn no_section_without_node_sluice() {
-        let o = outcome("probe", vec![probe("node", "read", 148.0)]);
+        let o = Outcome::of_rows("probe", vec![probe("node", "read", 148.0)]);
         assert!(section(&[o]).is_none());
     }
 }

@@ -51,14 +51,14 @@ fn go_and_node<T: DeserializeOwned>(
 }
 
 /// One line of the table: claim, measured, verdict.
-type Line = (String, String, String);
+type Line = [String; 3];
 
 fn missing(claim: &str, what: &str) -> Line {
-    (
+    [
         claim.into(),
         format!("{what} did not run with go and node"),
         "not measured in this run".into(),
-    )
+    ]
 }
 
 /// Blocking system calls: a thread per call, no queue.
@@ -103,7 +103,7 @@ fn blocking(outcomes: &[Outcome]) -> Line {
     } else {
         "refuted"
     };
-    (claim.into(), measured, verdict.into())
+    [claim.into(), measured, verdict.into()]
 }
 
 /// Preemption: a spinning goroutine does not hold a timer back.
@@ -131,7 +131,7 @@ fn preemption(outcomes: &[Outcome]) -> Line {
     } else {
         "refuted"
     };
-    (claim.into(), measured, verdict.into())
+    [claim.into(), measured, verdict.into()]
 }
 
 /// The headline run: many connections each asking for a CPU hash.
@@ -193,15 +193,12 @@ fn crowd(outcomes: &[Outcome], cell: &str) -> Line {
             _ => "not measured in this run".into(),
         }
     };
-    (claim.into(), measured, verdict)
+    [claim.into(), measured, verdict]
 }
 
 /// The section, or `None` if the go subject ran nowhere.
 pub fn section(outcomes: &[Outcome]) -> Option<String> {
-    if !outcomes
-        .iter()
-        .any(|o| o.rows.iter().any(|r| r.subject == "go"))
-    {
+    if !crate::report::ran(outcomes, "go") {
         return None;
     }
     let go = outcomes
@@ -213,23 +210,21 @@ pub fn section(outcomes: &[Outcome]) -> Option<String> {
         preemption(outcomes),
         crowd(outcomes, "crowd"),
         crowd(outcomes, "crowd-ping"),
-        (
+        [
             "a goroutine costs about 2 KB; millions fit (§1)".to_string(),
             "not measured: the lab counts threads and pool tasks, not goroutine stacks".to_string(),
             "not measured".to_string(),
-        ),
-        (
+        ],
+        [
             "dynamic sizing plus CPU binding beats a fixed pool (§3.3)".to_string(),
             "see `adaptive` (sluice-fixed vs sluice vs sluice-bound)".to_string(),
             "see adaptive".to_string(),
-        ),
+        ],
     ];
     let mut md = format!(
         "\n## Seed 004 beside this machine\n\nSeed 004 set Go's scheduler (Go 1.22, a MacBook M2) against libuv's pool (Node 20.12). Here: {go}, and the node above, in this run.\n\n| seed 004 claims | this run measured | verdict |\n|---|---|---|\n"
     );
-    for (claim, measured, verdict) in lines {
-        md.push_str(&format!("| {claim} | {measured} | {verdict} |\n"));
-    }
+    md.push_str(&crate::report::verdict_rows(&lines));
     Some(md)
 }
 
@@ -237,10 +232,6 @@ pub fn section(outcomes: &[Outcome]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::outcome::Row;
-
-    fn outcome(experiment: &str, rows: Vec<Row>) -> Outcome {
-        Outcome::of_rows(experiment, rows)
-    }
 
     fn wait(subject: &str, pool: u64, n: u64, in_flight: f64) -> Row {
         Row::new(subject)
@@ -253,7 +244,7 @@ mod tests {
 
     #[test]
     fn verdicts_follow_the_counts_of_the_run() {
-        let staircase = outcome(
+        let staircase = Outcome::of_rows(
             "staircase",
             vec![
                 wait("node", 4, 16, 4.0),
@@ -269,7 +260,8 @@ mod tests {
                 .param("pool", "unset")
                 .metric("lateness_ms", late)
         };
-        let loop_vs_pool = outcome("loop-vs-pool", vec![timer("node", 150.0), timer("go", 2.0)]);
+        let loop_vs_pool =
+            Outcome::of_rows("loop-vs-pool", vec![timer("node", 150.0), timer("go", 2.0)]);
         let md = section(&[staircase.clone(), loop_vs_pool]).expect("go ran");
         assert!(
             md.contains("pool unset: go 2.0 ms late, node 150 ms late | confirmed |"),
@@ -282,7 +274,7 @@ mod tests {
             "{md}"
         );
 
-        let refuted = outcome(
+        let refuted = Outcome::of_rows(
             "staircase",
             vec![wait("node", 2, 8, 2.0), wait("go", 2, 8, 3.0)],
         );
@@ -295,7 +287,7 @@ mod tests {
 
     #[test]
     fn no_section_without_go() {
-        let o = outcome("staircase", vec![wait("node", 4, 16, 4.0)]);
+        let o = Outcome::of_rows("staircase", vec![wait("node", 4, 16, 4.0)]);
         assert!(section(&[o]).is_none());
     }
 }

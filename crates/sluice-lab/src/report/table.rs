@@ -1,7 +1,6 @@
 //! Tables as aligned text for the terminal.
 
 use super::Table;
-use std::fmt::Write;
 
 /// Renders `t` with columns aligned: the first left, the rest right.
 pub fn render(t: &Table) -> String {
@@ -31,35 +30,7 @@ pub fn render(t: &Table) -> String {
         }
         s.trim_end().to_string()
     };
-    let mut out = String::new();
-    if !t.title.is_empty() {
-        let _ = writeln!(out, "{}", t.title);
-    }
     let head = line(&t.header);
-    let _ = writeln!(out, "{head}");
-    let _ = writeln!(out, "{}", "-".repeat(head.chars().count()));
-    for r in &t.rows {
-        let _ = writeln!(out, "{}", line(r));
-    }
-    if !t.note.is_empty() {
-        let _ = writeln!(out, "{}", t.note);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn aligns_columns() {
-        let mut t = Table::new("T", &["n", "node"]);
-        t.rows.push(vec!["1".into(), "45.9".into()]);
-        t.rows.push(vec!["16".into(), "191.8".into()]);
-        t.note = "ms".into();
-        assert_eq!(
-            render(&t),
-            "T\nn    node\n---------\n1    45.9\n16  191.8\nms\n"
-        );
-    }
+    let rule = "-".repeat(head.chars().count());
+    super::lay_out(t, &t.title, &[head, rule], line, &t.note)
 }
