@@ -169,6 +169,12 @@ impl<'l, V> Sweep<'l, V> {
         &self.subjects
     }
 
+    /// True where a subject of `runtime` runs (a note about that runtime
+    /// applies).
+    pub fn runs(&self, runtime: crate::subject::Runtime) -> bool {
+        self.subjects.iter().any(|s| s.runtime() == runtime)
+    }
+
     /// Runs `cell` for every repetition, variant, pool and subject (in that
     /// nesting), with a progress bar, and merges the repetitions' rows by
     /// median.

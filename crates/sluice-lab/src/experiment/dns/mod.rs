@@ -287,14 +287,10 @@ impl Experiment for Dns {
         notes.push(format!(
             "the {n} names were looked up at once with family 4 (one A query each); each child first resolved {WARMUP}, answered at once, so pool and resolver start-up are not timed"
         ));
-        if sweep
-            .subjects()
-            .iter()
-            .any(|s| s.runtime() == Runtime::Node)
-        {
+        if sweep.runs(Runtime::Node) {
             notes.push("node dns.lookup: getaddrinfo on libuv's pool as slow I/O, at most (n + 1) / 2 at once; node dns.resolve4: c-ares on the event loop, no pool, and no /etc/hosts".into());
         }
-        if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+        if sweep.runs(Runtime::Go) {
             notes.push("go pure: Go's own resolver (net.Resolver{PreferGo: true}: /etc/hosts, then UDP from the goroutine, parked on the netpoller; no pool, no thread per lookup); go cgo: getaddrinfo(3) in a cgo call (GODEBUG=netdns=cgo), a thread per lookup in flight (threads_added: the most threads the process gained during the batch, sampled from /proc/self/task every ms); pool P is GOMAXPROCS=P, which bounds neither; hosts_match: Go's resolver answered localhost as getaddrinfo did".into());
         }
         let fallbacks: BTreeSet<String> = rows
@@ -318,27 +314,23 @@ impl Experiment for Dns {
         let n = first.param_text("names");
         let hold = first.param_text("hold_ms");
         let get = |subject: &str, method: &str, pool: &Value, metric: &str| {
-            o.metric(
-                subject,
-                &[("pool", pool.clone()), ("method", json!(method))],
-                metric,
-            )
+            method_metric(o, subject, method, pool, metric)
         };
         let mut header = vec!["pool".to_string(), "libuv (n+1)/2".to_string()];
         header.extend(columns.iter().map(|(s, m)| column(s, m)));
         let in_flight = Table {
             title: format!("dns, {n} names, each held {hold} ms: most names in flight at once, counted by the resolver"),
             header,
-            rows: pools
-                .iter()
-                .map(|p| {
-                    let mut row = vec![pool_cell(p), libuv_rule(p)];
-                    row.extend(columns.iter().map(|(s, m)| {
-                        get(s, m, p, "max_in_flight").map_or("-".into(), |v| format!("{v:.0}"))
-                    }));
-                    row
-                })
-                .collect(),
+            rows: per_pool(&pools, &columns, |s, m, p| {
+                get(s, m, p, "max_in_flight").map_or("-".into(), |v| format!("{v:.0}"))
+            })
+            .into_iter()
+            .zip(&pools)
+            .map(|(mut row, p)| {
+                row.insert(1, libuv_rule(p));
+                row
+            })
+            .collect(),
             note: "pool: UV_THREADPOOL_SIZE for node and sluice-compat, the lane budgets for sluice, max_blocking_threads for tokio (unset: 4 for node and sluice-compat, 512 for tokio). libuv (n+1)/2 is the slow-I/O threshold of libuv's threadpool.c for that size.".into(),
         };
         let lookup = baseline(&columns);
@@ -359,26 +351,23 @@ impl Experiment for Dns {
         let totals = Table {
             title: format!("dns, {n} names, each held {hold} ms: total ms for the batch"),
             header,
-            rows: pools
-                .iter()
-                .map(|p| {
-                    let mut row = vec![pool_cell(p)];
+            rows: per_pool(&pools, &columns, |s, m, p| {
+                get(s, m, p, "total_ms").map_or("-".into(), ms)
+            })
+            .into_iter()
+            .zip(&pools)
+            .map(|(mut row, p)| {
+                if let Some((bs, bm)) = &lookup {
+                    let base = get(bs, bm, p, "total_ms");
                     row.extend(
-                        columns
+                        others
                             .iter()
-                            .map(|(s, m)| get(s, m, p, "total_ms").map_or("-".into(), ms)),
+                            .map(|(s, m)| ratio(get(s, m, p, "total_ms"), base)),
                     );
-                    if let Some((bs, bm)) = &lookup {
-                        let base = get(bs, bm, p, "total_ms");
-                        row.extend(
-                            others
-                                .iter()
-                                .map(|(s, m)| ratio(get(s, m, p, "total_ms"), base)),
-                        );
-                    }
-                    row
-                })
-                .collect(),
+                }
+                row
+            })
+            .collect(),
             note: String::new(),
         };
         let mut tables = vec![in_flight, totals];
@@ -404,6 +393,38 @@ impl Experiment for Dns {
     }
 }
 
+/// `metric` of `subject`'s row of `method` at `pool`.
+fn method_metric(
+    o: &Outcome,
+    subject: &str,
+    method: &str,
+    pool: &Value,
+    metric: &str,
+) -> Option<f64> {
+    o.metric(
+        subject,
+        &[("pool", pool.clone()), ("method", json!(method))],
+        metric,
+    )
+}
+
+/// A table row per pool: the pool, then `cell` of each (subject, method)
+/// column.
+fn per_pool<'c>(
+    pools: &[Value],
+    columns: impl IntoIterator<Item = &'c (String, String)> + Clone,
+    cell: impl Fn(&str, &str, &Value) -> String,
+) -> Vec<Vec<String>> {
+    pools
+        .iter()
+        .map(|p| {
+            let mut row = vec![pool_cell(p)];
+            row.extend(columns.clone().into_iter().map(|(s, m)| cell(s, m, p)));
+            row
+        })
+        .collect()
+}
+
 /// Each (subject, method) of the rows, once, in row order: a column each.
 fn columns_of(o: &Outcome) -> Vec<(String, String)> {
     let mut columns: Vec<(String, String)> = Vec::new();
@@ -425,11 +446,7 @@ fn threads_table(
     n: &str,
 ) -> Option<Table> {
     let get = |subject: &str, method: &str, pool: &Value| {
-        o.metric(
-            subject,
-            &[("pool", pool.clone()), ("method", json!(method))],
-            "threads_added",
-        )
+        method_metric(o, subject, method, pool, "threads_added")
     };
     let threaded: Vec<&(String, String)> = columns
         .iter()
@@ -443,18 +460,9 @@ fn threads_table(
     Some(Table {
         title: format!("dns, {n} names: threads the process gained during the batch"),
         header,
-        rows: pools
-            .iter()
-            .map(|p| {
-                let mut row = vec![pool_cell(p)];
-                row.extend(
-                    threaded
-                        .iter()
-                        .map(|(s, m)| get(s, m, p).map_or("-".into(), |v| format!("{v:.0}"))),
-                );
-                row
-            })
-            .collect(),
+        rows: per_pool(pools, threaded, |s, m, p| {
+            get(s, m, p).map_or("-".into(), |v| format!("{v:.0}"))
+        }),
         note: "from /proc/self/task, sampled every ms by the child".into(),
     })
 }

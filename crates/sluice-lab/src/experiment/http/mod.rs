@@ -690,7 +690,7 @@ fn run_notes(
             ));
         }
     }
-    if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+    if sweep.runs(Runtime::Go) {
         notes.push("go: the Go twin (http.go): net/http, a goroutine per connection, /login's pbkdf2-sha256 over crypto/hmac and /gzip's compress/gzip computed in the handler (GOMAXPROCS = the pool size bounds how many compute at once), /file by os.ReadFile; its admission cell admits GOMAXPROCS + the queue at once (seed 002's semaphore, a buffered channel). Go shares the cores among every computing goroutine (preempted every 10 ms) where a pool runs its queue in turn: a flood's hashes all progress and finish together, late, so a short cell counts few of them (low req/s, while its CPU was busy) and the p99 of those it counts is near the mean".into());
     }
     if p.cells.iter().any(|c| c == "crowd") {

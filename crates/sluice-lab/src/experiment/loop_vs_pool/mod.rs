@@ -165,11 +165,7 @@ impl Experiment for LoopVsPool {
         notes.push(format!(
             "loop: {loop_ms} ms of busy CPU on the loop thread right after setting the timer; pool-N: N pbkdf2-sha512 tasks of {iterations} iterations (calibrated, best of three, to ~{cpu_ms} ms on one thread with sluice's RustCrypto pbkdf2; node uses OpenSSL), submitted right after setting the timer; sluice runs them on Cpu"
         ));
-        if sweep
-            .subjects()
-            .iter()
-            .any(|s| s.runtime() == crate::subject::Runtime::Go)
-        {
+        if sweep.runs(crate::subject::Runtime::Go) {
             notes.push(format!("go has no event loop: its timer is a time.Timer read by a goroutine; loop: another goroutine locks its thread (runtime.LockOSThread) and spins {loop_ms} ms, which Go answers by running the timer's goroutine on another P, or with GOMAXPROCS=1 by preempting the spin (asynchronous preemption, Go >= 1.14); pool-N: N goroutines of the same pbkdf2-sha512, GOMAXPROCS = the pool size"));
         }
         notes.push("tokio's timer wheel has 1 ms resolution and rounds deadlines up, so the Rust subjects' idle lateness sits near +1 ms; node's timers count from the loop's cached millisecond clock".into());

@@ -268,11 +268,7 @@ impl Experiment for Probe {
         ));
         notes.push("sluice: the blockers go to Cpu, whose budget is min(pool, cores); gzip and randomBytes are CPU work in the Cpu lane too, so they wait for it; file probes go to FastIo and lookups to SlowIo, which the blockers cannot fill".into());
         notes.push("when the blockers keep every core busy, a probe that does not queue in the pool still waits for the scheduler to give its thread a core (a few ms at most); with a core to spare (e.g. --pools 1) it takes its idle time".into());
-        if sweep
-            .subjects()
-            .iter()
-            .any(|s| s.runtime() == crate::subject::Runtime::Go)
-        {
+        if sweep.runs(crate::subject::Runtime::Go) {
             notes.push("go: the blockers are goroutines, as many as GOMAXPROCS (the pool size; 4 blockers with GOMAXPROCS unset, Go's default of the usable cores); the probes are os.ReadFile, os.Stat, compress/gzip, net.Resolver{PreferGo: true}.LookupHost(localhost) (Go's own resolver, /etc/hosts) and lookup-cgo (getaddrinfo through cgo, GODEBUG=netdns=cgo), crypto/rand, net.Dial by IP and by name, <-time.After(0); nothing queues behind the blockers, a probe waits only for a P, which Go's scheduler preempts a blocker for (async preemption, 10 ms slices)".into());
         }
         notes.push("tokio: one spawn_blocking pool for every kind of work; with max_blocking_threads unset (512) its blockers leave spare threads, with a set size they fill it".into());

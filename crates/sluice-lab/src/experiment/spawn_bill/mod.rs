@@ -204,11 +204,7 @@ impl Experiment for SpawnBill {
             notes.extend(bill_sweep.notes());
             notes.push("first pool task: node fs.stat; Rust subjects std::fs::metadata in FastIo (tokio: spawn_blocking). Threads, VmSize and VmRSS are read from /proc/self/status inside the child right before it is submitted and right after it completed.".into());
             notes.push("worker stacks: libuv (node) and sluice-compat 8 MiB each; sluice lanes 2 MiB (stack_size default); tokio 2 MiB (its default). glibc adds a 4 KiB guard page to each; a Rust thread also maps an 8 KiB alternate signal stack and its guard page (std's stack-overflow handler).".into());
-            if bill_sweep
-                .subjects()
-                .iter()
-                .any(|s| s.runtime() == Runtime::Go)
-            {
+            if bill_sweep.runs(Runtime::Go) {
                 notes.push(format!("go: no pool to start; its bill at pool P is P goroutines blocked at once in read(2) of a pipe (a blocking fd, not on the netpoller; 4 when the pool is unset), counted once /proc shows all P in read(2): a thread each, as Go starts them (threads it already had idle are reused, so Threads grows by P less those); above libuv's cap of 1024, {GO_MAX_THREADS} runs the same under debug.SetMaxThreads(P), and its error is Go's answer when the blocked calls need more threads than the limit (the process stops)"));
             }
             notes.extend(fidelity(&rows));

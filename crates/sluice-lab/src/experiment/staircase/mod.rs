@@ -190,7 +190,7 @@ impl Experiment for Staircase {
             Ok(rows)
         })?;
         let mut notes = sweep.notes();
-        let has_go = sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go);
+        let has_go = sweep.runs(Runtime::Go);
         notes.extend(run_notes(&kinds, has_go, hold, iterations, cpu_ms));
         Ok(sweep.outcome(rows, notes))
     }

@@ -268,14 +268,10 @@ fn notes(sweep: &Sweep<'_, &'static str>, plan: &Plan) -> Vec<String> {
     if !rust_subjects.is_empty() {
         notes.push(format!("slow wait ({}): a one-byte FIFO read in Lane::SlowIo, released {hold_ms} ms after the lab sees the pool thread blocked in read(2) (the seed's DNS server held each query 300 ms); sluice-compat maps SlowIo to libuv's slow-I/O rule; max_in_flight is the most slow waits the lab saw blocked at once", rust_subjects.join(", ")));
     }
-    if sweep.subjects().iter().any(|s| s.runtime() == Runtime::Go) {
+    if sweep.runs(Runtime::Go) {
         notes.push(format!("go: no pool, so nothing is queued: every task is a goroutine of its own, started at once; wait_ms is the go statement until the goroutine runs (it waits for one of the GOMAXPROCS Ps, which computing goroutines share by preemption every 10 ms), probe_ms the go statement until it finished. slow wait: syscall.Read of one byte on a blocking fd of the FIFO the lab holds {hold_ms} ms (the goroutine's thread blocks in read(2) and its P is handed to another thread: a thread per wait, max_in_flight counted from /proc as for the Rust subjects); file read: File.ReadAt of 1 KiB (pread(2)); CPU task: pbkdf2-sha512 over Go's crypto/hmac, calibrated in the child like the others; completed: queued goroutines that finished"));
     }
-    if sweep
-        .subjects()
-        .iter()
-        .any(|s| s.runtime() == Runtime::Node)
-    {
+    if sweep.runs(Runtime::Node) {
         notes.push(match &node_dns {
             Ok(()) => format!("slow wait (node): dns.lookup(name, {{family: 4}}) of a distinct name, getaddrinfo on libuv's pool as slow I/O, held {hold_ms} ms by the DNS delay server (the seed's resolver) inside a private network and mount namespace whose /etc/resolv.conf names it; max_in_flight is the most names the server saw in flight at once; node's idle_ms of the slow wait includes the hold"),
             Err(e) => format!("node: scenario A and B's slow wait skipped: {}", node_dns_skip(e)),
