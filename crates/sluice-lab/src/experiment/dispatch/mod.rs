@@ -501,10 +501,13 @@ fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String> {
             })
             .map(|r| (r.subject.clone(), r.metrics.get("us_per_task").copied()))
     };
+    // node+sluice's figure for one request beside node's for another.
+    let both = |ours: &str, node: &str| match (us(true, ours), us(false, node)) {
+        (Some((a, Some(x))), Some((b, Some(y)))) => Some((a, x, b, y)),
+        _ => None,
+    };
     let mut notes = Vec::new();
-    if let (Some((ours, Some(ping))), Some((node, Some(base)))) =
-        (us(true, PING_REQUEST), us(false, node_request))
-    {
+    if let Some((ours, ping, node, base)) = both(PING_REQUEST, node_request) {
         notes.push(format!(
             "goal {ours}'s trivial task ({PING_REQUEST}()) <= {node}'s cheapest pool request ({node_request}), 1 in flight: {} µs vs {} µs: {}",
             micros(ping),
@@ -512,9 +515,7 @@ fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String> {
             if ping <= base { "met" } else { "NOT met" }
         ));
     }
-    if let (Some((ours, Some(a))), Some((node, Some(b)))) =
-        (us(true, PRELOAD_REQUEST), us(false, PRELOAD_REQUEST))
-    {
+    if let Some((ours, a, node, b)) = both(PRELOAD_REQUEST, PRELOAD_REQUEST) {
         notes.push(format!(
             "{PRELOAD_REQUEST}, the call both run, 1 in flight: {ours} {} µs, {node} {} µs ({ours} at {} {node}'s speed)",
             micros(a),

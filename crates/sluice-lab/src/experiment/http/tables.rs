@@ -276,24 +276,37 @@ pub(super) fn neighbour_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
         ],
     );
     let cores = |v: Option<f64>| v.map_or("-".into(), |v| format!("{v:.2}"));
-    for (s, pool) in keys
-        .iter()
-        .filter(|(s, pool)| get(s, pool, "req_s").is_some())
-    {
+    cell_rows(o, keys, "login-neighbour", &mut t, |s, pool| {
         let login = get(s, pool, "req_s");
-        t.rows.push(vec![
-            s.clone(),
-            text(pool),
+        vec![
             rate(login),
             pct(login, metric(o, s, pool, "login", "req_s")),
             get(s, pool, "p99_ms").map_or("-".into(), ms),
             get(s, pool, "ping_p99_ms").map_or("-".into(), ms),
             cores(get(s, pool, "server_cores")),
             cores(get(s, pool, "neighbour_cores")),
-        ]);
-    }
+        ]
+    });
     t.note = "a Cpu lane under SCHED_IDLE gets only what the neighbour leaves; under guarded it returns to SCHED_OTHER at the process's nice value while it starves".into();
     t
+}
+
+/// A row of `t` for each (subject, pool) that ran `cell`: the subject,
+/// the pool, then `line`'s cells.
+fn cell_rows(
+    o: &Outcome,
+    keys: &[(String, Value)],
+    cell: &str,
+    t: &mut Table,
+    line: impl Fn(&str, &Value) -> Vec<String>,
+) {
+    for (s, pool) in keys {
+        if metric(o, s, pool, cell, "req_s").is_some() {
+            let mut row = vec![s.clone(), text(pool)];
+            row.extend(line(s, pool));
+            t.rows.push(row);
+        }
+    }
 }
 
 /// The cluster cell: Node's cluster mode, one worker per core.
@@ -311,21 +324,16 @@ pub(super) fn cluster_table(o: &Outcome, keys: &[(String, Value)]) -> Table {
             "/ping p99 ms",
         ],
     );
-    for (s, pool) in keys
-        .iter()
-        .filter(|(s, pool)| get(s, pool, "req_s").is_some())
-    {
+    cell_rows(o, keys, "cluster", &mut t, |s, pool| {
         let login = get(s, pool, "req_s");
-        t.rows.push(vec![
-            s.clone(),
-            text(pool),
+        vec![
             get(s, pool, "workers").map_or("-".into(), |v| format!("{v:.0}")),
             rate(login),
             pct(login, get("node", pool, "req_s")),
             get(s, pool, "p99_ms").map_or("-".into(), ms),
             get(s, pool, "ping_p99_ms").map_or("-".into(), ms),
-        ]);
-    }
+        ]
+    });
     t.note = "every worker's loop and every worker's hashing want the same cores: under node+sluice each worker's Cpu lane is guarded against the other workers (SCHED_OTHER at the process's nice value while they starve it)".into();
     t
 }

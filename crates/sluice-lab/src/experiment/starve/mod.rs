@@ -317,18 +317,18 @@ fn scenario_table(
     }
 }
 
-/// What each subject ran in each probe (the stand-ins).
-fn stand_ins_table(
+/// Two tables at `pool`: what each subject ran in each probe (the
+/// stand-ins), and the slow waits in flight at once and one CPU task's
+/// time, per scenario.
+fn stand_ins_and_measures(
     o: &Outcome,
     subjects: &[String],
     pool: &Value,
     here: &[&(String, Value, Value)],
-) -> Table {
-    let title = format!(
-        "starve, pool {}: what each subject ran (stand-ins)",
-        crate::report::param_cell(pool)
-    );
-    scenario_table(o, subjects, pool, here, ("probe", title), |sc| {
+) -> [Table; 2] {
+    let pool_text = crate::report::param_cell(pool);
+    let title = format!("starve, pool {pool_text}: what each subject ran (stand-ins)");
+    let stand_ins = scenario_table(o, subjects, pool, here, ("probe", title), |sc| {
         let stand_in: fn(&Row) -> String = |r| r.param_text("stand_in");
         let mut lines: Vec<Line> = probes(sc)
             .into_iter()
@@ -336,21 +336,11 @@ fn stand_ins_table(
             .collect();
         lines.push(("queued tasks".to_string(), "total", stand_in));
         lines
-    })
-}
-
-/// Slow waits in flight at once and one CPU task's time, per scenario.
-fn measures_table(
-    o: &Outcome,
-    subjects: &[String],
-    pool: &Value,
-    here: &[&(String, Value, Value)],
-) -> Table {
+    });
     let title = format!(
-        "starve, pool {}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time",
-        crate::report::param_cell(pool)
+        "starve, pool {pool_text}: slow waits in flight at once (FIFO holder; node: the DNS server), and one CPU task's time"
     );
-    scenario_table(o, subjects, pool, here, ("measure", title), |_| {
+    let measures = scenario_table(o, subjects, pool, here, ("measure", title), |_| {
         vec![
             (
                 "slow waits in flight at once".to_string(),
@@ -361,7 +351,8 @@ fn measures_table(
                 measure(r, "task_ms", ms)
             }),
         ]
-    })
+    });
+    [stand_ins, measures]
 }
 
 /// A measure of a scenario's `total` row: `skipped` where the subject
@@ -600,8 +591,7 @@ impl Experiment for Starve {
                 note,
             });
 
-            tables.push(stand_ins_table(o, &subjects, pool, &here));
-            tables.push(measures_table(o, &subjects, pool, &here));
+            tables.extend(stand_ins_and_measures(o, &subjects, pool, &here));
         }
         tables
     }
