@@ -1,0 +1,116 @@
+//! `dispatch`'s judged notes and its idle table, read from the run's rows.
+
+use super::{PING_REQUEST, PRELOAD_REQUEST, Params, SETTLE_MS, micros, rate, text};
+use crate::PoolSize;
+use crate::outcome::{Outcome, Row};
+use crate::report::{Table, ratio};
+use crate::subject::{self, Runtime};
+use serde_json::{Value, json};
+
+/// The idle window's CPU and wake-ups per subject at `pool`, if measured.
+pub(super) fn idle_table(o: &Outcome, pool: &Value) -> Option<Table> {
+    let idle: Vec<&Row> = o
+        .rows
+        .iter()
+        .filter(|r| r.params.get("pool") == Some(pool) && r.params.contains_key("idle_ms"))
+        .collect();
+    let first = idle.first()?;
+    let rows = idle
+        .iter()
+        .map(|r| {
+            let m = |k: &str| r.metrics.get(k).copied().unwrap_or(f64::NAN);
+            vec![
+                r.subject.clone(),
+                format!("{:.0}", m("threads")),
+                format!("{:.0}", m("idle_cpu_ms")),
+                format!("{:.3}", m("idle_thread_cpu_ms")),
+                format!("{:.0}", m("idle_wakeups")),
+            ]
+        })
+        .collect();
+    Some(Table {
+        title: format!(
+            "dispatch, pool {}: idle CPU over {} ms, {SETTLE_MS} ms after the runs",
+            text(pool),
+            first.param_text("idle_ms")
+        ),
+        header: [
+            "subject",
+            "threads",
+            "process CPU ms (/proc/self/stat)",
+            "other threads' CPU ms (schedstat)",
+            "other threads' wake-ups",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+        note: "other threads: every thread but the one measuring (the event loop's), which only sleeps in the window".into(),
+    })
+}
+
+/// The npm package's goal, checked on this run's rows: its trivial task's
+/// round trip from JS (`sluice.ping()`) at most node's cheapest pool request
+/// (`--node-request`), at 1 in flight; and the call both make (`fs.stat`)
+/// side by side.
+pub(super) fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String> {
+    // The node-runtime row at 1 in flight with `request`, with or without the
+    // preload: its subject and µs.
+    let us = |preload: bool, request: &str| {
+        rows.iter()
+            .find(|r| {
+                r.params.get("in_flight") == Some(&json!(1))
+                    && r.params.get("request").and_then(Value::as_str) == Some(request)
+                    && subject::SUBJECTS.iter().any(|s| {
+                        s.name() == r.subject
+                            && s.runtime() == Runtime::Node
+                            && s.node_preload().is_some() == preload
+                    })
+            })
+            .map(|r| (r.subject.clone(), r.metrics.get("us_per_task").copied()))
+    };
+    // node+sluice's figure for one request beside node's for another.
+    let both = |ours: &str, node: &str| match (us(true, ours), us(false, node)) {
+        (Some((a, Some(x))), Some((b, Some(y)))) => Some((a, x, b, y)),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    if let Some((ours, ping, node, base)) = both(PING_REQUEST, node_request) {
+        notes.push(format!(
+            "goal {ours}'s trivial task ({PING_REQUEST}()) <= {node}'s cheapest pool request ({node_request}), 1 in flight: {} µs vs {} µs: {}",
+            micros(ping),
+            micros(base),
+            if ping <= base { "met" } else { "NOT met" }
+        ));
+    }
+    if let Some((ours, a, node, b)) = both(PRELOAD_REQUEST, PRELOAD_REQUEST) {
+        notes.push(format!(
+            "{PRELOAD_REQUEST}, the call both run, 1 in flight: {ours} {} µs, {node} {} µs ({ours} at {} {node}'s speed)",
+            micros(a),
+            micros(b),
+            ratio(Some(b), Some(a))
+        ));
+    }
+    notes
+}
+
+/// A note comparing sluice with its dispatch goal, from the measured rows.
+pub(super) fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
+    let pool = pools.first()?.to_value();
+    let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
+    let get = |in_flight: u64, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r.subject == lanes
+                    && r.params.get("pool") == Some(&pool)
+                    && r.params.get("in_flight") == Some(&json!(in_flight))
+            })
+            .and_then(|r| r.metrics.get(m).copied())
+    };
+    let (us, tps) = (get(1, "us_per_task")?, get(p.batch, "tasks_per_s")?);
+    Some(format!(
+        "sluice against its goal (≤ 2 µs at 1 in flight, ≥ 10 M tasks/s at 1000, measured with Task::wait in `cargo bench -p sluice --bench dispatch`): here, through the event loop, {} µs and {} tasks/s at {} in flight",
+        micros(us),
+        rate(tps),
+        p.batch
+    ))
+}
