@@ -103,34 +103,16 @@ impl Drop for Opened {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
     use std::io::{Read, Seek, Write};
     use std::os::fd::AsRawFd;
 
     fn temp_with(bytes: &[u8]) -> File {
-        let mut f = tempfile_in_tmp();
+        let mut f = tempfile::tempfile().unwrap();
         f.write_all(bytes).unwrap();
         f.rewind().unwrap();
-        f
-    }
-
-    /// A temporary file, unlinked at once (no crate needed).
-    fn tempfile_in_tmp() -> File {
-        let path = std::env::temp_dir().join(format!(
-            "sluice-fd-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let f = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .unwrap();
-        std::fs::remove_file(&path).unwrap();
         f
     }
 
