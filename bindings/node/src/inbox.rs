@@ -98,7 +98,7 @@ pub struct Inbox {
 #[napi]
 impl Inbox {
     /// Opens an inbox. `lib/inbox.js` watches [`Inbox::take_fd`]'s descriptor
-    /// (a `net.Socket`): a byte arrives on it when outcomes are waiting for
+    /// (Node's pipe handle): a byte arrives on it when outcomes are waiting for
     /// [`Inbox::drain`].
     #[napi(constructor)]
     pub fn new() -> napi::Result<Inbox> {

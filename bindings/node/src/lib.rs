@@ -10,7 +10,7 @@
 //! second copy that shares this addon), each a lock-free queue (the core's
 //! `sluice::mailbox::Mailbox`) and a socket pair of its own, on which the
 //! first outcome of a batch writes one byte. That copy watches the other
-//! end (`lib/inbox.js`: a `net.Socket`, ref'd only while operations are in
+//! end (`lib/inbox.js`: Node's bare pipe handle, ref'd only while operations are in
 //! flight, so an idle pool never keeps Node alive) and on each byte calls
 //! [`Inbox::drain`](inbox::Inbox::drain), which hands back every outcome
 //! posted since the last one.
