@@ -12,13 +12,19 @@
 // refused. lib/pool.js has the SLUICE_* check, the warm-up and
 // configure(); lib/metrics.js the counts.
 
-const native = require('./binding.js');
-const inbox = require('./lib/inbox.js');
-const { start } = require('./lib/call.js');
-const shapes = require('./lib/shapes.js');
-const { original, run, fallback, api } = require('./lib/ops.js');
-const pool = require('./lib/pool.js');
-const { metrics, metricsJson, toPrometheusText } = require('./lib/metrics.js');
+const { eagerly } = require('./lib/eager.js');
+
+// Compiled as they load, so that a first call runs compiled code (lib/eager.js).
+const { native, inbox, start, shapes, original, run, fallback, api, pool, metrics, metricsJson, toPrometheusText } =
+  eagerly(() => ({
+    native: require('./binding.js'),
+    inbox: require('./lib/inbox.js'),
+    start: require('./lib/call.js').start,
+    shapes: require('./lib/shapes.js'),
+    ...require('./lib/ops.js'),
+    pool: require('./lib/pool.js'),
+    ...require('./lib/metrics.js'),
+  }));
 
 const { crypto, zlib, fs, dns, ping } = api;
 const { configure, isConfigured, buildProfile } = pool;

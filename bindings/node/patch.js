@@ -27,6 +27,7 @@ const nodeDns = require('node:dns');
 const sluice = require('./index.js');
 const perf = require('./lib/perf.js');
 const { switchOf } = require('./lib/switch.js');
+const { eagerly } = require('./lib/eager.js');
 
 const { original, shapes, run, fallback, planned } = sluice._internal;
 
@@ -169,10 +170,17 @@ if (enabled.lookup) {
   patched.push('dns.lookup', 'dns.promises.lookup');
 }
 
-patched.push(...require('./lib/fd.js').install(enabled, like));
-patched.push(...require('./lib/zlib-stream.js').install(enabled));
-patched.push(...require('./lib/random.js').install(enabled, like));
-patched.push(...require('./lib/keys.js').install(enabled, like));
+// Compiled as they load, as index.js's modules are (lib/eager.js).
+const more = eagerly(() => ({
+  fd: require('./lib/fd.js'),
+  zlibStream: require('./lib/zlib-stream.js'),
+  random: require('./lib/random.js'),
+  keys: require('./lib/keys.js'),
+}));
+patched.push(...more.fd.install(enabled, like));
+patched.push(...more.zlibStream.install(enabled));
+patched.push(...more.random.install(enabled, like));
+patched.push(...more.keys.install(enabled, like));
 // A capture callback set with process.setUncaughtExceptionCaptureCallback
 // gets a callback's exception in the callback's scope (lib/uncaught.js).
 require('./lib/uncaught.js').install();
