@@ -139,8 +139,16 @@ export interface MetricsJson {
   };
   /** The resolver's counters, once a lookup ran (else null). */
   dns: { lookups_total: number; hosts_total: number; dns_total: number; [key: string]: number } | null;
-  /** This thread's calls through sluice and hand-offs to Node, by operation. */
-  node: { calls: Record<string, number>; fallbacks: Record<string, number> };
+  /**
+   * This thread's calls: those sluice ran, those handed to Node's own
+   * function, and those of sluice's answered on the loop's thread without a
+   * pool thread (the no-wait path: `SLUICE_NOWAIT`).
+   */
+  node: {
+    calls: Record<string, number>;
+    fallbacks: Record<string, number>;
+    nowait: { stat: number; readFile: number; lookup: number };
+  };
 }
 
 /** The same counts as an object. */

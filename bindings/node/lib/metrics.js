@@ -5,6 +5,14 @@
 
 const native = require('../binding.js');
 const { fromPool } = require('./pool.js');
+const { inbox } = require('./inbox.js');
+
+// The calls this thread's inbox answered on the loop's thread, without a
+// pool thread (the no-wait path, lib/ops.js), by operation.
+function nowaitCounts() {
+  const [stat, readFile, lookup] = inbox.nowaitCounts();
+  return { stat, readFile, lookup };
+}
 
 const counters = { calls: Object.create(null), fallbacks: Object.create(null) };
 
@@ -42,13 +50,15 @@ function toPrometheusText(openMetrics) {
 
 function nodeCountersText() {
   const lines = [];
-  for (const [kind, help] of [
-    ['calls', 'Calls this thread ran through sluice, by operation'],
-    ['fallbacks', 'Calls this thread handed to Node\'s own function (a shape sluice does not run), by operation'],
+  const nowait = nowaitCounts();
+  for (const [kind, help, counts] of [
+    ['calls', 'Calls this thread ran through sluice, by operation', counters.calls],
+    ['fallbacks', 'Calls this thread handed to Node\'s own function (a shape sluice does not run), by operation', counters.fallbacks],
+    ['nowait', 'Calls this thread ran through sluice that were answered on the loop\'s thread without a pool thread (the kernel\'s caches, the hosts file), by operation', nowait],
   ]) {
     const name = `sluice_node_${kind}_total`;
     lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} counter`);
-    for (const [op, n] of Object.entries(counters[kind])) lines.push(`${name}{op="${op}"} ${n}`);
+    for (const [op, n] of Object.entries(counts)) lines.push(`${name}{op="${op}"} ${n}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -61,7 +71,7 @@ function metrics() {
 /** The pool's and the resolver's counts as an object (see index.d.ts). */
 function metricsJson() {
   const m = JSON.parse(fromPool(() => native.metricsJson()));
-  m.node = { calls: { ...counters.calls }, fallbacks: { ...counters.fallbacks } };
+  m.node = { calls: { ...counters.calls }, fallbacks: { ...counters.fallbacks }, nowait: nowaitCounts() };
   return m;
 }
 

@@ -14,7 +14,7 @@ const { kMaxLength } = require('node:buffer');
 const util = require('node:util');
 
 const native = require('../binding.js');
-const { inbox } = require('./inbox.js');
+const { inbox, pending } = require('./inbox.js');
 const { start } = require('./call.js');
 const { failureError } = require('./errors.js');
 const {
@@ -25,6 +25,7 @@ const { count } = require('./metrics.js');
 const perf = require('./perf.js');
 const { planned, disabled } = require('./pool.js');
 const { FS, LOOKUP } = require('./requests.js');
+const { switchOf } = require('./switch.js');
 
 // Node's functions as they were when sluice loaded: `sluice/patch` replaces
 // the public ones, and the hand-offs must reach the originals.
@@ -92,10 +93,25 @@ function runGunzip(input, callback, maxOutput = kMaxLength) {
   return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, REQUEST.zlib);
 }
 
+// The no-wait path (`sluice::nowait` in the addon): a stat, a readFile of
+// up to 64 KiB or a lookup that the kernel's caches (or the resolver's
+// hosts file and TTL cache) can answer without a wait is answered on this
+// thread, with no pool thread and no thread wake-up; its callback still
+// comes from the loop, on a later turn, as any outcome's. It is tried only
+// while few of this thread's calls are in flight (NOWAIT_MAX_PENDING): a
+// lone call's answer then takes a few microseconds where a pool thread's
+// takes two thread wake-ups (each up to a scheduler tick on busy cores),
+// and a burst keeps its calls on the FastIo lane, whose threads answer
+// them on the other cores while this thread runs JavaScript.
+// SLUICE_NOWAIT=0 turns it off (1, true, on or unset: on).
+const NOWAIT = switchOf(process.env, 'SLUICE_NOWAIT', true, 'sluice', 'ERR_SLUICE_ENV');
+const NOWAIT_MAX_PENDING = 4;
+const nowait = () => NOWAIT && pending() < NOWAIT_MAX_PENDING;
+
 function runReadFile(filePath, encoding, callback, signal) {
   count('calls', 'readFile');
   const cancel = signal === undefined ? undefined : new native.Cancel();
-  return start(() => native.readFile(inbox, filePath, cancel), filePath,
+  return start(() => native.readFile(inbox, filePath, cancel, nowait()), filePath,
     encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, REQUEST.readFile,
     signal, cancel);
 }
@@ -103,7 +119,7 @@ function runReadFile(filePath, encoding, callback, signal) {
 function runStat(filePath, callback) {
   count('calls', 'stat');
   // The outcome is a Stats already (built from the inbox's slab).
-  return start(() => native.stat(inbox, filePath), filePath, null, callback, undefined, REQUEST.stat);
+  return start(() => native.stat(inbox, filePath, nowait()), filePath, null, callback, undefined, REQUEST.stat);
 }
 
 // Node's lookup takes `order` (and names it in its 'dns' entries) from
@@ -116,7 +132,7 @@ const LOOKUP_HAS_ORDER = (() => {
 function runLookup(hostname, shape, callback, spread) {
   count('calls', 'lookup');
   const startTime = perf.lookupStarted();
-  return start(() => native.lookup(inbox, hostname, shape.family), hostname, (addrs) => {
+  return start(() => native.lookup(inbox, hostname, shape.family, nowait()), hostname, (addrs) => {
     const list = orderAddresses(
       addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
     if (list.length === 0) {

@@ -1,7 +1,7 @@
 //! `dns.lookup` through `sluice-dns` on the addon's tokio runtime: no pool
 //! thread waits on a name server.
 
-use crate::inbox::{Inbox, Settle};
+use crate::inbox::{Inbox, NowaitOp, Settle};
 use crate::outcome::{Done, Failure};
 use crate::pool::pool;
 use napi_derive::napi;
@@ -51,15 +51,26 @@ pub(crate) fn dns_failure(err: &DnsError) -> Failure {
     Failure::message("dns", Some(code), err.to_string())
 }
 
+/// A lookup's outcome: the addresses as text, or Node's failure.
+fn addrs_done(result: Result<Vec<std::net::IpAddr>, sluice_dns::DnsError>) -> Done {
+    match result {
+        Ok(addrs) => Done::Addrs(addrs.iter().map(ToString::to_string).collect()),
+        Err(e) => Done::Fail(dns_failure(&e)),
+    }
+}
+
 /// libuv's `uv_getaddrinfo` copies the name into a 256-byte buffer: a name
 /// that does not fit with its NUL is `EINVAL`, before any lookup.
 pub(crate) const LIBUV_MAX_HOST: usize = 256;
 
 /// `dns.lookup(host, { family })` through `sluice_dns` on the addon's
 /// tokio runtime: no pool thread waits on a name server. `family` is 0, 4
-/// or 6; the addresses come back in the resolver's order.
+/// or 6; the addresses come back in the resolver's order. With `nowait`, a
+/// name the resolver can answer without a wait (the hosts file from the
+/// kernel's caches, a fresh cached answer: `Resolver::lookup_now`) is
+/// answered here, on the loop's thread, its outcome posted at once.
 #[napi]
-pub fn lookup(inbox: &Inbox, host: String, family: u32) -> napi::Result<f64> {
+pub fn lookup(inbox: &Inbox, host: String, family: u32, nowait: Option<bool>) -> napi::Result<f64> {
     let family = match family {
         4 => Family::V4,
         6 => Family::V6,
@@ -84,12 +95,15 @@ pub fn lookup(inbox: &Inbox, host: String, family: u32) -> napi::Result<f64> {
             return Ok(id);
         }
     };
+    if nowait == Some(true)
+        && let Some(result) = resolver.lookup_now(&host, family)
+    {
+        inbox.count_nowait(NowaitOp::Lookup);
+        settle.finish(addrs_done(result));
+        return Ok(id);
+    }
     runtime.spawn(async move {
-        let done = match resolver.lookup(&host, family).await {
-            Ok(addrs) => Done::Addrs(addrs.iter().map(ToString::to_string).collect()),
-            Err(e) => Done::Fail(dns_failure(&e)),
-        };
-        settle.finish(done);
+        settle.finish(addrs_done(resolver.lookup(&host, family).await));
     });
     Ok(id)
 }

@@ -1,7 +1,7 @@
 //! `fs.readFile` and `fs.stat` on the `FastIo` lane, and [`Cancel`], the
 //! flag a caller's `AbortSignal` sets.
 
-use crate::inbox::Inbox;
+use crate::inbox::{Inbox, NowaitOp};
 use crate::outcome::{Done, Failure, STAT_FIELDS, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
@@ -49,14 +49,37 @@ impl Cancel {
 /// size before anything is allocated, or, for a file whose size `fstat`
 /// does not tell (a pipe, `/proc`), once the read passes 2 GiB. `cancel`
 /// (the caller's `signal`) stops it before it opens the file or between
-/// chunks.
+/// chunks. With `nowait`, a file of up to [`NOWAIT_READ_MAX`] bytes whose
+/// path and pages are in the kernel's caches is read here, on the loop's
+/// thread, without a wait (`sluice::nowait`): its outcome is posted at
+/// once, and delivered as the lane's would be.
 #[napi]
-pub fn read_file(inbox: &Inbox, path: String, cancel: Option<&Cancel>) -> napi::Result<f64> {
+pub fn read_file(
+    inbox: &Inbox,
+    path: String,
+    cancel: Option<&Cancel>,
+    nowait: Option<bool>,
+) -> napi::Result<f64> {
+    if nowait == Some(true) {
+        let answer = sluice::nowait::read(std::path::Path::new(&path), NOWAIT_READ_MAX);
+        if let sluice::nowait::Answer::Ready(result) = answer {
+            let done = match result {
+                Ok(bytes) => Done::Bytes(bytes),
+                // Only the open's error is answered here (`nowait::read`).
+                Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
+            };
+            return Ok(inbox.settled_now(NowaitOp::ReadFile, done));
+        }
+    }
     let cancel = cancel.map(|c| c.flag.clone());
     submit(inbox, Lane::FastIo, move || {
         read_whole(&path, cancel.as_deref())
     })
 }
+
+/// The largest file `readFile` reads on the loop's thread (`nowait`):
+/// 64 KiB, a copy of some microseconds; a larger file goes to the lane.
+pub const NOWAIT_READ_MAX: u64 = 64 * 1024;
 
 /// `read_file`'s work, on the worker.
 pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
@@ -141,15 +164,28 @@ pub(crate) fn read_bounded(
 }
 
 /// `fs.stat(path)` on the `FastIo` lane: the fields in the order of Node's
-/// `Stats` constructor, each time as seconds and nanoseconds.
+/// `Stats` constructor, each time as seconds and nanoseconds. With
+/// `nowait`, a path the kernel's lookup cache holds is answered here, on
+/// the loop's thread (`sluice::nowait`), its outcome posted at once.
 #[napi]
-pub fn stat(inbox: &Inbox, path: String) -> napi::Result<f64> {
+pub fn stat(inbox: &Inbox, path: String, nowait: Option<bool>) -> napi::Result<f64> {
+    if nowait == Some(true)
+        && let sluice::nowait::Answer::Ready(result) =
+            sluice::nowait::stat(std::path::Path::new(&path), true)
+    {
+        return Ok(inbox.settled_now(NowaitOp::Stat, stat_done(result)));
+    }
     submit(inbox, Lane::FastIo, move || {
-        match std::fs::metadata(&path) {
-            Ok(m) => Done::Stat(stat_fields(&m)),
-            Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
-        }
+        stat_done(std::fs::metadata(&path))
     })
+}
+
+/// A stat's outcome: Node's fields, or `stat`'s error naming the path.
+fn stat_done(result: std::io::Result<std::fs::Metadata>) -> Done {
+    match result {
+        Ok(m) => Done::Stat(stat_fields(&m)),
+        Err(e) => Done::Fail(Failure::sys(&e, "stat", true)),
+    }
 }
 
 /// dev, mode, nlink, uid, gid, rdev, blksize, ino, size, blocks, then

@@ -93,6 +93,25 @@ pub struct Inbox {
     next_id: Cell<f64>,
     /// Outcomes taken from `queue` that did not fit the last drain's slab.
     spill: RefCell<VecDeque<Posted>>,
+    /// Operations answered on the loop's thread without a pool thread
+    /// (`sluice::nowait`), by [`NowaitOp`].
+    nowait: Cell<[f64; NowaitOp::COUNT]>,
+}
+
+/// The operations that may be answered on the loop's thread
+/// (`sluice::nowait`), as [`Inbox::nowait_counts`] lists them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum NowaitOp {
+    /// `fs.stat`.
+    Stat = 0,
+    /// `fs.readFile`.
+    ReadFile = 1,
+    /// `dns.lookup` (a hosts-file or cached answer).
+    Lookup = 2,
+}
+
+impl NowaitOp {
+    const COUNT: usize = 3;
 }
 
 #[napi]
@@ -121,6 +140,7 @@ impl Inbox {
             fd: Some(watched),
             next_id: Cell::new(1.0),
             spill: RefCell::new(VecDeque::new()),
+            nowait: Cell::new([0.0; NowaitOp::COUNT]),
         })
     }
 
@@ -140,6 +160,32 @@ impl Inbox {
             Box::new(move || settle.finish(Done::Unit)),
         ));
         Ok(id)
+    }
+
+    /// An operation answered here, on the loop's thread (`sluice::nowait`):
+    /// its id, with `done` posted at once (delivered with the next drain,
+    /// never before the call returns), and counted for
+    /// [`Inbox::nowait_counts`].
+    pub(crate) fn settled_now(&self, op: NowaitOp, done: Done) -> f64 {
+        self.count_nowait(op);
+        let settle = Settle::open(self);
+        let id = settle.id;
+        settle.finish(done);
+        id
+    }
+
+    /// Counts one operation of `op` answered on the loop's thread.
+    pub(crate) fn count_nowait(&self, op: NowaitOp) {
+        let mut counts = self.nowait.get();
+        counts[op as usize] += 1.0;
+        self.nowait.set(counts);
+    }
+
+    /// How many `stat`, `readFile` and `lookup` calls of this inbox were
+    /// answered on the loop's thread, in that order.
+    #[napi]
+    pub fn nowait_counts(&self) -> Vec<f64> {
+        self.nowait.get().to_vec()
     }
 
     /// The descriptor to watch, once; `lib/inbox.js` owns it from then on.

@@ -257,7 +257,13 @@ test('AbortSignal: an aborted signal rejects at once, an abort cancels queued wo
       out.calls = s.metricsJson().node.calls.readFile;
       fs.rmSync(dir, { recursive: true, force: true });
       ${print};
-    })();`, { args: ['-r', './patch.js'], env: { SLUICE_ADAPTIVE: 'off' } }); // no thread beside the blocked one
+    })();`, {
+    args: ['-r', './patch.js'],
+    // No thread beside the blocked one; and every read on the lane, none
+    // answered on the loop's thread (the no-wait path would read
+    // package.json at once, not queue it behind the FIFO).
+    env: { SLUICE_ADAPTIVE: 'off', SLUICE_NOWAIT: '0' },
+  });
   assert.strictEqual(r.status, 0, r.stderr);
   const o = r.json;
   assert.deepStrictEqual(o.patched, o.node);

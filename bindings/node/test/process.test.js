@@ -105,7 +105,7 @@ test('one pool per process: the main thread and a worker_thread count into the s
         mainNodeCalls: main.node.calls.pbkdf2,
       };
       ${print};
-    })();`);
+    })();`, { env: { SLUICE_NOWAIT: '0' } }); // the worker's stat on the FastIo lane, not answered at once
   assert.strictEqual(r.status, 0, r.stderr);
   assert.deepStrictEqual(r.json, {
     workerSawMainCpu: 3, // the worker's first look already has the main thread's 3

@@ -41,6 +41,20 @@ struct Stamp {
     ino: u64,
 }
 
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
+            ino: m.ino(),
+        }
+    }
+}
+
+/// The largest hosts file read without a wait (`lookup_now`); a larger one
+/// is read by `lookup`.
+const MAX_NOWAIT_READ: u64 = 1024 * 1024;
+
 /// A hosts file and its last parsed version.
 #[derive(Debug)]
 pub(crate) struct HostsFile {
@@ -62,7 +76,11 @@ impl HostsFile {
     /// The addresses of `family` the file gives `host`, or `None` if it
     /// gives none.
     pub(crate) fn lookup(&self, host: &str, family: Family) -> Option<Vec<IpAddr>> {
-        let table = self.current();
+        Self::answer(&self.current(), host, family)
+    }
+
+    /// The addresses of `family` that `table` gives `host`.
+    fn answer(table: &Table, host: &str, family: Family) -> Option<Vec<IpAddr>> {
         let mut addrs: Vec<IpAddr> = Vec::new();
         for ip in table.get(&normalize(host))? {
             let ip = match (family, ip) {
@@ -79,13 +97,43 @@ impl HostsFile {
         (!addrs.is_empty()).then_some(addrs)
     }
 
+    /// [`lookup`](Self::lookup) without a wait: `None` where the file's
+    /// stamp or text could not be had from the kernel's caches
+    /// ([`sluice::nowait`]), else what `lookup` answers.
+    pub(crate) fn lookup_now(&self, host: &str, family: Family) -> Option<Option<Vec<IpAddr>>> {
+        let table = self.current_now()?;
+        Some(Self::answer(&table, host, family))
+    }
+
+    /// The table for the file as it is now, re-read if it changed, without
+    /// a wait; `None` where that would need one.
+    fn current_now(&self) -> Option<Arc<Table>> {
+        use sluice::nowait::{self, Answer};
+        let stamp = match nowait::stat(&self.path, true) {
+            Answer::Ready(Ok(m)) => Some(Stamp::of(&m)),
+            Answer::Ready(Err(_)) => None,
+            Answer::WouldWait => return None,
+        };
+        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        if loaded.0 == stamp && stamp.is_some() {
+            return Some(loaded.1.clone());
+        }
+        let text = match stamp {
+            // Missing or unreadable: no names, as `current` has it.
+            None => String::new(),
+            Some(_) => match nowait::read(&self.path, MAX_NOWAIT_READ) {
+                Answer::Ready(Ok(bytes)) => String::from_utf8(bytes).unwrap_or_default(),
+                Answer::Ready(Err(_)) => String::new(),
+                Answer::WouldWait => return None,
+            },
+        };
+        *loaded = (stamp, Arc::new(parse(&text)));
+        Some(loaded.1.clone())
+    }
+
     /// The table for the file as it is now, re-read if it changed.
     fn current(&self) -> Arc<Table> {
-        let stamp = std::fs::metadata(&self.path).ok().map(|m| Stamp {
-            len: m.len(),
-            modified: m.modified().ok(),
-            ino: m.ino(),
-        });
+        let stamp = std::fs::metadata(&self.path).ok().map(|m| Stamp::of(&m));
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if loaded.0 != stamp || stamp.is_none() {
             let text = std::fs::read_to_string(&self.path).unwrap_or_default();

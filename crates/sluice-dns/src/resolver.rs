@@ -107,6 +107,34 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Whether a lookup's local pass may wait for I/O (the hosts file read
+/// from the disk) or must not ([`Resolver::lookup_now`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Wait,
+    NoWait,
+}
+
+/// What the local pass of a lookup found.
+enum Local {
+    /// The lookup's answer.
+    Answer(Result<Vec<IpAddr>, DnsError>),
+    /// The mode's sources from `next` on need a name server, `getaddrinfo`
+    /// (then `next` is 0), or I/O the pass may not wait for; `last` is the
+    /// error the sources before it left.
+    Sources { next: usize, last: DnsError },
+}
+
+/// One source's local answer.
+enum Step {
+    Found(Vec<IpAddr>),
+    Next,
+    /// A DNS source with nothing cached: ask the name servers.
+    Ask,
+    /// A hosts file that could not be read without a wait.
+    WouldWait,
+}
+
 impl Resolver {
     /// The resolver of settings [`Builder::build`] validated.
     pub(crate) fn from_settings(settings: Builder, deadline: Duration, max_queries: usize) -> Self {
@@ -228,87 +256,179 @@ impl Resolver {
     /// {ai_family})`: see the [module docs](super). Needs a tokio runtime
     /// when it asks a name server.
     pub async fn lookup(&self, host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> {
+        let result = self.resolve(host, family).await;
+        self.count(&result);
+        result
+    }
+
+    /// The answer to [`lookup`](Self::lookup) where it is known without a
+    /// wait: an IP address literal, the hosts file (when its path and
+    /// pages are in the kernel's caches, [`sluice::nowait`]), or a fresh
+    /// answer in the TTL cache; `None` where the lookup needs a name
+    /// server, `getaddrinfo`, or I/O that might wait. Made on an event
+    /// loop's thread, it answers the names a service looks up most (its
+    /// own, `localhost`, its peers' from the hosts file or the cache)
+    /// without handing them to another thread. Counted as `lookup` counts
+    /// where it answers; a `None` counts nothing (the `lookup` that
+    /// follows does).
+    ///
+    /// ```
+    /// use sluice_dns::{Family, Resolver};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("sluice-doc-now-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("hosts"), "10.1.2.3 db\n").unwrap();
+    /// let resolver = Resolver::builder().no_nameservers().hosts_file(dir.join("hosts")).build()?;
+    /// assert_eq!(resolver.lookup_now("10.0.0.7", Family::Any).unwrap()?, vec![std::net::IpAddr::from([10, 0, 0, 7])]);
+    /// // The hosts file: answered unless the kernel must read it from the disk.
+    /// if let Some(answer) = resolver.lookup_now("db", Family::V4) {
+    ///     assert_eq!(answer?, vec![std::net::IpAddr::from([10, 1, 2, 3])]);
+    /// }
+    /// # std::fs::remove_dir_all(dir).unwrap();
+    /// # Ok::<(), sluice_dns::DnsError>(())
+    /// ```
+    pub fn lookup_now(&self, host: &str, family: Family) -> Option<Result<Vec<IpAddr>, DnsError>> {
+        let result = match self.local(host, family, Access::NoWait) {
+            Local::Answer(result) => result,
+            Local::Sources { .. } => return None,
+        };
+        self.count(&result);
+        Some(result)
+    }
+
+    /// Counts a lookup and its outcome.
+    fn count(&self, result: &Result<Vec<IpAddr>, DnsError>) {
         let c = &self.inner.counters;
         inc(&c.lookups);
-        let result = self.resolve(host, family).await;
-        match &result {
+        match result {
             Ok(_) => {}
             Err(DnsError::NotFound { .. }) => inc(&c.not_found),
             Err(DnsError::Timeout { .. }) => inc(&c.timeouts),
             Err(_) => inc(&c.errors),
         }
-        result
     }
 
     async fn resolve(&self, host: &str, family: Family) -> Result<Vec<IpAddr>, DnsError> {
+        let (next, mut last) = match self.local(host, family, Access::Wait) {
+            Local::Answer(result) => return result,
+            Local::Sources { next, last } => (next, last),
+        };
+        let Mode::Native { order } = &self.inner.settings.mode else {
+            return self.flight(host, family, false).await;
+        };
+        for (at, source) in order.iter().enumerate().skip(next) {
+            if at > next {
+                match self.source_local(*source, host, family, &mut last, Access::Wait) {
+                    Step::Found(addrs) => return Ok(addrs),
+                    Step::Next => continue,
+                    Step::Ask | Step::WouldWait => {}
+                }
+            }
+            // A DNS source the local pass could not answer: the name servers.
+            match self.flight(host, family, true).await {
+                Ok(mut addrs) => {
+                    sort::sort(&mut addrs);
+                    return Ok(addrs);
+                }
+                Err(e @ (DnsError::NoRuntime | DnsError::InvalidName { .. })) => {
+                    return Err(e);
+                }
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    /// What can be said of `host` without a name server or `getaddrinfo`:
+    /// the answer, or the index of the first source in the mode's order that
+    /// needs one (or, with [`Access::NoWait`], I/O that might wait), with
+    /// the error the sources before it left.
+    fn local(&self, host: &str, family: Family, access: Access) -> Local {
         let c = &self.inner.counters;
         if let Some(ip) = numeric::parse_numeric(host) {
             inc(&c.literal);
-            return numeric_answer(host, ip, family);
+            return Local::Answer(numeric_answer(host, ip, family));
         }
         if host.is_empty() {
-            return Err(DnsError::InvalidName {
+            return Local::Answer(Err(DnsError::InvalidName {
                 host: host.into(),
                 reason: "the name is empty".into(),
-            });
+            }));
         }
-        let order = match &self.inner.settings.mode {
-            Mode::Getaddrinfo { .. } => {
-                return self.flight(host, family, false).await;
-            }
-            Mode::Native { order } => order,
-        };
         let mut last = DnsError::NotFound {
             host: host.into(),
             family,
         };
-        for source in order {
-            match source {
-                Source::Files => {
-                    let found = self
-                        .inner
-                        .hosts
-                        .as_ref()
-                        .and_then(|h| h.lookup(host, family));
-                    if let Some(mut addrs) = found {
+        let order = match &self.inner.settings.mode {
+            Mode::Getaddrinfo { .. } => return Local::Sources { next: 0, last },
+            Mode::Native { order } => order,
+        };
+        for (at, source) in order.iter().enumerate() {
+            match self.source_local(*source, host, family, &mut last, access) {
+                Step::Found(addrs) => return Local::Answer(Ok(addrs)),
+                Step::Next => {}
+                Step::Ask | Step::WouldWait => return Local::Sources { next: at, last },
+            }
+        }
+        Local::Answer(Err(last))
+    }
+
+    /// One source's answer without a name server: found, nothing (the next
+    /// source, `last` updated where the source says why), a DNS source that
+    /// must ask, or (with [`Access::NoWait`]) a hosts file the kernel could
+    /// not read without a wait.
+    fn source_local(
+        &self,
+        source: Source,
+        host: &str,
+        family: Family,
+        last: &mut DnsError,
+        access: Access,
+    ) -> Step {
+        let c = &self.inner.counters;
+        match source {
+            Source::Files => {
+                let found = match (&self.inner.hosts, access) {
+                    (None, _) => None,
+                    (Some(h), Access::Wait) => h.lookup(host, family),
+                    (Some(h), Access::NoWait) => match h.lookup_now(host, family) {
+                        Some(found) => found,
+                        None => return Step::WouldWait,
+                    },
+                };
+                match found {
+                    Some(mut addrs) => {
                         inc(&c.hosts);
                         sort::sort(&mut addrs);
-                        return Ok(addrs);
+                        Step::Found(addrs)
                     }
+                    None => Step::Next,
                 }
-                Source::Dns => {
-                    if let Err(e) = dns_name(host, family) {
-                        // glibc sends no query for it either: not found.
-                        last = e;
-                        continue;
-                    }
-                    if family == Family::V4 && all_numeric(host) {
-                        // glibc's DNS source refuses an IPv4 lookup of
-                        // digits and dots that inet_aton did not take
-                        // (`08.0.0.1`, `1.2.3.4.5`) without a query.
-                        continue;
-                    }
-                    let key: Key = (host.to_ascii_lowercase(), family);
-                    let cached = lock(&self.inner.cache).get(&key, Instant::now());
-                    if let Some(mut addrs) = cached {
+            }
+            Source::Dns => {
+                if let Err(e) = dns_name(host, family) {
+                    // glibc sends no query for it either: not found.
+                    *last = e;
+                    return Step::Next;
+                }
+                if family == Family::V4 && all_numeric(host) {
+                    // glibc's DNS source refuses an IPv4 lookup of
+                    // digits and dots that inet_aton did not take
+                    // (`08.0.0.1`, `1.2.3.4.5`) without a query.
+                    return Step::Next;
+                }
+                let key: Key = (host.to_ascii_lowercase(), family);
+                let cached = lock(&self.inner.cache).get(&key, Instant::now());
+                match cached {
+                    Some(mut addrs) => {
                         inc(&c.cache_hits);
                         sort::sort(&mut addrs);
-                        return Ok(addrs);
+                        Step::Found(addrs)
                     }
-                    match self.flight(host, family, true).await {
-                        Ok(mut addrs) => {
-                            sort::sort(&mut addrs);
-                            return Ok(addrs);
-                        }
-                        Err(e @ (DnsError::NoRuntime | DnsError::InvalidName { .. })) => {
-                            return Err(e);
-                        }
-                        Err(e) => last = e,
-                    }
+                    None => Step::Ask,
                 }
             }
         }
-        Err(last)
     }
 
     /// Joins the lookup of `host` in flight, or starts it.

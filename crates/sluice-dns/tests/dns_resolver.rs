@@ -211,3 +211,73 @@ async fn a_burst_past_the_bound_waits_and_every_lookup_is_answered() {
     assert!(s.max_in_flight_queries <= 40, "{}", s.max_in_flight_queries);
     assert_eq!(r.metrics().timeouts_total, 0);
 }
+
+/// `lookup_now` answers what needs no name server and no wait (a literal,
+/// the hosts file from the kernel's caches, the TTL cache), says `None`
+/// for the rest, and counts only what it answered; `lookup` then asks.
+#[tokio::test(flavor = "current_thread")]
+async fn lookup_now_answers_what_needs_no_name_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = dir.path().join("hosts");
+    std::fs::write(&hosts, "10.9.8.7 pinned.lab.test\n").unwrap();
+    // Its path and pages in the kernel's caches, as /etc/hosts is.
+    std::fs::read(&hosts).unwrap();
+    let server = server(20, 60).await;
+    let r = resolver(&server).hosts_file(&hosts).build().unwrap();
+    let v4 = |n: [u8; 4]| vec![IpAddr::from(n)];
+
+    assert_eq!(
+        r.lookup_now("10.0.0.7", Family::Any).unwrap().unwrap(),
+        v4([10, 0, 0, 7])
+    );
+    let from_hosts = r.lookup_now("pinned.lab.test", Family::V4);
+    if sluice::nowait::available() {
+        assert_eq!(from_hosts.unwrap().unwrap(), v4([10, 9, 8, 7]));
+    } else {
+        assert!(from_hosts.is_none());
+    }
+    // No IPv6 line and nothing cached: the name servers'.
+    assert!(r.lookup_now("pinned.lab.test", Family::V6).is_none());
+    assert!(r.lookup_now("asked.lab.test", Family::V4).is_none());
+    assert_eq!(
+        r.metrics().lookups_total,
+        if sluice::nowait::available() { 2 } else { 1 }
+    );
+
+    // Asked once; then the TTL cache answers without a wait.
+    assert_eq!(
+        r.lookup("asked.lab.test", Family::V4).await.unwrap(),
+        vec![ANSWER]
+    );
+    assert_eq!(
+        r.lookup_now("asked.lab.test", Family::V4).unwrap().unwrap(),
+        vec![ANSWER]
+    );
+    assert_eq!(r.metrics().cache_hits_total, 1);
+
+    // An edit of the hosts file is seen by the next lookup, as by lookup.
+    std::fs::write(&hosts, "10.9.8.6 pinned.lab.test\n").unwrap();
+    std::fs::read(&hosts).unwrap();
+    if let Some(answer) = r.lookup_now("pinned.lab.test", Family::V4) {
+        assert_eq!(answer.unwrap(), v4([10, 9, 8, 6]));
+    }
+    assert_eq!(
+        r.lookup("pinned.lab.test", Family::V4).await.unwrap(),
+        v4([10, 9, 8, 6])
+    );
+    assert_eq!(asked(&server.stop().await), 1);
+}
+
+/// With `getaddrinfo` as the mode, only a literal is answered now.
+#[test]
+fn lookup_now_leaves_getaddrinfo_mode_to_getaddrinfo() {
+    let mode = sluice_dns::Mode::Getaddrinfo {
+        reason: "the test's".into(),
+    };
+    let r = Resolver::builder().mode(mode).build().unwrap();
+    assert_eq!(
+        r.lookup_now("127.0.0.1", Family::V4).unwrap().unwrap(),
+        vec![IpAddr::from([127, 0, 0, 1])]
+    );
+    assert!(r.lookup_now("localhost", Family::V4).is_none());
+}

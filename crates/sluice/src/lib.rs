@@ -90,6 +90,8 @@ mod lane;
 mod loom;
 pub mod mailbox;
 mod metrics;
+#[cfg(unix)]
+pub mod nowait;
 pub mod observer;
 #[cfg(feature = "ops")]
 mod ops;

@@ -1,0 +1,90 @@
+'use strict';
+// The no-wait path (lib/ops.js, sluice::nowait): a lone fs.stat,
+// fs.readFile of a small file, or dns.lookup of a hosts-file name is
+// answered on the loop's thread, with Node's result, still from a later
+// turn of the loop; a burst goes to the FastIo lane; SLUICE_NOWAIT=0 turns
+// it off. Counts only (metricsJson().node.nowait, the lane's totals).
+const test = require('node:test');
+const assert = require('node:assert');
+const { runChild, runPatched } = require('./helpers.js');
+
+const print = 'console.log(JSON.stringify(out))';
+
+// What the child reports: each call's outcome on the preload and on Node's
+// own function, whether its callback came before the call returned, the
+// no-wait counts, and the FastIo lane's submissions.
+const lone = `
+  const fs = require('node:fs'), dns = require('node:dns');
+  const s = require('./index.js');
+  const { original } = s._internal;
+  const out = { sync: [] };
+  const fastio = () => s.metricsJson().pool.lanes.find((l) => l.lane === 'fastio').submitted_total;
+  const call = (fn, ...args) => new Promise((res) => {
+    let sync = true;
+    fn(...args, (err, ...rest) => { out.sync.push(sync); res(err ? { code: err.code, syscall: err.syscall, path: err.path, message: err.message } : rest); });
+    sync = false;
+  });
+  const statKeys = (st) => Array.isArray(st) ? Object.entries(st[0]).filter(([k]) => !/^atime/.test(k)).map(([k, v]) => [k, v instanceof Date ? v.getTime() : v]) : st;
+  (async () => {
+    // Node's own calls first: the path, the file and the name are then in
+    // the kernel's caches (a negative entry for the missing path).
+    const node = {
+      stat: statKeys(await call(original.stat, 'package.json')),
+      missing: await call(original.stat, 'no-such-file.json'),
+      read: (await call(original.readFile, 'package.json'))[0].toString('hex'),
+      lookup: await call(original.lookup, 'localhost', { family: 4 }),
+    };
+    await s.ping();
+    const before = fastio();
+    out.sync = [];
+    const mine = {
+      stat: statKeys(await call(fs.stat, 'package.json')),
+      missing: await call(fs.stat, 'no-such-file.json'),
+      read: (await call(fs.readFile, 'package.json'))[0].toString('hex'),
+      lookup: await call(dns.lookup, 'localhost', { family: 4 }),
+    };
+    out.same = JSON.stringify(node) === JSON.stringify(mine) || { node, mine };
+    out.nowait = s.metricsJson().node.nowait;
+    out.lane = fastio() - before;
+    ${print};
+  })();`;
+
+test('a lone stat, readFile and lookup are answered on the loop thread, as Node answers them, from a later turn', () => {
+  const r = runPatched(lone);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.strictEqual(o.same, true, JSON.stringify(o.same));
+  assert.deepStrictEqual(o.sync, [false, false, false, false], 'no callback before its call returned');
+  assert.deepStrictEqual(o.nowait, { stat: 2, readFile: 1, lookup: 1 });
+  assert.strictEqual(o.lane, 0, 'none reached the FastIo lane');
+});
+
+test('SLUICE_NOWAIT=0: every one on the lane, the same answers', () => {
+  const r = runPatched(lone, { SLUICE_NOWAIT: '0' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.strictEqual(o.same, true, JSON.stringify(o.same));
+  assert.deepStrictEqual(o.nowait, { stat: 0, readFile: 0, lookup: 0 });
+  assert.strictEqual(o.lane, 3, 'stat, the missing stat and readFile');
+});
+
+test('a burst goes to the FastIo lane: at most 4 answered at once while calls are in flight', () => {
+  const r = runPatched(`
+    const fs = require('node:fs');
+    const s = require('./index.js');
+    fs.statSync('package.json');
+    const out = {};
+    let left = 64;
+    for (let i = 0; i < 64; i++) fs.stat('package.json', (err) => { if (err) throw err; if (--left === 0) { out.nowait = s.metricsJson().node.nowait.stat; out.lane = s.metricsJson().pool.lanes.find((l) => l.lane === 'fastio').submitted_total; ${print}; } });`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.json.nowait, 4);
+  // The warm-up's task and the other 60.
+  assert.strictEqual(r.json.lane, 61);
+});
+
+test('a bad SLUICE_NOWAIT stops the load with ERR_SLUICE_ENV, naming it', () => {
+  const r = runChild("require('./index.js')", { env: { SLUICE_NOWAIT: 'sometimes' } });
+  assert.notStrictEqual(r.status, 0);
+  assert.match(r.stderr, /ERR_SLUICE_ENV/);
+  assert.match(r.stderr, /SLUICE_NOWAIT="sometimes"/);
+});
