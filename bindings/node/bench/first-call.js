@@ -12,6 +12,9 @@
 //             the package (before its warm-up): what the first call costs
 //             when it builds the pool, starts a worker and reads the
 //             resolver's files itself
+//   lane      as warm, with SLUICE_NOWAIT=0: every call through the FastIo
+//             lane or the resolver's thread, none answered on the loop's
+//             thread (lib/ops.js, the no-wait path)
 //
 // The lookup is of `localhost` for IPv4 (an any-family lookup asks the name
 // server for IPv6 where the hosts file has no ::1, as on the sandboxed
@@ -53,6 +56,7 @@ const modes = {
   node: { env: { SLUICE_PATCH: '0' }, warm: true },
   warm: { env: { SLUICE_PATCH_PBKDF2: '0' }, warm: true },
   cold: { env: { SLUICE_PATCH_PBKDF2: '0' }, warm: false },
+  lane: { env: { SLUICE_PATCH_PBKDF2: '0', SLUICE_NOWAIT: '0' }, warm: true },
 };
 
 const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
