@@ -248,6 +248,7 @@ function ping() {
 }
 
 module.exports = {
+  NOWAIT,
   original,
   run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
   fallback,

@@ -26,7 +26,7 @@ const { isFailure, failureError } = require('./errors.js');
 const { disabled } = require('./pool.js');
 const { callInScope } = require('./uncaught.js');
 const { count } = require('./metrics.js');
-const { fallback } = require('./ops.js');
+const { fallback, NOWAIT } = require('./ops.js');
 
 // Node's modes (zlib.constants: DEFLATE 1 ... BROTLI_ENCODE 9) and the
 // switch (an `enabled` key) that moves each.
@@ -178,7 +178,8 @@ function install(enabled) {
       this.#writing = true;
       let id;
       try {
-        id = this.#native.write(inbox, flush, more ? null : buf, inOff, inLen, more, outLen);
+        // NOWAIT: a small write runs on this thread (src/zstream, `write`).
+        id = this.#native.write(inbox, flush, more ? null : buf, inOff, inLen, more, outLen, NOWAIT);
       } catch (err) {
         this.#writing = false;
         process.nextTick(() => this.#emitError(err));

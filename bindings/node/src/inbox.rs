@@ -108,10 +108,12 @@ pub(crate) enum NowaitOp {
     ReadFile = 1,
     /// `dns.lookup` (a hosts-file or cached answer).
     Lookup = 2,
+    /// A zlib stream's small write (not brotli's encoder).
+    Zlib = 3,
 }
 
 impl NowaitOp {
-    const COUNT: usize = 3;
+    const COUNT: usize = 4;
 }
 
 #[napi]
@@ -181,8 +183,9 @@ impl Inbox {
         self.nowait.set(counts);
     }
 
-    /// How many `stat`, `readFile` and `lookup` calls of this inbox were
-    /// answered on the loop's thread, in that order.
+    /// How many `stat`, `readFile` and `lookup` calls and zlib stream
+    /// writes of this inbox were answered on the loop's thread, in that
+    /// order.
     #[napi]
     pub fn nowait_counts(&self) -> Vec<f64> {
         self.nowait.get().to_vec()

@@ -55,7 +55,7 @@ test('a lone stat, readFile and lookup are answered on the loop thread, as Node 
   const o = r.json;
   assert.strictEqual(o.same, true, JSON.stringify(o.same));
   assert.deepStrictEqual(o.sync, [false, false, false, false], 'no callback before its call returned');
-  assert.deepStrictEqual(o.nowait, { stat: 2, readFile: 1, lookup: 1 });
+  assert.deepStrictEqual(o.nowait, { stat: 2, readFile: 1, lookup: 1, zlibStream: 0 });
   assert.strictEqual(o.lane, 0, 'none reached the FastIo lane');
 });
 
@@ -64,7 +64,7 @@ test('SLUICE_NOWAIT=0: every one on the lane, the same answers', () => {
   assert.strictEqual(r.status, 0, r.stderr);
   const o = r.json;
   assert.strictEqual(o.same, true, JSON.stringify(o.same));
-  assert.deepStrictEqual(o.nowait, { stat: 0, readFile: 0, lookup: 0 });
+  assert.deepStrictEqual(o.nowait, { stat: 0, readFile: 0, lookup: 0, zlibStream: 0 });
   assert.strictEqual(o.lane, 3, 'stat, the missing stat and readFile');
 });
 
@@ -80,6 +80,40 @@ test('a burst goes to the FastIo lane: at most 4 answered at once while calls ar
   assert.strictEqual(r.json.nowait, 4);
   // The warm-up's task and the other 60.
   assert.strictEqual(r.json.lane, 61);
+});
+
+// A gzip stream of `size` bytes through the preload and on plain node: the
+// same bytes; the writes the no-wait path ran and the Cpu lane's tasks.
+const gzipStream = (size) => `
+  const zlib = require('node:zlib');
+  const input = Buffer.alloc(${size}, 'sluice lanes ');
+  const gz = (done) => { const chunks = []; const z = zlib.createGzip(); z.on('data', (c) => chunks.push(c)); z.on('end', () => done(Buffer.concat(chunks))); z.end(input); };
+  gz((bytes) => {
+    let sync = true;
+    const out = { hex: require('node:crypto').createHash('sha256').update(bytes).digest('hex') };
+    const m = process.env.SLUICE_CHILD_PRELOAD ? require('./index.js').metricsJson() : null;
+    if (m) { out.nowait = m.node.nowait.zlibStream; out.cpu = m.pool.lanes.find((l) => l.lane === 'cpu').submitted_total; }
+    ${print};
+  });`;
+
+test('zlib streams: a small write runs on the loop thread, a large one on the Cpu lane; the bytes are Node\'s', () => {
+  for (const [size, onLoop] of [[2048, true], [1 << 20, false]]) {
+    const plain = runChild(gzipStream(size));
+    assert.strictEqual(plain.status, 0, plain.stderr);
+    const r = runPatched(gzipStream(size), { SLUICE_CHILD_PRELOAD: '1' });
+    assert.strictEqual(r.status, 0, r.stderr);
+    assert.strictEqual(r.json.hex, plain.json.hex, `${size} bytes: the same gzip bytes`);
+    if (onLoop) {
+      assert.ok(r.json.nowait >= 1, `${size} bytes: ${JSON.stringify(r.json)}`);
+      assert.strictEqual(r.json.cpu, 0, 'no write reached the Cpu lane');
+    } else {
+      assert.ok(r.json.cpu >= 1, `${size} bytes: ${JSON.stringify(r.json)}`);
+    }
+    const off = runPatched(gzipStream(size), { SLUICE_CHILD_PRELOAD: '1', SLUICE_NOWAIT: '0' });
+    assert.strictEqual(off.status, 0, off.stderr);
+    assert.strictEqual(off.json.hex, plain.json.hex);
+    assert.strictEqual(off.json.nowait, 0);
+  }
 });
 
 test('a bad SLUICE_NOWAIT stops the load with ERR_SLUICE_ENV, naming it', () => {

@@ -15,13 +15,33 @@ pub(super) struct BrotliEngine {
     error: c_int,
     error_string: String,
     pub(super) avail_out: usize,
+    /// The encoder's quality (`BROTLI_PARAM_QUALITY`), brotli's default
+    /// until set.
+    quality: u32,
 }
+
+/// `BROTLI_PARAM_QUALITY` (the encoder's parameter 1).
+const PARAM_QUALITY: u32 = 1;
+/// brotli's default quality (`BROTLI_DEFAULT_QUALITY`).
+const DEFAULT_QUALITY: u32 = 11;
+/// The highest encoder quality whose small writes run on the loop's thread:
+/// up to 5, brotli compresses a few KiB in tens of microseconds (the
+/// `compression` middleware's default is 4); from 10 on it takes
+/// milliseconds.
+const QUICK_QUALITY: u32 = 5;
 
 // SAFETY: the state is brotli's heap memory, used by one thread at a time
 // (under the handle's mutex); brotli keeps no thread-local state.
 unsafe impl Send for BrotliEngine {}
 
 impl BrotliEngine {
+    /// Whether a small write is quick: a decoder's always, an encoder's at
+    /// a quality of [`QUICK_QUALITY`] or less (brotli's default, 11, is
+    /// slow: its writes never run on the loop's thread).
+    pub(super) fn quick(&self) -> bool {
+        !self.encode || self.quality <= QUICK_QUALITY
+    }
+
     pub(super) fn new(fns: &'static BrotliFns, encode: bool) -> BrotliEngine {
         BrotliEngine {
             fns,
@@ -32,6 +52,7 @@ impl BrotliEngine {
             error: 0,
             error_string: String::new(),
             avail_out: 0,
+            quality: DEFAULT_QUALITY,
         }
     }
 
@@ -90,6 +111,9 @@ impl BrotliEngine {
                 "ERR_BROTLI_PARAM_SET_FAILED",
                 -1,
             ));
+        }
+        if self.encode && key == PARAM_QUALITY {
+            self.quality = value;
         }
         Ok(())
     }

@@ -26,7 +26,7 @@ mod brotli;
 mod ffi;
 mod zlib;
 
-use crate::inbox::Inbox;
+use crate::inbox::{Inbox, NowaitOp};
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use brotli::BrotliEngine;
@@ -234,9 +234,17 @@ impl ZlibHandle {
     /// The asynchronous `write(...)` on the `Cpu` lane. `input` is copied,
     /// or, with `input` null and `more` true, is the rest of the previous
     /// write's input. The outcome is nothing or the error for `onerror`;
-    /// then [`ZlibHandle::take`] hands over the output.
+    /// then [`ZlibHandle::take`] hands over the output. With `nowait`, a
+    /// small write ([`NOWAIT_WRITE_MAX`] bytes of input or less, an output
+    /// of at most [`NOWAIT_OUTPUT_MAX`], not brotli's encoder at a quality
+    /// above 5) runs here,
+    /// on the loop's thread: tens of microseconds of zlib, less than a
+    /// thread hop costs, and it never waits behind long work on the lane
+    /// (a static file's gzip behind a flood of password hashes). Its
+    /// outcome is posted at once and delivered on a later turn, as the
+    /// lane's would be.
     #[napi]
-    #[allow(clippy::too_many_arguments)] // Node's write's, and the inbox
+    #[allow(clippy::too_many_arguments)] // Node's write's, the inbox and nowait
     pub fn write(
         &self,
         inbox: &Inbox,
@@ -246,8 +254,9 @@ impl ZlibHandle {
         in_len: u32,
         more: bool,
         out_len: u32,
+        nowait: Option<bool>,
     ) -> napi::Result<f64> {
-        {
+        let small = {
             let mut shared = lock(&self.shared);
             if !more {
                 shared.input = match &input {
@@ -256,27 +265,17 @@ impl ZlibHandle {
                 };
                 shared.read = 0;
             }
+            let left = shared.input.len().saturating_sub(shared.read);
+            let slow = matches!(&shared.engine, Engine::Brotli(b) if !b.quick());
+            left <= NOWAIT_WRITE_MAX && out_len as usize <= NOWAIT_OUTPUT_MAX && !slow
+        };
+        if nowait == Some(true) && small {
+            let done = run_write(&self.shared, flush, out_len);
+            return Ok(inbox.settled_now(NowaitOp::Zlib, done));
         }
         let shared = self.shared.clone();
         submit(inbox, Lane::Cpu, move || {
-            let mut guard = lock(&shared);
-            let s = &mut *guard;
-            let mut output = std::mem::take(&mut s.output);
-            output.clear();
-            output.resize(out_len as usize, 0);
-            let input = s.input.get(s.read..).unwrap_or(&[]);
-            let result = s.engine.write(flush, input, &mut output);
-            let done = match result {
-                Ok(avail) => {
-                    s.read = s.input.len() - avail[1] as usize;
-                    s.avail = avail;
-                    output.truncate(out_len.saturating_sub(avail[0]) as usize);
-                    Done::Unit
-                }
-                Err(e) => Done::Fail(e.failure()),
-            };
-            s.output = output;
-            drop(guard);
+            let done = run_write(&shared, flush, out_len);
             sluice::checkpoint();
             done
         })
@@ -292,6 +291,37 @@ impl ZlibHandle {
         out[start..start + n].copy_from_slice(&shared.output[..n]);
         shared.avail.to_vec()
     }
+}
+
+/// The most input a write runs on the loop's thread (`nowait`): a static
+/// file of a few KiB, or a flush.
+pub const NOWAIT_WRITE_MAX: usize = 8 * 1024;
+
+/// The largest output buffer of a write run on the loop's thread: what
+/// bounds an inflate's work (Node's streams pass 16 KiB).
+pub const NOWAIT_OUTPUT_MAX: usize = 64 * 1024;
+
+/// One write of the library on the handle's last input: its outcome, the
+/// output kept for [`ZlibHandle::take`].
+fn run_write(shared: &Mutex<Shared>, flush: i32, out_len: u32) -> Done {
+    let mut guard = lock(shared);
+    let s = &mut *guard;
+    let mut output = std::mem::take(&mut s.output);
+    output.clear();
+    output.resize(out_len as usize, 0);
+    let input = s.input.get(s.read..).unwrap_or(&[]);
+    let result = s.engine.write(flush, input, &mut output);
+    let done = match result {
+        Ok(avail) => {
+            s.read = s.input.len() - avail[1] as usize;
+            s.avail = avail;
+            output.truncate(out_len.saturating_sub(avail[0]) as usize);
+            Done::Unit
+        }
+        Err(e) => Done::Fail(e.failure()),
+    };
+    s.output = output;
+    done
 }
 
 /// `len` bytes of `b` from `off`, clamped to the buffer (Node checks the
