@@ -55,6 +55,10 @@ pub struct Load {
     /// The longest body read; past it the answer is cut, counted in
     /// [`LoadReport::truncated`], and its connection dropped.
     pub max_body: u64,
+    /// The `Accept-Encoding` header sent with each request (none: the
+    /// server sends the body as it is, and a compression middleware
+    /// leaves it alone). A browser sends `gzip, deflate, br`.
+    pub accept_encoding: Option<&'static str>,
 }
 
 impl Load {
@@ -70,6 +74,7 @@ impl Load {
             honor_retry_after: false,
             pause: Duration::ZERO,
             max_body: MAX_BODY_BYTES,
+            accept_encoding: None,
         }
     }
 }
@@ -304,7 +309,7 @@ async fn worker(
         }
         let once = tokio::time::timeout_at(
             hard_deadline.into(),
-            request(url, &mut conn, deadline, load.max_body, &mut t),
+            request(url, &mut conn, deadline, load, &mut t),
         );
         match once.await {
             Err(_) => {
@@ -445,15 +450,20 @@ async fn request(
     url: &LoopbackUrl,
     conn: &mut Option<SendRequest<Empty<Bytes>>>,
     deadline: Instant,
-    max_body: u64,
+    load: &Load,
     t: &mut Tally,
 ) -> Option<Duration> {
+    let max_body = load.max_body;
     if !open(url, conn, t).await {
         return None;
     }
     let sender = conn.as_mut()?;
-    let req = hyper::Request::get(url.path.as_str())
-        .header(hyper::header::HOST, format!("{}:{}", url.host, url.port))
+    let mut req = hyper::Request::get(url.path.as_str())
+        .header(hyper::header::HOST, format!("{}:{}", url.host, url.port));
+    if let Some(encodings) = load.accept_encoding {
+        req = req.header(hyper::header::ACCEPT_ENCODING, encodings);
+    }
+    let req = req
         .body(Empty::<Bytes>::new())
         .expect("a GET with a checked path builds");
     let t0 = Instant::now();

@@ -279,6 +279,9 @@ impl Plan {
         for (_, path) in PROBES {
             let mut probe = Load::new(format!("{base}{path}"), 1, self.duration);
             probe.pause = self.pause;
+            // As a browser asks: `compression` then compresses the static
+            // files (above its 1 KiB threshold) on the pool.
+            probe.accept_encoding = Some("gzip, deflate, br");
             loads.push(probe);
         }
         let reports = loadgen::run(&loads)?;
