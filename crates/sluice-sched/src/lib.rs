@@ -1,12 +1,18 @@
-//! Sets and reads the Linux scheduling policy of one thread of this process,
-//! named by its thread id (`gettid`).
+//! Sets and reads the Linux scheduling of one thread of this process, named
+//! by its thread id (`gettid`): its policy ([`set_policy`], [`policy`]) and
+//! its nice value ([`set_nice`], [`nice`]). This crate is the one way sluice
+//! sets a thread's scheduling.
 //!
 //! `sched_setscheduler(2)` on Linux takes a thread id: the policy belongs to
 //! the thread, not the process. Safe wrappers set the *calling* thread's
 //! policy (or a `pthread_t`'s policy and then the caller's nice value);
 //! sluice's guarded `Cpu` lane needs another thread's, so this crate holds
-//! the two `unsafe` calls, each with its proof, out of the `forbid(unsafe)`
-//! core.
+//! the `unsafe` calls (`gettid`, `sched_setscheduler`, `sched_getscheduler`),
+//! each with its proof, out of the `forbid(unsafe)` core.
+//!
+//! A nice value is per thread on Linux too (`setpriority(PRIO_PROCESS, tid)`
+//! names a thread); [`set_nice`] and [`nice`] wrap rustix's safe calls, so
+//! that the core reaches the scheduler through this crate alone.
 //!
 //! Only the normal policies are offered (`SCHED_OTHER`, `SCHED_BATCH`,
 //! `SCHED_IDLE`): their static priority is 0, and the thread's nice value is
@@ -20,7 +26,7 @@
 //!
 //! ```
 //! # #[cfg(target_os = "linux")] {
-//! use sluice_sched::{Policy, current_tid, policy, set_policy};
+//! use sluice_sched::{Policy, current_tid, nice, policy, set_nice, set_policy};
 //! let me = current_tid();
 //! let before = policy(me)?;
 //! set_policy(me, Policy::Batch)?;
@@ -28,6 +34,9 @@
 //! // Back from SCHED_BATCH to SCHED_OTHER needs no privilege (from
 //! // SCHED_IDLE it does: see `set_policy`).
 //! set_policy(me, before)?;
+//! // Raising a nice value needs no privilege (lowering it again does).
+//! set_nice(me, 19)?;
+//! assert_eq!(nice(me)?, 19);
 //! # }
 //! # Ok::<(), std::io::Error>(())
 //! ```
@@ -58,7 +67,8 @@ impl Policy {
     }
 }
 
-/// The calling thread's id, as `set_policy` and `policy` take it.
+/// The calling thread's id, as [`set_policy`], [`policy`], [`set_nice`] and
+/// [`nice`] take it.
 #[cfg(target_os = "linux")]
 pub fn current_tid() -> i32 {
     // SAFETY: `gettid` takes no arguments, touches no memory of ours and
@@ -143,12 +153,56 @@ pub fn policy(tid: i32) -> io::Result<Policy> {
     }
 }
 
+/// Sets thread `tid`'s nice value (the kernel clamps it to `-20..=19`),
+/// keeping its policy.
+///
+/// Raising a nice value needs no privilege. Lowering it below `20 -
+/// RLIMIT_NICE` needs `CAP_SYS_NICE` (the kernel's `can_nice`); otherwise
+/// this fails with `EACCES`. A `tid` of 0 names the calling thread, as in
+/// the kernel's own calls.
+///
+/// # Errors
+/// The kernel's: `ESRCH` when no thread has that id, `EACCES` as above;
+/// `EINVAL` for a negative `tid`.
+#[cfg(target_os = "linux")]
+pub fn set_nice(tid: i32, nice: i32) -> io::Result<()> {
+    Ok(rustix::process::setpriority_process(pid(tid)?, nice)?)
+}
+
+/// Thread `tid`'s nice value, `-20..=19` (0 names the calling thread).
+///
+/// # Errors
+/// `ESRCH` when no thread has that id; `EINVAL` for a negative `tid`.
+#[cfg(target_os = "linux")]
+pub fn nice(tid: i32) -> io::Result<i32> {
+    Ok(rustix::process::getpriority_process(pid(tid)?)?)
+}
+
+/// `tid` as rustix names a thread: `None` for the caller (0), an error for
+/// a negative id (no thread has one).
+#[cfg(target_os = "linux")]
+fn pid(tid: i32) -> io::Result<Option<rustix::process::Pid>> {
+    if tid < 0 {
+        return Err(io::Error::from_raw_os_error(libc::EINVAL));
+    }
+    Ok(rustix::process::Pid::from_raw(tid))
+}
+
 /// Elsewhere there is no per-thread policy to set.
 #[cfg(not(target_os = "linux"))]
 pub fn set_policy(_tid: i32, _policy: Policy) -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         "per-thread scheduling policies are Linux only",
+    ))
+}
+
+/// Elsewhere a nice value is the process's, not a thread's.
+#[cfg(not(target_os = "linux"))]
+pub fn set_nice(_tid: i32, _nice: i32) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "per-thread nice values are Linux only",
     ))
 }
 
@@ -179,5 +233,40 @@ mod tests {
         let err = set_policy(-1, Policy::Idle).unwrap_err();
         assert_eq!(err.raw_os_error(), Some(libc::EINVAL));
         assert!(policy(-1).is_err());
+        assert_eq!(
+            set_nice(-1, 10).unwrap_err().raw_os_error(),
+            Some(libc::EINVAL)
+        );
+        assert_eq!(nice(-1).unwrap_err().raw_os_error(), Some(libc::EINVAL));
+    }
+
+    #[test]
+    fn a_thread_raises_another_threads_nice_value_and_keeps_its_policy() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            tx.send(current_tid()).unwrap();
+            done_rx.recv().unwrap();
+            // The nice value is the thread's own: what it reads of itself.
+            nice(0).unwrap()
+        });
+        let tid = rx.recv().unwrap();
+        let mine = nice(current_tid()).unwrap();
+        assert_eq!(
+            nice(tid).unwrap(),
+            mine,
+            "a new thread inherits its creator's"
+        );
+        set_policy(tid, Policy::Batch).unwrap();
+        // Raising needs no privilege; 19 is the highest a thread can have.
+        set_nice(tid, 19).unwrap();
+        assert_eq!(nice(tid).unwrap(), 19);
+        assert_eq!(policy(tid).unwrap(), Policy::Batch, "the policy is kept");
+        assert_eq!(nice(current_tid()).unwrap(), mine, "only that thread moved");
+        // The kernel clamps: above 19 is 19.
+        set_nice(tid, 40).unwrap();
+        assert_eq!(nice(tid).unwrap(), 19);
+        done_tx.send(()).unwrap();
+        assert_eq!(t.join().unwrap(), 19);
     }
 }

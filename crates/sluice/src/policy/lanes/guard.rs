@@ -55,7 +55,7 @@ impl Guard {
 pub(super) fn guard_nices(lane_nice: i32) -> (i32, i32) {
     use rustix::process::{Resource, getrlimit};
     use rustix::thread::{CapabilitySet, capabilities};
-    let born = rustix::process::getpriority_process(None).unwrap_or(0);
+    let born = sluice_sched::nice(sluice_sched::current_tid()).unwrap_or(0);
     let idle = lane_nice.max(born);
     let cap = capabilities(None).is_ok_and(|c| c.effective.contains(CapabilitySet::SYS_NICE));
     let floor = if cap {
@@ -99,8 +99,7 @@ impl LaneCore {
     pub(super) fn guard_set(&self, g: &Guard, tid: i32, promote: bool) {
         #[cfg(not(loom))]
         {
-            let pid = rustix::process::Pid::from_raw(tid);
-            let nice = |n: i32| rustix::process::setpriority_process(pid, n).is_ok();
+            let nice = |n: i32| sluice_sched::set_nice(tid, n).is_ok();
             let ok = if promote {
                 let _ = nice(g.promoted_nice);
                 sluice_sched::set_policy(tid, sluice_sched::Policy::Other).is_ok()
@@ -141,7 +140,7 @@ fn may_leave_idle(source: &str, nice: i32) -> Result<(), ConfigError> {
     use rustix::thread::{CapabilitySet, capabilities};
     // A worker runs at the lane's nice value or the process's, whichever
     // is higher.
-    let born = rustix::process::getpriority_process(None).unwrap_or(0);
+    let born = sluice_sched::nice(sluice_sched::current_tid()).unwrap_or(0);
     let nice = nice.max(born);
     let cap = capabilities(None).is_ok_and(|c| c.effective.contains(CapabilitySet::SYS_NICE));
     let have = getrlimit(Resource::Nice).current.unwrap_or(u64::MAX);

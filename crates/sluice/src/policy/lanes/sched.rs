@@ -1,5 +1,6 @@
 //! A worker's scheduling policy, set through `sluice-sched` (the one way
-//! sluice sets a thread's policy), and the calling thread's id.
+//! sluice sets a thread's policy and nice value), and the calling thread's
+//! id.
 
 #[cfg(not(loom))]
 use crate::choice::CpuSched;

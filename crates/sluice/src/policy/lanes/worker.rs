@@ -307,14 +307,14 @@ impl LaneCore {
             // nice value, or the one it was born with if that is higher (a
             // process started under `nice -n 19` keeps its workers at 19,
             // even where root could raise them).
-            let tid = Some(rustix::thread::gettid());
-            let born = rustix::process::getpriority_process(tid).unwrap_or(0);
+            let tid = sluice_sched::current_tid();
+            let born = sluice_sched::nice(tid).unwrap_or(0);
             set_sched(self.settings.sched);
             // Set even when it equals `born`: `set_sched` may have passed
             // through nice 0. Raising a nice value needs no privilege, so
             // this cannot fail with EACCES; if it fails anyway, the worker
             // runs at the process's priority, as every other pool does.
-            let _ = rustix::process::setpriority_process(tid, self.settings.nice.max(born));
+            let _ = sluice_sched::set_nice(tid, self.settings.nice.max(born));
         }
         let _pinned = self.settings.pin.as_deref().and_then(pin_current);
         let shard = self.metrics.shards.lease();
