@@ -18,9 +18,7 @@ use std::sync::Mutex;
 /// installed.
 fn go_lab(line: &str) -> Option<(Value, String)> {
     static SERIAL: Mutex<()> = Mutex::new(());
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _serial = sluice::sync::lock(&SERIAL);
     let what = line.split_whitespace().next().unwrap_or(line);
     (!skipped(what)).then(|| lab(&format!("{line} --subjects go")))
 }

@@ -165,7 +165,7 @@ impl Registry {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
-        self.conns.lock().unwrap_or_else(|e| e.into_inner())
+        sluice::sync::lock(&self.conns)
     }
 
     /// Connections open now.
@@ -225,7 +225,7 @@ impl Registry {
 
     /// One line when the cap is hit, at most every 10 s.
     fn cap_line(&self) {
-        let mut last = self.last_cap_line.lock().unwrap_or_else(|e| e.into_inner());
+        let mut last = sluice::sync::lock(&self.last_cap_line);
         if last.is_some_and(|t| t.elapsed() < Duration::from_secs(10)) {
             return;
         }

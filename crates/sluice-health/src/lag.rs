@@ -1,8 +1,9 @@
 //! [`LoopMonitor`]: how late a tokio runtime's timers fire, as a histogram —
 //! the `monitorEventLoopDelay` of Node, for a Rust event loop.
 
-use crate::{HistogramSample, lock};
+use crate::HistogramSample;
 use sluice::BUCKET_BOUNDS;
+use sluice::sync::lock;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

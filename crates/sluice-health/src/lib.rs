@@ -55,14 +55,6 @@ pub use lag::{LagSnapshot, LoopMonitor, NoRuntime};
 pub use verdict::Verdict;
 pub use watch::Watch;
 
-/// Locks `m`, whatever a panicking holder left: the state behind this
-/// crate's mutexes (a window's start sample, the loop-lag histogram) is
-/// valid after every statement, so a panic elsewhere never leaves it torn
-/// (the rule of `sluice`'s sync shim, as tokio's `loom::std::Mutex`).
-fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 #[cfg(feature = "prometheus")]
 /// Prometheus text of a pool's counters and, if given, the loop's lag: what
 /// a service serves at `/metrics`.

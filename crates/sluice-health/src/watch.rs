@@ -1,7 +1,8 @@
 //! [`Watch`]: the doctor run continuously inside a service, so that its
 //! `/metrics` carries the verdict (`sluice_verdict`) next to the counters.
 
-use crate::{Diagnosis, Sample, Thresholds, diagnose, lock};
+use crate::{Diagnosis, Sample, Thresholds, diagnose};
+use sluice::sync::lock;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 

@@ -4,10 +4,11 @@
 
 use crate::LabConfig;
 use anyhow::{Context, bail};
+use sluice::sync::lock;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The helpers every experiment's Go program shares (pbkdf2-sha512, ms,
@@ -82,10 +83,7 @@ impl Toolchain {
     /// system's temporary directory, so the standard library is compiled
     /// once per machine, not per run).
     pub fn go_program(&self, experiment: &str) -> anyhow::Result<PathBuf> {
-        let mut built = self
-            .go_programs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut built = lock(&self.go_programs);
         let result = built
             .entry(experiment.to_string())
             .or_insert_with(|| self.build_go(experiment).map_err(|e| format!("{e:#}")));

@@ -3,6 +3,7 @@
 //! the gate: a lane kept full by a count, not by a clock, so tests and demos
 //! can build "the lane is saturated" exactly.
 
+use sluice::sync::{Unpoison, lock};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -54,11 +55,11 @@ impl Gate {
     /// assert_eq!(gate.waiting(), 0);
     /// ```
     pub fn hold(&self) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = lock(&self.state);
         let generation = s.generation;
         s.waiting += 1;
         while !s.open && s.generation == generation {
-            s = self.opened.wait(s).unwrap_or_else(|e| e.into_inner());
+            s = self.opened.wait(s).unpoisoned();
         }
         s.waiting -= 1;
     }
@@ -87,7 +88,7 @@ impl Gate {
         let until = now
             .checked_add(timeout)
             .unwrap_or(now + Duration::from_secs(86_400));
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = lock(&self.state);
         let generation = s.generation;
         s.waiting += 1;
         let end = loop {
@@ -102,11 +103,7 @@ impl Gate {
             if now >= until {
                 break HoldEnd::TimedOut;
             }
-            s = self
-                .opened
-                .wait_timeout(s, until - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            s = self.opened.wait_timeout(s, until - now).unpoisoned().0;
         };
         s.waiting -= 1;
         end
@@ -115,13 +112,13 @@ impl Gate {
     /// Wakes every holder to look at its `abandoned` flag (see
     /// [`hold_for`](Gate::hold_for)); releases none.
     pub fn wake_all(&self) {
-        let _s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let _s = lock(&self.state);
         self.opened.notify_all();
     }
 
     /// Releases every holder waiting now; returns how many.
     pub fn release(&self) -> u64 {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = lock(&self.state);
         s.generation += 1;
         self.opened.notify_all();
         s.waiting
@@ -129,13 +126,13 @@ impl Gate {
 
     /// Releases every holder, now and later (at shutdown).
     pub fn open_for_good(&self) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = lock(&self.state);
         s.open = true;
         self.opened.notify_all();
     }
 
     /// Holders waiting now.
     pub fn waiting(&self) -> u64 {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).waiting
+        lock(&self.state).waiting
     }
 }

@@ -100,6 +100,7 @@ mod policy;
 mod pool;
 #[cfg(feature = "metrics")]
 pub mod report;
+pub mod sync;
 mod task;
 #[cfg(feature = "tower")]
 pub mod tower;

@@ -19,6 +19,10 @@
 //!
 //! The nondeterministic inputs are pinned under loom: [`usable_cores`] is 2.
 //!
+//! The poison rule lives here too ([`Unpoison`], [`lock`]): every pool
+//! lock ignores poisoning, for the reason written once on `Unpoison`;
+//! `sluice::sync` offers the same rule to the crates around the pool.
+//!
 //! One set of re-exports serves both: `base` is `std`, or `loom` under
 //! `--cfg loom`, and only what differs between them (spawning, the pinned
 //! inputs) is switched item by item.
@@ -90,19 +94,61 @@ pub(crate) fn usable_cores() -> usize {
 pub(crate) const SPIN_ROUNDS: u32 = if cfg!(loom) { 0 } else { 1 };
 
 /// Locks `m`, whatever a panicking holder left behind: [`Unpoison`] on
-/// `m.lock()`.
+/// `m.lock()`. The shim's `Mutex` (loom's under `--cfg loom`); the crates
+/// around the pool take [`lock_std`] as `sluice::sync::lock`.
 pub(crate) fn lock<T>(m: &sync::Mutex<T>) -> sync::MutexGuard<'_, T> {
     m.lock().unpoisoned()
 }
 
-/// The one poison rule of the crate: a lock, or a condition variable's
-/// wait, ignores poisoning, as tokio's `loom::std::Mutex` does. No user code
-/// runs while a pool lock is held (a task's closure runs, and an aborted
-/// one is dropped, with every lock released: `task/mod.rs`), and each
-/// lock's state is whole after every statement of the pool's own code, so a
-/// panic there (a bug) leaves nothing half-made behind; a poisoned lock
-/// would only turn that one bug into a failure of every later call.
-pub(crate) trait Unpoison<G> {
+/// Locks a `std` mutex, whatever a panicking holder left behind: the one
+/// poison rule ([`Unpoison`]) for the crates around the pool.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+///
+/// let m = Arc::new(Mutex::new(1));
+/// let held = Arc::clone(&m);
+/// let _ = std::thread::spawn(move || {
+///     let _guard = held.lock().unwrap();
+///     panic!("a bug while holding the lock");
+/// })
+/// .join();
+/// assert!(m.is_poisoned());
+/// *sluice::sync::lock(&m) += 1;
+/// assert_eq!(*sluice::sync::lock(&m), 2);
+/// ```
+pub fn lock_std<T: ?Sized>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unpoisoned()
+}
+
+/// The one poison rule of sluice: a lock, or a condition variable's wait,
+/// ignores poisoning, as tokio's `loom::std::Mutex` does.
+///
+/// Poisoning marks a mutex whose holder panicked, in case it left the
+/// state half-made. Every lock that takes this rule keeps its state whole
+/// after each statement of its own code and runs no code of its users while
+/// held, so a panic under it (a bug) leaves nothing half-made behind, and a
+/// poisoned lock would only turn that one bug into a failure of every later
+/// call. In the pool, no user code runs while a pool lock is held: a task's
+/// closure runs, and an aborted one is dropped, with every lock released
+/// (`task/mod.rs`). A lock whose state a panic could leave half-made must
+/// not take this rule.
+///
+/// Implemented for [`std::sync::LockResult`], which `Mutex::lock`,
+/// `Condvar::wait` and `Condvar::wait_timeout` return (loom's too):
+///
+/// ```
+/// use sluice::sync::{Unpoison, lock};
+/// use std::sync::{Condvar, Mutex};
+/// use std::time::Duration;
+///
+/// let (m, cv) = (Mutex::new(0), Condvar::new());
+/// let guard = lock(&m);
+/// let (guard, timeout) = cv.wait_timeout(guard, Duration::ZERO).unpoisoned();
+/// assert!(timeout.timed_out());
+/// assert_eq!(*guard, 0);
+/// ```
+pub trait Unpoison<G> {
     /// The guard (or the wait's result), poisoned or not.
     fn unpoisoned(self) -> G;
 }

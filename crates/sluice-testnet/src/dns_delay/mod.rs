@@ -245,7 +245,7 @@ pub(crate) struct Shared {
 impl Shared {
     /// The counts, locked. Never held across an await.
     pub(crate) fn tally(&self) -> MutexGuard<'_, Tally> {
-        self.tally.lock().unwrap_or_else(|e| e.into_inner())
+        sluice::sync::lock(&self.tally)
     }
 
     /// Starts holding `ticket`, a query that came over TCP (`tcp`) or UDP,
