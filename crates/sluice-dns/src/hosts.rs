@@ -114,7 +114,7 @@ impl HostsFile {
             Answer::Ready(Err(_)) => None,
             Answer::WouldWait => return None,
         };
-        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut loaded = sluice::sync::lock(&self.loaded);
         if loaded.0 == stamp && stamp.is_some() {
             return Some(loaded.1.clone());
         }
@@ -134,7 +134,7 @@ impl HostsFile {
     /// The table for the file as it is now, re-read if it changed.
     fn current(&self) -> Arc<Table> {
         let stamp = std::fs::metadata(&self.path).ok().map(|m| Stamp::of(&m));
-        let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
+        let mut loaded = sluice::sync::lock(&self.loaded);
         if loaded.0 != stamp || stamp.is_none() {
             let text = std::fs::read_to_string(&self.path).unwrap_or_default();
             *loaded = (stamp, Arc::new(parse(&text)));

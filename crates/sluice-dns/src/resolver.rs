@@ -24,11 +24,12 @@ use super::system::{Mode, Source};
 use super::{DnsError, Family, gai, numeric, sort};
 use futures_util::FutureExt;
 use futures_util::future::{BoxFuture, Shared, WeakShared};
+use sluice::sync::lock;
 use sluice::{Lane, Pool};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A hickory resolver is kept for at most this many tokio runtimes.
@@ -99,12 +100,6 @@ struct Inner {
     deadline: Duration,
     /// Places for lookups asking the name servers (`max_queries_in_flight`).
     queries: Arc<tokio::sync::Semaphore>,
-}
-
-/// Locks `m`, ignoring poisoning: every critical section here leaves its
-/// data consistent (no user code runs under these locks).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Whether a lookup's local pass may wait for I/O (the hosts file read
