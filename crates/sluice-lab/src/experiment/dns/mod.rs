@@ -122,9 +122,15 @@ fn pool_cell(p: &Value) -> String {
     }
 }
 
-/// libuv's slow-I/O threshold at pool size `p`: (n + 1) / 2.
+/// libuv's slow-I/O threshold at pool size `p` (unset: libuv's 4),
+/// `(n + 1) / 2`: the core's `slow_work_thread_threshold`.
 fn libuv_rule(p: &Value) -> String {
-    p.as_u64().unwrap_or(4).div_ceil(2).to_string()
+    let n = p
+        .as_u64()
+        .map_or(sluice::compat::LIBUV_DEFAULT_THREADS, |n| {
+            usize::try_from(n).unwrap_or(usize::MAX)
+        });
+    sluice::compat::slow_work_thread_threshold(n).to_string()
 }
 
 /// One lookup run's row: the child's counts and time, the server's counts.

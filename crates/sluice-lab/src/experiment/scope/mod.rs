@@ -115,6 +115,13 @@ const NAME_SUFFIX: &str = "scope.sluice.test";
 /// signal's delivery and the resolver's first load on a busy machine.
 const DNS_MARGIN: Duration = Duration::from_millis(300);
 
+/// libuv's slow-I/O limit at pool size `pool`, `(P + 1) / 2`: the core's
+/// [`slow_work_thread_threshold`](sluice::compat::slow_work_thread_threshold).
+fn slow_io_limit(pool: u64) -> u64 {
+    let pool = usize::try_from(pool).unwrap_or(usize::MAX);
+    u64::try_from(sluice::compat::slow_work_thread_threshold(pool)).unwrap_or(u64::MAX)
+}
+
 /// How long the delay server holds each of `dns-32`'s lookups at pool
 /// `pool`, so that lookups still wait when the window ends (`watched`:
 /// from the start signal to the window's end).
@@ -126,7 +133,7 @@ const DNS_MARGIN: Duration = Duration::from_millis(300);
 /// one hold and the margin of the stop signal. With `ceil(P / 2) >= 32`
 /// nothing queues: every lookup is held through the span.
 fn dns_hold(pool: u64, watched: Duration) -> Duration {
-    let at_once = LOOKUPS.min(pool.div_ceil(2)).max(1);
+    let at_once = LOOKUPS.min(slow_io_limit(pool)).max(1);
     let rounds = LOOKUPS.div_ceil(at_once);
     let span = (watched + DNS_MARGIN).as_millis() as u64;
     Duration::from_millis(span.div_ceil(rounds.saturating_sub(1).max(1)))
@@ -202,8 +209,7 @@ fn truth(workload: &str, pool: u64) -> (u64, u64, Verdict) {
         "cpu-4x" => (pool, 3 * pool, Verdict::PoolSaturated),
         "read-2x" => (pool, pool, Verdict::PoolSaturated),
         "dns-32" => {
-            // libuv's slow-I/O limit, (P + 1) / 2.
-            let busy = LOOKUPS.min(pool.div_ceil(2));
+            let busy = LOOKUPS.min(slow_io_limit(pool));
             let queued = LOOKUPS - busy;
             let verdict = if busy == pool {
                 // P = 1: the limit is the whole pool.
@@ -588,7 +594,7 @@ impl Seen {
                 format!(
                     "dns-32 at pool {pool}: the delay server held each lookup {} ms, and at most {in_flight} at once (libuv's slow-I/O limit (P + 1) / 2 = {})",
                     hold.as_millis(),
-                    pool.div_ceil(2)
+                    slow_io_limit(pool)
                 ),
             ));
         }
@@ -748,7 +754,7 @@ mod tests {
         assert_eq!(dns_hold(16, watched), Duration::from_millis(500)); // 1500 / 3
         assert_eq!(dns_hold(64, watched), Duration::from_millis(1500));
         for pool in 1..=80u64 {
-            let at_once = LOOKUPS.min(pool.div_ceil(2));
+            let at_once = LOOKUPS.min(slow_io_limit(pool));
             let rounds = LOOKUPS.div_ceil(at_once) as u32;
             let hold = dns_hold(pool, watched);
             // The last round starts after the window and its margin (or,
