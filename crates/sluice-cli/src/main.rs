@@ -278,6 +278,27 @@ mod tests {
         out
     }
 
+    /// The lab writes the namespaced server's `--hold` with
+    /// `sluice_testnet::netns::hold_arg`; `lab-netns` must read it back
+    /// exactly.
+    #[test]
+    fn lab_netns_reads_the_hold_the_lab_writes() {
+        for hold in [
+            Duration::ZERO,
+            Duration::from_nanos(1),
+            Duration::from_nanos(33_333_333),
+            Duration::from_millis(1500),
+            Duration::from_secs(3600),
+        ] {
+            let text = sluice_testnet::netns::hold_arg(hold);
+            let m = cli()
+                .try_get_matches_from(["sluice", "lab-netns", "--hold", &text, "--", "true"])
+                .unwrap_or_else(|e| panic!("--hold {text:?}: {e}"));
+            let (_, m) = m.subcommand().expect("lab-netns");
+            assert_eq!(delay_flags(m).config().unwrap().hold, hold, "{text:?}");
+        }
+    }
+
     #[test]
     fn every_duration_flag_refuses_huge_negative_and_junk_by_name() {
         let flags = duration_flags();

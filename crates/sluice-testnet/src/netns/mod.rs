@@ -294,6 +294,13 @@ pub fn available(exe: &Path) -> Result<(), String> {
         .clone()
 }
 
+/// The child's `--hold` value: the one duration grammar's own text
+/// (`sluice_duration::format`, e.g. `1s 500ms`), which the child's flag
+/// reads back exactly with `parse_duration`; not a float re-printed as ms.
+pub fn hold_arg(hold: std::time::Duration) -> String {
+    sluice_duration::format(hold)
+}
+
 /// `cmd`, run inside the namespace by `exe lab-netns`, with a delay server
 /// configured as `server` writing its counts to `stats`. The environment
 /// changes and working directory of `cmd` carry over.
@@ -301,7 +308,7 @@ pub fn wrap(exe: &Path, cmd: &Command, server: &DelayConfig, stats: &Path) -> Co
     let mut w = Command::new(exe);
     w.arg("lab-netns")
         .arg("--hold")
-        .arg(format!("{}ms", server.hold.as_secs_f64() * 1e3))
+        .arg(hold_arg(server.hold))
         .arg("--ttl")
         .arg(server.ttl.to_string());
     for ip in server
@@ -342,4 +349,41 @@ pub fn finish(stats: &Path, guard: &HostGuard) -> anyhow::Result<Stats> {
 /// This process's thread count, from `/proc/self/task`.
 fn thread_count() -> std::io::Result<usize> {
     Ok(std::fs::read_dir("/proc/self/task")?.count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_hold_reaches_the_child_exactly() {
+        for hold in [
+            Duration::ZERO,
+            Duration::from_nanos(1),
+            Duration::from_millis(300),
+            Duration::from_nanos(33_333_333),
+            Duration::from_millis(1500),
+            Duration::from_secs(3600),
+        ] {
+            let cmd = wrap(
+                Path::new("sluice"),
+                &Command::new("true"),
+                &DelayConfig {
+                    hold,
+                    ..DelayConfig::default()
+                },
+                Path::new("stats.json"),
+            );
+            let args: Vec<_> = cmd.get_args().map(|a| a.to_str().unwrap()).collect();
+            let at = args.iter().position(|a| *a == "--hold").unwrap();
+            assert_eq!(args[at + 1], hold_arg(hold));
+            assert_eq!(
+                sluice_duration::parse_duration(args[at + 1]).unwrap(),
+                hold,
+                "{:?}",
+                args[at + 1]
+            );
+        }
+    }
 }
