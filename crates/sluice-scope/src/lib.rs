@@ -8,7 +8,7 @@
 //!   (reading its memory), `discovery.rs` (which threads are the pool),
 //!   `start_routine.rs` (telling them by what they were started with),
 //!   `addon.rs` (sluice's npm package: the addon that exports
-//!   `sluice_scope_lanes`).
+//!   `sluice_scope_lanes`), `container.rs` (its container and pod).
 //! - `sample/`: what one sample means (`syscalls.rs`, `classify.rs`), one
 //!   sample of every pool thread and the loop thread (`sampler.rs`),
 //!   libuv's queue depth from memory (`queue.rs`), sluice's own lanes
@@ -18,7 +18,8 @@
 //! - `verdict/`: a window of samples into a [`Report`] (`aggregate.rs`),
 //!   the doctor's [`Verdict`] (`doctor.rs`), since when the loop and the
 //!   pool have been in trouble (`onset.rs`), the table at the end
-//!   (`summary.rs`).
+//!   (`summary.rs`), one process of `--all` and its windows so far
+//!   (`watched.rs`).
 //! - `run/`: the two drivers: [`run()`] (one process) and `run::all` (`--all`,
 //!   every Node process on the host and in its containers, one watcher
 //!   thread each).
@@ -31,7 +32,7 @@
 //!   (what held the loop), a flame graph, the `.cpuprofile`.
 
 pub mod config;
-pub mod error;
+pub(crate) mod error;
 pub(crate) mod face;
 pub mod inspector;
 pub mod probe;

@@ -4,11 +4,12 @@
 //! Prometheus exposition for every process, its series labelled `pid`,
 //! `comm`, `container` and `pod`.
 
-use super::prometheus::{Exporter, encode_many};
+use super::prometheus::{Exporter, Totals, encode_many};
 use super::text;
 use crate::error::ScopeError;
-use crate::run::all::{Processes, Watched};
 use crate::verdict::aggregate::Report;
+use crate::verdict::watched::{Processes, Watched};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::net::SocketAddr;
 
@@ -159,6 +160,8 @@ pub(crate) struct HostPrometheus {
     exporter: Exporter,
     text: HostText,
     dirty: bool,
+    /// Each watched process's counters over its windows, by PID.
+    totals: BTreeMap<u32, Totals>,
 }
 
 impl HostPrometheus {
@@ -170,16 +173,18 @@ impl HostPrometheus {
             exporter,
             text: HostText::default(),
             dirty: false,
+            totals: BTreeMap::new(),
         })
     }
 }
 
-/// The exposition of every process still watched that has a window.
-pub(crate) fn exposition(procs: &Processes) -> String {
+/// The exposition of every process still watched that has a window, with
+/// its counters from `totals`.
+pub(crate) fn exposition(procs: &Processes, totals: &BTreeMap<u32, Totals>) -> String {
     let entries: Vec<_> = procs
         .values()
         .filter(|w| w.ended.is_none())
-        .filter_map(|w| Some((w.labels(), w.last.as_ref()?, &w.totals)))
+        .filter_map(|w| Some((w.labels(), w.last.as_ref()?, totals.get(&w.pid)?)))
         .collect();
     if entries.is_empty() {
         return "# sluice scope --all: no window completed yet\n".into();
@@ -189,27 +194,64 @@ pub(crate) fn exposition(procs: &Processes) -> String {
 
 impl HostFace for HostPrometheus {
     fn added(&mut self, w: &Watched) -> Result<(), ScopeError> {
+        // A new process, even under a PID seen before: counted from zero.
+        self.totals.remove(&w.pid);
         self.text.added(w)
     }
 
     fn report(&mut self, w: &Watched, r: &Report) -> Result<(), ScopeError> {
         self.dirty = true;
+        self.totals.entry(w.pid).or_default().add(r);
         self.text.report(w, r)
     }
 
     fn ended(&mut self, w: &Watched) -> Result<(), ScopeError> {
         self.dirty = true;
+        // An ended process leaves the exposition.
+        self.totals.remove(&w.pid);
         self.text.ended(w)
     }
 
     fn tick(&mut self, procs: &Processes) -> Result<(), ScopeError> {
         if std::mem::take(&mut self.dirty) {
-            self.exporter.set_page(exposition(procs));
+            self.exporter.set_page(exposition(procs, &self.totals));
         }
         Ok(())
     }
 
     fn finish(&mut self) -> Result<bool, ScopeError> {
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::watched::tests::watched;
+
+    #[test]
+    fn the_exposition_sums_each_process_windows_and_leaves_ended_ones_out() {
+        let mut procs = Processes::new();
+        let mut totals = BTreeMap::new();
+        // Two windows of 1 s, every sample of the one pool thread busy.
+        for w in [watched(10, Some(100), false), watched(11, Some(100), true)] {
+            let r = w.last.clone().unwrap();
+            let t: &mut Totals = totals.entry(w.pid).or_default();
+            t.add(&r);
+            t.add(&r);
+            procs.insert(w.pid, w);
+        }
+        let page = exposition(&procs, &totals);
+        let labels = "pid=\"10\",comm=\"node\",container=\"\",pod=\"\"";
+        for want in [
+            format!("sluice_scope_pool_saturated_seconds_total{{{labels}}} 2.0"),
+            format!("sluice_scope_pool_busy_thread_seconds_total{{{labels}}} 2.0"),
+        ] {
+            assert!(page.contains(&want), "{want} missing:\n{page}");
+        }
+        assert!(
+            !page.contains("pid=\"11\""),
+            "an ended process left:\n{page}"
+        );
     }
 }

@@ -8,8 +8,8 @@ use super::host::HostFace;
 use super::screen::Screen;
 use super::tui::{push, render, verdict_color};
 use crate::error::ScopeError;
-use crate::run::all::{Processes, Watched};
 use crate::verdict::aggregate::Report;
+use crate::verdict::watched::{Processes, Watched};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
@@ -260,53 +260,7 @@ impl HostFace for HostTui {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::container::Placement;
-    use crate::sample::classify::{IdleWait, ThreadState};
-    use crate::sample::sampler::Tick;
-    use crate::target::discovery::{Method, Pool, PoolStatus};
-    use crate::verdict::aggregate::{Context, Window};
-
-    fn watched(pid: u32, sat: Option<usize>, ended: bool) -> Watched {
-        // A window of 100 samples with `busy` of them every thread busy.
-        let last = sat.map(|busy: usize| {
-            let status = PoolStatus::Started(Pool {
-                method: Method::Memory,
-                tids: vec![1],
-                idle: IdleWait::AnyFutex,
-                evidence: vec![],
-            });
-            let mut win = Window::new(vec![1]);
-            for i in 0..100 {
-                let state = if i < busy {
-                    ThreadState::OnCpu
-                } else {
-                    ThreadState::Idle
-                };
-                win.add(
-                    &Tick {
-                        pool: vec![state],
-                        loop_state: ThreadState::Idle,
-                    },
-                    None,
-                );
-            }
-            win.finish(Context::bare(1.0, pid, &status))
-        });
-        Watched {
-            pid,
-            comm: "node".into(),
-            exe: "/usr/bin/node".into(),
-            placement: Placement::default(),
-            found: String::new(),
-            last,
-            totals: Default::default(),
-            windows: 1,
-            saturation_sum: 0.0,
-            sampler_cpu_sum: 0.0,
-            verdicts: Default::default(),
-            ended: ended.then(|| "exited".into()),
-        }
-    }
+    use crate::verdict::watched::tests::watched;
 
     #[test]
     fn most_saturated_first_then_unreported_then_ended() {

@@ -12,10 +12,10 @@ use tungstenite::{Message, WebSocket};
 
 /// The largest message accepted: a long profile of a big program is tens
 /// of megabytes; past this the profile is refused, not cut.
-pub const MAX_MESSAGE: usize = 1 << 30;
+pub(crate) const MAX_MESSAGE: usize = 1 << 30;
 
 /// A connected DevTools session.
-pub struct Cdp {
+pub(crate) struct Cdp {
     ws: WebSocket<TcpStream>,
     pid: u32,
     addr: SocketAddr,
@@ -36,7 +36,7 @@ impl Cdp {
     /// Opens the WebSocket at `ws://addr{path}` (call it inside the
     /// target's network namespace). `alive` tells an exited process from a
     /// broken connection.
-    pub fn connect(
+    pub(crate) fn connect(
         pid: u32,
         addr: SocketAddr,
         path: &str,
@@ -95,7 +95,7 @@ impl Cdp {
 
     /// Sends `method` without waiting for its answer (for a command that
     /// closes the connection).
-    pub fn send(&mut self, method: &str, params: Value) -> Result<(), InspectorError> {
+    pub(crate) fn send(&mut self, method: &str, params: Value) -> Result<(), InspectorError> {
         let id = self.next_id;
         self.next_id += 1;
         let text = json!({"id": id, "method": method, "params": params}).to_string();
@@ -108,7 +108,7 @@ impl Cdp {
     }
 
     /// Calls `method` and waits up to `timeout` for its result.
-    pub fn call(
+    pub(crate) fn call(
         &mut self,
         method: &str,
         params: Value,
@@ -176,7 +176,7 @@ impl Cdp {
 
     /// Reads until the inspector closes the connection, or `timeout`.
     /// Returns whether it closed.
-    pub fn wait_closed(&mut self, timeout: Duration) -> bool {
+    pub(crate) fn wait_closed(&mut self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -200,7 +200,7 @@ impl Cdp {
     }
 
     /// Closes the WebSocket politely (the inspector stays as it was).
-    pub fn close(mut self) {
+    pub(crate) fn close(mut self) {
         let _ = self.ws.close(None);
         let _ = self.wait_closed(Duration::from_secs(2));
     }

@@ -64,7 +64,7 @@ impl InspectFlags {
     /// Reads process `pid`'s flags from `/proc`. An unreadable environment
     /// (another user's process) leaves `NODE_OPTIONS` unread.
     pub fn of_process(pid: u32) -> std::io::Result<InspectFlags> {
-        let argv = crate::run::cmdline::argv(pid)?;
+        let argv = crate::target::argv(pid)?;
         let node_options = std::fs::read(format!("/proc/{pid}/environ"))
             .ok()
             .and_then(|env| {

@@ -33,18 +33,18 @@
 //! which it keeps. A later SIGUSR1 opens the inspector again. An inspector
 //! that was open before scope came is left open; only scope's session ends.
 
-pub mod cdp;
+pub(crate) mod cdp;
 pub mod discover;
-pub mod error;
+pub(crate) mod error;
 pub mod flags;
 mod late;
 mod main_thread;
-pub mod netns;
+pub(crate) mod netns;
 pub mod signal;
 pub mod sockets;
 
 use cdp::Cdp;
-use error::InspectorError;
+pub use error::InspectorError;
 use flags::InspectFlags;
 use main_thread::MainThread;
 use serde_json::{Value, json};

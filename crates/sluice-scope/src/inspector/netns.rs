@@ -10,7 +10,7 @@ use nix::sched::{CloneFlags, setns};
 use std::os::unix::fs::MetadataExt;
 
 /// Whether process `pid` is in another network namespace than this one.
-pub fn is_foreign(pid: u32) -> Result<bool, InspectorError> {
+pub(crate) fn is_foreign(pid: u32) -> Result<bool, InspectorError> {
     let ino = |path: String| {
         std::fs::metadata(&path)
             .map(|m| m.ino())
@@ -20,7 +20,7 @@ pub fn is_foreign(pid: u32) -> Result<bool, InspectorError> {
 }
 
 /// Runs `connect` on a new thread in process `pid`'s network namespace.
-pub fn run_in<T: Send + 'static>(
+pub(crate) fn run_in<T: Send + 'static>(
     pid: u32,
     connect: impl FnOnce() -> Result<T, InspectorError> + Send + 'static,
 ) -> Result<T, InspectorError> {

@@ -33,10 +33,11 @@
 //! and the parser checks the process id again).
 
 pub mod events;
-pub mod sites;
+pub(crate) mod sites;
 pub mod stats;
 pub mod tracefs;
 
+pub use sites::Site;
 pub use stats::{Kind, KindReport, ProbeReport};
 
 use crate::error::ProbeRefusal;

@@ -26,7 +26,7 @@ use crate::target::image::{Function, LibuvImage};
 use iced_x86::{Decoder, DecoderOptions, FlowControl};
 
 /// Offset of `work_req` in `uv_work_t` on 64-bit libuv 1.x.
-pub const WORK_REQ_OFFSET: u64 = 0x58;
+pub(crate) const WORK_REQ_OFFSET: u64 = 0x58;
 
 /// One uprobe: its event name, file offset and fetch arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub struct Site {
 /// An indirect call found in a function: its link-time address and that
 /// of the next instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CallSite {
+pub(crate) struct CallSite {
     /// The call instruction.
     pub at: u64,
     /// The instruction after it (where the call returns).
@@ -51,7 +51,7 @@ pub struct CallSite {
 }
 
 /// The indirect calls (`call *...`) in `f`.
-pub fn indirect_calls(f: &Function) -> Vec<CallSite> {
+pub(crate) fn indirect_calls(f: &Function) -> Vec<CallSite> {
     let mut d = Decoder::with_ip(64, &f.code, f.addr, DecoderOptions::NONE);
     let mut out = Vec::new();
     while d.can_decode() {
@@ -67,7 +67,7 @@ pub fn indirect_calls(f: &Function) -> Vec<CallSite> {
 }
 
 /// Whether `f` calls `target` directly.
-pub fn calls(f: &Function, target: u64) -> bool {
+pub(crate) fn calls(f: &Function, target: u64) -> bool {
     let mut d = Decoder::with_ip(64, &f.code, f.addr, DecoderOptions::NONE);
     while d.can_decode() {
         let i = d.decode();
@@ -83,7 +83,7 @@ pub fn calls(f: &Function, target: u64) -> bool {
 }
 
 /// The probe sites of `image`, or why it cannot be probed.
-pub fn sites(image: &LibuvImage) -> Result<Vec<Site>, ProbeRefusal> {
+pub(crate) fn sites(image: &LibuvImage) -> Result<Vec<Site>, ProbeRefusal> {
     let s = &image.symbols;
     let mut missing = Vec::new();
     for (name, found) in [

@@ -13,9 +13,9 @@
 pub mod analysis;
 pub mod cpuprofile;
 pub mod flame;
-pub mod report;
+pub(crate) mod report;
 pub mod sync_api;
 pub mod take;
 
-pub use report::ProfileReport;
+pub use report::{Files, InspectorReport, ProfileReport};
 pub use take::{Consent, ProfileConfig, take};

@@ -14,21 +14,23 @@
 //!   after window, and sends each [`Report`] to the main thread, which
 //!   hands it to the face. A process that exits is dropped.
 //! - **Labels**: `pid`, `comm`, and where the cgroup path names them the
-//!   container ID and the Kubernetes pod UID (`run/container.rs`).
+//!   container ID and the Kubernetes pod UID (`target/container.rs`).
+//! - **Each process** ([`Watched`], in `verdict/watched.rs`): who it is and
+//!   its windows so far; the faces read it, the loop here counts windows in.
 //! - **Faces** (`face/host.rs`, `face/host_tui.rs`): one text line or one
 //!   JSON object per process per window, one Prometheus exposition for all,
 //!   or the terminal view: one line per process sorted by saturation, Enter
 //!   for the per-process view.
 
 pub use super::cmdline::CmdlineFilter;
+pub use crate::target::container::Placement;
+pub use crate::verdict::watched::{Processes, Watched};
 
-use super::container::{self, Placement};
 use crate::config::Face as FaceKind;
 use crate::error::ScopeError;
 use crate::face::host::{HostFace, HostJson, HostPrometheus, HostText, json_line};
 use crate::face::host_tui::HostTui;
 use crate::face::json::JsonLines;
-use crate::face::prometheus::Totals;
 use crate::run::{End, install_signals};
 use crate::sample::session::{Options, Session};
 use crate::target::{ImageCache, Target};
@@ -85,90 +87,6 @@ impl Default for HostConfig {
         HostConfig::new()
     }
 }
-
-/// One watched process.
-#[derive(Debug, Clone)]
-pub struct Watched {
-    /// Its PID (as this host sees it).
-    pub pid: u32,
-    /// Its `comm`.
-    pub comm: String,
-    /// Its executable, as `/proc/PID/exe` names it.
-    pub exe: String,
-    /// Its container and pod, if any.
-    pub placement: Placement,
-    /// How its pool was found (updated as windows come).
-    pub found: String,
-    /// Its last window.
-    pub last: Option<Report>,
-    /// Counters over its windows (for the exporter).
-    pub(crate) totals: Totals,
-    /// Windows seen.
-    pub windows: usize,
-    /// Sum of saturation over windows (for the mean).
-    pub saturation_sum: f64,
-    /// Sum of the sampler's CPU over windows (for the mean).
-    pub sampler_cpu_sum: f64,
-    /// Windows per verdict.
-    pub verdicts: BTreeMap<&'static str, usize>,
-    /// Why watching it ended (exited, or an error), if it did.
-    pub ended: Option<String>,
-}
-
-impl Watched {
-    /// The container ID shortened to 12 digits as `docker ps` shows it, or
-    /// `-` on the host.
-    pub fn container_short(&self) -> &str {
-        self.placement
-            .container
-            .as_deref()
-            .map_or("-", |c| &c[..12.min(c.len())])
-    }
-
-    /// The Prometheus labels: `pid`, `comm`, `container` (full ID, empty
-    /// on the host), `pod` (empty when none).
-    pub fn labels(&self) -> Vec<(String, String)> {
-        vec![
-            ("pid".into(), self.pid.to_string()),
-            ("comm".into(), self.comm.clone()),
-            (
-                "container".into(),
-                self.placement.container.clone().unwrap_or_default(),
-            ),
-            ("pod".into(), self.placement.pod.clone().unwrap_or_default()),
-        ]
-    }
-
-    /// `target`, before its first window.
-    fn new(target: &Target) -> Watched {
-        Watched {
-            pid: target.pid,
-            comm: target.comm.clone(),
-            exe: target.exe.clone(),
-            placement: container::of_process(target.pid),
-            found: "attaching".into(),
-            last: None,
-            totals: Totals::default(),
-            windows: 0,
-            saturation_sum: 0.0,
-            sampler_cpu_sum: 0.0,
-            verdicts: BTreeMap::new(),
-            ended: None,
-        }
-    }
-
-    fn add(&mut self, r: &Report) {
-        self.totals.add(r);
-        self.windows += 1;
-        self.saturation_sum += r.saturation_pct;
-        self.sampler_cpu_sum += r.sampler_cpu_pct;
-        *self.verdicts.entry(r.verdict.as_str()).or_default() += 1;
-        self.last = Some(r.clone());
-    }
-}
-
-/// Every watched process, by PID.
-pub type Processes = BTreeMap<u32, Watched>;
 
 /// What a run of `--all` did.
 #[derive(Debug)]

@@ -63,19 +63,8 @@ impl Eq for CmdlineFilter {}
 /// `/proc/PID/cmdline` with its arguments joined by spaces; `None` when it
 /// cannot be read or is empty.
 pub(crate) fn command_line(pid: u32) -> Option<String> {
-    let args = argv(pid).ok()?;
+    let args = crate::target::argv(pid).ok()?;
     (!args.is_empty()).then(|| args.join(" "))
-}
-
-/// `/proc/PID/cmdline` split into its arguments (NUL-separated; empty ones
-/// dropped, invalid UTF-8 replaced), `argv[0]` first.
-pub(crate) fn argv(pid: u32) -> std::io::Result<Vec<String>> {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline"))?;
-    Ok(raw
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect())
 }
 
 #[cfg(test)]

@@ -9,11 +9,9 @@
 //!   `face/host*.rs`.
 //! - `cmdline.rs`: `--cmdline` filters, and `/proc/PID/cmdline`'s
 //!   arguments.
-//! - `container.rs`: which container and pod a process runs in.
 
 pub mod all;
 pub(crate) mod cmdline;
-pub(crate) mod container;
 
 use crate::config::{Face as FaceKind, ScopeConfig};
 use crate::error::ScopeError;

@@ -42,7 +42,7 @@ use sluice_health::Verdict;
 use std::collections::BTreeMap;
 
 /// The lanes, as their threads are named: `(lane, comm)`.
-pub const THREAD_NAMES: [(sluice::Lane, &str); 3] = [
+pub(crate) const THREAD_NAMES: [(sluice::Lane, &str); 3] = [
     (sluice::Lane::Cpu, sluice::Lane::Cpu.thread_name()),
     (sluice::Lane::FastIo, sluice::Lane::FastIo.thread_name()),
     (sluice::Lane::SlowIo, sluice::Lane::SlowIo.thread_name()),

@@ -13,8 +13,10 @@
 
 pub mod classify;
 pub(crate) mod lane_gauges;
-pub mod lanes;
+pub(crate) mod lanes;
 pub(crate) mod queue;
 pub(crate) mod sampler;
 pub mod session;
 pub mod syscalls;
+
+pub use lanes::LaneReport;

@@ -11,8 +11,10 @@
 //!   telling them by what they were started with.
 //! - `addon.rs`: sluice's npm package in the process (the mapped addon
 //!   that exports `sluice_scope_lanes`, and where that symbol lies).
+//! - `container.rs`: which container and pod the process runs in.
 
 pub(crate) mod addon;
+pub(crate) mod container;
 pub mod discovery;
 pub mod image;
 pub mod maps;
@@ -325,6 +327,17 @@ fn start_time(pid: u32) -> Option<u64> {
         return None;
     }
     stat_field(&stat, 22)
+}
+
+/// `/proc/PID/cmdline` split into its arguments (NUL-separated; empty ones
+/// dropped, invalid UTF-8 replaced), `argv[0]` first.
+pub(crate) fn argv(pid: u32) -> std::io::Result<Vec<String>> {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline"))?;
+    Ok(raw
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect())
 }
 
 /// The ids of the processes in `/proc`, in the directory's order.
