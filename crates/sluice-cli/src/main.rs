@@ -5,6 +5,8 @@
 
 mod dns_delay;
 mod flags;
+#[cfg(test)]
+mod golden;
 mod lab;
 mod scope;
 mod serve;
