@@ -87,20 +87,25 @@ impl JsonLines {
         Ok(())
     }
 
-    /// One window: the report and its `timestamp`.
+    /// One window: the report and its `timestamp` ([`document`]).
     pub(crate) fn report(&mut self, r: &Report) -> Result<(), ScopeError> {
         if !self.wanted() {
             return Ok(());
         }
-        let mut v = serde_json::to_value(r).expect("a report serialises");
-        if let Some(o) = v.as_object_mut() {
-            o.insert(
-                "timestamp".into(),
-                humantime::format_rfc3339_millis(std::time::SystemTime::now())
-                    .to_string()
-                    .into(),
-            );
-        }
-        self.write(&v)
+        self.write(&document(r))
     }
+}
+
+/// One window's line of `--json`: the report's fields and `timestamp`.
+pub(crate) fn document(r: &Report) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).expect("a report serialises");
+    if let Some(o) = v.as_object_mut() {
+        o.insert(
+            "timestamp".into(),
+            humantime::format_rfc3339_millis(std::time::SystemTime::now())
+                .to_string()
+                .into(),
+        );
+    }
+    v
 }

@@ -14,6 +14,8 @@
 //! `crate::run` drives them: attach, one [`Report`] per window, the
 //! summary at the end.
 
+#[cfg(test)]
+mod golden;
 pub(crate) mod host;
 pub(crate) mod host_tui;
 pub(crate) mod json;

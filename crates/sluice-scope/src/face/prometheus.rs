@@ -596,7 +596,7 @@ pub(super) mod tests {
     /// summed over windows; the page read by a strict parser.
     /// A 2 s window with CPU figures, and probe mode's cpu kind: 3 started
     /// (waits of 0.5 ms, 2 ms, 20 s), 2 completed (runs of 30 and 40 ms).
-    fn probed_report() -> Report {
+    pub(in crate::face) fn probed_report() -> Report {
         use crate::probe::stats::ProbeReport;
         let mut r = window_report();
         r.window_s = 2.0;
