@@ -66,10 +66,31 @@ pub(crate) fn submit(
     lane: Lane,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
+    submit_in(inbox, lane, false, work)
+}
+
+/// As [`submit`], ahead of the lane's queued tasks
+/// ([`sluice::Permit::spawn_first`]): for short work (a zlib stream's
+/// write) that must not wait behind a queue of long tasks (password hashes).
+pub(crate) fn submit_first(
+    inbox: &Inbox,
+    lane: Lane,
+    work: impl FnOnce() -> Done + Send + 'static,
+) -> napi::Result<f64> {
+    submit_in(inbox, lane, true, work)
+}
+
+fn submit_in(
+    inbox: &Inbox,
+    lane: Lane,
+    first: bool,
+    work: impl FnOnce() -> Done + Send + 'static,
+) -> napi::Result<f64> {
     let pool = pool()?;
     let settle = Settle::open(inbox);
     let id = settle.id;
     match pool.try_reserve(lane) {
+        Ok(place) if first => drop(place.spawn_first(move || run_settled(settle, work))),
         Ok(place) => drop(place.spawn(move || run_settled(settle, work))),
         Err(busy) => settle.finish(Done::Fail(Failure {
             lane: Some(lane_name(busy.lane())),

@@ -138,3 +138,47 @@ fn queue_timeout_applies_to_every_task_of_the_lane() {
     gate.release(vec![blocker]);
     assert_lane!(pool, Lane::FastIo, expired_total: 3, queue_depth: 0, completed_total: 1);
 }
+
+/// `spawn_first`: with the lane's one thread held, tasks queued with it run
+/// before those queued without it, each part in the order it came; the
+/// libuv policy keeps libuv's one FIFO.
+#[test]
+fn spawn_first_runs_ahead_of_the_queued_rest_in_order() {
+    use std::sync::{Arc, Mutex};
+    for libuv in [false, true] {
+        let pool = if libuv {
+            common::libuv(1)
+        } else {
+            common::fixed().threads(Lane::Cpu, 1).build().unwrap()
+        };
+        let (gate, held) = Gate::held(&pool, Lane::Cpu, 1, 1);
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for (i, first) in [false, false, true, false, true, true]
+            .into_iter()
+            .enumerate()
+        {
+            let log = Arc::clone(&order);
+            let permit = pool.try_reserve(Lane::Cpu).unwrap();
+            let f = move || log.lock().unwrap().push(i);
+            tasks.push(if first {
+                permit.spawn_first(f)
+            } else {
+                permit.spawn(f)
+            });
+        }
+        gate.release(held);
+        for t in tasks {
+            t.wait().unwrap();
+        }
+        let want: Vec<usize> = if libuv {
+            (0..6).collect()
+        } else {
+            vec![2, 4, 5, 0, 1, 3]
+        };
+        assert_eq!(*order.lock().unwrap(), want, "libuv policy: {libuv}");
+        let snap = pool.metrics();
+        assert_eq!(snap.lane(Lane::Cpu).completed_total, 7);
+        assert_eq!(snap.lane(Lane::Cpu).queue_depth, 0);
+    }
+}

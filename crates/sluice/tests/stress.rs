@@ -1,4 +1,5 @@
-//! Many submitters, 100 000 tasks, random cancels, panics and deadlines:
+//! Many submitters, 100 000 tasks (a quarter of them `spawn_first`),
+//! random cancels, panics and deadlines:
 //! afterwards every counter balances exactly and agrees with what the
 //! submitters saw.
 
@@ -62,6 +63,12 @@ fn submit(pool: &Pool, seed: u64, per: usize, seen: &Seen) {
             // Some deadlines pass before a worker gets there, some not.
             let at = Instant::now() + Duration::from_micros(rng.random_range(0..200));
             pool.spawn_before(lane, at, job)
+        } else if rng.random_ratio(1, 4) {
+            // The front part of the lane's queue.
+            match pool.try_reserve(lane) {
+                Ok(permit) => permit.spawn_first(job),
+                Err(_) => pool.spawn(lane, job),
+            }
         } else {
             pool.spawn(lane, job)
         };

@@ -18,7 +18,9 @@
 //! the first write, `unzip`'s header sniffing, the dictionary retry, the
 //! gzip member loop, and the same error messages, codes and numbers. A
 //! write is one call of the library, as Node makes it; on the `Cpu` lane
-//! it runs as a task and ends with a [`sluice::checkpoint`].
+//! it runs as a task queued ahead of the lane's long ones
+//! ([`sluice::Permit::spawn_first`]) and ends with a [`sluice::checkpoint`];
+//! a small one runs on the loop's thread (the no-wait path, [`ZlibHandle::write`]).
 
 #![allow(unsafe_code)]
 
@@ -28,7 +30,7 @@ mod zlib;
 
 use crate::inbox::{Inbox, NowaitOp};
 use crate::outcome::{Done, Failure};
-use crate::pool::submit;
+use crate::pool::submit_first;
 use brotli::BrotliEngine;
 use ffi::*;
 use napi::bindgen_prelude::BufferSlice;
@@ -274,7 +276,10 @@ impl ZlibHandle {
             return Ok(inbox.settled_now(NowaitOp::Zlib, done));
         }
         let shared = self.shared.clone();
-        submit(inbox, Lane::Cpu, move || {
+        // Ahead of the lane's queued tasks: a write is at most a few
+        // milliseconds of the library (one call, its output bounded by
+        // `out_len`), and must not wait behind a flood of password hashes.
+        submit_first(inbox, Lane::Cpu, move || {
             let done = run_write(&shared, flush, out_len);
             sluice::checkpoint();
             done

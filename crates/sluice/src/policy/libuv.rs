@@ -374,6 +374,7 @@ impl Scheduler for Libuv {
         Ok(Slot {
             lane,
             was_empty: false,
+            first: false,
         })
     }
 

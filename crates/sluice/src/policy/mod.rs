@@ -127,4 +127,8 @@ pub(crate) struct Slot {
     /// The lane's queue was empty before this reservation (the moment a
     /// submit may open a saturated interval).
     pub(crate) was_empty: bool,
+    /// The task goes to the front part of the lane's queue, ahead of the
+    /// tasks queued without it ([`Permit::spawn_first`](crate::Permit::spawn_first)).
+    /// The libuv policy keeps libuv's one queue and ignores it.
+    pub(crate) first: bool,
 }

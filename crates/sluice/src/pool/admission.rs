@@ -86,6 +86,47 @@ impl Permit {
         self.inner.submit_in(slot, self.lane, deadline, f)
     }
 
+    /// Runs `f` in the reserved place, ahead of the lane's tasks that were
+    /// queued without `spawn_first`: a worker that finishes its task takes
+    /// the oldest of these first. For short work that must not wait behind
+    /// a queue of long tasks in the same lane (a zlib stream's chunk behind
+    /// a flood of password hashes); it still waits for a worker to be
+    /// free, and tasks queued this way run in the order they came. A steady
+    /// stream of them keeps the others waiting: use it for work much
+    /// shorter than the lane's long tasks. The libuv policy has one queue,
+    /// as libuv does, and runs it as [`spawn`](Self::spawn).
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::{Arc, Barrier, Mutex};
+    ///
+    /// let pool = Pool::builder().threads(Lane::Cpu, 1).build()?;
+    /// let gate = Arc::new(Barrier::new(2));
+    /// let held = Arc::clone(&gate);
+    /// let busy = pool.spawn(Lane::Cpu, move || { held.wait(); });
+    /// let order = Arc::new(Mutex::new(Vec::new()));
+    /// let log = |name: &'static str| { let o = Arc::clone(&order); move || o.lock().unwrap().push(name) };
+    /// let long = pool.spawn(Lane::Cpu, log("long"));                          // queued first
+    /// let short = pool.try_reserve(Lane::Cpu)?.spawn_first(log("short"));     // runs first
+    /// gate.wait();
+    /// busy.wait()?; long.wait()?; short.wait()?;
+    /// assert_eq!(*order.lock().unwrap(), ["short", "long"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use = "the task's result is only seen through its handle"]
+    pub fn spawn_first<F, T>(mut self, f: F) -> Task<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let slot = self.slot.take().map(|mut slot| {
+            slot.first = true;
+            slot
+        });
+        let deadline = self.inner.default_deadline(self.lane);
+        self.inner.submit_in(slot, self.lane, deadline, f)
+    }
+
     /// Runs `f` in the reserved place, if a worker takes it before
     /// `deadline` (see [`Pool::spawn_before`](crate::Pool::spawn_before)).
     #[must_use = "the task's result is only seen through its handle"]

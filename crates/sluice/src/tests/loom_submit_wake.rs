@@ -43,3 +43,26 @@ fn loom_two_submitters_one_worker() {
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
     });
 }
+
+/// The queue's two parts (`park/README.md`): a task pushed to the front
+/// part while the worker searches the other, or falls asleep, still runs.
+#[test]
+fn loom_spawn_first_beside_a_plain_submit_one_worker() {
+    loom::model(|| {
+        let pool = one_thread_pool();
+        let p = pool.clone();
+        let other = thread::spawn(move || {
+            let permit = p.try_reserve(Lane::FastIo).unwrap();
+            permit.spawn_first(|| 10).wait()
+        });
+        let mine = pool.spawn(Lane::FastIo, || 20).wait();
+        assert_eq!(mine, Ok(20));
+        assert_eq!(other.join().unwrap(), Ok(10));
+        let l = pool.metrics().lane(Lane::FastIo).clone();
+        assert_eq!(
+            (l.submitted_total, l.completed_total, l.queue_depth),
+            (2, 2, 0)
+        );
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}

@@ -183,39 +183,58 @@ impl Scheduler for Lanes {
     }
 }
 
-/// The queue of one lane. Holds tasks and, after a cancel, their tombstones
-/// (aborted cells), which workers pop and drop.
+/// The queue of one lane, in two parts: `first` (tasks spawned with
+/// [`Permit::spawn_first`](crate::Permit::spawn_first): short work that
+/// should not wait behind the lane's long tasks) and `rest`, each FIFO. A
+/// pop takes from `first` while it has anything. Both hold tasks and,
+/// after a cancel, their tombstones (aborted cells), which workers pop and
+/// drop. To the sleep/wake protocol it is one queue (`park/README.md`,
+/// "the queue's two parts"): `depth` counts the tasks of both, and a pop
+/// that finds neither part holding one is a failed search, after which a
+/// worker re-reads `depth` before it sleeps.
 #[cfg(not(loom))]
-struct Queue(crossbeam_queue::SegQueue<Arc<dyn Job>>);
+struct Queue {
+    first: crossbeam_queue::SegQueue<Arc<dyn Job>>,
+    rest: crossbeam_queue::SegQueue<Arc<dyn Job>>,
+}
 
 #[cfg(not(loom))]
 impl Queue {
     fn new() -> Self {
-        Queue(crossbeam_queue::SegQueue::new())
+        Queue {
+            first: crossbeam_queue::SegQueue::new(),
+            rest: crossbeam_queue::SegQueue::new(),
+        }
     }
-    fn push(&self, job: Arc<dyn Job>) {
-        self.0.push(job)
+    fn push(&self, job: Arc<dyn Job>, first: bool) {
+        if first {
+            self.first.push(job)
+        } else {
+            self.rest.push(job)
+        }
     }
     fn pop(&self) -> Option<Arc<dyn Job>> {
-        self.0.pop()
+        self.first.pop().or_else(|| self.rest.pop())
     }
 }
 
-/// Under loom the queue is a mutex around a `VecDeque`: loom cannot see inside
-/// crossbeam, and what the models check is the protocol around the queue.
+/// Under loom the queue is a mutex around two `VecDeque`s: loom cannot see
+/// inside crossbeam, and what the models check is the protocol around the
+/// queue.
 #[cfg(loom)]
-struct Queue(Mutex<std::collections::VecDeque<Arc<dyn Job>>>);
+struct Queue(Mutex<[std::collections::VecDeque<Arc<dyn Job>>; 2]>);
 
 #[cfg(loom)]
 impl Queue {
     fn new() -> Self {
-        Queue(Mutex::new(std::collections::VecDeque::new()))
+        Queue(Mutex::new(Default::default()))
     }
-    fn push(&self, job: Arc<dyn Job>) {
-        self.0.lock().unwrap().push_back(job)
+    fn push(&self, job: Arc<dyn Job>, first: bool) {
+        self.0.lock().unwrap()[usize::from(!first)].push_back(job)
     }
     fn pop(&self) -> Option<Arc<dyn Job>> {
-        self.0.lock().unwrap().pop_front()
+        let mut parts = self.0.lock().unwrap();
+        parts[0].pop_front().or_else(|| parts[1].pop_front())
     }
 }
 

@@ -73,6 +73,7 @@ impl LaneCore {
         Ok(Slot {
             lane: self.settings.lane,
             was_empty: prev == 0,
+            first: false,
         })
     }
 
@@ -120,10 +121,14 @@ impl LaneCore {
     /// Counts and queues one task whose slot was reserved; whether the
     /// queue was empty when the slot was taken.
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) -> bool {
-        let Slot { lane, was_empty } = slot;
+        let Slot {
+            lane,
+            was_empty,
+            first,
+        } = slot;
         debug_assert_eq!(lane, self.settings.lane);
         self.metrics.submitted();
-        self.queue.push(job);
+        self.queue.push(job, first);
         was_empty
     }
 
