@@ -106,12 +106,13 @@ pub(crate) const LOAD_DURATION: sluice_duration::Range =
 
 pub(crate) fn load_cli() -> Command {
     Command::new("load")
-        .about("Drive a server on this machine: closed loop, fixed concurrency, keep-alive, HDR latencies")
-        .long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read, for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
+        .about("Drive a server on this machine: closed loop at a fixed concurrency, or open loop at a fixed rate (--rate); keep-alive, HDR latencies")
+.long_about("The lab's load generator on its own: CONCURRENCY connections each send the next request when the last answer is read (or, with --rate, requests start at that rate on up to CONCURRENCY connections), for DURATION or until REQUESTS were sent, then wait for the answers in flight. Prints throughput (2xx answers within the duration per second), p50, p99 and max latency of 2xx answers, status counts (429s) and errors. Bodies are read and dropped; one longer than 64 MiB is cut there and counted as truncated. Exit code: 0 if at least one request got a 2xx answer, 1 if none did, 2 for bad flags. Only servers on this machine are reached (127.0.0.0/8, [::1], localhost).")
         .arg(Arg::new("url").required(true).value_name("URL").help("e.g. http://127.0.0.1:8080/login"))
         .arg(Arg::new("concurrency").short('c').long("concurrency").value_name("N").value_parser(clap::value_parser!(usize)).default_value("10").help("requests in flight at once (one connection each)"))
         .arg(duration_arg("duration", "5s", "how long requests are started", LOAD_DURATION).short('d'))
         .arg(Arg::new("requests").short('n').long("requests").value_name("N").value_parser(clap::value_parser!(u64)).default_value("1000000").help("the most requests sent"))
+        .arg(Arg::new("rate").short('r').long("rate").value_name("N").value_parser(clap::value_parser!(f64)).help("open loop: start N requests a second, each when due whether or not the ones before were answered, on up to CONCURRENCY connections (a request that must wait for one counts its latency from when it was due); 0.1..=100000"))
         .arg(json_arg("print the report as JSON on stdout"))
         .arg(json_out_arg())
 }
@@ -124,6 +125,7 @@ pub(crate) fn load(m: &ArgMatches) -> anyhow::Result<ExitCode> {
         duration,
     );
     load.max_requests = *m.get_one::<u64>("requests").expect("has default");
+    load.rate = m.get_one::<f64>("rate").copied();
     let json_file = json_out(m)?;
     let report = sluice_lab::loadgen::run(&[load])?.remove(0);
     let doc = serde_json::to_string_pretty(&report)?;

@@ -59,6 +59,15 @@ pub struct Load {
     /// server sends the body as it is, and a compression middleware
     /// leaves it alone). A browser sends `gzip, deflate, br`.
     pub accept_encoding: Option<&'static str>,
+    /// Open loop: requests are started at this many per second, each at
+    /// its scheduled time whether or not earlier ones were answered, on as
+    /// many connections as are needed (at most `concurrency`; past that a
+    /// request waits for one, and its latency counts from when it was due,
+    /// so a server that falls that far behind shows the whole wait: no
+    /// coordinated omission). Every subject then gets the same requests,
+    /// however fast it answers. `None`: closed loop, one request
+    /// per connection at a time (with `pause` between).
+    pub rate: Option<f64>,
 }
 
 impl Load {
@@ -75,6 +84,7 @@ impl Load {
             pause: Duration::ZERO,
             max_body: MAX_BODY_BYTES,
             accept_encoding: None,
+            rate: None,
         }
     }
 }
@@ -175,6 +185,11 @@ fn check(load: &Load) -> anyhow::Result<LoopbackUrl> {
     }
     if load.max_requests == 0 {
         anyhow::bail!("a load of 0 requests measures nothing; expected at least 1");
+    }
+    if let Some(rate) = load.rate
+        && !(rate.is_finite() && (0.1..=100_000.0).contains(&rate))
+    {
+        anyhow::bail!("a rate of {rate} requests/s is out of range; expected 0.1..=100000");
     }
     if load.duration.is_zero() {
         anyhow::bail!("a load of 0 seconds measures nothing; expected a duration");
@@ -309,7 +324,7 @@ async fn worker(
         }
         let once = tokio::time::timeout_at(
             hard_deadline.into(),
-            request(url, &mut conn, deadline, load, &mut t),
+            request(url, &mut conn, deadline, load, None, &mut t),
         );
         match once.await {
             Err(_) => {
@@ -333,19 +348,95 @@ async fn worker(
     t
 }
 
+/// An open loop (`Load::rate`): request `i` is due at `start + i / rate`;
+/// each runs on an idle connection of the load's, or a new one, at most
+/// `concurrency` at once.
+async fn open_loop(
+    load: &Load,
+    url: &LoopbackUrl,
+    rate: f64,
+    start: Instant,
+    deadline: Instant,
+    hard_deadline: Instant,
+) -> (Tally, u64) {
+    let idle: std::sync::Mutex<Vec<SendRequest<Empty<Bytes>>>> = std::sync::Mutex::new(Vec::new());
+    let places = tokio::sync::Semaphore::new(load.concurrency);
+    let mut sent = 0u64;
+    let mut requests = futures::stream::FuturesUnordered::new();
+    let mut total = Tally::new();
+    let one = |due: Instant| {
+        let (idle, places) = (&idle, &places);
+        async move {
+            let mut t = Tally::new();
+            // A request that had to wait for a place (every connection busy
+            // with an earlier one: the server fell behind) counts from when
+            // it was due; one sent at once counts from its send, so that the
+            // generator's own timer (tokio's, to the millisecond) is not
+            // counted as the server's latency.
+            let (_place, since) = match places.try_acquire() {
+                Ok(place) => (place, None),
+                Err(_) => match places.acquire().await {
+                    Ok(place) => (place, Some(due)),
+                    Err(_) => return t,
+                },
+            };
+            let mut conn = sluice::sync::lock(idle).pop();
+            let once = tokio::time::timeout_at(
+                hard_deadline.into(),
+                request(url, &mut conn, deadline, load, since, &mut t),
+            );
+            if once.await.is_err() {
+                t.error(format!(
+                    "no answer within {:?} after the load's end",
+                    load.drain
+                ));
+            } else if let Some(c) = conn {
+                sluice::sync::lock(idle).push(c);
+            }
+            t
+        }
+    };
+    loop {
+        let due = start + Duration::from_secs_f64(sent as f64 / rate);
+        if due >= deadline || sent >= load.max_requests {
+            break;
+        }
+        // Answers that came meanwhile are tallied while waiting for `due`.
+        let sleep = tokio::time::sleep_until(due.into());
+        tokio::pin!(sleep);
+        loop {
+            tokio::select! {
+                () = &mut sleep => break,
+                Some(t) = futures::StreamExt::next(&mut requests) => total.merge(t),
+            }
+        }
+        requests.push(one(due));
+        sent += 1;
+    }
+    while let Some(t) = futures::StreamExt::next(&mut requests).await {
+        total.merge(t);
+    }
+    (total, sent)
+}
+
 async fn drive(load: Load, url: LoopbackUrl) -> LoadReport {
     let start = Instant::now();
     let deadline = start + load.duration;
     let hard_deadline = deadline + load.drain;
-    let sent = AtomicU64::new(0);
-    let workers =
-        (0..load.concurrency).map(|_| worker(&load, &url, &sent, deadline, hard_deadline));
-    let tallies = futures::future::join_all(workers).await;
-    let mut total = Tally::new();
-    for t in tallies {
-        total.merge(t);
-    }
-    let sent = sent.load(Ordering::Relaxed);
+    let (total, sent) = match load.rate {
+        Some(rate) => open_loop(&load, &url, rate, start, deadline, hard_deadline).await,
+        None => {
+            let sent = AtomicU64::new(0);
+            let workers =
+                (0..load.concurrency).map(|_| worker(&load, &url, &sent, deadline, hard_deadline));
+            let tallies = futures::future::join_all(workers).await;
+            let mut total = Tally::new();
+            for t in tallies {
+                total.merge(t);
+            }
+            (total, sent.load(Ordering::Relaxed))
+        }
+    };
     // Count-bounded loads that finished early: the window is up to the last
     // answer, not the whole duration.
     let window = match total.last_answer {
@@ -451,6 +542,7 @@ async fn request(
     conn: &mut Option<SendRequest<Empty<Bytes>>>,
     deadline: Instant,
     load: &Load,
+    scheduled: Option<Instant>,
     t: &mut Tally,
 ) -> Option<Duration> {
     let max_body = load.max_body;
@@ -466,7 +558,8 @@ async fn request(
     let req = req
         .body(Empty::<Bytes>::new())
         .expect("a GET with a checked path builds");
-    let t0 = Instant::now();
+    // An open loop's request counts from when it was due.
+    let t0 = scheduled.unwrap_or_else(Instant::now);
     let resp = match sender.send_request(req).await {
         Ok(r) => r,
         Err(e) => {

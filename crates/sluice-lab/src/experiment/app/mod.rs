@@ -62,9 +62,17 @@ const ARGS: &[ArgSpec] = &[
         kind: Kind::millis(200, 600_000, "duration-ms"),
     },
     ArgSpec {
+        name: "probe-rate",
+        value_name: "N",
+        help: "requests per second of the /ping and small static file probes (the large file: a twentieth of it), each started when due whether or not the ones before were answered (open loop: every subject gets the same requests, and a latency counts from when its request was due); 0: closed loop, one request at a time with --probe-pause between answers",
+        default: "50",
+        report: "50",
+        kind: Kind::Number { min: 0, max: 1000 },
+    },
+    ArgSpec {
         name: "probe-pause",
         value_name: "DURATION",
-        help: "each probe (/ping, small and large static file) waits this long between an answer and its next request",
+        help: "with --probe-rate 0, each probe (/ping, small and large static file) waits this long between an answer and its next request",
         default: "5ms",
         report: "5ms",
         kind: Kind::millis(0, 10_000, "probe-pause-ms"),
@@ -79,12 +87,17 @@ const ARGS: &[ArgSpec] = &[
     },
 ];
 
-/// The routes probed during the flood: (metric prefix, path).
-const PROBES: [(&str, &str); 3] = [
-    ("ping", "/ping"),
-    ("static", "/static/small-0.txt"),
-    ("large", "/static/large.txt"),
+/// The routes probed during the flood: (metric prefix, path, the share of
+/// `--probe-rate` it is sent at).
+const PROBES: [(&str, &str, f64); 3] = [
+    ("ping", "/ping", 1.0),
+    ("static", "/static/small-0.txt", 1.0),
+    ("large", "/static/large.txt", 0.05),
 ];
+
+/// The most requests of one probe in flight at once in the open loop (a
+/// subject whose pool is queued for seconds has that many waiting).
+const PROBE_CONNECTIONS: usize = 512;
 
 /// Small static files (2 KiB each) and the large one (1 MiB).
 const SMALL_FILES: usize = 16;
@@ -95,6 +108,8 @@ struct Plan {
     concurrency: usize,
     duration: Duration,
     pause: Duration,
+    /// Open-loop probe rate, requests/s (0: closed loop with `pause`).
+    rate: u64,
     autocannon: Option<PathBuf>,
     cores: usize,
     modules: PathBuf,
@@ -129,6 +144,7 @@ impl Experiment for App {
             concurrency: args.number("concurrency")? as usize,
             duration: args.duration("duration")?,
             pause: args.duration("probe-pause")?,
+            rate: args.number("probe-rate")?,
             autocannon: match args.choice("autocannon")? {
                 "auto" => find_on_path("autocannon"),
                 _ => None,
@@ -156,11 +172,22 @@ impl Experiment for App {
             }
             Ok(rows)
         })?;
+        let probes = if p.rate == 0 {
+            format!(
+                "one connection per probe with {} ms between answers (closed loop)",
+                p.pause.as_millis()
+            )
+        } else {
+            format!(
+                "probes started on schedule whether or not the ones before were answered (open loop: every subject gets the same requests; a latency counts from when its request was due): /ping and the small file {} a second, the large file {}",
+                p.rate,
+                p.rate as f64 * PROBES[2].2
+            )
+        };
         notes.push(format!(
-            "app: Express 5 with compression and express.static ({SMALL_FILES} files of {SMALL_BYTES} B, one of {LARGE_BYTES} B), /login verifying an argon2id hash at @node-rs/argon2's defaults (m=19456 KiB, t=2, p=1); node+piscina: piscina at its defaults (threads: its own, from the cores), the hash verifySync in its workers; {} /login connections for {:.1} s, one connection per probe with {} ms between answers; ideal = cores ({}) / the subject's own login-1 mean",
+            "app: Express 5 with compression and express.static ({SMALL_FILES} files of {SMALL_BYTES} B, one of {LARGE_BYTES} B), /login verifying an argon2id hash at @node-rs/argon2's defaults (m=19456 KiB, t=2, p=1); node+piscina: piscina at its defaults (threads: its own, from the cores), the hash verifySync in its workers; {} /login connections for {:.1} s; {probes}; static probes ask for gzip, deflate or br, as a browser does; ideal = cores ({}) / the subject's own login-1 mean",
             p.concurrency,
             p.duration.as_secs_f64(),
-            p.pause.as_millis(),
             p.cores
         ));
         if let Some([one, five, _]) = load_before {
@@ -276,9 +303,14 @@ impl Plan {
             self.concurrency,
             self.duration,
         )];
-        for (_, path) in PROBES {
+        for (_, path, share) in PROBES {
             let mut probe = Load::new(format!("{base}{path}"), 1, self.duration);
-            probe.pause = self.pause;
+            if self.rate == 0 {
+                probe.pause = self.pause;
+            } else {
+                probe.rate = Some(self.rate as f64 * share);
+                probe.concurrency = PROBE_CONNECTIONS;
+            }
             // As a browser asks: `compression` then compresses the static
             // files (above its 1 KiB threshold) on the pool.
             probe.accept_encoding = Some("gzip, deflate, br");
@@ -305,7 +337,7 @@ impl Plan {
         if login.ok > 0 {
             flood = flood.metric("cpu_s_per_1000_logins", cpu * 1000.0 / login.ok as f64);
         }
-        for ((name, _), r) in PROBES.iter().zip(&reports[1..]) {
+        for ((name, _, _), r) in PROBES.iter().zip(&reports[1..]) {
             if r.ok == 0 {
                 bail!("{mode}: the {name} probe got no answer during the flood: {r}");
             }
