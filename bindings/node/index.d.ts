@@ -147,7 +147,7 @@ export interface MetricsJson {
   node: {
     calls: Record<string, number>;
     fallbacks: Record<string, number>;
-    nowait: { stat: number; readFile: number; lookup: number; zlibStream: number };
+    nowait: { stat: number; readFile: number; lookup: number; zlibStream: number; open: number; read: number };
   };
 }
 

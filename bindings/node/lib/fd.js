@@ -31,7 +31,7 @@ const { inbox } = require('./inbox.js');
 const { start } = require('./call.js');
 const { planned } = require('./pool.js');
 const { count } = require('./metrics.js');
-const { fallback } = require('./ops.js');
+const { fallback, nowait } = require('./ops.js');
 const shapes = require('./shapes.js');
 const { FS } = require('./requests.js');
 
@@ -128,7 +128,7 @@ function install(enabled, like) {
       const f = p === null ? null : openFlags(flags);
       const m = mode === undefined ? 0o666 : mode;
       if (f === null || !isInt(m, 0, 2 ** 32 - 1)) return null;
-      return (cb) => start(() => native.fdOpen(inbox, p, f, m), p, null, cb, undefined, FSREQ);
+      return (cb) => start(() => native.fdOpen(inbox, p, f, m, nowait()), p, null, cb, undefined, FSREQ);
     });
     patched.push('fs.open');
   }
@@ -141,7 +141,7 @@ function install(enabled, like) {
       if (!isFd(fd) || !isArrayBufferView(buffer) || pos === null) return null;
       if (!fits(buffer, offset, length, 1)) return null;
       // Node's callback gets (err, bytesRead || 0, buffer), an error too.
-      return (cb) => start(() => native.fdRead(inbox, fd, length, pos), undefined, readInto(buffer, offset),
+      return (cb) => start(() => native.fdRead(inbox, fd, length, pos, nowait()), undefined, readInto(buffer, offset),
         (err, n) => cb(err, n || 0, buffer), undefined, FSREQ);
     });
     patched.push('fs.read');

@@ -10,8 +10,8 @@ const { inbox } = require('./inbox.js');
 // The calls this thread's inbox answered on the loop's thread, without a
 // pool thread (the no-wait path, lib/ops.js), by operation.
 function nowaitCounts() {
-  const [stat, readFile, lookup, zlibStream] = inbox.nowaitCounts();
-  return { stat, readFile, lookup, zlibStream };
+  const [stat, readFile, lookup, zlibStream, open, read] = inbox.nowaitCounts();
+  return { stat, readFile, lookup, zlibStream, open, read };
 }
 
 const counters = { calls: Object.create(null), fallbacks: Object.create(null) };

@@ -249,6 +249,7 @@ function ping() {
 
 module.exports = {
   NOWAIT,
+  nowait,
   original,
   run: { runPbkdf2, runScrypt, runGzip, runGunzip, runReadFile, runStat, runLookup },
   fallback,

@@ -12,14 +12,17 @@
 
 #![allow(unsafe_code)]
 
-use crate::fs::stat_fields;
-use crate::inbox::Inbox;
+use crate::fs::{NOWAIT_READ_MAX, stat_fields};
+use crate::inbox::{Inbox, NowaitOp};
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use napi::bindgen_prelude::BufferSlice;
 use napi_derive::napi;
 use sluice::Lane;
+use sluice::nowait::{self, Answer};
 use std::io;
+use std::os::fd::IntoRawFd;
+use std::path::Path;
 
 /// Runs `call` until it is not interrupted by a signal.
 fn retry(mut call: impl FnMut() -> isize) -> io::Result<usize> {
@@ -65,10 +68,36 @@ unsafe fn transfer<P: Copy>(
     })
 }
 
+/// The flags of an open the no-wait path may make: read-only, with at most
+/// these beside `O_RDONLY` (0). Anything that may create, truncate or write
+/// (`O_CREAT`, `O_TRUNC`, `O_WRONLY`, `O_RDWR`, `O_APPEND`, ...) goes to
+/// the lane.
+const NOWAIT_OPEN_FLAGS: i32 = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+
 /// `fs.open(path, flags, mode)`: the descriptor, or Node's error naming the
-/// path (`ENOENT: no such file or directory, open '...'`).
+/// path (`ENOENT: no such file or directory, open '...'`). With `nowait`, a
+/// read-only open of a regular file whose path is in the kernel's lookup
+/// cache is made here, on the loop's thread (`sluice::nowait::open_read`).
 #[napi]
-pub fn fd_open(inbox: &Inbox, path: String, flags: i32, mode: u32) -> napi::Result<f64> {
+pub fn fd_open(
+    inbox: &Inbox,
+    path: String,
+    flags: i32,
+    mode: u32,
+    nowait: Option<bool>,
+) -> napi::Result<f64> {
+    if nowait == Some(true) && flags & !NOWAIT_OPEN_FLAGS == libc::O_RDONLY {
+        let follow = flags & libc::O_NOFOLLOW == 0;
+        let nonblock = flags & libc::O_NONBLOCK != 0;
+        if let Answer::Ready(opened) = nowait::open_read(Path::new(&path), follow, nonblock) {
+            let done = match opened {
+                // The caller's from here on, as the lane's open hands it.
+                Ok(fd) => Done::Number(f64::from(fd.into_raw_fd())),
+                Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
+            };
+            return Ok(inbox.settled_now(NowaitOp::Open, done));
+        }
+    }
     submit(inbox, Lane::FastIo, move || {
         let Ok(cpath) = std::ffi::CString::new(path) else {
             // index.js sends no path with a NUL; Node refuses it by name.
@@ -92,9 +121,31 @@ pub fn fd_open(inbox: &Inbox, path: String, flags: i32, mode: u32) -> napi::Resu
 
 /// `fs.read(fd, buffer, offset, length, position)`: the bytes read (at most
 /// `length`; `index.js` copies them into the caller's buffer), from
-/// `position`, or from the file's offset where it is -1.
+/// `position`, or from the file's offset where it is -1. With `nowait`,
+/// what the page cache holds is read here, on the loop's thread
+/// (`sluice::nowait::read`, `RWF_NOWAIT`); a read it cannot make (nothing
+/// cached, a pipe, a socket, any error) goes to the lane.
 #[napi]
-pub fn fd_read(inbox: &Inbox, fd: i32, length: u32, position: f64) -> napi::Result<f64> {
+pub fn fd_read(
+    inbox: &Inbox,
+    fd: i32,
+    length: u32,
+    position: f64,
+    nowait: Option<bool>,
+) -> napi::Result<f64> {
+    if nowait == Some(true) && fd >= 0 && u64::from(length) <= NOWAIT_READ_MAX {
+        let mut buf = vec![0u8; length as usize];
+        let at = (position >= 0.0).then_some(position as u64);
+        // SAFETY: `fd` is the caller's open descriptor (index.js checked the
+        // number), borrowed for this call only, on the loop's thread; the
+        // read passes the number to the kernel, which answers EBADF for one
+        // that is not open (then the lane reads, and reports it).
+        let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+        if let Answer::Ready(Ok(n)) = nowait::read(fd, &mut buf, at) {
+            buf.truncate(n);
+            return Ok(inbox.settled_now(NowaitOp::Read, Done::Bytes(buf)));
+        }
+    }
     submit(inbox, Lane::FastIo, move || {
         let mut buf = Vec::new();
         if buf.try_reserve_exact(length as usize).is_err() {

@@ -61,11 +61,11 @@ pub fn read_file(
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
     if nowait == Some(true) {
-        let answer = sluice::nowait::read(std::path::Path::new(&path), NOWAIT_READ_MAX);
+        let answer = sluice::nowait::read_file(std::path::Path::new(&path), NOWAIT_READ_MAX);
         if let sluice::nowait::Answer::Ready(result) = answer {
             let done = match result {
                 Ok(bytes) => Done::Bytes(bytes),
-                // Only the open's error is answered here (`nowait::read`).
+                // Only the open's error is answered here (`nowait::read_file`).
                 Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
             };
             return Ok(inbox.settled_now(NowaitOp::ReadFile, done));

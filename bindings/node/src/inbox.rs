@@ -110,10 +110,14 @@ pub(crate) enum NowaitOp {
     Lookup = 2,
     /// A zlib stream's small write (not brotli's encoder).
     Zlib = 3,
+    /// `fs.open`, read-only, of a regular file.
+    Open = 4,
+    /// `fs.read` of what the page cache holds.
+    Read = 5,
 }
 
 impl NowaitOp {
-    const COUNT: usize = 4;
+    const COUNT: usize = 6;
 }
 
 #[napi]
@@ -183,9 +187,9 @@ impl Inbox {
         self.nowait.set(counts);
     }
 
-    /// How many `stat`, `readFile` and `lookup` calls and zlib stream
-    /// writes of this inbox were answered on the loop's thread, in that
-    /// order.
+    /// How many `stat`, `readFile` and `lookup` calls, zlib stream writes,
+    /// and `open` and `read` calls of this inbox were answered on the
+    /// loop's thread, in that order.
     #[napi]
     pub fn nowait_counts(&self) -> Vec<f64> {
         self.nowait.get().to_vec()

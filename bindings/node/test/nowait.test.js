@@ -55,7 +55,7 @@ test('a lone stat, readFile and lookup are answered on the loop thread, as Node 
   const o = r.json;
   assert.strictEqual(o.same, true, JSON.stringify(o.same));
   assert.deepStrictEqual(o.sync, [false, false, false, false], 'no callback before its call returned');
-  assert.deepStrictEqual(o.nowait, { stat: 2, readFile: 1, lookup: 1, zlibStream: 0 });
+  assert.deepStrictEqual(o.nowait, { stat: 2, readFile: 1, lookup: 1, zlibStream: 0, open: 0, read: 0 });
   assert.strictEqual(o.lane, 0, 'none reached the FastIo lane');
 });
 
@@ -64,7 +64,7 @@ test('SLUICE_NOWAIT=0: every one on the lane, the same answers', () => {
   assert.strictEqual(r.status, 0, r.stderr);
   const o = r.json;
   assert.strictEqual(o.same, true, JSON.stringify(o.same));
-  assert.deepStrictEqual(o.nowait, { stat: 0, readFile: 0, lookup: 0, zlibStream: 0 });
+  assert.deepStrictEqual(o.nowait, { stat: 0, readFile: 0, lookup: 0, zlibStream: 0, open: 0, read: 0 });
   assert.strictEqual(o.lane, 3, 'stat, the missing stat and readFile');
 });
 
@@ -80,6 +80,35 @@ test('a burst goes to the FastIo lane: at most 4 answered at once while calls ar
   assert.strictEqual(r.json.nowait, 4);
   // The warm-up's task and the other 60.
   assert.strictEqual(r.json.lane, 61);
+});
+
+test('fs.createReadStream: a read-only open and the reads of a cached file on the loop thread, the close on the lane', () => {
+  const source = `
+    const fs = require('node:fs');
+    fs.readFileSync('package.json');
+    const s = require('./index.js');
+    const fastio = () => s.metricsJson().pool.lanes.find((l) => l.lane === 'fastio').submitted_total;
+    s.ping().then(() => {
+      const before = fastio();
+      const chunks = [];
+      fs.createReadStream('package.json', { highWaterMark: 256 }).on('data', (c) => chunks.push(c)).on('close', () => {
+        const out = { same: Buffer.concat(chunks).equals(fs.readFileSync('package.json')), nowait: s.metricsJson().node.nowait, lane: fastio() - before };
+        ${print};
+      });
+    });`;
+  const r = runPatched(source);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.strictEqual(o.same, true);
+  assert.strictEqual(o.nowait.open, 1);
+  // package.json in 256-byte reads, and the one that finds its end.
+  assert.ok(o.nowait.read >= 2, JSON.stringify(o));
+  assert.strictEqual(o.lane, 1, 'only the close on the FastIo lane');
+  const off = runPatched(source, { SLUICE_NOWAIT: '0' });
+  assert.strictEqual(off.status, 0, off.stderr);
+  assert.strictEqual(off.json.same, true);
+  assert.strictEqual(off.json.nowait.open + off.json.nowait.read, 0);
+  assert.strictEqual(off.json.lane, o.nowait.read + 2, 'the open, every read and the close on the lane');
 });
 
 // A gzip stream of `size` bytes through the preload and on plain node: the

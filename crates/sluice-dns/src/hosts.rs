@@ -121,7 +121,7 @@ impl HostsFile {
         let text = match stamp {
             // Missing or unreadable: no names, as `current` has it.
             None => String::new(),
-            Some(_) => match nowait::read(&self.path, MAX_NOWAIT_READ) {
+            Some(_) => match nowait::read_file(&self.path, MAX_NOWAIT_READ) {
                 Answer::Ready(Ok(bytes)) => String::from_utf8(bytes).unwrap_or_default(),
                 Answer::Ready(Err(_)) => String::new(),
                 Answer::WouldWait => return None,

@@ -20,7 +20,7 @@
 //! [`stat`] opens the path with `O_PATH` under `RESOLVE_CACHED` and asks
 //! the descriptor (`statx(fd, "", AT_EMPTY_PATH)`): the answer `stat(2)`
 //! gives, errors included (`ENOENT` from a cached negative entry, `EACCES`,
-//! `ENOTDIR`, `ELOOP`), or [`Answer::WouldWait`]. [`read`] opens the file
+//! `ENOTDIR`, `ELOOP`), or [`Answer::WouldWait`]. [`read_file`] opens the file
 //! with `O_RDONLY | O_NONBLOCK` (a FIFO's open does not wait for a writer)
 //! under `RESOLVE_CACHED`, and reads it whole with `RWF_NOWAIT`: regular
 //! files of 1 to `max` bytes only, read in one call of exactly their size
@@ -41,7 +41,7 @@
 //! let path = std::env::temp_dir().join(format!("sluice-doc-nowait-{}", std::process::id()));
 //! std::fs::write(&path, b"hello")?;
 //! std::fs::read(&path)?; // its pages and its path are now in the caches
-//! match nowait::read(&path, 64 * 1024) {
+//! match nowait::read_file(&path, 64 * 1024) {
 //!     Answer::Ready(bytes) => assert_eq!(bytes?, b"hello"),
 //!     // The kernel could not answer without I/O, or refuses the flags:
 //!     // read it on the pool instead (`sluice::fs::read`).
@@ -57,6 +57,7 @@
 
 use std::fs::Metadata;
 use std::io;
+use std::os::fd::{AsFd, OwnedFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -98,18 +99,44 @@ pub fn stat(path: &Path, follow: bool) -> Answer<Metadata> {
 /// `ELOOP`...) is [`Answer::Ready`] with that error, as `open(2)` gives it;
 /// a later one (the `fstat` or the read failed) is [`Answer::WouldWait`],
 /// for the pool's read to meet and report.
-pub fn read(path: &Path, max: u64) -> Answer<Vec<u8>> {
-    imp::read(path, max)
+pub fn read_file(path: &Path, max: u64) -> Answer<Vec<u8>> {
+    imp::read_file(path, max)
+}
+
+/// `open(path, O_RDONLY | O_CLOEXEC)` (with `O_NOFOLLOW` unless `follow`,
+/// with `O_NONBLOCK` if `nonblock`) of a regular file whose path is in the
+/// lookup cache: the descriptor, `open(2)`'s error, or
+/// [`Answer::WouldWait`]. The path is first looked at with `O_PATH` (a
+/// cached stat, as [`stat`]), and only a regular file is opened: opening a
+/// FIFO would wait for a writer, and opening a device can have effects of
+/// its own (a serial line's modem lines), so those are the pool's. The
+/// file is opened with `O_NONBLOCK`, which a regular file ignores, then
+/// set back to the flags asked for: a file swapped for a FIFO between the
+/// look and the open is then opened without waiting (and read on the pool).
+pub fn open_read(path: &Path, follow: bool, nonblock: bool) -> Answer<OwnedFd> {
+    imp::open_read(path, follow, nonblock)
+}
+
+/// `preadv2(fd, buf, offset, RWF_NOWAIT)` (`offset` `None`: at the file's
+/// offset, which advances): the bytes the page cache holds from there, up
+/// to `buf`'s length (possibly fewer, as any read may give), or
+/// [`Answer::WouldWait`] where none are cached, the file is not one the
+/// kernel reads without a wait (a pipe with nothing in it, a socket, a
+/// terminal, a file system without `RWF_NOWAIT`), or any error at all: the
+/// pool's read then meets the same error and reports it.
+pub fn read(fd: impl AsFd, buf: &mut [u8], offset: Option<u64>) -> Answer<usize> {
+    imp::read(fd.as_fd(), buf, offset)
 }
 
 #[cfg(target_os = "linux")]
 mod imp {
     use super::{Answer, REFUSED};
     use crate::fd::Opened;
-    use rustix::fs::{CWD, Mode, OFlags, ResolveFlags, openat2};
+    use rustix::fs::{CWD, Mode, OFlags, ResolveFlags, fcntl_setfl, openat2};
     use rustix::io::{Errno, ReadWriteFlags, preadv2};
     use std::fs::{File, Metadata};
     use std::io::IoSliceMut;
+    use std::os::fd::{BorrowedFd, OwnedFd};
     use std::path::Path;
     use std::sync::atomic::Ordering;
 
@@ -150,7 +177,36 @@ mod imp {
         }
     }
 
-    pub(super) fn read(path: &Path, max: u64) -> Answer<Vec<u8>> {
+    pub(super) fn open_read(path: &Path, follow: bool, nonblock: bool) -> Answer<OwnedFd> {
+        match stat(path, follow) {
+            Answer::Ready(Ok(meta)) if meta.is_file() => {}
+            _ => return Answer::WouldWait,
+        }
+        let nofollow = if follow {
+            OFlags::empty()
+        } else {
+            OFlags::NOFOLLOW
+        };
+        let file = match open_cached(path, OFlags::RDONLY | OFlags::NONBLOCK | nofollow) {
+            Answer::Ready(Ok(file)) => file,
+            Answer::Ready(Err(e)) => return Answer::Ready(Err(e)),
+            Answer::WouldWait => return Answer::WouldWait,
+        };
+        if !nonblock && fcntl_setfl(&file, OFlags::RDONLY).is_err() {
+            return Answer::WouldWait;
+        }
+        Answer::Ready(Ok(OwnedFd::from(file)))
+    }
+
+    pub(super) fn read(fd: BorrowedFd<'_>, buf: &mut [u8], offset: Option<u64>) -> Answer<usize> {
+        let at = offset.unwrap_or(u64::MAX);
+        match preadv2(fd, &mut [IoSliceMut::new(buf)], at, ReadWriteFlags::NOWAIT) {
+            Ok(n) => Answer::Ready(Ok(n)),
+            Err(_) => Answer::WouldWait,
+        }
+    }
+
+    pub(super) fn read_file(path: &Path, max: u64) -> Answer<Vec<u8>> {
         let file = match open_cached(path, OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY) {
             Answer::Ready(Ok(file)) => file,
             Answer::Ready(Err(e)) => return Answer::Ready(Err(e)),
@@ -192,13 +248,26 @@ mod imp {
 mod imp {
     use super::Answer;
     use std::fs::Metadata;
+    use std::os::fd::{BorrowedFd, OwnedFd};
     use std::path::Path;
 
     pub(super) fn stat(_path: &Path, _follow: bool) -> Answer<Metadata> {
         Answer::WouldWait
     }
 
-    pub(super) fn read(_path: &Path, _max: u64) -> Answer<Vec<u8>> {
+    pub(super) fn read_file(_path: &Path, _max: u64) -> Answer<Vec<u8>> {
+        Answer::WouldWait
+    }
+
+    pub(super) fn open_read(_path: &Path, _follow: bool, _nonblock: bool) -> Answer<OwnedFd> {
+        Answer::WouldWait
+    }
+
+    pub(super) fn read(
+        _fd: BorrowedFd<'_>,
+        _buf: &mut [u8],
+        _offset: Option<u64>,
+    ) -> Answer<usize> {
         Answer::WouldWait
     }
 }
@@ -278,15 +347,15 @@ mod tests {
         let text: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
         std::fs::write(&file, &text).unwrap();
         assert_eq!(std::fs::read(&file).unwrap(), text);
-        if let Some(bytes) = ready(read(&file, 64 * 1024)) {
+        if let Some(bytes) = ready(read_file(&file, 64 * 1024)) {
             assert_eq!(bytes.unwrap(), text);
         }
         // Larger than max, empty, a directory: the pool's.
-        assert!(matches!(read(&file, 9_999), Answer::WouldWait));
+        assert!(matches!(read_file(&file, 9_999), Answer::WouldWait));
         let empty = d.path().join("e");
         std::fs::write(&empty, b"").unwrap();
-        assert!(matches!(read(&empty, 64), Answer::WouldWait));
-        match read(d.path(), 64) {
+        assert!(matches!(read_file(&empty, 64), Answer::WouldWait));
+        match read_file(d.path(), 64) {
             // A directory opens read-only; not a regular file: the pool's
             // read says EISDIR.
             Answer::WouldWait => {}
@@ -295,9 +364,53 @@ mod tests {
         // A missing file: open's own error.
         let missing = d.path().join("nope");
         assert!(std::fs::read(&missing).is_err());
-        if let Answer::Ready(r) = read(&missing, 64) {
+        if let Answer::Ready(r) = read_file(&missing, 64) {
             assert_eq!(r.unwrap_err().kind(), io::ErrorKind::NotFound);
         }
+    }
+
+    #[test]
+    fn open_read_then_read_from_the_cache() {
+        let d = dir();
+        let file = d.path().join("f");
+        std::fs::write(&file, b"0123456789").unwrap();
+        std::fs::read(&file).unwrap();
+        let Some(fd) = ready(open_read(&file, true, false)) else {
+            return;
+        };
+        let fd = fd.unwrap();
+        let flags = rustix::fs::fcntl_getfl(&fd).unwrap();
+        assert!(
+            !flags.contains(rustix::fs::OFlags::NONBLOCK),
+            "set back to the flags asked for"
+        );
+        assert!(
+            rustix::io::fcntl_getfd(&fd)
+                .unwrap()
+                .contains(rustix::io::FdFlags::CLOEXEC)
+        );
+        let mut buf = [0u8; 4];
+        // At the file's offset, which advances; then at a position.
+        assert_eq!(ready(read(&fd, &mut buf, None)).unwrap().unwrap(), 4);
+        assert_eq!(&buf, b"0123");
+        assert_eq!(ready(read(&fd, &mut buf, None)).unwrap().unwrap(), 4);
+        assert_eq!(&buf, b"4567");
+        assert_eq!(ready(read(&fd, &mut buf, Some(8))).unwrap().unwrap(), 2);
+        assert_eq!(&buf[..2], b"89");
+        // A directory is not opened here.
+        assert!(matches!(
+            open_read(d.path(), true, false),
+            Answer::WouldWait
+        ));
+        // A missing path: the pool's (the look found nothing to open).
+        assert!(matches!(
+            open_read(&d.path().join("nope"), true, false),
+            Answer::WouldWait
+        ));
+        // A pipe with nothing in it is left to the pool.
+        let (r, _w) = rustix::pipe::pipe().unwrap();
+        let mut one = [0u8; 1];
+        assert!(matches!(read(&r, &mut one, None), Answer::WouldWait));
     }
 
     #[test]
@@ -310,6 +423,7 @@ mod tests {
         }
         let _ = std::fs::symlink_metadata(&fifo);
         // No writer: a blocking open would hang this test.
-        assert!(matches!(read(&fifo, 64), Answer::WouldWait));
+        assert!(matches!(read_file(&fifo, 64), Answer::WouldWait));
+        assert!(matches!(open_read(&fifo, true, false), Answer::WouldWait));
     }
 }
