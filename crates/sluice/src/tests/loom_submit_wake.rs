@@ -26,21 +26,27 @@ fn loom_submit_after_worker_idles() {
     });
 }
 
+/// This thread's task (20) and `other`'s (10) ran, once each, and the lane
+/// is empty and shuts down drained.
+fn both_ran(pool: &Pool, other: thread::JoinHandle<Result<i32, crate::TaskError>>) {
+    let mine = pool.spawn(Lane::FastIo, || 20).wait();
+    assert_eq!(mine, Ok(20));
+    assert_eq!(other.join().unwrap(), Ok(10));
+    let l = pool.metrics().lane(Lane::FastIo).clone();
+    assert_eq!(
+        (l.submitted_total, l.completed_total, l.queue_depth),
+        (2, 2, 0)
+    );
+    assert!(pool.shutdown(Duration::from_secs(1)).drained);
+}
+
 #[test]
 fn loom_two_submitters_one_worker() {
     loom::model(|| {
         let pool = one_thread_pool();
         let p = pool.clone();
         let other = thread::spawn(move || p.spawn(Lane::FastIo, || 10).wait());
-        let mine = pool.spawn(Lane::FastIo, || 20).wait();
-        assert_eq!(mine, Ok(20));
-        assert_eq!(other.join().unwrap(), Ok(10));
-        let l = pool.metrics().lane(Lane::FastIo).clone();
-        assert_eq!(
-            (l.submitted_total, l.completed_total, l.queue_depth),
-            (2, 2, 0)
-        );
-        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+        both_ran(&pool, other);
     });
 }
 
@@ -55,14 +61,6 @@ fn loom_spawn_first_beside_a_plain_submit_one_worker() {
             let permit = p.try_reserve(Lane::FastIo).unwrap();
             permit.spawn_first(|| 10).wait()
         });
-        let mine = pool.spawn(Lane::FastIo, || 20).wait();
-        assert_eq!(mine, Ok(20));
-        assert_eq!(other.join().unwrap(), Ok(10));
-        let l = pool.metrics().lane(Lane::FastIo).clone();
-        assert_eq!(
-            (l.submitted_total, l.completed_total, l.queue_depth),
-            (2, 2, 0)
-        );
-        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+        both_ran(&pool, other);
     });
 }
