@@ -126,7 +126,13 @@ impl SystemConfig {
     pub fn read() -> Result<SystemConfig, DnsError> {
         let resolv = read_optional(RESOLV_CONF)?;
         let nsswitch = read_optional(NSSWITCH_CONF)?;
-        let hostname = std::fs::read_to_string("/proc/sys/kernel/hostname").ok();
+        // The UTS namespace's node name, as `/proc/sys/kernel/hostname`
+        // shows it (a file `procfs` does not read), without `/proc`.
+        let hostname = rustix::system::uname()
+            .nodename()
+            .to_str()
+            .ok()
+            .map(str::to_string);
         Ok(SystemConfig::parse(
             resolv.as_deref(),
             nsswitch.as_deref(),

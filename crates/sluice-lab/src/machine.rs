@@ -9,9 +9,9 @@ use std::process::Command;
 pub struct Machine {
     /// Usable cores (`available_parallelism`: cgroup quota and affinity).
     pub cores: usize,
-    /// Kernel release (`/proc/sys/kernel/osrelease`).
+    /// Kernel release (`uname -r`: `/proc/sys/kernel/osrelease`'s text).
     pub kernel: String,
-    /// CPU model name (`/proc/cpuinfo`).
+    /// CPU model name (`/proc/cpuinfo`, the first CPU's).
     pub cpu: String,
     /// `node --version`, if a node was found.
     pub node: Option<String>,
@@ -26,18 +26,20 @@ pub struct Machine {
 impl Machine {
     /// Reads the machine's facts; `node` is the node binary, if any.
     pub fn detect(node: Option<&Path>) -> Machine {
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .map(|s| s.trim().to_string())
-            .unwrap_or_else(|_| "unknown".into());
-        let cpu = std::fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("model name"))
-                    .and_then(|l| l.split(':').nth(1))
-                    .map(|m| m.trim().to_string())
-            })
-            .unwrap_or_else(|| "unknown".into());
+        // `procfs` reads osrelease only as numbers; uname(2) gives the
+        // same text without `/proc`.
+        let kernel = rustix::system::uname()
+            .release()
+            .to_string_lossy()
+            .trim()
+            .to_string();
+        let cpu = {
+            use procfs::Current;
+            procfs::CpuInfo::current()
+                .ok()
+                .and_then(|info| info.model_name(0).map(|m| m.trim().to_string()))
+                .unwrap_or_else(|| "unknown".into())
+        };
         let (node_v, libuv) = match node {
             Some(node) => {
                 let out = Command::new(node)

@@ -1,8 +1,15 @@
 //! Reading a process from `/proc`: its threads, what each is blocked in, its
 //! memory. Used to watch subjects from outside, the way the seeds did.
+//!
+//! The files are read through the `procfs` crate (opened by
+//! `sluice_scope::target::proc`, whose errors are `io::Error`s that tell a
+//! process gone from one refused); only `syscall` keeps scope's grammar
+//! ([`parse_syscall`]), since `procfs`'s refuses a thread blocked outside a
+//! system call.
 
+use ::procfs::process::{Process, Task};
 use sluice_scope::sample::syscalls::SyscallLine;
-use std::path::PathBuf;
+use sluice_scope::target::proc::{self, Text, io_error};
 
 /// One thread of a process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,22 +26,29 @@ pub struct ThreadInfo {
 /// The threads of `pid`, with names and current system calls. Threads that
 /// exit while being read are skipped.
 pub fn threads(pid: u32) -> std::io::Result<Vec<ThreadInfo>> {
-    let dir = PathBuf::from(format!("/proc/{pid}/task"));
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir)? {
-        let Ok(entry) = entry else { continue };
-        let Ok(tid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let name = std::fs::read_to_string(entry.path().join("comm"))
-            .map(|s| s.trim_end().to_string())
+    for task in tasks(&proc::process(pid)?)? {
+        let name = task
+            .stat()
+            .map(|s| s.comm.trim_end().to_string())
             .unwrap_or_default();
-        let syscall = std::fs::read_to_string(entry.path().join("syscall"))
+        let syscall = task
+            .read::<_, Text>("syscall")
             .ok()
-            .and_then(|s| parse_syscall(&s));
-        out.push(ThreadInfo { tid, name, syscall });
+            .and_then(|Text(s)| parse_syscall(&s));
+        out.push(ThreadInfo {
+            tid: task.tid.unsigned_abs(),
+            name,
+            syscall,
+        });
     }
     Ok(out)
+}
+
+/// The threads of `process`, opened; those that exit while listed are left
+/// out.
+fn tasks(process: &Process) -> std::io::Result<impl Iterator<Item = Task>> {
+    Ok(process.tasks().map_err(io_error)?.flatten())
 }
 
 /// Parses `/proc/PID/task/TID/syscall` with sluice-scope's grammar:
@@ -49,7 +63,7 @@ pub fn parse_syscall(text: &str) -> Option<(i64, u64)> {
 
 /// The number of threads of `pid`.
 pub fn thread_count(pid: u32) -> std::io::Result<usize> {
-    Ok(std::fs::read_dir(format!("/proc/{pid}/task"))?.count())
+    Ok(tasks(&proc::process(pid)?)?.count())
 }
 
 /// A field of `/proc/PID/status` in kB (`VmSize`, `VmRSS`), or a count
@@ -60,17 +74,20 @@ pub fn status_field(pid: u32, field: &str) -> std::io::Result<u64> {
 }
 
 /// Several fields of `/proc/PID/status`, from one read of it (so they
-/// describe the same moment), in the order of `fields`.
+/// describe the same moment), in the order of `fields`: `Threads`, and
+/// `VmSize`, `VmRSS`, `VmHWM` in kB.
 pub fn status_fields<const N: usize>(pid: u32, fields: [&str; N]) -> std::io::Result<[u64; N]> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let status = proc::process(pid)?.status().map_err(io_error)?;
     let mut out = [0; N];
     for (v, field) in out.iter_mut().zip(fields) {
-        *v = text
-            .lines()
-            .find_map(|l| l.strip_prefix(field).and_then(|r| r.strip_prefix(':')))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| std::io::Error::other(format!("no {field} in /proc/{pid}/status")))?;
+        *v = match field {
+            "Threads" => Some(status.threads),
+            "VmSize" => status.vmsize,
+            "VmRSS" => status.vmrss,
+            "VmHWM" => status.vmhwm,
+            _ => None,
+        }
+        .ok_or_else(|| std::io::Error::other(format!("no {field} in /proc/{pid}/status")))?;
     }
     Ok(out)
 }
@@ -78,38 +95,24 @@ pub fn status_fields<const N: usize>(pid: u32, fields: [&str; N]) -> std::io::Re
 /// CPU time `pid` has used so far, user plus system, in seconds
 /// (`/proc/PID/stat` fields 14 and 15, in clock ticks).
 pub fn cpu_seconds(pid: u32) -> std::io::Result<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
-    let bad = || std::io::Error::other(format!("unreadable /proc/{pid}/stat: {stat:?}"));
-    let after_comm = stat.rfind(')').map(|i| &stat[i + 2..]).ok_or_else(bad)?;
-    // Fields from 3 (state) on: utime is field 14, stime 15.
-    let mut f = after_comm.split_whitespace().skip(14 - 3);
-    let ticks = |v: Option<&str>| v.and_then(|v| v.parse::<u64>().ok()).ok_or_else(bad);
-    let total = ticks(f.next())? + ticks(f.next())?;
-    Ok(total as f64 / rustix::param::clock_ticks_per_second() as f64)
+    let stat = proc::process(pid)?.stat().map_err(io_error)?;
+    Ok((stat.utime + stat.stime) as f64 / clock_ticks_per_second() as f64)
 }
 
 /// The machine's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
 pub fn load_average() -> std::io::Result<[f64; 3]> {
-    let text = std::fs::read_to_string("/proc/loadavg")?;
-    let mut it = text
-        .split_whitespace()
-        .map(|v| v.parse::<f64>().unwrap_or(f64::NAN));
-    Ok([
-        it.next().unwrap_or(f64::NAN),
-        it.next().unwrap_or(f64::NAN),
-        it.next().unwrap_or(f64::NAN),
-    ])
+    use ::procfs::Current;
+    let load = ::procfs::LoadAverage::current().map_err(io_error)?;
+    Ok([load.one, load.five, load.fifteen].map(f64::from))
 }
 
 /// The fd of `pid` that is open on `path`, if any.
 pub fn fd_of(pid: u32, path: &std::path::Path) -> Option<u64> {
-    let dir = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?;
-    for entry in dir.flatten() {
-        if std::fs::read_link(entry.path()).is_ok_and(|target| target == path) {
-            return entry.file_name().to_string_lossy().parse().ok();
-        }
-    }
-    None
+    let fds = proc::process(pid).ok()?.fd().ok()?;
+    fds.flatten().find_map(|fd| match fd.target {
+        ::procfs::process::FDTarget::Path(target) if target == path => u64::try_from(fd.fd).ok(),
+        _ => None,
+    })
 }
 
 /// The CPU a process used over a window in which the measuring thread only
@@ -139,15 +142,14 @@ pub struct IdleCpu {
 /// per-thread sums, so the measurement's own reading (which grows with the
 /// number of threads) is not counted.
 pub fn idle_cpu(window: std::time::Duration) -> std::io::Result<IdleCpu> {
-    let me = std::fs::read_link("/proc/thread-self")?;
-    let me = me.file_name().map(|n| n.to_string_lossy().into_owned());
-    let before = others(me.as_deref())?;
+    let me = rustix::thread::gettid().as_raw_nonzero().get();
+    let before = others(me)?;
     let t0 = std::time::Instant::now();
     let ticks0 = stat_ticks()?;
     std::thread::sleep(window);
     let ticks1 = stat_ticks()?;
     let window = t0.elapsed();
-    let after = others(me.as_deref())?;
+    let after = others(me)?;
     let (mut ns, mut wakeups) = (0, 0);
     for (tid, (ns1, sw1)) in &after.0 {
         if let Some((ns0, sw0)) = before.0.get(tid) {
@@ -166,61 +168,41 @@ pub fn idle_cpu(window: std::time::Duration) -> std::io::Result<IdleCpu> {
 
 /// Per thread other than `me`: (ns on a CPU, context switches); and the
 /// number of threads, `me` included.
-type ThreadTimes = (std::collections::BTreeMap<String, (u64, u64)>, u64);
+type ThreadTimes = (std::collections::BTreeMap<i32, (u64, u64)>, u64);
 
-fn others(me: Option<&str>) -> std::io::Result<ThreadTimes> {
+fn others(me: i32) -> std::io::Result<ThreadTimes> {
     let mut out = std::collections::BTreeMap::new();
     let mut threads = 0;
-    for task in std::fs::read_dir("/proc/self/task")?.flatten() {
+    for task in tasks(&Process::myself().map_err(io_error)?)? {
         threads += 1;
-        let tid = task.file_name().to_string_lossy().into_owned();
-        if Some(tid.as_str()) == me {
+        if task.tid == me {
             continue;
         }
-        let dir = task.path();
         // A thread that exits while being read is left out.
-        let Ok(sched) = std::fs::read_to_string(dir.join("schedstat")) else {
+        let Ok(sched) = task.schedstat() else {
             continue;
         };
-        let Ok(status) = std::fs::read_to_string(dir.join("status")) else {
+        let Ok(status) = task.status() else {
             continue;
         };
-        let ns = sched
-            .split_whitespace()
-            .next()
-            .and_then(|n| n.parse::<u64>().ok())
-            .unwrap_or(0);
-        let switches = status
-            .lines()
-            .filter(|l| l.contains("ctxt_switches:"))
-            .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .sum::<u64>();
-        out.insert(tid, (ns, switches));
+        let switches = status.voluntary_ctxt_switches.unwrap_or(0)
+            + status.nonvoluntary_ctxt_switches.unwrap_or(0);
+        out.insert(task.tid, (sched.sum_exec_runtime, switches));
     }
     Ok((out, threads))
 }
 
+/// `utime + stime` of this process, in clock ticks.
 fn stat_ticks() -> std::io::Result<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat")?;
-    parse_stat_ticks(&stat)
-        .ok_or_else(|| std::io::Error::other(format!("malformed /proc/self/stat: {stat:?}")))
+    let stat = Process::myself()
+        .and_then(|me| me.stat())
+        .map_err(io_error)?;
+    Ok(stat.utime + stat.stime)
 }
 
 /// The kernel's `USER_HZ`: the unit of `utime` and `stime` (usually 100).
 pub fn clock_ticks_per_second() -> u64 {
-    rustix::param::clock_ticks_per_second()
-}
-
-/// `utime + stime` (fields 14 and 15) of a `/proc/PID/stat` line. The
-/// command name (field 2) may hold spaces and parentheses, so fields are
-/// counted after its last `)`.
-pub fn parse_stat_ticks(stat: &str) -> Option<u64> {
-    let rest = stat.get(stat.rfind(')')? + 1..)?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // `rest` starts at field 3 (state): utime is field 14, stime 15.
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    ::procfs::ticks_per_second()
 }
 
 /// x86_64 `read(2)`.
@@ -246,9 +228,12 @@ mod tests {
 
     #[test]
     fn stat_ticks_skip_a_command_with_spaces() {
-        let line = "42 (a) b (c)) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 5 1000 10";
-        assert_eq!(parse_stat_ticks(line), Some(10));
-        assert_eq!(parse_stat_ticks("42 (a) S 1"), None);
+        use ::procfs::FromRead;
+        let line = "42 (a) b (c)) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 5 1000 10 \
+                    18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
+        let stat = ::procfs::process::Stat::from_read(line.as_bytes()).unwrap();
+        assert_eq!(stat.utime + stat.stime, 10);
+        assert!(::procfs::process::Stat::from_read("42 (a) S 1".as_bytes()).is_err());
     }
 
     #[test]

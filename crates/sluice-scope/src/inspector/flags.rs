@@ -62,12 +62,15 @@ const TAKES_VALUE: &[&str] = &[
 
 impl InspectFlags {
     /// Reads process `pid`'s flags from `/proc`. An unreadable environment
-    /// (another user's process) leaves `NODE_OPTIONS` unread.
+    /// (another user's process) leaves `NODE_OPTIONS` unread. The
+    /// environment is read as bytes and searched in order: `getenv` takes
+    /// the first of a repeated variable, `procfs`'s `environ` map the last.
     pub fn of_process(pid: u32) -> std::io::Result<InspectFlags> {
         let argv = crate::target::argv(pid)?;
-        let node_options = std::fs::read(format!("/proc/{pid}/environ"))
+        let node_options = crate::target::proc::process(pid)
             .ok()
-            .and_then(|env| {
+            .and_then(|p| p.read::<_, crate::target::proc::Bytes>("environ").ok())
+            .and_then(|crate::target::proc::Bytes(env)| {
                 env.split(|b| *b == 0).find_map(|kv| {
                     kv.strip_prefix(b"NODE_OPTIONS=")
                         .map(|v| String::from_utf8_lossy(v).into_owned())

@@ -84,8 +84,12 @@ impl MainThread {
             let mem = RemoteMemory::open(target.pid).ok()?;
             let fd = mem.u32(target.image.runtime(at) + BACKEND_FD_OFFSET).ok()?;
             // An fd the process holds as an epoll instance, or not libuv's.
-            let link = std::fs::read_link(format!("/proc/{}/fd/{fd}", target.pid)).ok()?;
-            (link.to_str() == Some("anon_inode:[eventpoll]")).then_some(u64::from(fd))
+            let info = crate::target::proc::process(target.pid)
+                .ok()?
+                .fd_from_fd(i32::try_from(fd).ok()?)
+                .ok()?;
+            let epoll = procfs::process::FDTarget::AnonInode("[eventpoll]".into());
+            (info.target == epoll).then_some(u64::from(fd))
         });
         MainThread {
             pid: target.pid,
@@ -101,9 +105,7 @@ impl MainThread {
 
     /// One reading.
     pub(crate) fn now(&self) -> Main {
-        let line = std::fs::read_to_string(format!("/proc/{0}/task/{0}/syscall", self.pid))
-            .ok()
-            .and_then(|t| SyscallLine::parse(&t));
+        let line = crate::target::syscall_line(self.pid, self.pid);
         match (classify::loop_thread(line), line) {
             (ThreadState::Gone, _) => Main::Gone,
             (ThreadState::OnCpu, _) => Main::OnCpu,

@@ -103,13 +103,7 @@ impl Plan {
 
 /// Whether process `pid` is gone or a zombie.
 fn gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rfind(')')
-            .and_then(|i| stat[i + 1..].split_whitespace().next())
-            .is_none_or(|state| state == "Z" || state == "X"),
-        Err(_) => true,
-    }
+    crate::target::process_start_time(pid).is_none()
 }
 
 /// A `/proc/PID/...` read failed: the process is gone, or another error.

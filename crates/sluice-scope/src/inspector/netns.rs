@@ -6,17 +6,28 @@
 //! same namespace the thread connects directly.
 
 use super::error::InspectorError;
+use crate::target::proc;
 use nix::sched::{CloneFlags, setns};
+use procfs::process::Process;
 use std::os::unix::fs::MetadataExt;
 
 /// Whether process `pid` is in another network namespace than this one.
 pub(crate) fn is_foreign(pid: u32) -> Result<bool, InspectorError> {
-    let ino = |path: String| {
-        std::fs::metadata(&path)
+    let ino = |process: std::io::Result<Process>, path: String| {
+        process
+            .and_then(|p| net_ns(&p))
+            .and_then(|ns| ns.metadata())
             .map(|m| m.ino())
             .map_err(|cause| InspectorError::Proc { path, cause })
     };
-    Ok(ino("/proc/self/ns/net".into())? != ino(format!("/proc/{pid}/ns/net"))?)
+    let here = Process::myself().map_err(proc::io_error);
+    Ok(ino(here, "/proc/self/ns/net".into())?
+        != ino(proc::process(pid), format!("/proc/{pid}/ns/net"))?)
+}
+
+/// `process`'s network namespace, opened (`ns/net`).
+fn net_ns(process: &Process) -> std::io::Result<std::fs::File> {
+    process.open_relative("ns/net").map_err(proc::io_error)
 }
 
 /// Runs `connect` on a new thread in process `pid`'s network namespace.
@@ -35,7 +46,9 @@ pub(crate) fn run_in<T: Send + 'static>(
                     path: path.clone(),
                     cause,
                 };
-                let ns = std::fs::File::open(&path).map_err(|e| fail(e.to_string()))?;
+                let ns = proc::process(pid)
+                    .and_then(|p| net_ns(&p))
+                    .map_err(|e| fail(e.to_string()))?;
                 setns(&ns, CloneFlags::CLONE_NEWNET).map_err(|e| fail(e.desc().to_string()))?;
             }
             connect()

@@ -17,27 +17,21 @@ pub struct Disposition {
     pub ignored: bool,
 }
 
-/// SIGUSR1's disposition in `status` (the text of `/proc/PID/status`).
+/// SIGUSR1's disposition in `/proc/PID/status`'s `SigCgt` and `SigIgn`
+/// masks (bit `n - 1` is signal `n`).
 ///
 /// ```
 /// use sluice_scope::inspector::signal::sigusr1;
 /// // Node 20 after startup: SIGUSR1 (bit 9) is caught.
-/// let d = sigusr1("SigIgn:\t0000000001001000\nSigCgt:\t0000000100004602\n");
+/// let d = sigusr1(0x0000000100004602, 0x0000000001001000);
 /// assert!(d.caught && !d.ignored);
-/// assert!(!sigusr1("SigIgn:\t0\nSigCgt:\t0\n").caught);
+/// assert!(!sigusr1(0, 0).caught);
 /// ```
-pub fn sigusr1(status: &str) -> Disposition {
+pub fn sigusr1(sigcgt: u64, sigign: u64) -> Disposition {
     let bit = 1u64 << (Signal::SIGUSR1 as u64 - 1);
-    let mask = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
-            .unwrap_or(0)
-    };
     Disposition {
-        caught: mask("SigCgt:") & bit != 0,
-        ignored: mask("SigIgn:") & bit != 0,
+        caught: sigcgt & bit != 0,
+        ignored: sigign & bit != 0,
     }
 }
 
@@ -50,11 +44,13 @@ pub fn open_inspector(pid: u32, disabled_by: Option<&'static str>) -> Result<(),
         });
     }
     let path = format!("/proc/{pid}/status");
-    let status = std::fs::read_to_string(&path).map_err(|cause| InspectorError::Proc {
-        path: path.clone(),
-        cause,
-    })?;
-    let d = sigusr1(&status);
+    let status = crate::target::proc::process(pid)
+        .and_then(|p| p.status().map_err(crate::target::proc::io_error))
+        .map_err(|cause| InspectorError::Proc {
+            path: path.clone(),
+            cause,
+        })?;
+    let d = sigusr1(status.sigcgt, status.sigign);
     if !d.caught {
         return Err(InspectorError::Sigusr1NotHandled {
             pid,

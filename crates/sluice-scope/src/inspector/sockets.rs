@@ -5,9 +5,12 @@
 //! tells "the inspector is open" from "someone else has the port" without
 //! sending a byte.
 
+use crate::target::proc::{self, io_error};
+use procfs::net::{TcpNetEntry, TcpState};
+use procfs::process::FDTarget;
 use std::collections::HashSet;
 use std::io;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::net::SocketAddr;
 
 /// One listening socket.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,30 +23,23 @@ pub struct Listener {
 
 /// The listening TCP sockets of process `pid`'s network namespace.
 pub fn listening(pid: u32) -> io::Result<Vec<Listener>> {
-    let mut out = Vec::new();
-    for (file, v6) in [("tcp", false), ("tcp6", true)] {
-        match std::fs::read_to_string(format!("/proc/{pid}/net/{file}")) {
-            Ok(text) => out.extend(parse_table(&text, v6)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound && v6 => {} // no IPv6
-            Err(e) => return Err(e),
-        }
+    let process = proc::process(pid)?;
+    let mut out = listeners(process.tcp().map_err(io_error)?);
+    match process.tcp6().map_err(io_error) {
+        Ok(v6) => out.extend(listeners(v6)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {} // no IPv6
+        Err(e) => return Err(e),
     }
     Ok(out)
 }
 
-/// The socket inodes process `pid` holds open.
+/// The socket inodes process `pid` holds open; descriptors closed while
+/// they are read are left out.
 pub fn held_inodes(pid: u32) -> io::Result<HashSet<u64>> {
+    let fds = proc::process(pid)?.fd().map_err(io_error)?;
     let mut out = HashSet::new();
-    for entry in std::fs::read_dir(format!("/proc/{pid}/fd"))? {
-        let Ok(link) = std::fs::read_link(entry?.path()) else {
-            continue; // closed meanwhile
-        };
-        if let Some(inode) = link
-            .to_str()
-            .and_then(|l| l.strip_prefix("socket:["))
-            .and_then(|l| l.strip_suffix(']'))
-            .and_then(|l| l.parse().ok())
-        {
+    for fd in fds {
+        if let FDTarget::Socket(inode) = fd.map_err(io_error)?.target {
             out.insert(inode);
         }
     }
@@ -64,7 +60,11 @@ pub fn held_listeners(pid: u32) -> io::Result<Vec<Listener>> {
 pub fn owner_of(inode: u64) -> Option<String> {
     for pid in crate::target::process_ids().ok()? {
         if held_inodes(pid).is_ok_and(|h| h.contains(&inode)) {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            let comm = proc::process(pid)
+                .ok()
+                .and_then(|p| p.stat().ok())
+                .map(|s| s.comm)
+                .unwrap_or_default();
             return Some(format!("process {pid} ({})", comm.trim()));
         }
     }
@@ -72,47 +72,29 @@ pub fn owner_of(inode: u64) -> Option<String> {
 }
 
 /// The LISTEN rows of one `/proc/net/tcp{,6}` table.
-fn parse_table(text: &str, v6: bool) -> Vec<Listener> {
-    text.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let cols: Vec<&str> = line.split_whitespace().collect();
-            if cols.get(3) != Some(&"0A") {
-                return None;
-            }
-            let (ip, port) = cols.get(1)?.split_once(':')?;
-            let port = u16::from_str_radix(port, 16).ok()?;
-            let ip = if v6 { parse_v6(ip)? } else { parse_v4(ip)? };
-            Some(Listener {
-                addr: SocketAddr::new(ip, port),
-                inode: cols.get(9)?.parse().ok()?,
-            })
+fn listeners(table: Vec<TcpNetEntry>) -> Vec<Listener> {
+    table
+        .into_iter()
+        .filter(|e| e.state == TcpState::Listen)
+        .map(|e| Listener {
+            addr: e.local_address,
+            inode: e.inode,
         })
         .collect()
-}
-
-/// `0100007F` (host byte order, little-endian here) is 127.0.0.1.
-fn parse_v4(hex: &str) -> Option<IpAddr> {
-    let n = u32::from_str_radix(hex, 16).ok()?;
-    Some(IpAddr::V4(Ipv4Addr::from(n.to_le_bytes())))
-}
-
-/// Four 32-bit words, each in host byte order.
-fn parse_v6(hex: &str) -> Option<IpAddr> {
-    if hex.len() != 32 {
-        return None;
-    }
-    let mut bytes = [0u8; 16];
-    for w in 0..4 {
-        let word = u32::from_str_radix(&hex[w * 8..w * 8 + 8], 16).ok()?;
-        bytes[w * 4..w * 4 + 4].copy_from_slice(&word.to_le_bytes());
-    }
-    Some(IpAddr::V6(Ipv6Addr::from(bytes)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One table's LISTEN rows, parsed by `procfs` as the live file is.
+    fn parse_table(text: &str, _v6: bool) -> Vec<Listener> {
+        use procfs::FromReadSI;
+        let table =
+            procfs::net::TcpNetEntries::from_read(text.as_bytes(), procfs::current_system_info())
+                .unwrap();
+        listeners(table.0)
+    }
 
     #[test]
     fn the_kernel_tables_parse() {

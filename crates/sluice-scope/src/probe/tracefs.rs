@@ -34,7 +34,12 @@ impl Tracefs {
 
     /// The mounted tracefs, or a private mount of it.
     pub fn find_or_mount() -> Result<Tracefs, ProbeRefusal> {
-        let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
+        // Read through `procfs`, parsed here: its own parse leaves a space
+        // in a mount point escaped (`\040`).
+        let mounts = procfs::process::Process::myself()
+            .and_then(|me| me.read::<_, crate::target::proc::Text>("mounts"))
+            .map(|t| t.0)
+            .unwrap_or_default();
         let mut debugfs = None;
         for line in mounts.lines() {
             let mut f = line.split_whitespace();
@@ -52,6 +57,7 @@ impl Tracefs {
         {
             return Ok(Tracefs::at(d));
         }
+        // `procfs` does not read this file.
         let filesystems = std::fs::read_to_string("/proc/filesystems").unwrap_or_default();
         if !filesystems
             .lines()
@@ -206,7 +212,7 @@ impl Tracefs {
             .unwrap_or_default()
             .iter()
             .filter_map(|l| group_of(l))
-            .filter(|g| owner(g).is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()))
+            .filter(|g| owner(g).is_some_and(|pid| crate::target::proc::process(pid).is_err()))
             .map(str::to_string)
             .collect();
         groups.dedup();

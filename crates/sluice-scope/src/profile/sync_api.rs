@@ -126,7 +126,10 @@ pub fn source_line(pid: u32, url: &str, line: i64) -> Option<String> {
         return None;
     }
     let path = percent_decode(path);
-    let file = std::fs::File::open(format!("/proc/{pid}/root{path}")).ok()?;
+    let file = crate::target::proc::process(pid)
+        .ok()?
+        .open_relative(format!("root{path}"))
+        .ok()?;
     let mut text = String::new();
     file.take(8 << 20).read_to_string(&mut text).ok()?;
     let l = text.lines().nth(usize::try_from(line - 1).ok()?)?;

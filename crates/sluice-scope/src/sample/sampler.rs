@@ -5,6 +5,15 @@
 //! offset 0, so a tick costs one system call per thread (no open, no path
 //! lookup). CPU time per thread comes from `schedstat` (nanoseconds on a
 //! CPU), read once per window, not per tick.
+//!
+//! It does not use the `procfs` crate, the workspace's reader of `/proc`
+//! everywhere else (`target/proc.rs`): a tick runs hundreds of times a
+//! second for every pool thread, and must not allocate or open anything.
+//! `procfs` opens the file again and builds a `String` (or a parsed
+//! struct) for each read; here each file is opened once, read into one
+//! reused buffer with one `pread`, and parsed in place
+//! (`syscalls.rs`). `lanes.rs` samples sluice's lane threads through the
+//! same `Watched` files, for the same reason.
 
 use crate::sample::classify::{self, IdleWait, ThreadState};
 use crate::sample::syscalls::SyscallLine;

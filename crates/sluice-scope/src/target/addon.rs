@@ -88,8 +88,7 @@ impl AddonFinder {
             }
             let key = (m.inode, m.path.clone());
             let read = self.files.entry(key).or_insert_with(|| {
-                let path = format!("/proc/{pid}/root/{}", m.path.trim_start_matches('/'));
-                read_exported(std::path::Path::new(&path)).map_err(|e| format!("{}: {e}", m.path))
+                read_exported(pid, &m.path).map_err(|e| format!("{}: {e}", m.path))
             });
             match read {
                 Ok(Some(e)) => match bias(&e.segments, m.inode, maps) {
@@ -117,9 +116,16 @@ fn is_candidate(path: &str) -> bool {
     name.ends_with(".node") || name.contains("sluice")
 }
 
-/// [`exported`] of the file at `path`.
-fn read_exported(path: &std::path::Path) -> Result<Option<Exported>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+/// [`exported`] of the file at `path` in process `pid`'s root (a
+/// container's files, not this mount namespace's).
+fn read_exported(pid: u32, path: &str) -> Result<Option<Exported>, String> {
+    let root_relative = format!("root/{}", path.trim_start_matches('/'));
+    let file = crate::target::proc::process(pid)
+        .and_then(|p| {
+            p.open_relative(root_relative)
+                .map_err(crate::target::proc::io_error)
+        })
+        .map_err(|e| e.to_string())?;
     exported(&sparse_read(&file)?)
 }
 

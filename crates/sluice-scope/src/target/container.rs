@@ -16,20 +16,26 @@ pub struct Placement {
 
 /// The placement a cgroup file's text names (`/proc/PID/cgroup`: one
 /// `ID:CONTROLLERS:PATH` line per hierarchy; the unified `0::` line first).
+/// Parsed by `procfs`, as the live file is ([`of_process`]); text it cannot
+/// parse places nothing.
+#[cfg(test)]
 pub(crate) fn placement(cgroup_text: &str) -> Placement {
-    let mut lines: Vec<&str> = cgroup_text.lines().collect();
-    // The unified hierarchy first, then the others (cgroup v1).
-    lines.sort_by_key(|l| !l.starts_with("0::"));
-    for line in lines {
-        let Some(path) = line.splitn(3, ':').nth(2) else {
-            continue;
-        };
-        let p = from_path(path);
-        if p.container.is_some() || p.pod.is_some() {
-            return p;
-        }
-    }
-    Placement::default()
+    use procfs::FromRead;
+    procfs::ProcessCGroups::from_read(cgroup_text.as_bytes())
+        .map(|groups| of_groups(&groups.0))
+        .unwrap_or_default()
+}
+
+/// The placement the first hierarchy that names one gives: the unified
+/// one (`0::`) first, then the others (cgroup v1).
+fn of_groups(groups: &[procfs::ProcessCGroup]) -> Placement {
+    let mut groups: Vec<&procfs::ProcessCGroup> = groups.iter().collect();
+    groups.sort_by_key(|g| !(g.hierarchy == 0 && g.controllers.is_empty()));
+    groups
+        .into_iter()
+        .map(|g| from_path(&g.pathname))
+        .find(|p| p.container.is_some() || p.pod.is_some())
+        .unwrap_or_default()
 }
 
 /// The placement one cgroup path names.
@@ -77,8 +83,10 @@ fn pod_uid(element: &str) -> Option<String> {
 /// The placement of process `pid`; the host's (none) if its cgroup file
 /// cannot be read.
 pub(crate) fn of_process(pid: u32) -> Placement {
-    std::fs::read_to_string(format!("/proc/{pid}/cgroup"))
-        .map(|t| placement(&t))
+    crate::target::proc::process(pid)
+        .ok()
+        .and_then(|p| p.cgroups().ok())
+        .map(|groups| of_groups(&groups.0))
         .unwrap_or_default()
 }
 

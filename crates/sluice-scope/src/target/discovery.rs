@@ -197,9 +197,7 @@ fn snapshot(target: &Target) -> Result<Vec<Snapshot>, ScopeError> {
         .map(|tid| Snapshot {
             tid,
             name: target.thread_name(tid).unwrap_or_default(),
-            line: std::fs::read_to_string(format!("/proc/{}/task/{tid}/syscall", target.pid))
-                .ok()
-                .and_then(|s| SyscallLine::parse(&s)),
+            line: crate::target::syscall_line(target.pid, tid),
         })
         .collect();
     out.sort_by_key(|s| s.tid);

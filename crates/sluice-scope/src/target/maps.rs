@@ -65,9 +65,18 @@ fn parse_line(line: &str) -> Option<Mapping> {
 
 /// The mappings of `pid`.
 pub fn read(pid: u32) -> std::io::Result<Vec<Mapping>> {
-    Ok(parse(&std::fs::read_to_string(format!(
-        "/proc/{pid}/maps"
-    ))?))
+    of(&crate::target::proc::process(pid)?)
+}
+
+/// The mappings of `process`, read through `procfs` and parsed by
+/// [`parse`]: `procfs`'s own parse fails the whole file on one line it
+/// cannot read, and panics on a file named `/SYSV` and fewer than eight
+/// more bytes (which a container's root may hold).
+pub(crate) fn of(process: &procfs::process::Process) -> std::io::Result<Vec<Mapping>> {
+    let crate::target::proc::Text(text) = process
+        .read("maps")
+        .map_err(crate::target::proc::io_error)?;
+    Ok(parse(&text))
 }
 
 #[cfg(test)]

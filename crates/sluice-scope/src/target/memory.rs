@@ -32,9 +32,10 @@ pub(crate) trait Gather {
 impl RemoteMemory {
     /// Opens `/proc/PID/mem`.
     pub fn open(pid: u32) -> std::io::Result<RemoteMemory> {
+        let process = crate::target::proc::process(pid)?;
         Ok(RemoteMemory {
             pid,
-            file: File::open(format!("/proc/{pid}/mem"))?,
+            file: process.mem().map_err(crate::target::proc::io_error)?,
         })
     }
 

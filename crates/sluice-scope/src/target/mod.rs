@@ -12,6 +12,8 @@
 //! - `addon.rs`: sluice's npm package in the process (the mapped addon
 //!   that exports `sluice_scope_lanes`, and where that symbol lies).
 //! - `container.rs`: which container and pod the process runs in.
+//! - `proc.rs`: `/proc` through the `procfs` crate, its errors as
+//!   `io::Error`s.
 
 pub(crate) mod addon;
 pub(crate) mod container;
@@ -19,6 +21,7 @@ pub mod discovery;
 pub mod image;
 pub mod maps;
 pub mod memory;
+pub mod proc;
 pub(crate) mod start_routine;
 
 use crate::error::ScopeError;
@@ -51,15 +54,22 @@ impl Target {
     /// Opens process `pid`, reading each ELF file's symbols only if
     /// `cache` has not seen that file (device and inode) before.
     pub fn open_cached(pid: u32, cache: &mut ImageCache) -> Result<Target, ScopeError> {
+        let process = proc::process(pid).map_err(|e| match e.kind() {
+            ErrorKind::NotFound => ScopeError::NoSuchProcess { pid },
+            _ => ScopeError::io(format!("reading /proc/{pid}/status"), e),
+        })?;
+        let comm = live_process_name(pid, &process)?;
+        // The executable and libraries are read by path, through the
+        // process's own links (`exe`, `root/...`): a container's files, not
+        // this mount namespace's.
         let proc = PathBuf::from(format!("/proc/{pid}"));
-        let comm = live_process_name(pid, &proc)?;
         let exe_link = proc.join("exe");
-        let exe = readable_executable(pid, &proc, &comm)?;
-        let maps = maps::read(pid).map_err(|e| match e.kind() {
+        let exe = readable_executable(pid, &process, &comm)?;
+        let maps = maps::of(&process).map_err(|e| match e.kind() {
             ErrorKind::PermissionDenied => denied(pid, proc.join("maps")),
             _ => ScopeError::io(format!("reading /proc/{pid}/maps"), e),
         })?;
-        let start_time = start_time(pid).ok_or(ScopeError::Exited { pid })?;
+        let start_time = start_time(&process).ok_or(ScopeError::Exited { pid })?;
         let exe_inode = std::fs::metadata(&exe_link)
             .map_err(|e| ScopeError::io(format!("reading {}", exe_link.display()), e))?
             .ino();
@@ -84,28 +94,32 @@ impl Target {
     /// Whether the process still runs (the same process: a reused PID or a
     /// zombie counts as gone).
     pub fn is_alive(&self) -> bool {
-        start_time(self.pid) == Some(self.start_time)
+        process_start_time(self.pid) == Some(self.start_time)
     }
 
     /// [`Target::is_alive`] as a closure another thread can keep.
     pub fn liveness(&self) -> Box<dyn Fn() -> bool + Send> {
         let (pid, started) = (self.pid, self.start_time);
-        Box::new(move || start_time(pid) == Some(started))
+        Box::new(move || process_start_time(pid) == Some(started))
     }
 
     /// The TIDs of its threads, in no particular order.
     pub fn tids(&self) -> Result<Vec<u32>, ScopeError> {
-        let dir = std::fs::read_dir(format!("/proc/{}/task", self.pid)).map_err(|e| {
+        Ok(self.tasks()?.map(|t| t.tid.unsigned_abs()).collect())
+    }
+
+    /// Its threads, opened: those that exit while listed are left out.
+    fn tasks(&self) -> Result<impl Iterator<Item = procfs::process::Task>, ScopeError> {
+        let exited_or = |e: std::io::Error| {
             if e.kind() == ErrorKind::NotFound {
                 ScopeError::Exited { pid: self.pid }
             } else {
                 ScopeError::io(format!("listing /proc/{}/task", self.pid), e)
             }
-        })?;
-        Ok(dir
-            .flatten()
-            .filter_map(|e| e.file_name().to_str()?.parse().ok())
-            .collect())
+        };
+        let process = proc::process(self.pid).map_err(exited_or)?;
+        let tasks = process.tasks().map_err(proc::io_error).map_err(exited_or)?;
+        Ok(tasks.flatten())
     }
 
     /// Its threads as its own PID namespace numbers them (what glibc keeps
@@ -114,14 +128,13 @@ impl Target {
     pub fn tid_map(&self) -> Result<TidMap, ScopeError> {
         let mut inner_to_host = std::collections::BTreeMap::new();
         let mut main_inner = self.pid;
-        for tid in self.tids()? {
-            let status = std::fs::read_to_string(format!("/proc/{}/task/{tid}/status", self.pid))
-                .unwrap_or_default();
-            let inner = status
-                .lines()
-                .find_map(|l| l.strip_prefix("NSpid:"))
-                .and_then(|v| v.split_whitespace().last()?.parse().ok())
-                .unwrap_or(tid);
+        for task in self.tasks()? {
+            let tid = task.tid.unsigned_abs();
+            let inner = task
+                .status()
+                .ok()
+                .and_then(|s| s.nspid?.last().copied())
+                .map_or(tid, i32::unsigned_abs);
             if tid == self.pid {
                 main_inner = inner;
             }
@@ -135,15 +148,13 @@ impl Target {
 
     /// The name (`comm`) of thread `tid`, if it still exists.
     pub fn thread_name(&self, tid: u32) -> Option<String> {
-        std::fs::read_to_string(format!("/proc/{}/task/{tid}/comm", self.pid))
-            .ok()
-            .map(|s| s.trim_end().to_string())
+        let stat = proc::task(self.pid, tid).ok()?.stat().ok()?;
+        Some(stat.comm.trim_end().to_string())
     }
 
     /// When thread `tid` started (clock ticks after boot), if it exists.
     pub fn thread_start_time(&self, tid: u32) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/task/{tid}/stat", self.pid)).ok()?;
-        stat_field(&stat, 22)
+        Some(proc::task(self.pid, tid).ok()?.stat().ok()?.starttime)
     }
 }
 
@@ -184,39 +195,39 @@ fn denied(pid: u32, path: PathBuf) -> ScopeError {
     }
 }
 
-/// The `comm` of process `pid` (`/proc/PID` is `proc`), after checking that
-/// it is a process (not a thread of one) and has not exited.
-fn live_process_name(pid: u32, proc: &std::path::Path) -> Result<String, ScopeError> {
-    let status = match std::fs::read_to_string(proc.join("status")) {
-        Ok(s) => s,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(ScopeError::NoSuchProcess { pid });
-        }
-        Err(e) => return Err(ScopeError::io(format!("reading /proc/{pid}/status"), e)),
+/// The `comm` of `process` (number `pid`), after checking that it is a
+/// process (not a thread of one) and has not exited. The name is `stat`'s:
+/// `procfs` cuts `status`'s `Name` at its first `:` (`PM2 v5.3.0: God`).
+fn live_process_name(pid: u32, process: &procfs::process::Process) -> Result<String, ScopeError> {
+    let read_err = |what: &str, e: procfs::ProcError| match proc::io_error(e) {
+        e if e.kind() == ErrorKind::NotFound => ScopeError::NoSuchProcess { pid },
+        e => ScopeError::io(format!("reading /proc/{pid}/{what}"), e),
     };
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name)?.strip_prefix(':'))
-            .map(str::trim)
-    };
-    let tgid: u32 = field("Tgid").and_then(|v| v.parse().ok()).unwrap_or(pid);
+    let status = process.status().map_err(|e| read_err("status", e))?;
+    let tgid = status.tgid.unsigned_abs();
     if tgid != pid {
         return Err(ScopeError::NotAProcess { pid, tgid });
     }
-    if field("State").is_some_and(|s| s.starts_with('Z') || s.starts_with('X')) {
+    let stat = process.stat().map_err(|e| read_err("stat", e))?;
+    if stat.state == 'Z' || stat.state == 'X' {
         return Err(ScopeError::Exited { pid });
     }
-    Ok(field("Name").unwrap_or("?").to_string())
+    Ok(stat.comm)
 }
 
 /// The process's executable, after checking that this user may read what
 /// scope reads (its executable link and its main thread's `syscall`).
-fn readable_executable(pid: u32, proc: &std::path::Path, comm: &str) -> Result<String, ScopeError> {
-    let exe_link = proc.join("exe");
-    let exe = match std::fs::read_link(&exe_link) {
+fn readable_executable(
+    pid: u32,
+    process: &procfs::process::Process,
+    comm: &str,
+) -> Result<String, ScopeError> {
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    let exe = match process.exe().map_err(proc::io_error) {
         Ok(p) => p.display().to_string(),
-        Err(e) if e.kind() == ErrorKind::PermissionDenied => return Err(denied(pid, exe_link)),
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => {
+            return Err(denied(pid, proc.join("exe")));
+        }
         Err(_) => {
             return Err(ScopeError::NotNode {
                 pid,
@@ -226,7 +237,10 @@ fn readable_executable(pid: u32, proc: &std::path::Path, comm: &str) -> Result<S
         }
     };
     let syscall = proc.join(format!("task/{pid}/syscall"));
-    if let Err(e) = std::fs::read_to_string(&syscall) {
+    let read = process
+        .task_main_thread()
+        .and_then(|t| t.read::<_, proc::Text>("syscall"));
+    if let Err(e) = read.map_err(proc::io_error) {
         return Err(match e.kind() {
             ErrorKind::PermissionDenied => denied(pid, syscall),
             ErrorKind::NotFound => ScopeError::Exited { pid },
@@ -302,37 +316,33 @@ impl ImageCache {
     }
 }
 
-/// Field `n` (1-based, as in `proc(5)`) of a `stat` line; the command name
-/// (field 2) may hold spaces and parentheses, so fields are counted after
-/// its last `)`.
-pub(crate) fn stat_field(stat: &str, n: usize) -> Option<u64> {
-    let after = &stat[stat.rfind(')')? + 1..];
-    after
-        .split_whitespace()
-        .nth(n.checked_sub(3)?)?
-        .parse()
-        .ok()
+/// What thread `tid` of process `pid` is blocked in (its `syscall` file),
+/// if it exists. Read in the sampler's grammar: `procfs`'s parse refuses
+/// the `-1 SP PC` of a thread blocked outside a system call.
+pub(crate) fn syscall_line(pid: u32, tid: u32) -> Option<crate::sample::syscalls::SyscallLine> {
+    let proc::Text(line) = proc::task(pid, tid).ok()?.read("syscall").ok()?;
+    crate::sample::syscalls::SyscallLine::parse(&line)
 }
 
 /// When process `pid` started (clock ticks after boot): `None` if it does
 /// not exist or is a zombie. With the PID it names one process for good.
 pub fn process_start_time(pid: u32) -> Option<u64> {
-    start_time(pid)
+    start_time(&proc::process(pid).ok()?)
 }
 
-fn start_time(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let state = stat[stat.rfind(')')? + 1..].split_whitespace().next()?;
-    if state == "Z" || state == "X" {
-        return None;
-    }
-    stat_field(&stat, 22)
+fn start_time(process: &procfs::process::Process) -> Option<u64> {
+    let stat = process.stat().ok()?;
+    (stat.state != 'Z' && stat.state != 'X').then_some(stat.starttime)
 }
 
 /// `/proc/PID/cmdline` split into its arguments (NUL-separated; empty ones
-/// dropped, invalid UTF-8 replaced), `argv[0]` first.
+/// dropped, invalid UTF-8 replaced), `argv[0]` first. Read as bytes:
+/// `procfs`'s own `cmdline` refuses a process whose arguments are not
+/// UTF-8.
 pub(crate) fn argv(pid: u32) -> std::io::Result<Vec<String>> {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline"))?;
+    let proc::Bytes(raw) = proc::process(pid)?
+        .read("cmdline")
+        .map_err(proc::io_error)?;
     Ok(raw
         .split(|b| *b == 0)
         .filter(|a| !a.is_empty())
@@ -340,11 +350,13 @@ pub(crate) fn argv(pid: u32) -> std::io::Result<Vec<String>> {
         .collect())
 }
 
-/// The ids of the processes in `/proc`, in the directory's order.
+/// The ids of the processes in `/proc`, in the directory's order; those
+/// that exit while listed are left out.
 pub(crate) fn process_ids() -> std::io::Result<impl Iterator<Item = u32>> {
-    Ok(std::fs::read_dir("/proc")?
+    Ok(procfs::process::all_processes()
+        .map_err(proc::io_error)?
         .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok()))
+        .map(|p| p.pid.unsigned_abs()))
 }
 
 /// For tests: a thread of this process parked in a futex wait (a channel's
@@ -385,11 +397,14 @@ mod tests {
 
     #[test]
     fn stat_fields_count_after_the_command_name() {
-        let stat = "42 (a b) c) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 12345 1000";
-        assert_eq!(stat_field(stat, 4), Some(1));
-        assert_eq!(stat_field(stat, 14), Some(7));
-        assert_eq!(stat_field(stat, 22), Some(12345));
-        assert_eq!(stat_field(stat, 2), None);
+        use procfs::FromRead;
+        let stat = "42 (a b) c) S 1 42 42 0 -1 4194560 100 0 0 0 7 3 0 0 20 0 1 0 12345 1000 \
+                    10 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0";
+        let stat = procfs::process::Stat::from_read(stat.as_bytes()).unwrap();
+        assert_eq!(stat.comm, "a b) c");
+        assert_eq!(stat.ppid, 1);
+        assert_eq!(stat.utime, 7);
+        assert_eq!(stat.starttime, 12345);
     }
 
     #[test]

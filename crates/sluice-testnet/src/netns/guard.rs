@@ -55,26 +55,31 @@ impl HostGuard {
 
 /// How many mounts in `/proc/self/mountinfo` have `path` as mount point.
 pub(crate) fn mounts_on(path: &str) -> usize {
-    std::fs::read_to_string("/proc/self/mountinfo")
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| l.split(' ').nth(4) == Some(path))
+    mountinfo()
+        .iter()
+        .filter(|m| m.mount_point == std::path::Path::new(path))
         .count()
 }
 
 /// Mount points in `/proc/self/mountinfo` still in a peer group (optional
 /// field `shared:N`): mounts made under them would propagate.
 pub(crate) fn shared_mounts() -> Vec<String> {
-    std::fs::read_to_string("/proc/self/mountinfo")
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| {
-            let fields: Vec<&str> = l.split(' ').collect();
-            let optional = fields.iter().skip(6).take_while(|f| **f != "-");
-            optional
-                .into_iter()
-                .any(|f| f.starts_with("shared:"))
-                .then(|| fields.get(4).unwrap_or(&"?").to_string())
+    mountinfo()
+        .into_iter()
+        .filter(|m| {
+            m.opt_fields
+                .iter()
+                .any(|f| matches!(f, procfs::process::MountOptFields::Shared(_)))
         })
+        .map(|m| m.mount_point.display().to_string())
         .collect()
+}
+
+/// This process's mounts (none if the file cannot be read), mount points
+/// as the file writes them.
+fn mountinfo() -> Vec<procfs::process::MountInfo> {
+    procfs::process::Process::myself()
+        .and_then(|me| me.mountinfo())
+        .map(|m| m.0)
+        .unwrap_or_default()
 }

@@ -105,6 +105,7 @@ fn enter() -> anyhow::Result<()> {
                 format!("writing {text:?} to {file} in the new user namespace; {NEEDS}")
             })
         };
+        // `procfs` writes none of these three files.
         write("/proc/self/setgroups", "deny".into())?;
         write("/proc/self/uid_map", format!("0 {uid} 1"))?;
         write("/proc/self/gid_map", format!("0 {gid} 1"))?;
@@ -347,8 +348,8 @@ pub fn finish(stats: &Path, guard: &HostGuard) -> anyhow::Result<Stats> {
 }
 
 /// This process's thread count, from `/proc/self/task`.
-fn thread_count() -> std::io::Result<usize> {
-    Ok(std::fs::read_dir("/proc/self/task")?.count())
+fn thread_count() -> procfs::ProcResult<usize> {
+    Ok(procfs::process::Process::myself()?.tasks()?.count())
 }
 
 #[cfg(test)]

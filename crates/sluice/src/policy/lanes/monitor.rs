@@ -28,7 +28,10 @@
 //!   worker per tick, only while a lane is saturated. Where the file cannot
 //!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
 //!   is off for that worker; declared sections ([`crate::blocking`]) still
-//!   compensate.
+//!   compensate. This is a hot path (every few hundred µs per busy worker
+//!   while a lane computes), so it reads `/proc` by hand: the `procfs`
+//!   crate, which the other crates read `/proc` through, opens the file
+//!   again and allocates on every read.
 //! - **The guard** (`CpuSched::Guarded`). While a guarded `Cpu` lane has
 //!   a busy worker, the monitor runs and, every [`GUARD_WINDOW`], sums the
 //!   run time (the same files) of the workers that computed a task at both
