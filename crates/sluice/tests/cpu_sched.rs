@@ -232,3 +232,82 @@ fn guarded_needs_the_adaptive_cpu_lane() {
         assert!(e.to_string().contains("RLIMIT_NICE"), "{e}");
     }
 }
+
+/// Polls `f` every 10 ms until it holds or 60 s pass; returns its last value.
+fn eventually(mut f: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        if f() || Instant::now() > until {
+            return f();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_promoted_lane_runs_its_neighbour_share_and_gives_it_back() {
+    let budget = 2;
+    let pool = match Pool::builder()
+        .cpu_sched(CpuSched::Guarded)
+        .threads(Lane::Cpu, budget)
+        .build()
+    {
+        Ok(pool) => pool,
+        Err(e) => {
+            let e = e.to_string();
+            assert!(e.contains("RLIMIT_NICE"), "{e}");
+            eprintln!("skipped: {e}");
+            return;
+        }
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let hogs = Hogs::start(cores + 1);
+    // Four budgets' worth of tasks that compute until released, counting
+    // how many run at once.
+    let release = Arc::new(AtomicBool::new(false));
+    let running = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let most = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..4 * budget)
+        .map(|_| {
+            let (release, running, most) = (release.clone(), running.clone(), most.clone());
+            pool.spawn(Lane::Cpu, move || {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                let mut x = 0u64;
+                while !release.load(Ordering::Relaxed) {
+                    for i in 0..10_000u64 {
+                        x = std::hint::black_box(x.wrapping_add(i));
+                    }
+                    sluice::checkpoint();
+                }
+                running.fetch_sub(1, Ordering::SeqCst);
+            })
+        })
+        .collect();
+    // Starved beside the spinning threads, the lane is promoted and runs
+    // twice its budget; never more.
+    assert!(
+        eventually(|| most.load(Ordering::SeqCst) == 2 * budget),
+        "the promoted lane ran at most {} tasks at once",
+        most.load(Ordering::SeqCst)
+    );
+    let cpu = pool.metrics();
+    let cpu = cpu.lane(Lane::Cpu);
+    assert!(cpu.sched_promotions_total.unwrap() >= 1);
+    assert_eq!(cpu.compensated_total, 0, "no worker was blocked");
+    assert!(cpu.threads_peak.unwrap() <= 2 * budget as u64);
+    drop(hogs);
+    release.store(true, Ordering::Relaxed);
+    for t in tasks {
+        t.wait().unwrap();
+    }
+    assert_eq!(most.load(Ordering::SeqCst), 2 * budget);
+    // The cores are free: after its hold the lane is back under
+    // SCHED_IDLE and back to its budget.
+    assert_eq!(compute_until(&pool, 5), 5, "back to SCHED_IDLE");
+    assert!(
+        eventually(|| pool.metrics().lane(Lane::Cpu).threads_alive.unwrap() <= budget as u64),
+        "{:?} threads alive after the hold",
+        pool.metrics().lane(Lane::Cpu).threads_alive
+    );
+}

@@ -77,15 +77,35 @@ impl LaneCore {
     /// A guarded lane starves (`promote`) or has the cores again: moves
     /// every registered worker to `SCHED_OTHER` or `SCHED_IDLE`. Under the
     /// `slots` lock, so each tid belongs to a live worker of this lane.
-    pub(crate) fn guard_move(&self, promote: bool) {
+    ///
+    /// The move also changes the spawn limit by the lane's neighbour share
+    /// ([`LaneCore::neighbour_share`]): promoted, a sleeper is woken or a
+    /// thread started per queued task up to that share, as a grown budget
+    /// does (`resize`); back to `SCHED_IDLE`, sleepers above the limit are
+    /// woken to exit, and busy ones retire after their task
+    /// (`try_retire_busy`).
+    pub(crate) fn guard_move(self: &Arc<Self>, promote: bool) {
         let Some(g) = &self.guard else { return };
-        let slots = lock(&self.slots);
-        g.promoted.store(promote, Ordering::SeqCst);
-        if promote {
-            g.promotions.fetch_add(1, Ordering::Relaxed);
+        {
+            let slots = lock(&self.slots);
+            g.promoted.store(promote, Ordering::SeqCst);
+            if promote {
+                g.promotions.fetch_add(1, Ordering::Relaxed);
+            }
+            for slot in slots.iter() {
+                self.guard_set(g, slot.tid, promote);
+            }
         }
-        for slot in slots.iter() {
-            self.guard_set(g, slot.tid, promote);
+        if promote {
+            // Out of `slots`'s lock: a new worker registers under it.
+            let queued = self.depth();
+            for _ in 0..queued.min(self.neighbour_share()) {
+                if !self.park.wake_one() && !self.spawn_worker() {
+                    break;
+                }
+            }
+        } else {
+            self.shed_surplus();
         }
     }
 

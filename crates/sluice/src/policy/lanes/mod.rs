@@ -321,14 +321,35 @@ impl LaneCore {
     }
 
     /// How many threads the lane may run now: its budget, plus one per
-    /// blocked worker when adaptive, never above `max_threads`.
+    /// blocked worker when adaptive, plus the budget again while a guarded
+    /// lane is promoted ([`LaneCore::neighbour_share`]), never above
+    /// `max_threads`.
     pub(crate) fn spawn_limit(&self) -> usize {
         let limit = self.limit();
         if !self.settings.adaptive {
             return limit;
         }
         let blocked = self.blocked.load(Ordering::SeqCst);
-        (limit + blocked).min(self.settings.max_threads.max(limit))
+        (limit + blocked + self.neighbour_share()).min(self.settings.max_threads.max(limit))
+    }
+
+    /// The threads a guarded `Cpu` lane runs beyond its budget while it is
+    /// promoted: the budget again (0 otherwise). A lane is promoted when
+    /// its computing workers ran less than a quarter of what they could
+    /// (`monitor.rs`): other threads, usually other processes', take its
+    /// cores. Linux shares a busy core per
+    /// runnable thread at equal weight, so a lane of `n` threads beside
+    /// `h` spinning threads gets `n / (n + h)` of the cores, whatever its
+    /// budget says. Twice the budget keeps, on a 2-core machine, the share
+    /// libuv's 4 threads take there (2 hogs: two thirds of the cores where
+    /// the budget alone gets half); the extra threads start only for queued
+    /// work, run `SCHED_OTHER` like the rest, and retire after their task
+    /// when the hold ends (`guard_move`).
+    pub(crate) fn neighbour_share(&self) -> usize {
+        match &self.guard {
+            Some(g) if g.promoted.load(Ordering::SeqCst) => self.limit(),
+            _ => 0,
+        }
     }
 
     /// Tasks queued and not yet claimed by a worker now (`SeqCst`).

@@ -41,8 +41,10 @@
 //!   adds it only when a thread runs again, so a starved worker shows
 //!   none.) It then moves every worker from `SCHED_IDLE` to `SCHED_OTHER`
 //!   at the process's own nice value (where the lane's checkpoints stop
-//!   yielding: it keeps a thread's share against the other process) for a
-//!   hold ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
+//!   yielding: it keeps a thread's share against the other process), and
+//!   lets the lane run twice its budget (`LaneCore::neighbour_share`: a
+//!   busy core is shared per runnable thread), for a hold
+//!   ([`GUARD_HOLD`]), then back, and judges the next window; a lane that
 //!   starves again at once is promoted for twice the hold, up to
 //!   [`GUARD_MAX_HOLD`], so a machine that stays busy costs the lane one
 //!   window per hold. A lane with no busy worker is not judged.
@@ -308,7 +310,7 @@ mod imp {
 
         /// One monitor tick while the lane computes. True when the lane's
         /// policy changed.
-        fn tick(&mut self, lane: &LaneCore) -> bool {
+        fn tick(&mut self, lane: &Arc<LaneCore>) -> bool {
             let now = Instant::now();
             if self.until.is_some_and(|u| now >= u) {
                 // The hold is over: back to the cores nobody else wants,

@@ -184,7 +184,7 @@ impl LaneCore {
         let Some(before) = before else {
             return false;
         };
-        if before.alive() >= self.limit() {
+        if before.alive() >= self.limit() + self.neighbour_share() {
             self.metrics.compensated();
             #[cfg(feature = "tracing")]
             tracing::debug!(
