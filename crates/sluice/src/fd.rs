@@ -23,11 +23,55 @@
 //! made after it may read whatever took the number; what this type
 //! guarantees is that sluice neither aborts on it nor closes a descriptor
 //! it did not open.
+//!
+//! [`above_program_numbers`] narrows the other direction: a descriptor
+//! sluice opens while the program runs (a new worker's
+//! `/proc/thread-self/schedstat`) would take the lowest free number, often
+//! one the program has just closed, so the program's read or close of that
+//! stale number would reach sluice's file instead of failing with `EBADF`
+//! as it does without sluice. Moved to a high number at once, it holds the
+//! low one for the two system calls of the move only.
 
 use std::fs::{File, Metadata};
 use std::io;
-use std::os::fd::{IntoRawFd, RawFd};
+use std::os::fd::{AsRawFd, IntoRawFd, RawFd};
 use std::os::unix::fs::MetadataExt;
+
+/// The lowest number [`above_program_numbers`] moves a descriptor to, where
+/// the open-file limit allows: a program's own descriptors take the lowest
+/// free numbers, so they reach this one only with hundreds open. The
+/// kernel's table for the process grows to it once (8 bytes a number).
+pub const HIGH_FLOOR: RawFd = 512;
+
+/// `file`, just opened by sluice for itself, moved to the lowest free number
+/// at or above [`HIGH_FLOOR`] (half the soft open-file limit where that is
+/// lower), its low number closed; `file` as it was where the limit leaves
+/// no room or the move fails (nothing is lost: only the number differs).
+///
+/// ```
+/// use std::os::fd::AsRawFd;
+/// let f = sluice::fd::above_program_numbers(std::fs::File::open("/proc/self/stat").unwrap());
+/// let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current.unwrap_or(u64::MAX);
+/// if limit >= 1024 {
+///     assert!(f.as_raw_fd() >= sluice::fd::HIGH_FLOOR);
+/// }
+/// ```
+pub fn above_program_numbers(file: File) -> File {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    // Below HIGH_FLOOR, so it fits a RawFd.
+    let floor = RawFd::try_from(limit / 2).map_or(HIGH_FLOOR, |half| half.min(HIGH_FLOOR));
+    if file.as_raw_fd() >= floor || floor < 3 {
+        return file;
+    }
+    match rustix::io::fcntl_dupfd_cloexec(&file, floor) {
+        // `moved` is a new descriptor that this call owns; `file` is
+        // dropped (its low number closed) as it goes out of scope.
+        Ok(moved) => File::from(moved),
+        Err(_) => file,
+    }
+}
 
 /// A file sluice opened, closed at drop only while its number still names
 /// it (see the module's docs).

@@ -184,3 +184,60 @@ fn from_env_reads_sluice_variables() {
         "{out}"
     );
 }
+
+/// This process's descriptors whose link names a `schedstat` file: their
+/// numbers.
+fn schedstat_numbers() -> Vec<i32> {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let target = std::fs::read_link(e.path()).ok()?;
+            target
+                .to_string_lossy()
+                .ends_with("/schedstat")
+                .then(|| e.file_name().to_string_lossy().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+#[ignore = "child process of a_worker_started_later_takes_no_number_the_program_closed"]
+fn child_closed_number() {
+    let pool = Pool::builder().threads(Lane::FastIo, 4).build().unwrap();
+    // The lowest free number, as a program's open takes it, then closed.
+    let file = std::fs::File::open("/dev/null").unwrap();
+    let number = std::os::fd::AsRawFd::as_raw_fd(&file);
+    drop(file);
+    // Four workers start now, each opening its schedstat file.
+    let gate = Gate::new();
+    let tasks = gate.hold(&pool, Lane::FastIo, 4);
+    gate.wait_inside(4);
+    let names = std::fs::read_link(format!("/proc/self/fd/{number}"))
+        .map_or_else(|_| "closed".to_owned(), |t| t.display().to_string());
+    println!("number_after_spawns={names}");
+    let numbers = schedstat_numbers();
+    println!("schedstat_files={}", numbers.len());
+    println!(
+        "schedstat_low={}",
+        numbers
+            .iter()
+            .filter(|&&n| n < sluice::fd::HIGH_FLOOR)
+            .count()
+    );
+    gate.release(tasks);
+}
+
+#[test]
+fn a_worker_started_later_takes_no_number_the_program_closed() {
+    // A program that reads or closes a number it has just closed gets
+    // EBADF from the kernel, with or without sluice: a worker started
+    // after the close must not take the number for its schedstat file.
+    let out = child("child_closed_number", &[]);
+    assert!(
+        out.contains("number_after_spawns=closed"),
+        "a worker's file took the number: {out}"
+    );
+    assert_eq!(reported(&out, "schedstat_files"), 4, "{out}");
+    assert_eq!(reported(&out, "schedstat_low"), 0, "{out}");
+}

@@ -23,7 +23,10 @@
 //!   "blocked": only sleeping counts. A detected task that computes again is
 //!   uncounted at the next sample; one that ends is uncounted by its worker.
 //! - **The files.** Each worker opens its own `/proc/thread-self/schedstat`
-//!   when it starts (the descriptor stays bound to that thread), and the
+//!   when it starts (the descriptor stays bound to that thread), moved at
+//!   once above the program's numbers ([`crate::fd::above_program_numbers`]:
+//!   a program's read of a number it just closed must fail as without
+//!   sluice, not read a worker's file), and the
 //!   monitor reads it with `pread` at offset 0: one system call per busy
 //!   worker per tick, only while a lane is saturated. Where the file cannot
 //!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
@@ -107,7 +110,10 @@ mod imp {
     impl Schedstat {
         /// Opens the calling thread's file; `None` where the kernel has none.
         pub(crate) fn open_current() -> Option<Self> {
-            let file = File::open("/proc/thread-self/schedstat").ok()?;
+            // Above the program's numbers: a worker starts at any time, and
+            // its file must not take a number the program just closed.
+            let file =
+                crate::fd::above_program_numbers(File::open("/proc/thread-self/schedstat").ok()?);
             Opened::new(file).ok().map(|(opened, _)| Schedstat(opened))
         }
 
