@@ -22,10 +22,13 @@ use std::time::{Duration, Instant};
 /// let watch = Watch::new(Sample::from_snapshot(&pool.metrics(), None), Duration::from_secs(1), Default::default());
 /// pool.spawn(Lane::Cpu, || ()).wait()?;
 /// let d = watch.observe(Sample::from_snapshot(&pool.metrics(), None));
-/// assert_eq!(d.verdict, Verdict::Healthy);
+/// // Healthy, unless that one task waited 10 ms or more for a thread.
+/// assert!(matches!(d.verdict, Verdict::Healthy | Verdict::LaneSaturated(Lane::Cpu)));
 /// assert_eq!(d.lanes[0].started, 1);
 /// let text = sluice_health::exposition(&pool.metrics(), None, Some(&d));
-/// assert!(text.contains("sluice_verdict{verdict=\"healthy\"} 1"));
+/// // One verdict line reads 1, every other 0.
+/// let verdicts: Vec<_> = text.lines().filter(|l| l.starts_with("sluice_verdict{")).collect();
+/// assert_eq!(verdicts.iter().filter(|l| l.ends_with(" 1")).count(), 1);
 /// assert!(text.contains("sluice_verdict{verdict=\"pool-saturated\",lane=\"cpu\"} 0"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
