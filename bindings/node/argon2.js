@@ -16,7 +16,7 @@
 // to its end (the crate cannot stop) and its result is dropped.
 // The *Sync functions compute on the calling thread, as there.
 
-const { native, inbox, start } = require('./index.js')._internal;
+const { native, slot, start } = require('./index.js')._internal;
 
 const Algorithm = Object.freeze({ Argon2d: 0, Argon2i: 1, Argon2id: 2 });
 const Version = Object.freeze({ V0x10: 0, V0x13: 1 });
@@ -96,14 +96,14 @@ const asMatch = (buf) => buf[0] === 1;
 function hash(password, options, abortSignal) {
   const p = bytesOf('password', password);
   const s = settings(options);
-  return run((c) => native.argon2Hash(inbox, p, s.costs, s.salt, s.secret, false, c), asString, abortSignal);
+  return run((c) => native.argon2Hash(slot, p, s.costs, s.salt, s.secret, false, c), asString, abortSignal);
 }
 
 /** The raw hash of `password` (a Promise of a Buffer), on the Cpu lane. */
 function hashRaw(password, options, abortSignal) {
   const p = bytesOf('password', password);
   const s = settings(options);
-  return run((c) => native.argon2Hash(inbox, p, s.costs, s.salt, s.secret, true, c), null, abortSignal);
+  return run((c) => native.argon2Hash(slot, p, s.costs, s.salt, s.secret, true, c), null, abortSignal);
 }
 
 /** True (a Promise) when `password` hashes to the PHC string `hashed`. */
@@ -111,7 +111,7 @@ function verify(hashed, password, options, abortSignal) {
   const h = bytesOf('hashed', hashed).toString('utf8');
   const p = bytesOf('password', password);
   const s = settings(options);
-  return run((c) => native.argon2Verify(inbox, h, p, s.secret, c), asMatch, abortSignal);
+  return run((c) => native.argon2Verify(slot, h, p, s.secret, c), asMatch, abortSignal);
 }
 
 /** `hash` on the calling thread. */

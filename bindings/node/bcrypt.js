@@ -16,7 +16,7 @@
 // a bcrypt hash answers false, as both packages do.
 
 const nodeCrypto = require('node:crypto');
-const { native, inbox, start } = require('./index.js')._internal;
+const { native, slot, start } = require('./index.js')._internal;
 
 const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const BCRYPT = './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -119,7 +119,7 @@ function hash(data, salt, cb) {
     return later(cb, err);
   }
   const input = bytes(data);
-  return start(() => native.bcryptHash(inbox, input, s), undefined, (buf) => buf.toString('latin1'), cb);
+  return start(() => native.bcryptHash(slot, input, s), undefined, (buf) => buf.toString('latin1'), cb);
 }
 
 /** True when `data` hashes to `encrypted`, on the calling thread. */
@@ -146,7 +146,7 @@ function compare(data, encrypted, cb) {
     return later(cb, new Error('data and hash must be strings'));
   }
   const input = bytes(data);
-  return start(() => native.bcryptCompare(inbox, input, encrypted), undefined, (buf) => buf[0] === 1, cb);
+  return start(() => native.bcryptCompare(slot, input, encrypted), undefined, (buf) => buf[0] === 1, cb);
 }
 
 /** The cost (log2 of the rounds) of a hash or salt string. */

@@ -35,6 +35,7 @@ const _internal = {
   native,
   original,
   inbox: inbox.inbox,
+  slot: inbox.slot,
   shapes,
   run,
   fallback,
@@ -50,11 +51,11 @@ const _internal = {
 // a release build or a prebuilt addon).
 if (typeof native.panicForTest === 'function') {
   // A task that panics in Rust: the test of the panic path.
-  _internal.panicForTest = (message) => start(() => native.panicForTest(inbox.inbox, String(message)));
+  _internal.panicForTest = (message) => start(() => native.panicForTest(inbox.slot, String(message)));
   // An outcome of `len` zero bytes (untouched pages): the test of a value
   // V8 refuses, past buffer.kMaxLength.
   _internal.oversizedForTest = (len, callback) =>
-    start(() => native.oversizedForTest(inbox.inbox, len, inbox.drainLimit()), undefined, null, callback);
+    start(() => native.oversizedForTest(inbox.slot, len, inbox.drainLimit()), undefined, null, callback);
 }
 
 // Written as a list of names, so that Node's CJS export detector finds every

@@ -27,7 +27,7 @@ const { Buffer } = require('node:buffer');
 const { isArrayBufferView } = require('node:util').types;
 
 const native = require('../binding.js');
-const { inbox } = require('./inbox.js');
+const { slot } = require('./inbox.js');
 const { start } = require('./call.js');
 const { planned } = require('./pool.js');
 const { count } = require('./metrics.js');
@@ -128,7 +128,7 @@ function install(enabled, like) {
       const f = p === null ? null : openFlags(flags);
       const m = mode === undefined ? 0o666 : mode;
       if (f === null || !isInt(m, 0, 2 ** 32 - 1)) return null;
-      return (cb) => start(() => native.fdOpen(inbox, p, f, m, nowait()), p, null, cb, undefined, FSREQ);
+      return (cb) => start(() => native.fdOpen(slot, p, f, m, nowait()), p, null, cb, undefined, FSREQ);
     });
     patched.push('fs.open');
   }
@@ -141,7 +141,7 @@ function install(enabled, like) {
       if (!isFd(fd) || !isArrayBufferView(buffer) || pos === null) return null;
       if (!fits(buffer, offset, length, 1)) return null;
       // Node's callback gets (err, bytesRead || 0, buffer), an error too.
-      return (cb) => start(() => native.fdRead(inbox, fd, length, pos, nowait()), undefined, readInto(buffer, offset),
+      return (cb) => start(() => native.fdRead(slot, fd, length, pos, nowait()), undefined, readInto(buffer, offset),
         (err, n) => cb(err, n || 0, buffer), undefined, FSREQ);
     });
     patched.push('fs.read');
@@ -169,7 +169,7 @@ function install(enabled, like) {
         return null;
       }
       if (pos === null) return null;
-      return (cb) => start(() => native.fdWrite(inbox, fd, bytes, pos), undefined, null,
+      return (cb) => start(() => native.fdWrite(slot, fd, bytes, pos), undefined, null,
         (err, n) => cb(err, n || 0, data), undefined, FSREQ);
     });
     patched.push('fs.write');
@@ -178,7 +178,7 @@ function install(enabled, like) {
   if (enabled.close) {
     nodeFs.close = lastCallback('close', original.close, like, (args) => {
       if (args.length !== 1 || !isFd(args[0])) return null;
-      return (cb) => start(() => native.fdClose(inbox, args[0]), undefined, null,
+      return (cb) => start(() => native.fdClose(slot, args[0]), undefined, null,
         (err) => (err ? cb(err) : cb(null)), undefined, FSREQ);
     });
     patched.push('fs.close');
@@ -187,7 +187,7 @@ function install(enabled, like) {
   if (enabled.fstat) {
     nodeFs.fstat = lastCallback('fstat', original.fstat, like, (args) => {
       if (args.length > 2 || !isFd(args[0]) || !shapes.statOptionsOk(args[1])) return null;
-      return (cb) => start(() => native.fdFstat(inbox, args[0], false), undefined, null, cb, undefined,
+      return (cb) => start(() => native.fdFstat(slot, args[0], false), undefined, null, cb, undefined,
         FSREQ);
     });
     patched.push('fs.fstat');
@@ -234,7 +234,7 @@ function fileHandle(enabled) {
     wrap('read', 'read', (fd, buffer, offset, length, pos) => {
       if (!isFd(fd) || !isArrayBufferView(buffer) || position(pos) === null) return null;
       if (!fits(buffer, offset, length, 1)) return null;
-      return () => start(() => native.fdRead(inbox, fd, length, pos), undefined, (data) => {
+      return () => start(() => native.fdRead(slot, fd, length, pos), undefined, (data) => {
         window(buffer, offset, data.length).set(data);
         return data.length;
       }, undefined, undefined, FSREQ_PROMISE);
@@ -247,7 +247,7 @@ function fileHandle(enabled) {
       const p = isInt(pos, 0, Number.MAX_SAFE_INTEGER) ? pos : (pos === null || pos === undefined ? -1 : null);
       if (p === null) return null;
       const bytes = window(buffer, offset, length);
-      return () => start(() => native.fdWrite(inbox, fd, bytes, p), undefined, null, undefined, undefined,
+      return () => start(() => native.fdWrite(slot, fd, bytes, p), undefined, null, undefined, undefined,
         FSREQ_PROMISE);
     });
     wrap('writeString', 'write', (fd, string, pos, encoding) => {
@@ -256,7 +256,7 @@ function fileHandle(enabled) {
       const p = isInt(pos, 0, Number.MAX_SAFE_INTEGER) ? pos : (pos === null || pos === undefined ? -1 : null);
       if (p === null) return null;
       const bytes = Buffer.from(string, encoding || 'utf8');
-      return () => start(() => native.fdWrite(inbox, fd, bytes, p), undefined, null, undefined, undefined,
+      return () => start(() => native.fdWrite(slot, fd, bytes, p), undefined, null, undefined, undefined,
         FSREQ_PROMISE);
     });
     // `wrap` named it twice.
@@ -266,7 +266,7 @@ function fileHandle(enabled) {
     wrap('fstat', 'fstat', (fd, bigint) => {
       if (!isFd(fd) || bigint) return null;
       // Node's binding resolves to the fields; FileHandle builds the Stats.
-      return () => start(() => native.fdFstat(inbox, fd, true), undefined, null, undefined, undefined,
+      return () => start(() => native.fdFstat(slot, fd, true), undefined, null, undefined, undefined,
         FSREQ_PROMISE);
     });
   }

@@ -24,7 +24,7 @@
 const nodeCrypto = require('node:crypto');
 
 const native = require('../binding.js');
-const { inbox } = require('./inbox.js');
+const { slot } = require('./inbox.js');
 const { start } = require('./call.js');
 const { lastCallback } = require('./fd.js');
 const { bytes, isInt } = require('./shapes.js');
@@ -156,7 +156,7 @@ function install(enabled, like) {
   if (enabled.hkdf) {
     nodeCrypto.hkdf = lastCallback('hkdf', nodeCrypto.hkdf, like, (args) => {
       const shape = hkdfShape(args);
-      return shape && ((cb) => start(() => native.hkdf(inbox, ...shape), undefined, ownArrayBuffer, cb,
+      return shape && ((cb) => start(() => native.hkdf(slot, ...shape), undefined, ownArrayBuffer, cb,
         undefined, HKDF_REQUEST));
     });
     patched.push('crypto.hkdf');
@@ -164,7 +164,7 @@ function install(enabled, like) {
   if (enabled.generateKeyPair) {
     nodeCrypto.generateKeyPair = lastCallback('generateKeyPair', nodeCrypto.generateKeyPair, like, (args) => {
       const shape = keyPairShape(args);
-      return shape && ((cb) => start(() => native.generateKeyPair(inbox, shape.kind, shape.bits, shape.exponent),
+      return shape && ((cb) => start(() => native.generateKeyPair(slot, shape.kind, shape.bits, shape.exponent),
         undefined, keyPair(shape), cb, spreadPair, KEYGEN_REQUEST));
     });
     patched.push('crypto.generateKeyPair');

@@ -14,7 +14,7 @@ const { kMaxLength } = require('node:buffer');
 const util = require('node:util');
 
 const native = require('../binding.js');
-const { inbox, pending } = require('./inbox.js');
+const { slot, pending } = require('./inbox.js');
 const { start } = require('./call.js');
 const { failureError } = require('./errors.js');
 const {
@@ -74,23 +74,23 @@ function readFileRequestsAfterOpen(value) {
 
 function runPbkdf2(args, callback) {
   count('calls', 'pbkdf2');
-  return start(() => native.pbkdf2(inbox, ...args), undefined, null, callback, undefined, REQUEST.pbkdf2);
+  return start(() => native.pbkdf2(slot, ...args), undefined, null, callback, undefined, REQUEST.pbkdf2);
 }
 
 function runScrypt(args, callback) {
   count('calls', 'scrypt');
-  return start(() => native.scrypt(inbox, ...args), undefined, null, callback, undefined, REQUEST.scrypt);
+  return start(() => native.scrypt(slot, ...args), undefined, null, callback, undefined, REQUEST.scrypt);
 }
 
 function runGzip(input, level, callback) {
   count('calls', 'gzip');
-  return start(() => native.gzip(inbox, input, level), undefined, null, callback, undefined, REQUEST.zlib);
+  return start(() => native.gzip(slot, input, level), undefined, null, callback, undefined, REQUEST.zlib);
 }
 
 // `maxOutput`: the caller's maxOutputLength, or Node's default kMaxLength.
 function runGunzip(input, callback, maxOutput = kMaxLength) {
   count('calls', 'gunzip');
-  return start(() => native.gunzip(inbox, input, maxOutput), undefined, null, callback, undefined, REQUEST.zlib);
+  return start(() => native.gunzip(slot, input, maxOutput), undefined, null, callback, undefined, REQUEST.zlib);
 }
 
 // The no-wait path (`sluice::nowait` in the addon): a stat, a readFile of
@@ -111,7 +111,7 @@ const nowait = () => NOWAIT && pending() < NOWAIT_MAX_PENDING;
 function runReadFile(filePath, encoding, callback, signal) {
   count('calls', 'readFile');
   const cancel = signal === undefined ? undefined : new native.Cancel();
-  return start(() => native.readFile(inbox, filePath, cancel, nowait()), filePath,
+  return start(() => native.readFile(slot, filePath, cancel, nowait()), filePath,
     encoding ? (buf) => buf.toString(encoding) : null, callback, undefined, REQUEST.readFile,
     signal, cancel);
 }
@@ -119,7 +119,7 @@ function runReadFile(filePath, encoding, callback, signal) {
 function runStat(filePath, callback) {
   count('calls', 'stat');
   // The outcome is a Stats already (built from the inbox's slab).
-  return start(() => native.stat(inbox, filePath, nowait()), filePath, null, callback, undefined, REQUEST.stat);
+  return start(() => native.stat(slot, filePath, nowait()), filePath, null, callback, undefined, REQUEST.stat);
 }
 
 // Node's lookup takes `order` (and names it in its 'dns' entries) from
@@ -132,7 +132,7 @@ const LOOKUP_HAS_ORDER = (() => {
 function runLookup(hostname, shape, callback, spread) {
   count('calls', 'lookup');
   const startTime = perf.lookupStarted();
-  return start(() => native.lookup(inbox, hostname, shape.family, nowait()), hostname, (addrs) => {
+  return start(() => native.lookup(slot, hostname, shape.family, nowait()), hostname, (addrs) => {
     const list = orderAddresses(
       addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })), shape.order);
     if (list.length === 0) {
@@ -187,7 +187,7 @@ const crypto = {
   randomBytes(size) {
     if (disabled() === null && isInt(size, 1, MAX_OUTPUT)) {
       count('calls', 'randomBytes');
-      return start(() => native.randomBytes(inbox, size));
+      return start(() => native.randomBytes(slot, size));
     }
     return nodePromise('randomBytes', promisified.randomBytes, [size]);
   },
@@ -244,7 +244,7 @@ const dns = {
  */
 function ping() {
   if (disabled() !== null) return Promise.reject(disabled());
-  return start(() => native.noop(inbox));
+  return start(() => native.noop(slot));
 }
 
 module.exports = {

@@ -9,7 +9,7 @@ const { Buffer } = require('node:buffer');
 const { isAnyArrayBuffer, isArrayBufferView } = require('node:util').types;
 
 const native = require('../binding.js');
-const { inbox } = require('./inbox.js');
+const { slot } = require('./inbox.js');
 const { start } = require('./call.js');
 const { lastCallback } = require('./fd.js');
 
@@ -25,7 +25,7 @@ function install(enabled, like) {
   if (enabled.randomBytes) {
     nodeCrypto.randomBytes = lastCallback('randomBytes', nodeCrypto.randomBytes, like, ([size, ...rest]) => {
       if (rest.length !== 0 || !isInt(size, 1, MAX)) return null;
-      return (cb) => start(() => native.randomBytes(inbox, size), undefined, null, cb, undefined, REQUEST);
+      return (cb) => start(() => native.randomBytes(slot, size), undefined, null, cb, undefined, REQUEST);
     });
     patched.push('crypto.randomBytes');
   }
@@ -45,7 +45,7 @@ function install(enabled, like) {
       const view = isAnyArrayBuffer(buf)
         ? Buffer.from(buf, from * unit, elements * unit)
         : Buffer.from(buf.buffer, buf.byteOffset + from * unit, elements * unit);
-      return (cb) => start(() => native.randomBytes(inbox, view.length), undefined, (bytes) => {
+      return (cb) => start(() => native.randomBytes(slot, view.length), undefined, (bytes) => {
         view.set(bytes);
         return buf;
       }, cb, undefined, REQUEST);

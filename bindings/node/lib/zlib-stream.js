@@ -21,7 +21,7 @@ const { AsyncResource } = require('node:async_hooks');
 const { Buffer } = require('node:buffer');
 
 const native = require('../binding.js');
-const { inbox, expect } = require('./inbox.js');
+const { slot, expect } = require('./inbox.js');
 const { isFailure, failureError } = require('./errors.js');
 const { disabled } = require('./pool.js');
 const { callInScope } = require('./uncaught.js');
@@ -179,7 +179,7 @@ function install(enabled) {
       let id;
       try {
         // NOWAIT: a small write runs on this thread (src/zstream, `write`).
-        id = this.#native.write(inbox, flush, more ? null : buf, inOff, inLen, more, outLen, NOWAIT);
+        id = this.#native.write(slot, flush, more ? null : buf, inOff, inLen, more, outLen, NOWAIT);
       } catch (err) {
         this.#writing = false;
         process.nextTick(() => this.#emitError(err));

@@ -1,7 +1,7 @@
 //! `dns.lookup` through `sluice-dns` on the addon's tokio runtime: no pool
 //! thread waits on a name server.
 
-use crate::inbox::{Inbox, NowaitOp, Settle};
+use crate::inbox::{NowaitOp, Settle};
 use crate::outcome::{Done, Failure};
 use crate::pool::pool;
 use napi_derive::napi;
@@ -70,7 +70,9 @@ pub(crate) const LIBUV_MAX_HOST: usize = 256;
 /// kernel's caches, a fresh cached answer: `Resolver::lookup_now`) is
 /// answered here, on the loop's thread, its outcome posted at once.
 #[napi]
-pub fn lookup(inbox: &Inbox, host: String, family: u32, nowait: Option<bool>) -> napi::Result<f64> {
+pub fn lookup(inbox: u32, host: String, family: u32, nowait: Option<bool>) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let family = match family {
         4 => Family::V4,
         6 => Family::V6,

@@ -13,7 +13,7 @@
 #![allow(unsafe_code)]
 
 use crate::fs::{NOWAIT_READ_MAX, stat_fields};
-use crate::inbox::{Inbox, NowaitOp};
+use crate::inbox::NowaitOp;
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use napi::bindgen_prelude::BufferSlice;
@@ -80,12 +80,14 @@ const NOWAIT_OPEN_FLAGS: i32 = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLO
 /// cache is made here, on the loop's thread (`sluice::nowait::open_read`).
 #[napi]
 pub fn fd_open(
-    inbox: &Inbox,
+    inbox: u32,
     path: String,
     flags: i32,
     mode: u32,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     if nowait == Some(true) && flags & !NOWAIT_OPEN_FLAGS == libc::O_RDONLY {
         let follow = flags & libc::O_NOFOLLOW == 0;
         let nonblock = flags & libc::O_NONBLOCK != 0;
@@ -127,12 +129,14 @@ pub fn fd_open(
 /// cached, a pipe, a socket, any error) goes to the lane.
 #[napi]
 pub fn fd_read(
-    inbox: &Inbox,
+    inbox: u32,
     fd: i32,
     length: u32,
     position: f64,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     if nowait == Some(true) && fd >= 0 && u64::from(length) <= NOWAIT_READ_MAX {
         let mut buf = vec![0u8; length as usize];
         let at = (position >= 0.0).then_some(position as u64);
@@ -179,7 +183,9 @@ pub fn fd_read(
 /// encoded by `index.js`): the bytes written, at `position`, or at the
 /// file's offset where it is -1. The bytes are copied at the call.
 #[napi]
-pub fn fd_write(inbox: &Inbox, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
+pub fn fd_write(inbox: u32, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let data = data.to_vec();
     submit(inbox, Lane::FastIo, move || {
         // SAFETY: `data` has `data.len()` readable bytes and outlives the
@@ -204,7 +210,9 @@ pub fn fd_write(inbox: &Inbox, fd: i32, data: BufferSlice<'_>, position: f64) ->
 /// `fs.close(fd)`: `EINTR` (and `EINPROGRESS`) count as closed, as in
 /// libuv: the descriptor is gone either way on Linux.
 #[napi]
-pub fn fd_close(inbox: &Inbox, fd: i32) -> napi::Result<f64> {
+pub fn fd_close(inbox: u32, fd: i32) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     submit(inbox, Lane::FastIo, move || {
         // SAFETY: close takes a number and touches no memory; the caller
         // gave up the descriptor by asking.
@@ -223,7 +231,9 @@ pub fn fd_close(inbox: &Inbox, fd: i32) -> napi::Result<f64> {
 /// `fs.fstat(fd)`: Node's `Stats`, as `stat` gives it, or with `fields`
 /// its numbers as a `Float64Array` (what Node's binding gives `FileHandle`).
 #[napi]
-pub fn fd_fstat(inbox: &Inbox, fd: i32, fields: bool) -> napi::Result<f64> {
+pub fn fd_fstat(inbox: u32, fd: i32, fields: bool) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     submit(inbox, Lane::FastIo, move || {
         use std::os::fd::FromRawFd;
         // SAFETY: the File is never dropped (ManuallyDrop), so the caller's

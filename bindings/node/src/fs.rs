@@ -1,7 +1,7 @@
 //! `fs.readFile` and `fs.stat` on the `FastIo` lane, and [`Cancel`], the
 //! flag a caller's `AbortSignal` sets.
 
-use crate::inbox::{Inbox, NowaitOp};
+use crate::inbox::NowaitOp;
 use crate::outcome::{Done, Failure, STAT_FIELDS, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
@@ -55,11 +55,13 @@ impl Cancel {
 /// once, and delivered as the lane's would be.
 #[napi]
 pub fn read_file(
-    inbox: &Inbox,
+    inbox: u32,
     path: String,
     cancel: Option<&Cancel>,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     if nowait == Some(true) {
         let answer = sluice::nowait::read_file(std::path::Path::new(&path), NOWAIT_READ_MAX);
         if let sluice::nowait::Answer::Ready(result) = answer {
@@ -168,7 +170,9 @@ pub(crate) fn read_bounded(
 /// `nowait`, a path the kernel's lookup cache holds is answered here, on
 /// the loop's thread (`sluice::nowait`), its outcome posted at once.
 #[napi]
-pub fn stat(inbox: &Inbox, path: String, nowait: Option<bool>) -> napi::Result<f64> {
+pub fn stat(inbox: u32, path: String, nowait: Option<bool>) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     if nowait == Some(true)
         && let sluice::nowait::Answer::Ready(result) =
             sluice::nowait::stat(std::path::Path::new(&path), true)

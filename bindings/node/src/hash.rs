@@ -10,7 +10,6 @@
 //! the packages' `hashSync` and `verifySync` do.
 
 use crate::fs::Cancel;
-use crate::inbox::Inbox;
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use napi::bindgen_prelude::Buffer;
@@ -97,7 +96,7 @@ fn argon2_params(costs: &[u32]) -> napi::Result<argon2::Params> {
 /// `AbortSignal`) stops it if it has not started.
 #[napi]
 pub fn argon2_hash(
-    inbox: &Inbox,
+    inbox: u32,
     password: Buffer,
     costs: Vec<u32>,
     salt: Option<Buffer>,
@@ -105,6 +104,8 @@ pub fn argon2_hash(
     raw: bool,
     cancel: Option<&Cancel>,
 ) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let params = argon2_params(&costs)?;
     let password = password.to_vec();
     let salt = salt.map(|s| s.to_vec());
@@ -150,12 +151,14 @@ pub fn argon2_hash_sync(
 /// given; `cancel` as for [`argon2_hash`].
 #[napi]
 pub fn argon2_verify(
-    inbox: &Inbox,
+    inbox: u32,
     hashed: String,
     password: Buffer,
     secret: Option<Buffer>,
     cancel: Option<&Cancel>,
 ) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let password = password.to_vec();
     let secret = secret.map(|s| s.to_vec());
     let cancel = cancel.map(|c| c.flag.clone());
@@ -180,7 +183,9 @@ pub fn argon2_verify_sync(
 /// `bcrypt.hash(data, salt)` on the `Cpu` lane, with a salt string
 /// (`bcrypt.js` makes one from a number of rounds, as `bcrypt` does).
 #[napi]
-pub fn bcrypt_hash(inbox: &Inbox, password: Buffer, salt: String) -> napi::Result<f64> {
+pub fn bcrypt_hash(inbox: u32, password: Buffer, salt: String) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let password = password.to_vec();
     submit(inbox, Lane::Cpu, move || {
         done_of(hash_with_salt(&password, &salt).map(String::into_bytes))
@@ -200,7 +205,9 @@ pub fn bcrypt_hash_sync(password: Buffer, salt: String) -> napi::Result<String> 
 
 /// `bcrypt.compare(data, encrypted)` on the `Cpu` lane.
 #[napi]
-pub fn bcrypt_compare(inbox: &Inbox, password: Buffer, hashed: String) -> napi::Result<f64> {
+pub fn bcrypt_compare(inbox: u32, password: Buffer, hashed: String) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let password = password.to_vec();
     submit(inbox, Lane::Cpu, move || {
         matched(bcrypt::verify_sync(&password, &hashed))

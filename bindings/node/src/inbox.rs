@@ -14,6 +14,7 @@ use std::fs::File;
 use std::io::Write;
 use std::os::fd::{IntoRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// An operation's id and its outcome, posted to the inbox the call named.
@@ -46,7 +47,7 @@ pub(crate) struct Settle {
 
 impl Settle {
     /// A new operation whose outcome goes to `inbox`.
-    pub(crate) fn open(inbox: &Inbox) -> Settle {
+    pub(crate) fn open(inbox: &Core) -> Settle {
         let id = inbox.next_id.replace(inbox.next_id.get() + 1.0);
         Settle {
             id,
@@ -80,22 +81,73 @@ impl Drop for Settle {
 /// opens its own, so a second copy (a `require.cache` reset, jest's module
 /// registry) never takes the first one's outcomes: every operation names
 /// its inbox.
+///
+/// Operations name their inbox by its [`slot`](Inbox::slot), a number,
+/// not by the object: napi-rs checks and records every class object a call
+/// borrows, which cost about 0.3 µs of each submission (a number costs a
+/// few nanoseconds to read; see the package's docs, "where the
+/// microseconds go").
 #[napi]
 pub struct Inbox {
-    /// The outcomes posted and not yet drained.
-    pub(crate) queue: Arc<Mailbox<Posted>>,
+    /// What operations use: the queue, the ids, the no-wait counts. The
+    /// thread's slot table holds it too, until this inbox is dropped.
+    core: Rc<Core>,
+    /// This inbox's number in its thread's slot table.
+    slot: u32,
     /// The watched end of the socket pair, until [`Inbox::take_fd`] hands it
     /// over. Both ends are [`Opened`]: a program's stray close of either
     /// number neither aborts a debug addon when the inbox is dropped nor
     /// lets it close what took the number since.
     fd: Option<Opened>,
-    /// The id of this inbox's next operation.
-    next_id: Cell<f64>,
     /// Outcomes taken from `queue` that did not fit the last drain's slab.
     spill: RefCell<VecDeque<Posted>>,
+}
+
+/// The part of an [`Inbox`] an operation uses: where its outcome goes, its
+/// id, and the no-wait counts. Found by the inbox's slot ([`core`]).
+pub(crate) struct Core {
+    /// The outcomes posted and not yet drained.
+    queue: Arc<Mailbox<Posted>>,
+    /// The id of this inbox's next operation.
+    next_id: Cell<f64>,
     /// Operations answered on the loop's thread without a pool thread
     /// (`sluice::nowait`), by [`NowaitOp`].
     nowait: Cell<[f64; NowaitOp::COUNT]>,
+}
+
+thread_local! {
+    /// The inboxes opened on this thread (one per copy of the package in
+    /// this thread's JavaScript environment), by slot. Slots are never
+    /// reused in a thread, so a stale number finds nothing rather than
+    /// another copy's inbox. A Worker runs on its own thread: its inboxes
+    /// are its own.
+    static SLOTS: RefCell<Vec<(u32, Rc<Core>)>> = const { RefCell::new(Vec::new()) };
+    /// The slot the next inbox opened on this thread takes.
+    static NEXT_SLOT: Cell<u32> = const { Cell::new(1) };
+}
+
+/// The inbox in `slot` on this thread, or an error naming the slot.
+pub(crate) fn core(slot: u32) -> napi::Result<Rc<Core>> {
+    SLOTS
+        .with_borrow(|slots| {
+            slots
+                .iter()
+                .find(|(s, _)| *s == slot)
+                .map(|(_, c)| c.clone())
+        })
+        .ok_or_else(|| {
+            napi::Error::from_reason(format!(
+                "sluice: no open inbox in slot {slot} on this thread"
+            ))
+        })
+}
+
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        let slot = self.slot;
+        // `try_with`: at the thread's exit the table may be gone already.
+        let _ = SLOTS.try_with(|slots| slots.borrow_mut().retain(|(s, _)| *s != slot));
+    }
 }
 
 /// The operations that may be answered on the loop's thread
@@ -141,13 +193,29 @@ impl Inbox {
             // (Node ignores SIGPIPE).
             let _ = wake.file().write(&[1]);
         });
-        Ok(Inbox {
+        let core = Rc::new(Core {
             queue: Arc::new(queue),
-            fd: Some(watched),
             next_id: Cell::new(1.0),
-            spill: RefCell::new(VecDeque::new()),
             nowait: Cell::new([0.0; NowaitOp::COUNT]),
+        });
+        let slot = NEXT_SLOT.get();
+        let next = slot.checked_add(1).ok_or_else(|| {
+            napi::Error::from_reason("sluice: opening the inbox: this thread opened 2^32 inboxes")
+        })?;
+        NEXT_SLOT.set(next);
+        SLOTS.with_borrow_mut(|slots| slots.push((slot, core.clone())));
+        Ok(Inbox {
+            core,
+            slot,
+            fd: Some(watched),
+            spill: RefCell::new(VecDeque::new()),
         })
+    }
+
+    /// This inbox's number, which operations take to name it.
+    #[napi(getter)]
+    pub fn slot(&self) -> u32 {
+        self.slot
     }
 
     /// A new operation id whose outcome (nothing) is posted once the
@@ -157,7 +225,7 @@ impl Inbox {
     /// read, close), one turn each, as Node's do.
     #[napi]
     pub fn next_turn(&self, env: Env) -> napi::Result<f64> {
-        let settle = Settle::open(self);
+        let settle = Settle::open(&self.core);
         let id = settle.id;
         // Where it cannot be scheduled, the task is dropped and its guard
         // posts a "dropped" outcome at once: the id settles either way.
@@ -168,31 +236,12 @@ impl Inbox {
         Ok(id)
     }
 
-    /// An operation answered here, on the loop's thread (`sluice::nowait`):
-    /// its id, with `done` posted at once (delivered with the next drain,
-    /// never before the call returns), and counted for
-    /// [`Inbox::nowait_counts`].
-    pub(crate) fn settled_now(&self, op: NowaitOp, done: Done) -> f64 {
-        self.count_nowait(op);
-        let settle = Settle::open(self);
-        let id = settle.id;
-        settle.finish(done);
-        id
-    }
-
-    /// Counts one operation of `op` answered on the loop's thread.
-    pub(crate) fn count_nowait(&self, op: NowaitOp) {
-        let mut counts = self.nowait.get();
-        counts[op as usize] += 1.0;
-        self.nowait.set(counts);
-    }
-
     /// How many `stat`, `readFile` and `lookup` calls, zlib stream writes,
     /// and `open` and `read` calls of this inbox were answered on the
     /// loop's thread, in that order.
     #[napi]
     pub fn nowait_counts(&self) -> Vec<f64> {
-        self.nowait.get().to_vec()
+        self.core.nowait.get().to_vec()
     }
 
     /// The descriptor to watch, once; `lib/inbox.js` owns it from then on.
@@ -235,7 +284,7 @@ impl Inbox {
         };
         let mut spill = self.spill.borrow_mut();
         if spill.is_empty() {
-            self.queue.drain(|outcome| spill.push_back(outcome));
+            self.core.queue.drain(|outcome| spill.push_back(outcome));
         }
         let n = (records.len() / SLAB_RECORD).min(spill.len());
         let mut values: Option<Array<'env>> = None;
@@ -287,6 +336,27 @@ impl Inbox {
         }
         *count_slot = n as f64;
         Ok(values)
+    }
+}
+
+impl Core {
+    /// An operation answered here, on the loop's thread (`sluice::nowait`):
+    /// its id, with `done` posted at once (delivered with the next drain,
+    /// never before the call returns), and counted for
+    /// [`Inbox::nowait_counts`].
+    pub(crate) fn settled_now(&self, op: NowaitOp, done: Done) -> f64 {
+        self.count_nowait(op);
+        let settle = Settle::open(self);
+        let id = settle.id;
+        settle.finish(done);
+        id
+    }
+
+    /// Counts one operation of `op` answered on the loop's thread.
+    pub(crate) fn count_nowait(&self, op: NowaitOp) {
+        let mut counts = self.nowait.get();
+        counts[op as usize] += 1.0;
+        self.nowait.set(counts);
     }
 }
 

@@ -2,7 +2,7 @@
 //! [`configure`](crate::configure::configure)), how work is submitted to it
 //! and settled, and what it says about itself.
 
-use crate::inbox::{Inbox, Settle};
+use crate::inbox::{Core, Settle};
 use crate::outcome::{Done, Failure};
 use napi_derive::napi;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
@@ -62,7 +62,7 @@ pub(crate) fn build(b: sluice::Builder, chosen: bool) -> Result<Pool, ConfigErro
 /// Submits `work` to `lane` and returns the operation's id. A bounded lane
 /// that is full settles it at once with a `"busy"` failure.
 pub(crate) fn submit(
-    inbox: &Inbox,
+    inbox: &Core,
     lane: Lane,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
@@ -73,7 +73,7 @@ pub(crate) fn submit(
 /// ([`sluice::Permit::spawn_first`]): for short work (a zlib stream's
 /// write) that must not wait behind a queue of long tasks (password hashes).
 pub(crate) fn submit_first(
-    inbox: &Inbox,
+    inbox: &Core,
     lane: Lane,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
@@ -81,7 +81,7 @@ pub(crate) fn submit_first(
 }
 
 fn submit_in(
-    inbox: &Inbox,
+    inbox: &Core,
     lane: Lane,
     first: bool,
     work: impl FnOnce() -> Done + Send + 'static,
@@ -196,6 +196,8 @@ pub(crate) const PROFILE_MARK: &str = if cfg!(debug_assertions) {
 /// The cheapest task there is, on the `FastIo` lane: what a round trip
 /// from JavaScript to a sluice worker and back costs.
 #[napi]
-pub fn noop(inbox: &Inbox) -> napi::Result<f64> {
+pub fn noop(inbox: u32) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     submit(inbox, Lane::FastIo, || Done::Unit)
 }

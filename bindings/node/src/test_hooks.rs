@@ -3,7 +3,6 @@
 //! never in a release build or a prebuilt addon (`scripts/prebuild.js`
 //! refuses one that has them).
 
-use crate::inbox::Inbox;
 use crate::outcome::{Done, Failure, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
@@ -12,7 +11,9 @@ use sluice::Lane;
 /// A task that panics on the `Cpu` lane: the test of "a panic becomes a
 /// rejected promise".
 #[napi]
-pub fn panic_for_test(inbox: &Inbox, message: String) -> napi::Result<f64> {
+pub fn panic_for_test(inbox: u32, message: String) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     submit(inbox, Lane::Cpu, move || panic!("{message}"))
 }
 
@@ -26,7 +27,9 @@ pub fn panic_for_test(inbox: &Inbox, message: String) -> napi::Result<f64> {
 /// allocated (2^53 bytes, Node 22's `MAX_LENGTH`, where the tests lift the
 /// limit) settles with `ENOMEM` instead of aborting the process.
 #[napi]
-pub fn oversized_for_test(inbox: &Inbox, len: f64, max_buffer: f64) -> napi::Result<f64> {
+pub fn oversized_for_test(inbox: u32, len: f64, max_buffer: f64) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     submit(inbox, Lane::FastIo, move || {
         if len > max_buffer {
             return Done::Fail(Failure::buffer_too_large(max_buffer as usize));

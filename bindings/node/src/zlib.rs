@@ -1,7 +1,6 @@
 //! `zlib.gzip` and `zlib.gunzip` on the `Cpu` lane, with Node's rules and
 //! messages.
 
-use crate::inbox::Inbox;
 use crate::outcome::{Done, Failure, libc_enomem};
 use crate::pool::submit;
 use napi::bindgen_prelude::Buffer;
@@ -11,7 +10,9 @@ use sluice::Lane;
 /// `zlib.gzip(buffer, { level })` on the `Cpu` lane; `level` -1 is zlib's
 /// default (6).
 #[napi]
-pub fn gzip(inbox: &Inbox, data: Buffer, level: i32) -> napi::Result<f64> {
+pub fn gzip(inbox: u32, data: Buffer, level: i32) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let level = if level < 0 {
         sluice::zlib::DEFAULT_LEVEL
     } else {
@@ -33,7 +34,9 @@ pub fn gzip(inbox: &Inbox, data: Buffer, level: i32) -> napi::Result<f64> {
 /// `buffer.kMaxLength`) stops the inflation with Node's
 /// `ERR_BUFFER_TOO_LARGE`.
 #[napi]
-pub fn gunzip(inbox: &Inbox, data: Buffer, max_output: f64) -> napi::Result<f64> {
+pub fn gunzip(inbox: u32, data: Buffer, max_output: f64) -> napi::Result<f64> {
+    let held = crate::inbox::core(inbox)?;
+    let inbox = &*held;
     let data = data.to_vec();
     // A limit past the address space is no limit at all.
     let max = if max_output >= usize::MAX as f64 {

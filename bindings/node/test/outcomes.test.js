@@ -153,7 +153,8 @@ test('two copies of the package in one thread (require.cache reset): each settle
     const keys = Object.keys(require.cache).filter((k) => k.startsWith(process.cwd() + path.sep) && !k.endsWith('.node'));
     for (const k of keys) delete require.cache[k];
     const second = require('.');
-    const out = { distinct: first !== second, inboxes: first._internal.inbox !== second._internal.inbox };
+    const out = { distinct: first !== second, inboxes: first._internal.inbox !== second._internal.inbox,
+      slots: [typeof first._internal.slot, first._internal.slot !== second._internal.slot] };
     const calls = [];
     for (let i = 0; i < 50; i++) {
       calls.push(first.crypto.pbkdf2('a', String(i), 1, 8, 'sha1').then(() => 'first'));
@@ -170,7 +171,35 @@ test('two copies of the package in one thread (require.cache reset): each settle
       ${print};
     });`);
   assert.strictEqual(r.status, 0, r.stderr);
-  assert.deepStrictEqual(r.json, { distinct: true, inboxes: true, first: 100, second: 100, pending: [0, 0] });
+  assert.deepStrictEqual(r.json, { distinct: true, inboxes: true, slots: ['number', true], first: 100, second: 100, pending: [0, 0] });
+});
+
+test('an operation names its inbox by slot: a slot with no inbox in this thread is a clear error, not another copy\'s inbox', () => {
+  const r = runChild(`
+    const { Worker } = require('node:worker_threads');
+    const s = require('.');
+    const { native, slot } = s._internal;
+    const refused = (n) => { try { native.noop(n); return 'accepted'; } catch (e) { return e.message; } };
+    const out = { own: typeof native.noop(slot), other: refused(slot + 1000), notNumber: refused(s._internal.inbox) };
+    // A Worker's copy opens its own inbox on its own thread: the main
+    // thread's slot names nothing there.
+    const w = new Worker(\`
+      const { parentPort, workerData } = require('node:worker_threads');
+      const s = require(workerData.dir);
+      let refused;
+      try { s._internal.native.noop(workerData.slot + 1000); refused = 'accepted'; } catch (e) { refused = e.message; }
+      s.ping().then(() => parentPort.postMessage({ refused, pinged: true }));
+    \`, { eval: true, workerData: { dir: process.cwd(), slot } });
+    w.on('message', (m) => { out.worker = m; s.ping().then(() => { out.pinged = true; ${print}; }); });
+  `);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.strictEqual(o.own, 'number');
+  assert.match(o.other, /no open inbox in slot \d+ on this thread/);
+  assert.match(o.notNumber, /number|u32|Expect/i);
+  assert.match(o.worker.refused, /no open inbox in slot \d+ on this thread/);
+  assert.strictEqual(o.worker.pinged, true);
+  assert.strictEqual(o.pinged, true);
 });
 
 test('a refused SLUICE_* variable: one warning naming it and its value; calls run on Node; configure and metrics say why', () => {

@@ -28,7 +28,7 @@ mod brotli;
 mod ffi;
 mod zlib;
 
-use crate::inbox::{Inbox, NowaitOp};
+use crate::inbox::NowaitOp;
 use crate::outcome::{Done, Failure};
 use crate::pool::submit_first;
 use brotli::BrotliEngine;
@@ -249,7 +249,7 @@ impl ZlibHandle {
     #[allow(clippy::too_many_arguments)] // Node's write's, the inbox and nowait
     pub fn write(
         &self,
-        inbox: &Inbox,
+        inbox: u32,
         flush: i32,
         input: Option<BufferSlice<'_>>,
         in_off: u32,
@@ -258,6 +258,8 @@ impl ZlibHandle {
         out_len: u32,
         nowait: Option<bool>,
     ) -> napi::Result<f64> {
+        let held = crate::inbox::core(inbox)?;
+        let inbox = &*held;
         let small = {
             let mut shared = lock(&self.shared);
             if !more {
