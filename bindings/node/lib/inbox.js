@@ -19,9 +19,10 @@ const { kMaxLength } = require('node:buffer');
 
 const native = require('../binding.js');
 const { statsAt } = require('./stats.js');
+const { Waiting } = require('./waiting.js');
 
 const inbox = new native.Inbox();
-const waiting = new Map();
+const waiting = new Waiting();
 // The socket is opened at the first call: async_hooks enabled by the app's
 // first lines then see its init (PIPEWRAP) before its reads, as for any
 // handle of the app's own.
