@@ -1,7 +1,6 @@
 //! `crypto.pbkdf2`, `crypto.scrypt`, `crypto.hkdf`, `crypto.randomBytes` and
 //! `crypto.generateKeyPair` on the `Cpu` lane.
 
-use crate::inbox::Core;
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use napi::bindgen_prelude::Buffer;
@@ -19,10 +18,10 @@ fn parse_digest(name: &str) -> napi::Result<Digest> {
 /// Runs `key` on the `Cpu` lane: its bytes, or its error as an `invalid`
 /// failure.
 fn derive(
-    inbox: &Core,
+    slot: u32,
     key: impl FnOnce() -> Result<Vec<u8>, crypto::CryptoError> + Send + 'static,
 ) -> napi::Result<f64> {
-    submit(inbox, Lane::Cpu, move || match key() {
+    submit(slot, Lane::Cpu, move || match key() {
         Ok(key) => Done::Bytes(key),
         Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
     })
@@ -31,18 +30,16 @@ fn derive(
 /// `crypto.pbkdf2` on the `Cpu` lane; `digest` is `sha1`, `sha256` or `sha512`.
 #[napi]
 pub fn pbkdf2(
-    inbox: u32,
+    slot: u32,
     password: Buffer,
     salt: Buffer,
     iterations: u32,
     keylen: u32,
     digest: String,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let digest = parse_digest(&digest)?;
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    derive(inbox, move || {
+    derive(slot, move || {
         crypto::pbkdf2_sync(&password, &salt, iterations, keylen as usize, digest)
     })
 }
@@ -52,18 +49,16 @@ pub fn pbkdf2(
 /// times its length.
 #[napi]
 pub fn hkdf(
-    inbox: u32,
+    slot: u32,
     digest: String,
     ikm: Buffer,
     salt: Buffer,
     info: Buffer,
     keylen: u32,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let digest = parse_digest(&digest)?;
     let (ikm, salt, info) = (ikm.to_vec(), salt.to_vec(), info.to_vec());
-    derive(inbox, move || {
+    derive(slot, move || {
         crypto::hkdf_sync(digest, &ikm, &salt, &info, keylen as usize)
     })
 }
@@ -72,7 +67,7 @@ pub fn hkdf(
 /// checked the parameters against the memory limit).
 #[napi]
 pub fn scrypt(
-    inbox: u32,
+    slot: u32,
     password: Buffer,
     salt: Buffer,
     keylen: u32,
@@ -80,10 +75,8 @@ pub fn scrypt(
     r: u32,
     p: u32,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let (password, salt) = (password.to_vec(), salt.to_vec());
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         if n < 2 || !n.is_power_of_two() {
             return Done::Fail(Failure::message(
                 "invalid",
@@ -115,10 +108,8 @@ pub fn scrypt(
 
 /// `crypto.randomBytes(size)` on the `Cpu` lane.
 #[napi]
-pub fn random_bytes(inbox: u32, size: u32) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::Cpu, move || {
+pub fn random_bytes(slot: u32, size: u32) -> napi::Result<f64> {
+    submit(slot, Lane::Cpu, move || {
         let mut out = vec![0u8; size as usize];
         match getrandom::fill(&mut out) {
             Ok(()) => Done::Bytes(out),
@@ -138,13 +129,11 @@ pub fn random_bytes(inbox: u32, size: u32) -> napi::Result<f64> {
 /// endian, its SPKI DER, then the private key's PKCS #8 DER.
 #[napi]
 pub fn generate_key_pair(
-    inbox: u32,
+    slot: u32,
     kind: String,
     modulus_bits: u32,
     public_exponent: u32,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let kind = match kind.as_str() {
         "rsa" => KeyPairKind::Rsa {
             modulus_bits,
@@ -159,7 +148,7 @@ pub fn generate_key_pair(
         }
     };
     submit(
-        inbox,
+        slot,
         Lane::Cpu,
         move || match crypto::generate_key_pair_sync(kind) {
             Ok(pair) => {

@@ -70,15 +70,14 @@ pub(crate) const LIBUV_MAX_HOST: usize = 256;
 /// kernel's caches, a fresh cached answer: `Resolver::lookup_now`) is
 /// answered here, on the loop's thread, its outcome posted at once.
 #[napi]
-pub fn lookup(inbox: u32, host: String, family: u32, nowait: Option<bool>) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn lookup(slot: u32, host: String, family: u32, nowait: Option<bool>) -> napi::Result<f64> {
     let family = match family {
         4 => Family::V4,
         6 => Family::V6,
         _ => Family::Any,
     };
-    let settle = Settle::open(inbox);
+    let inbox = crate::inbox::core(slot)?;
+    let settle = Settle::open(&inbox);
     let id = settle.id;
     if host.len() >= LIBUV_MAX_HOST {
         let message =

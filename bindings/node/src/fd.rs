@@ -13,7 +13,7 @@
 #![allow(unsafe_code)]
 
 use crate::fs::{NOWAIT_READ_MAX, stat_fields};
-use crate::inbox::NowaitOp;
+use crate::inbox::{NowaitOp, settled_now};
 use crate::outcome::{Done, Failure};
 use crate::pool::submit;
 use napi::bindgen_prelude::BufferSlice;
@@ -80,14 +80,12 @@ const NOWAIT_OPEN_FLAGS: i32 = libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLO
 /// cache is made here, on the loop's thread (`sluice::nowait::open_read`).
 #[napi]
 pub fn fd_open(
-    inbox: u32,
+    slot: u32,
     path: String,
     flags: i32,
     mode: u32,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     if nowait == Some(true) && flags & !NOWAIT_OPEN_FLAGS == libc::O_RDONLY {
         let follow = flags & libc::O_NOFOLLOW == 0;
         let nonblock = flags & libc::O_NONBLOCK != 0;
@@ -97,10 +95,10 @@ pub fn fd_open(
                 Ok(fd) => Done::Number(f64::from(fd.into_raw_fd())),
                 Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
             };
-            return Ok(inbox.settled_now(NowaitOp::Open, done));
+            return settled_now(slot, NowaitOp::Open, done);
         }
     }
-    submit(inbox, Lane::FastIo, move || {
+    submit(slot, Lane::FastIo, move || {
         let Ok(cpath) = std::ffi::CString::new(path) else {
             // index.js sends no path with a NUL; Node refuses it by name.
             let e = io::Error::from_raw_os_error(libc::EINVAL);
@@ -129,14 +127,12 @@ pub fn fd_open(
 /// cached, a pipe, a socket, any error) goes to the lane.
 #[napi]
 pub fn fd_read(
-    inbox: u32,
+    slot: u32,
     fd: i32,
     length: u32,
     position: f64,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     if nowait == Some(true) && fd >= 0 && u64::from(length) <= NOWAIT_READ_MAX {
         let mut buf = vec![0u8; length as usize];
         let at = (position >= 0.0).then_some(position as u64);
@@ -147,10 +143,10 @@ pub fn fd_read(
         let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
         if let Answer::Ready(Ok(n)) = nowait::read(fd, &mut buf, at) {
             buf.truncate(n);
-            return Ok(inbox.settled_now(NowaitOp::Read, Done::Bytes(buf)));
+            return settled_now(slot, NowaitOp::Read, Done::Bytes(buf));
         }
     }
-    submit(inbox, Lane::FastIo, move || {
+    submit(slot, Lane::FastIo, move || {
         let mut buf = Vec::new();
         if buf.try_reserve_exact(length as usize).is_err() {
             let e = io::Error::from_raw_os_error(libc::ENOMEM);
@@ -183,11 +179,9 @@ pub fn fd_read(
 /// encoded by `index.js`): the bytes written, at `position`, or at the
 /// file's offset where it is -1. The bytes are copied at the call.
 #[napi]
-pub fn fd_write(inbox: u32, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn fd_write(slot: u32, fd: i32, data: BufferSlice<'_>, position: f64) -> napi::Result<f64> {
     let data = data.to_vec();
-    submit(inbox, Lane::FastIo, move || {
+    submit(slot, Lane::FastIo, move || {
         // SAFETY: `data` has `data.len()` readable bytes and outlives the
         // call; write only reads them.
         let written = unsafe {
@@ -210,10 +204,8 @@ pub fn fd_write(inbox: u32, fd: i32, data: BufferSlice<'_>, position: f64) -> na
 /// `fs.close(fd)`: `EINTR` (and `EINPROGRESS`) count as closed, as in
 /// libuv: the descriptor is gone either way on Linux.
 #[napi]
-pub fn fd_close(inbox: u32, fd: i32) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::FastIo, move || {
+pub fn fd_close(slot: u32, fd: i32) -> napi::Result<f64> {
+    submit(slot, Lane::FastIo, move || {
         // SAFETY: close takes a number and touches no memory; the caller
         // gave up the descriptor by asking.
         let r = sluice::blocking(|| unsafe { libc::close(fd) });
@@ -231,10 +223,8 @@ pub fn fd_close(inbox: u32, fd: i32) -> napi::Result<f64> {
 /// `fs.fstat(fd)`: Node's `Stats`, as `stat` gives it, or with `fields`
 /// its numbers as a `Float64Array` (what Node's binding gives `FileHandle`).
 #[napi]
-pub fn fd_fstat(inbox: u32, fd: i32, fields: bool) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::FastIo, move || {
+pub fn fd_fstat(slot: u32, fd: i32, fields: bool) -> napi::Result<f64> {
+    submit(slot, Lane::FastIo, move || {
         use std::os::fd::FromRawFd;
         // SAFETY: the File is never dropped (ManuallyDrop), so the caller's
         // descriptor is not closed; `metadata` only passes the number to

@@ -1,7 +1,7 @@
 //! `fs.readFile` and `fs.stat` on the `FastIo` lane, and [`Cancel`], the
 //! flag a caller's `AbortSignal` sets.
 
-use crate::inbox::NowaitOp;
+use crate::inbox::{NowaitOp, settled_now};
 use crate::outcome::{Done, Failure, STAT_FIELDS, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
@@ -55,13 +55,11 @@ impl Cancel {
 /// once, and delivered as the lane's would be.
 #[napi]
 pub fn read_file(
-    inbox: u32,
+    slot: u32,
     path: String,
     cancel: Option<&Cancel>,
     nowait: Option<bool>,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     if nowait == Some(true) {
         let answer = sluice::nowait::read_file(std::path::Path::new(&path), NOWAIT_READ_MAX);
         if let sluice::nowait::Answer::Ready(result) = answer {
@@ -70,11 +68,11 @@ pub fn read_file(
                 // Only the open's error is answered here (`nowait::read_file`).
                 Err(e) => Done::Fail(Failure::sys(&e, "open", true)),
             };
-            return Ok(inbox.settled_now(NowaitOp::ReadFile, done));
+            return settled_now(slot, NowaitOp::ReadFile, done);
         }
     }
     let cancel = cancel.map(|c| c.flag.clone());
-    submit(inbox, Lane::FastIo, move || {
+    submit(slot, Lane::FastIo, move || {
         read_whole(&path, cancel.as_deref())
     })
 }
@@ -170,16 +168,14 @@ pub(crate) fn read_bounded(
 /// `nowait`, a path the kernel's lookup cache holds is answered here, on
 /// the loop's thread (`sluice::nowait`), its outcome posted at once.
 #[napi]
-pub fn stat(inbox: u32, path: String, nowait: Option<bool>) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn stat(slot: u32, path: String, nowait: Option<bool>) -> napi::Result<f64> {
     if nowait == Some(true)
         && let sluice::nowait::Answer::Ready(result) =
             sluice::nowait::stat(std::path::Path::new(&path), true)
     {
-        return Ok(inbox.settled_now(NowaitOp::Stat, stat_done(result)));
+        return settled_now(slot, NowaitOp::Stat, stat_done(result));
     }
-    submit(inbox, Lane::FastIo, move || {
+    submit(slot, Lane::FastIo, move || {
         stat_done(std::fs::metadata(&path))
     })
 }

@@ -96,7 +96,7 @@ fn argon2_params(costs: &[u32]) -> napi::Result<argon2::Params> {
 /// `AbortSignal`) stops it if it has not started.
 #[napi]
 pub fn argon2_hash(
-    inbox: u32,
+    slot: u32,
     password: Buffer,
     costs: Vec<u32>,
     salt: Option<Buffer>,
@@ -104,14 +104,12 @@ pub fn argon2_hash(
     raw: bool,
     cancel: Option<&Cancel>,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let params = argon2_params(&costs)?;
     let password = password.to_vec();
     let salt = salt.map(|s| s.to_vec());
     let secret = secret.map(|s| s.to_vec());
     let cancel = cancel.map(|c| c.flag.clone());
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         // A signal that aborted while the hash was queued: it never runs
         // (once running, it runs to its end: the crate cannot stop).
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -151,18 +149,16 @@ pub fn argon2_hash_sync(
 /// given; `cancel` as for [`argon2_hash`].
 #[napi]
 pub fn argon2_verify(
-    inbox: u32,
+    slot: u32,
     hashed: String,
     password: Buffer,
     secret: Option<Buffer>,
     cancel: Option<&Cancel>,
 ) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
     let password = password.to_vec();
     let secret = secret.map(|s| s.to_vec());
     let cancel = cancel.map(|c| c.flag.clone());
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Done::Fail(Failure::aborted());
         }
@@ -183,11 +179,9 @@ pub fn argon2_verify_sync(
 /// `bcrypt.hash(data, salt)` on the `Cpu` lane, with a salt string
 /// (`bcrypt.js` makes one from a number of rounds, as `bcrypt` does).
 #[napi]
-pub fn bcrypt_hash(inbox: u32, password: Buffer, salt: String) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn bcrypt_hash(slot: u32, password: Buffer, salt: String) -> napi::Result<f64> {
     let password = password.to_vec();
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         done_of(hash_with_salt(&password, &salt).map(String::into_bytes))
     })
 }
@@ -205,11 +199,9 @@ pub fn bcrypt_hash_sync(password: Buffer, salt: String) -> napi::Result<String> 
 
 /// `bcrypt.compare(data, encrypted)` on the `Cpu` lane.
 #[napi]
-pub fn bcrypt_compare(inbox: u32, password: Buffer, hashed: String) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn bcrypt_compare(slot: u32, password: Buffer, hashed: String) -> napi::Result<f64> {
     let password = password.to_vec();
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         matched(bcrypt::verify_sync(&password, &hashed))
     })
 }

@@ -339,19 +339,20 @@ impl Inbox {
     }
 }
 
-impl Core {
-    /// An operation answered here, on the loop's thread (`sluice::nowait`):
-    /// its id, with `done` posted at once (delivered with the next drain,
-    /// never before the call returns), and counted for
-    /// [`Inbox::nowait_counts`].
-    pub(crate) fn settled_now(&self, op: NowaitOp, done: Done) -> f64 {
-        self.count_nowait(op);
-        let settle = Settle::open(self);
-        let id = settle.id;
-        settle.finish(done);
-        id
-    }
+/// An operation of the inbox in `slot` answered here, on the loop's thread
+/// (`sluice::nowait`): its id, with `done` posted at once (delivered with
+/// the next drain, never before the call returns), and counted for
+/// [`Inbox::nowait_counts`].
+pub(crate) fn settled_now(slot: u32, op: NowaitOp, done: Done) -> napi::Result<f64> {
+    let inbox = core(slot)?;
+    inbox.count_nowait(op);
+    let settle = Settle::open(&inbox);
+    let id = settle.id;
+    settle.finish(done);
+    Ok(id)
+}
 
+impl Core {
     /// Counts one operation of `op` answered on the loop's thread.
     pub(crate) fn count_nowait(&self, op: NowaitOp) {
         let mut counts = self.nowait.get();

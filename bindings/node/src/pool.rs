@@ -2,7 +2,7 @@
 //! [`configure`](crate::configure::configure)), how work is submitted to it
 //! and settled, and what it says about itself.
 
-use crate::inbox::{Core, Settle};
+use crate::inbox::Settle;
 use crate::outcome::{Done, Failure};
 use napi_derive::napi;
 use sluice::{ConfigError, CpuSched, Lane, Pool};
@@ -59,35 +59,37 @@ pub(crate) fn build(b: sluice::Builder, chosen: bool) -> Result<Pool, ConfigErro
     b.build()
 }
 
-/// Submits `work` to `lane` and returns the operation's id. A bounded lane
-/// that is full settles it at once with a `"busy"` failure.
+/// Submits `work` to `lane` for the inbox in `slot` and returns the
+/// operation's id. A bounded lane that is full settles it at once with a
+/// `"busy"` failure.
 pub(crate) fn submit(
-    inbox: &Core,
+    slot: u32,
     lane: Lane,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
-    submit_in(inbox, lane, false, work)
+    submit_in(slot, lane, false, work)
 }
 
 /// As [`submit`], ahead of the lane's queued tasks
 /// ([`sluice::Permit::spawn_first`]): for short work (a zlib stream's
 /// write) that must not wait behind a queue of long tasks (password hashes).
 pub(crate) fn submit_first(
-    inbox: &Core,
+    slot: u32,
     lane: Lane,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
-    submit_in(inbox, lane, true, work)
+    submit_in(slot, lane, true, work)
 }
 
 fn submit_in(
-    inbox: &Core,
+    slot: u32,
     lane: Lane,
     first: bool,
     work: impl FnOnce() -> Done + Send + 'static,
 ) -> napi::Result<f64> {
+    let inbox = crate::inbox::core(slot)?;
     let pool = pool()?;
-    let settle = Settle::open(inbox);
+    let settle = Settle::open(&inbox);
     let id = settle.id;
     match pool.try_reserve(lane) {
         Ok(place) if first => drop(place.spawn_first(move || run_settled(settle, work))),
@@ -196,8 +198,6 @@ pub(crate) const PROFILE_MARK: &str = if cfg!(debug_assertions) {
 /// The cheapest task there is, on the `FastIo` lane: what a round trip
 /// from JavaScript to a sluice worker and back costs.
 #[napi]
-pub fn noop(inbox: u32) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::FastIo, || Done::Unit)
+pub fn noop(slot: u32) -> napi::Result<f64> {
+    submit(slot, Lane::FastIo, || Done::Unit)
 }

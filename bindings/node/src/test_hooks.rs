@@ -11,10 +11,8 @@ use sluice::Lane;
 /// A task that panics on the `Cpu` lane: the test of "a panic becomes a
 /// rejected promise".
 #[napi]
-pub fn panic_for_test(inbox: u32, message: String) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::Cpu, move || panic!("{message}"))
+pub fn panic_for_test(slot: u32, message: String) -> napi::Result<f64> {
+    submit(slot, Lane::Cpu, move || panic!("{message}"))
 }
 
 /// An outcome of `len` zero bytes, allocated untouched (the kernel maps
@@ -27,10 +25,8 @@ pub fn panic_for_test(inbox: u32, message: String) -> napi::Result<f64> {
 /// allocated (2^53 bytes, Node 22's `MAX_LENGTH`, where the tests lift the
 /// limit) settles with `ENOMEM` instead of aborting the process.
 #[napi]
-pub fn oversized_for_test(inbox: u32, len: f64, max_buffer: f64) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
-    submit(inbox, Lane::FastIo, move || {
+pub fn oversized_for_test(slot: u32, len: f64, max_buffer: f64) -> napi::Result<f64> {
+    submit(slot, Lane::FastIo, move || {
         if len > max_buffer {
             return Done::Fail(Failure::buffer_too_large(max_buffer as usize));
         }

@@ -10,16 +10,14 @@ use sluice::Lane;
 /// `zlib.gzip(buffer, { level })` on the `Cpu` lane; `level` -1 is zlib's
 /// default (6).
 #[napi]
-pub fn gzip(inbox: u32, data: Buffer, level: i32) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn gzip(slot: u32, data: Buffer, level: i32) -> napi::Result<f64> {
     let level = if level < 0 {
         sluice::zlib::DEFAULT_LEVEL
     } else {
         level.unsigned_abs()
     };
     let data = data.to_vec();
-    submit(inbox, Lane::Cpu, move || {
+    submit(slot, Lane::Cpu, move || {
         match sluice::zlib::gzip_sync(&data, level) {
             Ok(packed) => Done::Bytes(packed),
             Err(e) => Done::Fail(Failure::message("invalid", None, e.to_string())),
@@ -34,9 +32,7 @@ pub fn gzip(inbox: u32, data: Buffer, level: i32) -> napi::Result<f64> {
 /// `buffer.kMaxLength`) stops the inflation with Node's
 /// `ERR_BUFFER_TOO_LARGE`.
 #[napi]
-pub fn gunzip(inbox: u32, data: Buffer, max_output: f64) -> napi::Result<f64> {
-    let held = crate::inbox::core(inbox)?;
-    let inbox = &*held;
+pub fn gunzip(slot: u32, data: Buffer, max_output: f64) -> napi::Result<f64> {
     let data = data.to_vec();
     // A limit past the address space is no limit at all.
     let max = if max_output >= usize::MAX as f64 {
@@ -44,7 +40,7 @@ pub fn gunzip(inbox: u32, data: Buffer, max_output: f64) -> napi::Result<f64> {
     } else {
         max_output.max(0.0) as usize
     };
-    submit(inbox, Lane::Cpu, move || gunzip_members(&data, max))
+    submit(slot, Lane::Cpu, move || gunzip_members(&data, max))
 }
 
 pub(crate) fn gunzip_members(data: &[u8], max: usize) -> Done {

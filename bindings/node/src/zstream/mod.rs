@@ -28,7 +28,7 @@ mod brotli;
 mod ffi;
 mod zlib;
 
-use crate::inbox::NowaitOp;
+use crate::inbox::{NowaitOp, settled_now};
 use crate::outcome::{Done, Failure};
 use crate::pool::submit_first;
 use brotli::BrotliEngine;
@@ -249,7 +249,7 @@ impl ZlibHandle {
     #[allow(clippy::too_many_arguments)] // Node's write's, the inbox and nowait
     pub fn write(
         &self,
-        inbox: u32,
+        slot: u32,
         flush: i32,
         input: Option<BufferSlice<'_>>,
         in_off: u32,
@@ -258,8 +258,6 @@ impl ZlibHandle {
         out_len: u32,
         nowait: Option<bool>,
     ) -> napi::Result<f64> {
-        let held = crate::inbox::core(inbox)?;
-        let inbox = &*held;
         let small = {
             let mut shared = lock(&self.shared);
             if !more {
@@ -275,13 +273,13 @@ impl ZlibHandle {
         };
         if nowait == Some(true) && small {
             let done = run_write(&self.shared, flush, out_len);
-            return Ok(inbox.settled_now(NowaitOp::Zlib, done));
+            return settled_now(slot, NowaitOp::Zlib, done);
         }
         let shared = self.shared.clone();
         // Ahead of the lane's queued tasks: a write is at most a few
         // milliseconds of the library (one call, its output bounded by
         // `out_len`), and must not wait behind a flood of password hashes.
-        submit_first(inbox, Lane::Cpu, move || {
+        submit_first(slot, Lane::Cpu, move || {
             let done = run_write(&shared, flush, out_len);
             sluice::checkpoint();
             done
