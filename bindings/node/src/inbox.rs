@@ -85,8 +85,7 @@ impl Drop for Settle {
 /// Operations name their inbox by its [`slot`](Inbox::slot), a number,
 /// not by the object: napi-rs checks and records every class object a call
 /// borrows, which cost about 0.3 µs of each submission (a number costs a
-/// few nanoseconds to read; see the package's docs, "where the
-/// microseconds go").
+/// few nanoseconds to read; see `docs/npm.md`, "Where the time goes").
 #[napi]
 pub struct Inbox {
     /// What operations use: the queue, the ids, the no-wait counts. The
