@@ -437,3 +437,62 @@ fn wait_or_compute(kind: u32, wait_us: u64) {
         }
     }
 }
+
+/// Pins the calling thread to `cpu`.
+fn pin_to(cpu: usize) {
+    let mut set = rustix::thread::CpuSet::new();
+    set.set(cpu);
+    rustix::thread::sched_setaffinity(None, &set).expect("pinning a thread to a CPU it may use");
+}
+
+#[test]
+fn a_worker_preempted_mid_task_is_not_counted_blocked() {
+    if std::fs::read_to_string("/proc/thread-self/schedstat").is_err() {
+        eprintln!(
+            "skipped: this kernel has no /proc/thread-self/schedstat, so nothing is detected"
+        );
+        return;
+    }
+    let allowed = rustix::thread::sched_getaffinity(None).unwrap();
+    let cpu = (0..rustix::thread::CpuSet::MAX_CPU)
+        .find(|&c| allowed.is_set(c))
+        .unwrap();
+    let pool = Pool::builder().threads(Lane::FastIo, 1).build().unwrap();
+    // A spinning thread and the lane's one worker share one CPU, the
+    // worker under SCHED_IDLE: for the task's 300 ms the worker is
+    // runnable but almost never on the CPU, so its schedstat shows no
+    // progress, as a sleeping thread's would. It is preempted, not blocked.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hog = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            pin_to(cpu);
+            while !stop.load(Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        })
+    };
+    let preempted = pool.spawn(Lane::FastIo, move || {
+        pin_to(cpu);
+        let tid = sluice_sched::current_tid();
+        let idle = sluice_sched::set_policy(tid, sluice_sched::Policy::Idle).is_ok();
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_millis(300) {
+            std::hint::spin_loop();
+        }
+        let _ = sluice_sched::set_policy(tid, sluice_sched::Policy::Other);
+        rustix::thread::sched_setaffinity(None, &allowed).unwrap();
+        idle
+    });
+    // Queued behind it, so that the monitor watches the lane.
+    let queued = pool.spawn(Lane::FastIo, || ());
+    let idle = preempted.wait().unwrap();
+    queued.wait().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    hog.join().unwrap();
+    let l = pool.metrics().lane(Lane::FastIo).clone();
+    assert!(idle, "the task could not move its worker to SCHED_IDLE");
+    assert_eq!(l.blocked_detected_total, 0, "{l:?}");
+    assert_eq!(l.compensated_total, 0, "{l:?}");
+    assert_balanced(&l);
+}

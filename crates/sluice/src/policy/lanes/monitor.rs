@@ -19,16 +19,25 @@
 //! - **The rule** (I/O lanes). A task is blocked when, between two samples at least
 //!   [`WINDOW`] apart, its thread got less than a tenth of the wall time on a
 //!   CPU *or waiting for one* (`/proc/thread-self/schedstat`: run time plus
-//!   run-queue wait). A thread preempted on busy cores is therefore not
-//!   "blocked": only sleeping counts. A detected task that computes again is
-//!   uncounted at the next sample; one that ends is uncounted by its worker.
+//!   run-queue wait), **and** its thread is asleep when the rule fires (its
+//!   state in `/proc/thread-self/stat` is not `R`). The kernel adds a
+//!   thread's run-queue wait to schedstat only when the thread runs again,
+//!   so a worker preempted mid-task on busy cores shows no progress at all
+//!   until then: without the state, every such worker was counted blocked,
+//!   and its lane started a thread it did not need (on 2 cores, a burst of
+//!   `fs.stat` calls started and retired 14 to 100 threads per 1,000
+//!   bursts). Only sleeping (`S`, `D`) counts. A detected task that computes
+//!   again is uncounted at the next sample; one that ends is uncounted by
+//!   its worker.
 //! - **The files.** Each worker opens its own `/proc/thread-self/schedstat`
 //!   when it starts (the descriptor stays bound to that thread), moved at
 //!   once above the program's numbers ([`crate::fd::above_program_numbers`]:
 //!   a program's read of a number it just closed must fail as without
 //!   sluice, not read a worker's file), and the
 //!   monitor reads it with `pread` at offset 0: one system call per busy
-//!   worker per tick, only while a lane is saturated. Where the file cannot
+//!   worker per tick, only while a lane is saturated. Its
+//!   `/proc/thread-self/stat` is opened the same way, and read only when the
+//!   rule fires. Where the file cannot
 //!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
 //!   is off for that worker; declared sections ([`crate::blocking`]) still
 //!   compensate. This is a hot path (every few hundred µs per busy worker
@@ -105,16 +114,41 @@ mod imp {
     /// held for the thread's life: an [`Opened`], so that a program's stray
     /// close of its number neither aborts a debug build when the worker
     /// exits nor lets the worker close what took the number since.
-    pub(crate) struct Schedstat(Opened);
+    pub(crate) struct Schedstat {
+        schedstat: Opened,
+        /// The thread's `/proc/thread-self/stat`, for its state; `None`
+        /// where it could not be opened (the rule then judges by schedstat
+        /// alone, as before).
+        stat: Option<Opened>,
+    }
 
     impl Schedstat {
-        /// Opens the calling thread's file; `None` where the kernel has none.
+        /// Opens the calling thread's files; `None` where the kernel has no
+        /// schedstat.
         pub(crate) fn open_current() -> Option<Self> {
             // Above the program's numbers: a worker starts at any time, and
-            // its file must not take a number the program just closed.
-            let file =
-                crate::fd::above_program_numbers(File::open("/proc/thread-self/schedstat").ok()?);
-            Opened::new(file).ok().map(|(opened, _)| Schedstat(opened))
+            // its files must not take a number the program just closed.
+            let open = |path: &str| {
+                let file = crate::fd::above_program_numbers(File::open(path).ok()?);
+                Opened::new(file).ok().map(|(opened, _)| opened)
+            };
+            Some(Schedstat {
+                schedstat: open("/proc/thread-self/schedstat")?,
+                stat: open("/proc/thread-self/stat"),
+            })
+        }
+
+        /// Whether the thread runs or waits for a CPU (state `R`), as
+        /// opposed to sleeping; `None` where it cannot be read.
+        pub(crate) fn runnable(&self) -> Option<bool> {
+            // "pid (comm) S ...": the state follows the last ')' (a comm
+            // may hold one), within the first 64 bytes (a pid of at most 7
+            // digits, a comm of at most 15 bytes; only numbers follow).
+            let mut buf = [0u8; 64];
+            let n = self.stat.as_ref()?.file().read_at(&mut buf, 0).ok()?;
+            let text = &buf[..n];
+            let close = text.iter().rposition(|&b| b == b')')?;
+            text.get(close + 2).map(|&state| state == b'R')
         }
 
         /// Nanoseconds on a CPU plus nanoseconds waiting for one.
@@ -125,7 +159,7 @@ mod imp {
         /// Nanoseconds on a CPU, and nanoseconds runnable but waiting.
         pub(crate) fn run_and_wait_ns(&self) -> Option<(u64, u64)> {
             let mut buf = [0u8; 96];
-            let n = self.0.file().read_at(&mut buf, 0).ok()?;
+            let n = self.schedstat.file().read_at(&mut buf, 0).ok()?;
             let text = std::str::from_utf8(&buf[..n]).ok()?;
             let mut fields = text.split_ascii_whitespace();
             let run: u64 = fields.next()?.parse().ok()?;
@@ -483,8 +517,11 @@ mod imp {
                     samples.insert(key, s);
                     return false;
                 }
-                let waiting =
-                    cpu_ns.saturating_sub(s.cpu_ns).saturating_mul(10) < wall.as_nanos() as u64;
+                // No progress, and not merely preempted (runnable threads
+                // show none until they run again; see the module docs).
+                let waiting = cpu_ns.saturating_sub(s.cpu_ns).saturating_mul(10)
+                    < wall.as_nanos() as u64
+                    && stat.runnable() != Some(true);
                 samples.insert(key, fresh);
                 if waiting && slot.is_computing() {
                     lane.mark_detected(slot, task)
