@@ -281,60 +281,114 @@ impl Inbox {
                 "sluice: the drain's slab is empty",
             ));
         };
+        let mut out = Slab {
+            env,
+            max_buffer,
+            records,
+            written: 0,
+            values: None,
+            failed: None,
+        };
+        let capacity = out.records.len() / SLAB_RECORD;
         let mut spill = self.spill.borrow_mut();
+        // What the last drain left over goes first; then the queue, written
+        // straight into the slab (no copy through `spill` unless the slab
+        // is full or a conversion failed).
+        while out.written < capacity && out.failed.is_none() {
+            let Some(outcome) = spill.pop_front() else {
+                break;
+            };
+            out.write(outcome);
+        }
         if spill.is_empty() {
-            self.core.queue.drain(|outcome| spill.push_back(outcome));
+            self.core.queue.drain(|outcome| {
+                if out.written < capacity && out.failed.is_none() {
+                    out.write(outcome);
+                } else {
+                    spill.push_back(outcome);
+                }
+            });
         }
-        let n = (records.len() / SLAB_RECORD).min(spill.len());
-        let mut values: Option<Array<'env>> = None;
-        let mut next = 0u32;
-        for (record, (id, done)) in records.chunks_exact_mut(SLAB_RECORD).zip(spill.drain(..n)) {
-            record[0] = id;
-            let value = match done {
-                Done::Unit => {
-                    record[1] = TAG_UNIT;
-                    continue;
-                }
-                Done::Stat(fields) => {
-                    record[1] = TAG_STAT;
-                    record[2..].copy_from_slice(&fields);
-                    continue;
-                }
-                Done::Fields(fields) => {
-                    record[1] = TAG_FIELDS;
-                    record[2..].copy_from_slice(&fields);
-                    continue;
-                }
-                Done::Number(n) => {
-                    record[1] = TAG_NUMBER;
-                    record[2] = n;
-                    continue;
-                }
-                Done::Bytes(b) if b.len() as f64 > max_buffer => {
-                    Done::Fail(Failure::buffer_too_large(max_buffer as usize))
-                }
-                done => done,
-            };
-            record[1] = TAG_VALUE;
-            record[2] = f64::from(next);
-            let out = match &mut values {
-                Some(out) => out,
-                None => values.insert(env.create_array(0)?),
-            };
-            let converted = value.into_out(env).and_then(|v| out.set(next, v));
-            if let Err(e) = converted {
-                match raw::take_exception(env) {
-                    Some(exception) => out.set(next, exception)?,
-                    None => {
-                        let message = format!("handing the result to JavaScript: {e}");
-                        out.set(next, Failure::message("failed", None, message))?;
-                    }
-                }
+        if let Some(e) = out.failed {
+            return Err(e);
+        }
+        *count_slot = out.written as f64;
+        Ok(out.values)
+    }
+}
+
+/// One drain's slab being written: the records (after the count), how many
+/// are written, and the array of the outcomes' values, made at the first
+/// outcome that has one.
+struct Slab<'a, 'env> {
+    env: &'env Env,
+    max_buffer: f64,
+    records: &'a mut [f64],
+    written: usize,
+    values: Option<Array<'env>>,
+    /// An error that ends the drain (no array could be made or set).
+    failed: Option<napi::Error>,
+}
+
+impl Slab<'_, '_> {
+    /// Writes `(id, done)` as the next record; there is room for it.
+    fn write(&mut self, (id, done): Posted) {
+        let off = self.written * SLAB_RECORD;
+        let record = &mut self.records[off..off + SLAB_RECORD];
+        self.written += 1;
+        record[0] = id;
+        let value = match done {
+            Done::Unit => {
+                record[1] = TAG_UNIT;
+                return;
             }
-            next += 1;
+            Done::Stat(fields) => {
+                record[1] = TAG_STAT;
+                record[2..].copy_from_slice(&fields);
+                return;
+            }
+            Done::Fields(fields) => {
+                record[1] = TAG_FIELDS;
+                record[2..].copy_from_slice(&fields);
+                return;
+            }
+            Done::Number(n) => {
+                record[1] = TAG_NUMBER;
+                record[2] = n;
+                return;
+            }
+            Done::Bytes(b) if b.len() as f64 > self.max_buffer => {
+                Done::Fail(Failure::buffer_too_large(self.max_buffer as usize))
+            }
+            done => done,
+        };
+        let env = self.env;
+        let out = match &mut self.values {
+            Some(out) => out,
+            None => match env.create_array(0) {
+                Ok(array) => self.values.insert(array),
+                Err(e) => {
+                    self.failed = Some(e);
+                    return;
+                }
+            },
+        };
+        let next = out.len();
+        record[1] = TAG_VALUE;
+        record[2] = f64::from(next);
+        let converted = value.into_out(env).and_then(|v| out.set(next, v));
+        if let Err(e) = converted {
+            let set = match raw::take_exception(env) {
+                Some(exception) => out.set(next, exception),
+                None => {
+                    let message = format!("handing the result to JavaScript: {e}");
+                    out.set(next, Failure::message("failed", None, message))
+                }
+            };
+            if let Err(e) = set {
+                self.failed = Some(e);
+            }
         }
-        *count_slot = n as f64;
-        Ok(values)
     }
 }
 
