@@ -29,7 +29,7 @@ const perf = require('./lib/perf.js');
 const { switchOf } = require('./lib/switch.js');
 const { eagerly } = require('./lib/eager.js');
 
-const { original, shapes, run, fallback, planned } = sluice._internal;
+const { original, shapes, run, fallback, planned, plannedWith } = sluice._internal;
 
 // Empty is unset, as for every SLUICE_* variable.
 function flag(name, fallbackValue) {
@@ -69,6 +69,7 @@ const patched = [];
 // starts it and returns its promise; `returns` is what the callback form
 // returns, as Node's does.
 function callbackForm(op, orig, leading, hasOptions, plan) {
+  if (leading === 1 && hasOptions) return callbackFormOfOne(op, orig, plan);
   return like(orig, function (...args) {
     let opts = hasOptions ? args[leading] : undefined;
     let cb = args[leading + (hasOptions ? 1 : 0)];
@@ -82,6 +83,26 @@ function callbackForm(op, orig, leading, hasOptions, plan) {
     if (!how) {
       fallback(op);
       return Reflect.apply(orig, this, args);
+    }
+    how.run(cb);
+    return how.returns;
+  });
+}
+
+// `callbackForm` for `orig(first, [options], callback)`, the hot forms
+// (fs.stat, fs.readFile, dns.lookup, zlib.gzip, zlib.gunzip): the same
+// decisions without a rest array, its slice or a closure per call (Node's
+// original still gets the caller's very arguments).
+function callbackFormOfOne(op, orig, plan) {
+  return like(orig, function (first, opts, cb) {
+    if (typeof opts === 'function') {
+      cb = opts;
+      opts = undefined;
+    }
+    const how = typeof cb === 'function' ? plannedWith(plan, first, opts) : null;
+    if (!how) {
+      fallback(op);
+      return Reflect.apply(orig, this, arguments);
     }
     how.run(cb);
     return how.returns;

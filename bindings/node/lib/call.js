@@ -64,7 +64,14 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
   // (`resource.domain`, set by the domain module) travel with it.
   const resource = new AsyncResource(req.type, { requireManualDestroy: false });
   const settle = (value) => {
-    stepThrough(req.type, resource, req.after ? req.after(value) : 0, (last) => {
+    const more = req.after ? req.after(value) : 0;
+    if (more === 0) {
+      // One request (most calls): no closure for stepThrough.
+      const [error, result] = resultOf(value, context, shape);
+      deliverIn(resource, callback, spread, error, result, listed);
+      return;
+    }
+    stepThrough(req.type, resource, more, (last) => {
       const [error, result] = resultOf(value, context, shape);
       deliverIn(last, callback, spread, error, result, listed);
     });

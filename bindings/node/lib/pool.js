@@ -61,6 +61,18 @@ function planned(plan) {
   }
 }
 
+// `planned(() => plan(a, b))` without a closure per call: the callback
+// forms with one leading argument and options (fs.stat, fs.readFile,
+// dns.lookup, zlib.gzip, zlib.gunzip) run it on every call.
+function plannedWith(plan, a, b) {
+  if (disabled !== null) return null;
+  try {
+    return plan(a, b);
+  } catch {
+    return null;
+  }
+}
+
 // The addon's answer to `call()`, or the error that turned sluice off.
 function fromPool(call) {
   if (disabled !== null) throw disabled;
@@ -150,6 +162,7 @@ function configure(options) {
 module.exports = {
   configure,
   planned,
+  plannedWith,
   fromPool,
   disabled: () => disabled,
   isConfigured: () => native.isConfigured(),
