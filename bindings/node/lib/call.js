@@ -24,6 +24,13 @@ const requests = require('./requests.js');
 // AbortSignal, readFile's): aborting it settles the call at once with
 // Node's AbortError and `cancel` (a native.Cancel) tells the worker to skip
 // or stop it.
+// The fs and dns calls of this copy in flight (those Node lists among its
+// requests: `request.listed`), from their submission to their outcome:
+// lib/ops.js answers on the loop's thread (the no-wait path) only while
+// few are. Hashes, zlib jobs and other Cpu work do not count: a flood of
+// password hashes is no burst of file calls.
+let ioInFlight = 0;
+
 function start(submit, context, shape, callback, spread, request, signal, cancel) {
   if (signal !== undefined && signal.aborted) {
     const err = abortError(signal);
@@ -41,11 +48,14 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
     process.nextTick(callback, e);
     return undefined;
   }
+  const io = request !== undefined && request.listed !== undefined;
+  if (io) ioInFlight++;
   if (callback === undefined) {
     // Listed until it settles (no outcome comes before this returns).
     let listed = null;
     const promise = new Promise((resolve, reject) => {
       const settle = (value) => {
+        if (io) ioInFlight--;
         requests.unlist(listed);
         const [error, result] = resultOf(value, context, shape);
         if (error !== null) reject(error);
@@ -64,6 +74,7 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
   // (`resource.domain`, set by the domain module) travel with it.
   const resource = new AsyncResource(req.type, { requireManualDestroy: false });
   const settle = (value) => {
+    if (io) ioInFlight--;
     const more = req.after ? req.after(value) : 0;
     if (more === 0) {
       // One request (most calls): no closure for stepThrough.
@@ -160,4 +171,4 @@ function abortable(id, signal, cancel, settle) {
   };
 }
 
-module.exports = { start };
+module.exports = { start, ioInFlight: () => ioInFlight };

@@ -14,8 +14,8 @@ const { kMaxLength } = require('node:buffer');
 const util = require('node:util');
 
 const native = require('../binding.js');
-const { slot, pending } = require('./inbox.js');
-const { start } = require('./call.js');
+const { slot } = require('./inbox.js');
+const { start, ioInFlight } = require('./call.js');
 const { failureError } = require('./errors.js');
 const {
   MAX_OUTPUT, isInt, pbkdf2Shape, scryptShape, gzipShape, gunzipShape, pathShape,
@@ -98,15 +98,19 @@ function runGunzip(input, callback, maxOutput = kMaxLength) {
 // hosts file and TTL cache) can answer without a wait is answered on this
 // thread, with no pool thread and no thread wake-up; its callback still
 // comes from the loop, on a later turn, as any outcome's. It is tried only
-// while few of this thread's calls are in flight (NOWAIT_MAX_PENDING): a
-// lone call's answer then takes a few microseconds where a pool thread's
-// takes two thread wake-ups (each up to a scheduler tick on busy cores),
-// and a burst keeps its calls on the FastIo lane, whose threads answer
-// them on the other cores while this thread runs JavaScript.
+// while few of this copy's fs and dns calls are in flight
+// (NOWAIT_MAX_PENDING; lib/call.js counts them): a lone call's answer then
+// takes a few microseconds where a pool thread's takes two thread
+// wake-ups (each up to a scheduler tick on busy cores), and a burst keeps
+// its calls on the FastIo lane, whose threads answer them on the other
+// cores while this thread runs JavaScript. Cpu work in flight (a flood of
+// password hashes) does not count: beside 32 argon2 verifies, a static
+// file's open and reads are still answered here, where each round trip to
+// a pool thread waited for a busy core.
 // SLUICE_NOWAIT=0 turns it off (1, true, on or unset: on).
 const NOWAIT = switchOf(process.env, 'SLUICE_NOWAIT', true, 'sluice', 'ERR_SLUICE_ENV');
 const NOWAIT_MAX_PENDING = 4;
-const nowait = () => NOWAIT && pending() < NOWAIT_MAX_PENDING;
+const nowait = () => NOWAIT && ioInFlight() < NOWAIT_MAX_PENDING;
 
 function runReadFile(filePath, encoding, callback, signal) {
   count('calls', 'readFile');

@@ -82,6 +82,40 @@ test('a burst goes to the FastIo lane: at most 4 answered at once while calls ar
   assert.strictEqual(r.json.lane, 61);
 });
 
+test('Cpu work in flight does not close it: beside 8 pbkdf2 calls, a lone stat and readFile are answered on the loop thread', () => {
+  const r = runPatched(`
+    const fs = require('node:fs'), crypto = require('node:crypto');
+    const s = require('./index.js');
+    fs.statSync('package.json');
+    fs.readFileSync('package.json');
+    const lanes = () => Object.fromEntries(s.metricsJson().pool.lanes.map((l) => [l.lane, l.submitted_total]));
+    const out = {};
+    let hashes = 8;
+    // After the pool's warm-up task (the first turn's), as in the lone test.
+    s.ping().then(() => {
+    for (let i = 0; i < 8; i++) {
+      crypto.pbkdf2('pw', 'salt', 200000, 64, 'sha512', (err) => { if (err) throw err; if (--hashes === 0) { out.after = lanes(); ${print}; } });
+    }
+    out.before = lanes();
+    fs.stat('package.json', (err) => {
+      if (err) throw err;
+      fs.readFile('package.json', (err) => {
+        if (err) throw err;
+        out.nowait = s.metricsJson().node.nowait;
+        out.during = lanes();
+        out.hashesLeft = hashes;
+      });
+    });
+    });`);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const o = r.json;
+  assert.ok(o.hashesLeft > 0, 'the stat and readFile were answered while hashes were in flight');
+  assert.strictEqual(o.before.cpu, 8);
+  assert.strictEqual(o.nowait.stat, 1);
+  assert.strictEqual(o.nowait.readFile, 1);
+  assert.strictEqual(o.during.fastio, o.before.fastio, `neither reached the FastIo lane: ${JSON.stringify(o)}`);
+});
+
 test('fs.createReadStream: a read-only open and the reads of a cached file on the loop thread, the close on the lane', () => {
   const source = `
     const fs = require('node:fs');
