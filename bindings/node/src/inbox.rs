@@ -289,12 +289,11 @@ impl Inbox {
             values: None,
             failed: None,
         };
-        let capacity = out.records.len() / SLAB_RECORD;
         let mut spill = self.spill.borrow_mut();
         // What the last drain left over goes first; then the queue, written
         // straight into the slab (no copy through `spill` unless the slab
         // is full or a conversion failed).
-        while out.written < capacity && out.failed.is_none() {
+        while out.takes_more() {
             let Some(outcome) = spill.pop_front() else {
                 break;
             };
@@ -302,7 +301,7 @@ impl Inbox {
         }
         if spill.is_empty() {
             self.core.queue.drain(|outcome| {
-                if out.written < capacity && out.failed.is_none() {
+                if out.takes_more() {
                     out.write(outcome);
                 } else {
                     spill.push_back(outcome);
@@ -331,7 +330,13 @@ struct Slab<'a, 'env> {
 }
 
 impl Slab<'_, '_> {
-    /// Writes `(id, done)` as the next record; there is room for it.
+    /// Whether the next outcome is written here: there is room for its
+    /// record, and no conversion ended the drain.
+    fn takes_more(&self) -> bool {
+        self.failed.is_none() && (self.written + 1) * SLAB_RECORD <= self.records.len()
+    }
+
+    /// Writes `(id, done)` as the next record; [`Slab::takes_more`] said so.
     fn write(&mut self, (id, done): Posted) {
         let off = self.written * SLAB_RECORD;
         let record = &mut self.records[off..off + SLAB_RECORD];

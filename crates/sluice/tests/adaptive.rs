@@ -24,6 +24,16 @@ fn assert_balanced(l: &sluice::LaneSnapshot) {
     assert_eq!(l.blocked_threads, Some(0), "{l:?}");
 }
 
+/// True (and says so) where this kernel has no
+/// `/proc/thread-self/schedstat`: the monitor's detection is off, so `then`.
+fn no_schedstat(then: &str) -> bool {
+    let missing = std::fs::read_to_string("/proc/thread-self/schedstat").is_err();
+    if missing {
+        eprintln!("skipped: this kernel has no /proc/thread-self/schedstat, so {then}");
+    }
+    missing
+}
+
 #[test]
 fn declared_waits_grow_the_lane_to_run_its_queue() {
     let pool = Pool::builder()
@@ -56,10 +66,7 @@ fn declared_waits_grow_the_lane_to_run_its_queue() {
 
 #[test]
 fn undeclared_waits_are_found_by_the_monitor() {
-    if std::fs::read_to_string("/proc/thread-self/schedstat").is_err() {
-        eprintln!(
-            "skipped: this kernel has no /proc/thread-self/schedstat, so only declared sections compensate"
-        );
+    if no_schedstat("only declared sections compensate") {
         return;
     }
     let pool = Pool::builder().threads(Lane::SlowIo, 2).build().unwrap();
@@ -447,10 +454,7 @@ fn pin_to(cpu: usize) {
 
 #[test]
 fn a_worker_preempted_mid_task_is_not_counted_blocked() {
-    if std::fs::read_to_string("/proc/thread-self/schedstat").is_err() {
-        eprintln!(
-            "skipped: this kernel has no /proc/thread-self/schedstat, so nothing is detected"
-        );
+    if no_schedstat("nothing is detected") {
         return;
     }
     let allowed = rustix::thread::sched_getaffinity(None).unwrap();

@@ -70,7 +70,7 @@ impl LaneCore {
             task_started: AtomicU64::new(0),
             section_started: AtomicU64::new(0),
             schedstat: if self.settings.detect || self.guard.is_some() {
-                Schedstat::open_current()
+                Schedstat::open_current(self.settings.detect)
             } else {
                 None
             },

@@ -35,7 +35,7 @@
 //!   a program's read of a number it just closed must fail as without
 //!   sluice, not read a worker's file), and the
 //!   monitor reads it with `pread` at offset 0: one system call per busy
-//!   worker per tick, only while a lane is saturated. Its
+//!   worker per tick, only while a lane is saturated. On the I/O lanes its
 //!   `/proc/thread-self/stat` is opened the same way, and read only when the
 //!   rule fires. Where the file cannot
 //!   be opened (no `/proc`, a kernel without `CONFIG_SCHED_INFO`) detection
@@ -110,10 +110,11 @@ mod imp {
     const BASE_TICK: Duration = Duration::from_micros(200);
     const MAX_TICK: Duration = Duration::from_millis(10);
 
-    /// A thread's `/proc/thread-self/schedstat`, opened by that thread and
-    /// held for the thread's life: an [`Opened`], so that a program's stray
-    /// close of its number neither aborts a debug build when the worker
-    /// exits nor lets the worker close what took the number since.
+    /// A thread's `/proc/thread-self/schedstat` (and, on a detecting lane,
+    /// its `/proc/thread-self/stat`), opened by that thread and held for the
+    /// thread's life: each an [`Opened`], so that a program's stray close
+    /// of its number neither aborts a debug build when the worker exits nor
+    /// lets the worker close what took the number since.
     pub(crate) struct Schedstat {
         schedstat: Opened,
         /// The thread's `/proc/thread-self/stat`, for its state; `None`
@@ -124,8 +125,10 @@ mod imp {
 
     impl Schedstat {
         /// Opens the calling thread's files; `None` where the kernel has no
-        /// schedstat.
-        pub(crate) fn open_current() -> Option<Self> {
+        /// schedstat. Its state file only with `state`: the lanes whose
+        /// monitor detects waits read it (a guarded `Cpu` lane's guard
+        /// reads schedstat alone).
+        pub(crate) fn open_current(state: bool) -> Option<Self> {
             // Above the program's numbers: a worker starts at any time, and
             // its files must not take a number the program just closed.
             let open = |path: &str| {
@@ -134,7 +137,7 @@ mod imp {
             };
             Some(Schedstat {
                 schedstat: open("/proc/thread-self/schedstat")?,
-                stat: open("/proc/thread-self/stat"),
+                stat: state.then(|| open("/proc/thread-self/stat")).flatten(),
             })
         }
 
@@ -550,7 +553,7 @@ mod stub {
     pub(crate) struct Schedstat;
 
     impl Schedstat {
-        pub(crate) fn open_current() -> Option<Self> {
+        pub(crate) fn open_current(_state: bool) -> Option<Self> {
             None
         }
     }
