@@ -41,7 +41,6 @@ const _internal = {
   fallback,
   start,
   planned: pool.planned,
-  plannedWith: pool.plannedWith,
   disabled: pool.disabled,
   toPrometheusText,
   pending: inbox.pending,

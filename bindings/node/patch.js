@@ -29,7 +29,7 @@ const perf = require('./lib/perf.js');
 const { switchOf } = require('./lib/switch.js');
 const { eagerly } = require('./lib/eager.js');
 
-const { original, shapes, run, fallback, planned, plannedWith } = sluice._internal;
+const { original, shapes, run, fallback, planned } = sluice._internal;
 
 // Empty is unset, as for every SLUICE_* variable.
 function flag(name, fallbackValue) {
@@ -99,7 +99,7 @@ function callbackFormOfOne(op, orig, plan) {
       cb = opts;
       opts = undefined;
     }
-    const how = typeof cb === 'function' ? plannedWith(plan, first, opts) : null;
+    const how = typeof cb === 'function' ? planned(plan, first, opts) : null;
     if (!how) {
       fallback(op);
       return Reflect.apply(orig, this, arguments);

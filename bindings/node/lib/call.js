@@ -10,6 +10,13 @@ const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
 const { callInScope } = require('./uncaught.js');
 const requests = require('./requests.js');
 
+// The fs and dns calls of this copy in flight (those Node lists among its
+// requests: `request.listed`), from their submission to their outcome:
+// lib/ops.js answers on the loop's thread (the no-wait path) only while
+// few are. Hashes, zlib jobs and other Cpu work do not count: a flood of
+// password hashes is no burst of file calls.
+let ioInFlight = 0;
+
 // Starts an operation: `submit()` calls the addon and returns the id;
 // `context` names the path or host for Node's error, and `shape` turns the
 // addon's value into Node's result. Without `callback`, returns a promise,
@@ -24,13 +31,6 @@ const requests = require('./requests.js');
 // AbortSignal, readFile's): aborting it settles the call at once with
 // Node's AbortError and `cancel` (a native.Cancel) tells the worker to skip
 // or stop it.
-// The fs and dns calls of this copy in flight (those Node lists among its
-// requests: `request.listed`), from their submission to their outcome:
-// lib/ops.js answers on the loop's thread (the no-wait path) only while
-// few are. Hashes, zlib jobs and other Cpu work do not count: a flood of
-// password hashes is no burst of file calls.
-let ioInFlight = 0;
-
 function start(submit, context, shape, callback, spread, request, signal, cancel) {
   if (signal !== undefined && signal.aborted) {
     const err = abortError(signal);

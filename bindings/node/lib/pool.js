@@ -48,23 +48,15 @@ if (disabled !== null) {
   }
 }
 
-// `plan()` (a shape check) as null where it throws: an options object with
-// a throwing getter, a revoked Proxy. The call then goes to Node's own
+// `plan(a, b)` (a shape check) as null where it throws: an options object
+// with a throwing getter, a revoked Proxy. The call then goes to Node's own
 // function, which meets the same throw where Node does (a rejection for a
 // promise form). Null too while a refused SLUICE_* variable has sluice off.
-function planned(plan) {
-  if (disabled !== null) return null;
-  try {
-    return plan();
-  } catch {
-    return null;
-  }
-}
-
-// `planned(() => plan(a, b))` without a closure per call: the callback
-// forms with one leading argument and options (fs.stat, fs.readFile,
-// dns.lookup, zlib.gzip, zlib.gunzip) run it on every call.
-function plannedWith(plan, a, b) {
+// Most callers pass a closure and no arguments; the hot callback forms
+// (patch.js's one-argument ones: fs.stat, fs.readFile, dns.lookup,
+// zlib.gzip, zlib.gunzip) pass the plan and its two arguments, so that no
+// closure is made per call.
+function planned(plan, a, b) {
   if (disabled !== null) return null;
   try {
     return plan(a, b);
@@ -162,7 +154,6 @@ function configure(options) {
 module.exports = {
   configure,
   planned,
-  plannedWith,
   fromPool,
   disabled: () => disabled,
   isConfigured: () => native.isConfigured(),
