@@ -23,7 +23,7 @@
 //!   (`Builder::adaptive(Lane::Cpu, false)`): what compensation costs a
 //!   task that never blocks.
 //! - `sluice_lanes_batch` (1000 in flight): the lanes pool, the 1000 tasks
-//!   handed over in one `Pool::spawn_batch` (one notification for them all).
+//!   handed over in one `Pool::spawn_batch` (one notification per part of 32).
 //! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
 //!   `Task::wait`.
 //! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);

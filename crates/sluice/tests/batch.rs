@@ -2,12 +2,14 @@
 //! comes back in order, on every lane and both policies; a bounded lane
 //! smaller than the batch still takes it all (the batch queues what it
 //! holds before it waits, and counts no rejection); after shutdown every
-//! task resolves to `Shutdown`.
+//! task resolves to `Shutdown`; a long batch is handed on in parts, so its
+//! first task runs before its last is made.
 
 mod common;
 
 use common::assert_lane;
 use sluice::{Lane, Policy, Pool, TaskError};
+use std::sync::mpsc;
 use std::time::Duration;
 
 fn squares(pool: &Pool, lane: Lane, n: u64) -> Vec<Result<u64, TaskError>> {
@@ -53,4 +55,35 @@ fn after_shutdown_a_batch_resolves_to_shutdown() {
     let got = squares(&pool, Lane::FastIo, 3);
     assert_eq!(got, vec![Err(TaskError::Shutdown); 3]);
     assert_eq!(pool.metrics().lane(Lane::FastIo).submitted_total, 0);
+}
+
+#[test]
+fn a_long_batch_runs_its_first_task_before_its_last_is_made() {
+    type Work = Box<dyn FnOnce() -> u64 + Send>;
+    for policy in [Policy::Lanes, Policy::Libuv { threads: Some(2) }] {
+        let pool = Pool::builder().policy(policy.clone()).build().unwrap();
+        let (ran_tx, ran) = mpsc::channel();
+        let mut ran_tx = Some(ran_tx);
+        let mut first_ran_early = None;
+        let works = (0..100u64).map(|i| -> Work {
+            if i == 0 {
+                let tx = ran_tx.take().expect("made once");
+                return Box::new(move || {
+                    tx.send(()).expect("the test waits for it");
+                    i
+                });
+            }
+            if i == 99 {
+                // Made only once the first has run (a batch handed over
+                // whole would wait here for ever: the limit fails it).
+                first_ran_early = Some(ran.recv_timeout(Duration::from_secs(60)).is_ok());
+            }
+            Box::new(move || i)
+        });
+        let tasks = pool.spawn_batch(Lane::Cpu, works);
+        let sum: u64 = tasks.into_iter().map(|t| t.wait().unwrap()).sum();
+        assert_eq!(first_ran_early, Some(true), "{policy:?}");
+        assert_eq!(sum, (0..100).sum::<u64>(), "{policy:?}");
+        assert_lane!(pool, Lane::Cpu, submitted_total: 100, completed_total: 100; "{policy:?}");
+    }
 }

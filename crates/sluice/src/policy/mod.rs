@@ -52,11 +52,11 @@ pub(crate) trait Scheduler: Send + Sync {
     fn waiters(&self, lane: Lane) -> Option<&Waiters>;
     /// Queues an admitted task and gets a worker to it.
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>);
-    /// Queues admitted tasks of one lane, all of them before any worker is
-    /// woken for them (the lanes: one wake-up for the batch). The default
-    /// queues them one by one.
-    fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
-        for (slot, job) in batch {
+    /// Queues admitted tasks of one lane, taking them out of `batch`, all
+    /// of them before any worker is woken for them (the lanes: one wake-up
+    /// for the batch). The default queues them one by one.
+    fn enqueue_batch(&self, batch: &mut Vec<(Slot, Arc<dyn Job>)>) {
+        for (slot, job) in batch.drain(..) {
             self.enqueue(slot, job);
         }
     }

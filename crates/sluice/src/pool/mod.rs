@@ -29,6 +29,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How many tasks of a [`Pool::spawn_batch`] are made before they are
+/// handed to the lane together: small enough that workers start on the
+/// first ones while the rest are made, large enough that the hand-on (one
+/// read of the lane's counters) is paid once per many tasks.
+const BATCH_CHUNK: usize = 32;
+
 /// A work pool for blocking work, in lanes.
 ///
 /// `Pool` is a cheap handle (`Clone`); the pool lives until the last handle
@@ -277,11 +283,12 @@ impl Pool {
         Ok(inner.submit_in(slot, lane, deadline, f))
     }
 
-    /// Runs every closure of `fs` on `lane`, handed over in one batch: each
-    /// takes its place in the queue, and the lane is told once, after the
-    /// last (one wake-up for the batch where [`spawn`](Pool::spawn) would
-    /// make one per task that finds no worker searching). The handles come
-    /// back in `fs`'s order.
+    /// Runs every closure of `fs` on `lane`, handed over in batches: each
+    /// takes its place in the queue, and the lane is told once per 32 tasks
+    /// and after the last (at most one wake-up for each, where
+    /// [`spawn`](Pool::spawn) would make one per task that finds no worker
+    /// searching), so workers start on the first tasks while the later ones
+    /// are made. The handles come back in `fs`'s order.
     ///
     /// As for [`spawn`](Pool::spawn): a bounded lane that is full blocks
     /// the caller until there is room (the tasks admitted before are queued
@@ -309,7 +316,7 @@ impl Pool {
         let inner = self.inner();
         let fs = fs.into_iter();
         let mut tasks = Vec::with_capacity(fs.size_hint().0);
-        let mut batch = Vec::with_capacity(fs.size_hint().0);
+        let mut batch = Vec::with_capacity(fs.size_hint().0.min(BATCH_CHUNK));
         for f in fs {
             // Quiet: a full lane here is no rejection, the batch waits below.
             let slot = match inner.admit(lane, Admit::Quiet) {
@@ -317,7 +324,7 @@ impl Pool {
                 Err(Refused::Full { .. }) => {
                     // Full: queue what this batch holds (it may be what
                     // keeps the lane busy), then wait like `spawn`.
-                    inner.enqueue_batch(std::mem::take(&mut batch));
+                    inner.enqueue_batch(&mut batch);
                     match inner.admit(lane, Admit::Wait) {
                         Ok(slot) => Some(slot),
                         Err(Refused::Closed) => None,
@@ -332,10 +339,15 @@ impl Pool {
             let (task, job) = inner.prepare(slot.is_some(), lane, deadline, f);
             if let (Some(slot), Some(job)) = (slot, job) {
                 batch.push((slot, job));
+                if batch.len() == BATCH_CHUNK {
+                    // Hand on what is ready, so workers start on it while
+                    // the rest is still being made.
+                    inner.enqueue_batch(&mut batch);
+                }
             }
             tasks.push(task);
         }
-        inner.enqueue_batch(batch);
+        inner.enqueue_batch(&mut batch);
         tasks
     }
 
@@ -631,8 +643,8 @@ impl Inner {
     }
 
     /// Queues every admitted task of `batch` (one lane) with one
-    /// notification ([`Scheduler::enqueue_batch`]).
-    pub(crate) fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
+    /// notification ([`Scheduler::enqueue_batch`]), leaving `batch` empty.
+    pub(crate) fn enqueue_batch(&self, batch: &mut Vec<(Slot, Arc<dyn Job>)>) {
         if !batch.is_empty() {
             self.scheduler.enqueue_batch(batch);
         }

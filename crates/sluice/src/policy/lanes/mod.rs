@@ -110,10 +110,10 @@ impl Scheduler for Lanes {
         self.lane(slot.lane).push(slot, job);
     }
 
-    fn enqueue_batch(&self, batch: Vec<(Slot, Arc<dyn Job>)>) {
+    fn enqueue_batch(&self, batch: &mut Vec<(Slot, Arc<dyn Job>)>) {
         if let Some((slot, _)) = batch.first() {
             let lane = slot.lane;
-            self.lane(lane).push_batch(batch);
+            self.lane(lane).push_batch(batch.drain(..));
         }
     }
 

@@ -110,7 +110,10 @@ impl LaneCore {
     /// task. A woken worker searches, claims one task and, as the last
     /// searcher turning busy, wakes the next (`park/README.md`, "batches"):
     /// the wake-ups chain from worker to worker, never from the submitter.
-    pub(crate) fn push_batch(self: &Arc<Self>, batch: Vec<(Slot, Arc<dyn Job>)>) {
+    pub(crate) fn push_batch(
+        self: &Arc<Self>,
+        batch: impl IntoIterator<Item = (Slot, Arc<dyn Job>)>,
+    ) {
         let mut was_empty = false;
         for (slot, job) in batch {
             was_empty |= self.enqueue(slot, job);
