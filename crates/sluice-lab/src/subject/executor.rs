@@ -26,6 +26,46 @@ pub trait Executor: Send + Sync {
     fn pool(&self) -> Option<&sluice::Pool> {
         None
     }
+    /// Runs `total` calls of the plain function `f` on `lane`, `in_flight`
+    /// at a time: each wave submitted, then its tasks awaited in order (1:
+    /// one round trip after another). The default goes through
+    /// [`submit`](Executor::submit), a boxed job and a boxed future per
+    /// call; a pool overrides it with its own typed API, as its users write
+    /// it (and as `libuv-ffi` hands over requests it allocated up front),
+    /// so the harness adds no allocation per call to what the pool costs.
+    fn run_waves(&self, lane: Lane, f: fn(), in_flight: u64, total: u64) -> Waves<'_> {
+        Box::pin(in_waves(total, in_flight, move || {
+            self.submit(lane, Box::new(f))
+        }))
+    }
+}
+
+/// What [`Executor::run_waves`] returns: resolves once every call ran.
+pub type Waves<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + 'a>>;
+
+/// Awaits `total` futures made by `spawn`, `in_flight` at a time: each wave
+/// made at once, then awaited in order. The first error ends it.
+pub async fn in_waves<T, E>(
+    total: u64,
+    in_flight: u64,
+    mut spawn: impl FnMut() -> T,
+) -> Result<(), String>
+where
+    T: Future<Output = Result<(), E>>,
+    E: std::fmt::Display,
+{
+    let in_flight = in_flight.clamp(1, total.max(1));
+    let mut wave = Vec::with_capacity(usize::try_from(in_flight).unwrap_or(usize::MAX));
+    let mut left = total;
+    while left > 0 {
+        let k = in_flight.min(left);
+        wave.extend((0..k).map(|_| spawn()));
+        for task in wave.drain(..) {
+            task.await.map_err(|e| e.to_string())?;
+        }
+        left -= k;
+    }
+    Ok(())
 }
 
 /// Runs `f` on `lane` of `exec` and returns its value.
@@ -62,5 +102,77 @@ impl ChildContext {
     /// Runs `f` on `lane` from the event loop and waits for it.
     pub fn block_on<F: Future>(&self, f: F) -> F::Output {
         self.rt.block_on(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_waves;
+    use std::cell::RefCell;
+
+    /// Runs `in_waves` over futures that log when they are made and when
+    /// they resolve; `fail_at` makes that call's future an error.
+    fn log_of(
+        total: u64,
+        in_flight: u64,
+        fail_at: Option<u64>,
+    ) -> (Vec<String>, Result<(), String>) {
+        let log = RefCell::new(Vec::new());
+        let mut made = 0;
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a current-thread runtime");
+        let result = rt.block_on(in_waves(total, in_flight, || {
+            let i = made;
+            made += 1;
+            log.borrow_mut().push(format!("make {i}"));
+            let log = &log;
+            async move {
+                log.borrow_mut().push(format!("done {i}"));
+                if fail_at == Some(i) {
+                    Err(format!("call {i} failed"))
+                } else {
+                    Ok(())
+                }
+            }
+        }));
+        (log.into_inner(), result)
+    }
+
+    #[test]
+    fn one_in_flight_is_one_round_trip_after_another() {
+        let (log, result) = log_of(3, 1, None);
+        assert_eq!(result, Ok(()));
+        assert_eq!(
+            log,
+            ["make 0", "done 0", "make 1", "done 1", "make 2", "done 2"]
+        );
+    }
+
+    #[test]
+    fn a_wave_is_made_whole_then_awaited_in_order_and_the_last_is_short() {
+        let (log, result) = log_of(5, 2, None);
+        assert_eq!(result, Ok(()));
+        assert_eq!(
+            log,
+            [
+                "make 0", "make 1", "done 0", "done 1", "make 2", "make 3", "done 2", "done 3",
+                "make 4", "done 4"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_first_error_ends_the_run() {
+        let (log, result) = log_of(6, 3, Some(1));
+        assert_eq!(result, Err("call 1 failed".to_string()));
+        assert_eq!(log, ["make 0", "make 1", "make 2", "done 0", "done 1"]);
+    }
+
+    #[test]
+    fn nothing_to_run_makes_nothing() {
+        let (log, result) = log_of(0, 1000, None);
+        assert_eq!(result, Ok(()));
+        assert!(log.is_empty());
     }
 }

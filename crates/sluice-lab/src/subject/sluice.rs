@@ -1,6 +1,9 @@
 //! The `sluice` subject: the lanes policy.
 
-use super::{Done, Executor, Job, Need, Rules, Runtime, Setting, Subject, SubjectSpec, Tuning};
+use super::{
+    Done, Executor, Job, Need, Rules, Runtime, Setting, Subject, SubjectSpec, Tuning, Waves,
+    in_waves,
+};
 use crate::PoolSize;
 use sluice::{Lane, Pool};
 
@@ -32,6 +35,10 @@ impl Executor for SluicePool {
 
     fn pool(&self) -> Option<&Pool> {
         Some(&self.pool)
+    }
+
+    fn run_waves(&self, lane: Lane, f: fn(), in_flight: u64, total: u64) -> Waves<'_> {
+        Box::pin(in_waves(total, in_flight, move || self.pool.spawn(lane, f)))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The `tokio` subject: tokio's blocking pool (`spawn_blocking`).
 
-use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec};
+use super::{Done, Executor, Job, Need, Runtime, Subject, SubjectSpec, Waves, in_waves};
 use crate::PoolSize;
 use sluice::Lane;
 
@@ -19,6 +19,12 @@ impl Executor for TokioPool {
     fn submit(&self, _lane: Lane, job: Job) -> Done {
         let handle = self.rt.spawn_blocking(job);
         Box::pin(async move { handle.await.map_err(|e| e.to_string()) })
+    }
+
+    fn run_waves(&self, _lane: Lane, f: fn(), in_flight: u64, total: u64) -> Waves<'_> {
+        Box::pin(in_waves(total, in_flight, move || {
+            self.rt.spawn_blocking(f)
+        }))
     }
 }
 

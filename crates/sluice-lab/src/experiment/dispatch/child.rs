@@ -10,28 +10,18 @@ impl crate::child::Workload for Dispatch {
     fn run(&self, cx: &ChildContext, params: ChildParams) -> anyhow::Result<ChildReply> {
         let p = Params::from_wire(&params)?;
         let exec = cx.exec.as_ref();
-        let (one, batch) = series(
-            &p,
-            |n| {
-                cx.block_on(async {
-                    let t0 = Instant::now();
-                    for _ in 0..n {
-                        submit(exec, p.lane).await.map_err(anyhow::Error::msg)?;
-                    }
-                    Ok(t0.elapsed())
-                })
-            },
-            |n| {
-                cx.block_on(async {
-                    let t0 = Instant::now();
-                    let done: Vec<Done> = (0..n).map(|_| submit(exec, p.lane)).collect();
-                    for d in done {
-                        d.await.map_err(anyhow::Error::msg)?;
-                    }
-                    Ok(t0.elapsed())
-                })
-            },
-        )?;
+        // Each wave submitted through the subject's own typed API
+        // (`Executor::run_waves`): no boxed job or future per task.
+        let timed = |in_flight: u64, n: u64| {
+            cx.block_on(async {
+                let t0 = Instant::now();
+                exec.run_waves(p.lane, trivial, in_flight, n)
+                    .await
+                    .map_err(anyhow::Error::msg)?;
+                Ok(t0.elapsed())
+            })
+        };
+        let (one, batch) = series(&p, |n| timed(1, n), |n| timed(n, n))?;
         Ok(ChildReply {
             one_wall_ns: one,
             batch_wall_ns: batch,

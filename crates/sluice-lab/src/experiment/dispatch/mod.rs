@@ -27,7 +27,7 @@ use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
 use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
 use crate::report::{Chart, Point, Table, ratio, series_of};
-use crate::subject::{self, ChildContext, Done, Executor, Runtime};
+use crate::subject::{self, ChildContext, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use notes::{goal_note, idle_table, package_goal_note};
@@ -397,7 +397,7 @@ impl Dispatch {
                 p.rounds, p.rounds, p.batch, p.warmup, p.batches
             ),
             format!(
-                "Rust subjects: the task is an empty closure on the {} lane (tokio: spawn_blocking), submitted from the child's event loop (a tokio current-thread runtime) and awaited there, so a round trip includes waking that loop, as node's and libuv's include waking theirs",
+                "Rust subjects: the task is a plain function on the {} lane, handed over with the subject's own typed call (Pool::spawn; tokio: spawn_blocking) from the child's event loop (a tokio current-thread runtime), its handle awaited there: no boxed job or future per task, as libuv-ffi's requests are allocated up front; a round trip includes waking that loop, as node's and libuv's include waking theirs",
                 p.lane
             ),
         ];
@@ -456,10 +456,6 @@ fn node_request_text(request: &str) -> &'static str {
 /// The trivial task.
 fn trivial() {
     std::hint::black_box(42u64);
-}
-
-fn submit(exec: &dyn Executor, lane: Lane) -> Done {
-    exec.submit(lane, Box::new(trivial))
 }
 
 /// Runs `warmup` untimed then `batches` timed batches of each shape:
