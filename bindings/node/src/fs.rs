@@ -104,10 +104,19 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
             return Done::Fail(Failure::file_too_large(size));
         }
         let mut bytes = Vec::new();
-        // The size, and one byte to see the end (a file that grew reads on).
-        if bytes.try_reserve_exact(size as usize + 1).is_err() {
+        if bytes.try_reserve_exact(size as usize).is_err() {
             let e = std::io::Error::from_raw_os_error(libc_enomem());
             return Done::Fail(Failure::sys(&e, "read", false));
+        }
+        if size > 0 {
+            // As Node's readFile: a regular file is read to the length
+            // fstat gave, or to an earlier end, and no further (one `read`
+            // for a small file, not a second to see the end).
+            return match read_sized(&mut file.file(), &mut bytes, size as usize, cancel) {
+                Ok(()) => Done::Bytes(bytes),
+                Err(_) if cancelled() => Done::Fail(Failure::aborted()),
+                Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
+            };
         }
         let max = IO_MAX_LENGTH as usize;
         match read_bounded(&mut file.file(), &mut bytes, max, cancel) {
@@ -117,6 +126,37 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
             Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
         }
     }
+}
+
+/// Reads `reader` into `out` until it holds `len` bytes or the reader
+/// ends, in reads of at most [`READ_CHUNK`]; `cancel`, when set, stops it
+/// between them (`Interrupted`).
+fn read_sized(
+    reader: &mut impl Read,
+    out: &mut Vec<u8>,
+    len: usize,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<()> {
+    out.resize(len, 0);
+    let mut filled = 0;
+    while filled < len {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            out.truncate(filled);
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let end = len.min(filled.saturating_add(READ_CHUNK));
+        match reader.read(&mut out[filled..end]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                out.truncate(filled);
+                return Err(e);
+            }
+        }
+    }
+    out.truncate(filled);
+    Ok(())
 }
 
 /// Reads `reader` to its end into `out`, at most `max` bytes: `Ok(false)`

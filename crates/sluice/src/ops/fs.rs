@@ -40,14 +40,44 @@ fn owned(path: impl AsRef<Path>) -> PathBuf {
 /// Reads a whole file (`fs.readFile`). Through io_uring where the pool
 /// asked for it ([`Builder::fast_io_uring`](crate::Builder::fast_io_uring)),
 /// with the same bytes and errors.
+///
+/// A regular file is read to the length `fstat` gives when it is opened,
+/// or to an earlier end, as Node's `fs.readFile` reads it: one `read` for
+/// a small file, where reading on to see the end would take a second. A
+/// file that grows while it is read is read to its length at the open.
+/// Files whose length the kernel does not know (`/proc`, pipes) are read
+/// to their end.
 pub fn read(pool: &Pool, path: impl AsRef<Path>) -> Task<io::Result<Vec<u8>>> {
     let path = owned(path);
     match pool.uring() {
-        None => run(pool, move || std::fs::read(path)),
+        None => run(pool, move || read_to_length(&path)),
         Some(uring) => run(pool, move || {
-            uring.run(|| sluice_uring::read(&path), || std::fs::read(&path))
+            uring.run(|| sluice_uring::read(&path), || read_to_length(&path))
         }),
     }
+}
+
+/// `path`'s bytes up to the length `fstat` gives at the open (see [`read`]).
+fn read_to_length(path: &Path) -> io::Result<Vec<u8>> {
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    let mut bytes = Vec::new();
+    if !meta.is_file() || meta.len() == 0 {
+        (&file).read_to_end(&mut bytes)?;
+        return Ok(bytes);
+    }
+    let len = meta.len();
+    let too_large = || {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("no memory for a file of {len} bytes"),
+        )
+    };
+    let want = usize::try_from(len).map_err(|_| too_large())?;
+    bytes.try_reserve_exact(want).map_err(|_| too_large())?;
+    // `take` answers the read after the length itself, with no system call.
+    (&file).take(len).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// What `stat` says of a file (`fs.Stats`' numbers): the fields of
