@@ -313,10 +313,27 @@ impl Pool {
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
+        self.spawn_batch_in_parts(lane, fs, BATCH_CHUNK)
+    }
+
+    /// [`spawn_batch`](Pool::spawn_batch), handing tasks on in parts of
+    /// `part` (at least 1): the loom models try parts smaller than theirs.
+    pub(crate) fn spawn_batch_in_parts<I, F, T>(
+        &self,
+        lane: Lane,
+        fs: I,
+        part: usize,
+    ) -> Vec<Task<T>>
+    where
+        I: IntoIterator<Item = F>,
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let part = part.max(1);
         let inner = self.inner();
         let fs = fs.into_iter();
         let mut tasks = Vec::with_capacity(fs.size_hint().0);
-        let mut batch = Vec::with_capacity(fs.size_hint().0.min(BATCH_CHUNK));
+        let mut batch = Vec::with_capacity(fs.size_hint().0.min(part));
         for f in fs {
             // Quiet: a full lane here is no rejection, the batch waits below.
             let slot = match inner.admit(lane, Admit::Quiet) {
@@ -339,7 +356,7 @@ impl Pool {
             let (task, job) = inner.prepare(slot.is_some(), lane, deadline, f);
             if let (Some(slot), Some(job)) = (slot, job) {
                 batch.push((slot, job));
-                if batch.len() == BATCH_CHUNK {
+                if batch.len() == part {
                     // Hand on what is ready, so workers start on it while
                     // the rest is still being made.
                     inner.enqueue_batch(&mut batch);

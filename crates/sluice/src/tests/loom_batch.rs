@@ -3,7 +3,10 @@
 //! sleeps. With one notification for two tasks on two workers, the second
 //! worker must come from the first (the last searcher turning busy hands
 //! the search on); with one worker that sleeps after a first task, the
-//! batch's one notification races its falling asleep. If either could be
+//! batch's one notification races its falling asleep. A batch handed on
+//! in parts (one task each here) notifies once per part: the second part's
+//! notification races the worker that the first part started, as it
+//! searches, runs the first task and goes to sleep. If any notification could be
 //! lost, loom would find the interleaving where a task stays queued and
 //! its waiter parks forever (a deadlock).
 
@@ -40,6 +43,22 @@ fn loom_batch_after_the_worker_idles() {
         run_batch(&pool);
         let l = pool.metrics().lane(Lane::FastIo).clone();
         assert_eq!((l.submitted_total, l.completed_total), (3, 3));
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}
+
+#[test]
+fn loom_batch_in_parts_on_one_worker() {
+    loom::model(|| {
+        let pool = Pool::builder().threads(Lane::FastIo, 1).build().unwrap();
+        let batch = pool.spawn_batch_in_parts(Lane::FastIo, [|| 1, || 2], 1);
+        let got: Vec<_> = batch.into_iter().map(|t| t.wait()).collect();
+        assert_eq!(got, [Ok(1), Ok(2)]);
+        let l = pool.metrics().lane(Lane::FastIo).clone();
+        assert_eq!(
+            (l.submitted_total, l.completed_total, l.queue_depth),
+            (2, 2, 0)
+        );
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
     });
 }
