@@ -16,7 +16,11 @@ fn metric(rows: &[Value], subject: &str, name: &str) -> f64 {
 
 #[test]
 fn worker_threads_share_the_one_pool() {
-    let (v, _) = common::lab("workers --pools 4 --workers 4 --tasks 4 --hold-ms 30");
+    // sluice's 16 waits are all in flight only if its monitor has started
+    // the threads beyond the budget before the first waits end: on a loaded
+    // 2-core machine that took longer than a 30 ms hold once (15 of 16), so
+    // each wait is held 300 ms.
+    let (v, _) = common::lab("workers --pools 4 --workers 4 --tasks 4 --hold-ms 300");
     assert_eq!(v["experiment"], "workers");
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4, "one row per subject");
