@@ -3,12 +3,11 @@
 //! kernel does not know (`/proc`), a directory and a missing path; a file
 //! grown after it was read is read whole the next time.
 
-use sluice::{Lane, Pool, fs};
-use std::io::{self, Write};
+mod common;
 
-fn key<T>(r: &io::Result<T>) -> Option<(io::ErrorKind, Option<i32>)> {
-    r.as_ref().err().map(|e| (e.kind(), e.raw_os_error()))
-}
+use common::error_key;
+use sluice::{Lane, Pool, fs};
+use std::io::Write;
 
 #[test]
 fn regular_files_read_as_std_reads_them() {
@@ -59,7 +58,7 @@ fn errors_are_std_s() {
         let got = fs::read(&pool, &p).wait().unwrap();
         let want = std::fs::read(&p);
         assert!(want.is_err(), "{p:?}");
-        assert_eq!(key(&got), key(&want), "{p:?}");
+        assert_eq!(error_key(&got), error_key(&want), "{p:?}");
     }
 }
 

@@ -4,14 +4,12 @@
 //! io_uring, the "on" pool is a fallback too, and the test says so by its
 //! counts.
 
+mod common;
+
+use common::error_key;
 use sluice::{Builder, Pool, fs};
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// The error as compared: kind and errno.
-fn key<T>(r: &io::Result<T>) -> Option<(io::ErrorKind, Option<i32>)> {
-    r.as_ref().err().map(|e| (e.kind(), e.raw_os_error()))
-}
 
 fn cases(dir: &Path) -> Vec<PathBuf> {
     let sizes = [0, 1, 100, 4096, 65_535, sluice_uring_cap(), 100_000];
@@ -56,7 +54,7 @@ fn ring_and_fallback_answer_as_the_threads_do() {
         }
         for pool in [&ring, &refused] {
             let got = fs::stat(pool, p).wait().unwrap();
-            assert_eq!(key(&got), key(&want), "stat {p:?}");
+            assert_eq!(error_key(&got), error_key(&want), "stat {p:?}");
             assert_eq!(got.ok(), want.as_ref().ok().copied(), "stat {p:?}");
         }
     }
@@ -64,7 +62,7 @@ fn ring_and_fallback_answer_as_the_threads_do() {
         let want = fs::read(&threads, p).wait().unwrap();
         for pool in [&ring, &refused] {
             let got = fs::read(pool, p).wait().unwrap();
-            assert_eq!(key(&got), key(&want), "read {p:?}");
+            assert_eq!(error_key(&got), error_key(&want), "read {p:?}");
             assert_eq!(got.ok(), want.as_ref().ok().cloned(), "read {p:?}");
         }
     }

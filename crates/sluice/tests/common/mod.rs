@@ -2,6 +2,7 @@
 #![allow(dead_code, unreachable_pub, unused_imports, unused_macros)]
 
 use sluice::{Builder, Lane, Policy, Pool, Task, checkpoint};
+use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -223,4 +224,10 @@ pub fn assert_balanced(l: &sluice::LaneSnapshot) {
         l.in_flight + l.completed_total + l.panicked_total,
         "{l:#?}"
     );
+}
+
+/// An error as two answers are compared: its kind and errno (`None` for a
+/// success).
+pub fn error_key<T>(r: &io::Result<T>) -> Option<(io::ErrorKind, Option<i32>)> {
+    r.as_ref().err().map(|e| (e.kind(), e.raw_os_error()))
 }
