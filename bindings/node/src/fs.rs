@@ -137,25 +137,12 @@ fn read_sized(
     len: usize,
     cancel: Option<&AtomicBool>,
 ) -> std::io::Result<()> {
-    out.resize(len, 0);
-    let mut filled = 0;
-    while filled < len {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            out.truncate(filled);
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
-        let end = len.min(filled.saturating_add(READ_CHUNK));
-        match reader.read(&mut out[filled..end]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => {
-                out.truncate(filled);
-                return Err(e);
-            }
+    while out.len() < len {
+        let upto = len.min(out.len().saturating_add(READ_CHUNK));
+        if read_chunk(reader, out, upto, cancel)? == 0 {
+            break;
         }
     }
-    out.truncate(filled);
     Ok(())
 }
 
@@ -171,34 +158,43 @@ pub(crate) fn read_bounded(
     cancel: Option<&AtomicBool>,
 ) -> std::io::Result<bool> {
     loop {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(std::io::ErrorKind::Interrupted.into());
-        }
         if out.len() == out.capacity() {
             // One byte past `max` tells "exactly max" from "more".
             let room = max.saturating_add(1).saturating_sub(out.len());
             out.try_reserve(room.min(READ_CHUNK))
                 .map_err(|_| std::io::Error::from_raw_os_error(libc_enomem()))?;
         }
-        let len = out.len();
-        let spare = out.capacity() - len;
-        out.resize(len + spare, 0);
-        match reader.read(&mut out[len..]) {
-            Ok(0) => {
-                out.truncate(len);
-                return Ok(true);
-            }
-            Ok(n) => {
-                out.truncate(len + n);
-                if out.len() > max {
-                    return Ok(false);
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => out.truncate(len),
-            Err(e) => {
-                out.truncate(len);
-                return Err(e);
-            }
+        let upto = out.capacity();
+        if read_chunk(reader, out, upto, cancel)? == 0 {
+            return Ok(true);
+        }
+        if out.len() > max {
+            return Ok(false);
+        }
+    }
+}
+
+/// One `read` of `reader` into `out` up to `upto` bytes (retried on
+/// `EINTR`): `out` keeps what it held plus what was read, and the count
+/// read comes back (0: the end). `cancel`, when set, stops it before the
+/// read (`Interrupted`).
+fn read_chunk(
+    reader: &mut impl Read,
+    out: &mut Vec<u8>,
+    upto: usize,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<usize> {
+    let len = out.len();
+    loop {
+        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        out.resize(upto, 0);
+        let got = reader.read(&mut out[len..]);
+        out.truncate(len + got.as_ref().map_or(0, |n| *n));
+        match got {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            other => return other,
         }
     }
 }
