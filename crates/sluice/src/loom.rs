@@ -88,6 +88,26 @@ pub(crate) fn usable_cores() -> usize {
     2
 }
 
+/// The load half of a store-load (Dekker) pair: a `SeqCst` load of `a`.
+/// Both sides of such a pair are a `SeqCst` read-modify-write of one word
+/// and then this load of the other, so the four accesses lie in one total
+/// order and at least one side sees the other's write.
+///
+/// loom treats a `SeqCst` load as `Acquire` (its README: "SeqCst accesses
+/// ... are regarded as AcqRel", giving false alarms), so under the model
+/// checker the load reads with `fetch_add(0, SeqCst)` instead: a
+/// read-modify-write reads the latest value of `a`, which is what the
+/// `SeqCst` load reads in the total order. It changes nothing the model
+/// could otherwise reach, and lets the models check the rest of the
+/// protocol around the pair.
+#[inline]
+pub(crate) fn dekker_load(a: &sync::atomic::AtomicUsize) -> usize {
+    #[cfg(not(loom))]
+    return a.load(sync::atomic::Ordering::SeqCst);
+    #[cfg(loom)]
+    return a.fetch_add(0, sync::atomic::Ordering::SeqCst);
+}
+
 /// How many spin rounds a searching worker or a waiting handle may burn
 /// before it parks. None under loom: every spin round would multiply the
 /// states to explore, and the protocol must be correct without it.

@@ -3,7 +3,8 @@
 //! smaller than the batch still takes it all (the batch queues what it
 //! holds before it waits, and counts no rejection); after shutdown every
 //! task resolves to `Shutdown`; a long batch is handed on in parts, so its
-//! first task runs before its last is made.
+//! first task runs before its last is made; a batch whose iterator panics
+//! queues what it made and gives back the places it reserved ahead.
 
 mod common;
 
@@ -85,5 +86,57 @@ fn a_long_batch_runs_its_first_task_before_its_last_is_made() {
         assert_eq!(first_ran_early, Some(true), "{policy:?}");
         assert_eq!(sum, (0..100).sum::<u64>(), "{policy:?}");
         assert_lane!(pool, Lane::Cpu, submitted_total: 100, completed_total: 100; "{policy:?}");
+    }
+}
+
+#[test]
+fn a_batch_whose_iterator_panics_runs_what_it_made_and_strands_no_place() {
+    // 40 tasks made, then the iterator panics: the first part (32) is
+    // queued, the second holds 8 made tasks and 24 places reserved ahead
+    // for the 92 the iterator's size promised. Unbounded, bounded below a
+    // part, and libuv's one queue.
+    let pools = [
+        ("lanes", Pool::builder().build().unwrap()),
+        ("bounded", common::one_cpu_bounded(4)),
+        (
+            "libuv",
+            Pool::builder()
+                .policy(Policy::Libuv { threads: Some(2) })
+                .build()
+                .unwrap(),
+        ),
+    ];
+    for (name, pool) in pools {
+        let (done_tx, done) = mpsc::channel();
+        let made = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.spawn_batch(
+                Lane::Cpu,
+                (0..100u64).map(|i| {
+                    assert!(i < 40, "the iterator fails at {i}");
+                    let tx = done_tx.clone();
+                    move || tx.send(i).expect("the test waits")
+                }),
+            )
+        }));
+        assert!(made.is_err(), "{name}: the panic reaches the caller");
+        drop(done_tx);
+        // Every made task runs (its handle was dropped, not its work).
+        let mut ran: Vec<u64> = done.iter().collect();
+        ran.sort_unstable();
+        assert_eq!(ran, (0..40).collect::<Vec<_>>(), "{name}");
+        let quiet = std::time::Instant::now() + Duration::from_secs(30);
+        while pool.metrics().lane(Lane::Cpu).completed_total < 40
+            && std::time::Instant::now() < quiet
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_lane!(pool, Lane::Cpu, submitted_total: 40, completed_total: 40, queue_depth: 0, rejected_total: 0; "{name}");
+        common::assert_balanced(pool.metrics().lane(Lane::Cpu));
+        // The lane still takes work after it.
+        assert_eq!(
+            squares(&pool, Lane::Cpu, 3),
+            vec![Ok(0), Ok(1), Ok(4)],
+            "{name}"
+        );
     }
 }

@@ -355,8 +355,9 @@ impl LaneMetrics {
         }
     }
 
-    pub(crate) fn submitted(&self) {
-        self.submitted.fetch_add(1, Ordering::Relaxed);
+    /// `n` tasks were submitted.
+    pub(crate) fn submitted(&self, n: u64) {
+        self.submitted.fetch_add(n, Ordering::Relaxed);
     }
     /// `alive` threads exist now: raise the peak if it is higher.
     pub(crate) fn peak_threads(&self, alive: usize) {

@@ -159,7 +159,7 @@ impl Libuv {
         let mut st = self.shared.lock();
         // Admitted, so counted: whatever happens next (a close that raced
         // this post, no thread at all) is one of the balance's outcomes.
-        self.shared.metrics[lane.index()].submitted();
+        self.shared.metrics[lane.index()].submitted(1);
         if st.exiting || st.alive == 0 {
             let err = if st.exiting {
                 // The pool closed between admission and now.

@@ -45,6 +45,14 @@ pub(crate) trait Scheduler: Send + Sync {
     /// Reserves a place in `lane`'s queue for one task; `how` says what a
     /// full bounded queue does (see [`Admit`]).
     fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused>;
+    /// Reserves places for up to `n` tasks of `lane` (at least one) at
+    /// once, for a batch's part: the lanes take them with one
+    /// read-modify-write of the queue depth, and a bounded lane grants no
+    /// more than its room. The default reserves one with
+    /// [`Scheduler::admit`].
+    fn admit_many(&self, lane: Lane, _n: usize, how: Admit) -> Result<Reserved, Refused> {
+        self.admit(lane, how).map(Reserved::one)
+    }
     /// Gives back a place reserved by [`Scheduler::admit`] and never used.
     fn release(&self, slot: Slot);
     /// The reservations waiting for room in `lane` (`None`: the lane is
@@ -131,4 +139,47 @@ pub(crate) struct Slot {
     /// tasks queued without it ([`Permit::spawn_first`](crate::Permit::spawn_first)).
     /// The libuv policy keeps libuv's one queue and ignores it.
     pub(crate) first: bool,
+}
+
+/// Places reserved together by [`Scheduler::admit_many`], handed out one
+/// [`Slot`] at a time; the first carries whether the queue was empty
+/// before them. Places never taken go back through
+/// [`Scheduler::release`], one slot each.
+#[must_use = "reserved places must be taken or released"]
+#[derive(Debug)]
+pub(crate) struct Reserved {
+    lane: Lane,
+    left: usize,
+    was_empty: bool,
+}
+
+impl Reserved {
+    /// `n` places of `lane`; `was_empty`: the queue was empty before them.
+    pub(crate) fn new(lane: Lane, n: usize, was_empty: bool) -> Reserved {
+        Reserved {
+            lane,
+            left: n,
+            was_empty,
+        }
+    }
+
+    /// No places.
+    pub(crate) fn none(lane: Lane) -> Reserved {
+        Reserved::new(lane, 0, false)
+    }
+
+    /// The one place of `slot`.
+    fn one(slot: Slot) -> Reserved {
+        Reserved::new(slot.lane, 1, slot.was_empty)
+    }
+
+    /// The next place, if one is left.
+    pub(crate) fn take(&mut self) -> Option<Slot> {
+        self.left = self.left.checked_sub(1)?;
+        Some(Slot {
+            lane: self.lane,
+            was_empty: std::mem::take(&mut self.was_empty),
+            first: false,
+        })
+    }
 }

@@ -21,7 +21,7 @@ use crate::metrics::Snapshot;
 use crate::policy::LaneShutdown;
 use crate::policy::lanes::{LaneSettings, Lanes};
 use crate::policy::libuv::Libuv;
-use crate::policy::{Admit, Refused, Scheduler, Slot, Waiters};
+use crate::policy::{Admit, Refused, Reserved, Scheduler, Slot, Waiters};
 use crate::task::state::{Cell, Job, Output, TransitionToAborted};
 use crate::task::{Aborted, Busy, OnAborted, Task, TaskError, Vacated};
 use deadline::Deadlines;
@@ -331,40 +331,58 @@ impl Pool {
     {
         let part = part.max(1);
         let inner = self.inner();
-        let fs = fs.into_iter();
+        let mut fs = fs.into_iter();
         let mut tasks = Vec::with_capacity(fs.size_hint().0);
-        let mut batch = Vec::with_capacity(fs.size_hint().0.min(part));
-        for f in fs {
-            // Quiet: a full lane here is no rejection, the batch waits below.
-            let slot = match inner.admit(lane, Admit::Quiet) {
-                Ok(slot) => Some(slot),
-                Err(Refused::Full { .. }) => {
-                    // Full: queue what this batch holds (it may be what
-                    // keeps the lane busy), then wait like `spawn`.
-                    inner.enqueue_batch(&mut batch);
-                    match inner.admit(lane, Admit::Wait) {
-                        Ok(slot) => Some(slot),
-                        Err(Refused::Closed) => None,
-                        Err(Refused::Full { .. }) => {
-                            unreachable!("a waiting admit is never refused as full")
+        // What is reserved and made but not yet queued; queued and given
+        // back when dropped, also if `fs` panics.
+        let mut held = Held {
+            inner,
+            reserved: Reserved::none(lane),
+            batch: Vec::with_capacity(fs.size_hint().0.min(part)),
+        };
+        while let Some(f) = fs.next() {
+            let slot = match held.reserved.take() {
+                Some(slot) => Some(slot),
+                // Places for this task and those `fs` promises after it,
+                // up to a part, in one reservation. Quiet: a full lane here
+                // is no rejection, the batch waits below.
+                None => match inner.admit_many(
+                    lane,
+                    fs.size_hint().0.saturating_add(1).min(part),
+                    Admit::Quiet,
+                ) {
+                    Ok(reserved) => {
+                        held.reserved = reserved;
+                        held.reserved.take()
+                    }
+                    Err(Refused::Full { .. }) => {
+                        // Full: queue what this batch holds (it may be what
+                        // keeps the lane busy), then wait like `spawn`.
+                        inner.enqueue_batch(&mut held.batch);
+                        match inner.admit(lane, Admit::Wait) {
+                            Ok(slot) => Some(slot),
+                            Err(Refused::Closed) => None,
+                            Err(Refused::Full { .. }) => {
+                                unreachable!("a waiting admit is never refused as full")
+                            }
                         }
                     }
-                }
-                Err(Refused::Closed) => None,
+                    Err(Refused::Closed) => None,
+                },
             };
             let deadline = self.default_deadline(lane);
             let (task, job) = inner.prepare(slot.is_some(), lane, deadline, f);
             if let (Some(slot), Some(job)) = (slot, job) {
-                batch.push((slot, job));
-                if batch.len() == part {
+                held.batch.push((slot, job));
+                if held.batch.len() == part {
                     // Hand on what is ready, so workers start on it while
                     // the rest is still being made.
-                    inner.enqueue_batch(&mut batch);
+                    inner.enqueue_batch(&mut held.batch);
                 }
             }
             tasks.push(task);
         }
-        inner.enqueue_batch(&mut batch);
+        drop(held);
         tasks
     }
 
@@ -659,6 +677,12 @@ impl Inner {
         task
     }
 
+    /// Reserves places for up to `n` tasks of `lane` at once
+    /// ([`Scheduler::admit_many`]).
+    pub(crate) fn admit_many(&self, lane: Lane, n: usize, how: Admit) -> Result<Reserved, Refused> {
+        self.scheduler.admit_many(lane, n, how)
+    }
+
     /// Queues every admitted task of `batch` (one lane) with one
     /// notification ([`Scheduler::enqueue_batch`]), leaving `batch` empty.
     pub(crate) fn enqueue_batch(&self, batch: &mut Vec<(Slot, Arc<dyn Job>)>) {
@@ -767,5 +791,24 @@ where
         let out = span.in_scope(f);
         span.record("run_time_us", started.elapsed().as_micros() as u64);
         out
+    }
+}
+
+/// A batch's places reserved and tasks made but not yet queued
+/// ([`Pool::spawn_batch`]): dropping it queues the tasks and gives the
+/// unused places back, so a batch whose iterator panics strands nothing
+/// in the lane's depth.
+struct Held<'a> {
+    inner: &'a Inner,
+    reserved: Reserved,
+    batch: Vec<(Slot, Arc<dyn Job>)>,
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        self.inner.enqueue_batch(&mut self.batch);
+        while let Some(slot) = self.reserved.take() {
+            self.inner.release(slot);
+        }
     }
 }

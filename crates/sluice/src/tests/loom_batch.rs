@@ -62,3 +62,29 @@ fn loom_batch_in_parts_on_one_worker() {
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
     });
 }
+
+#[test]
+fn loom_batch_on_a_bounded_lane_of_one_place() {
+    // The batch asks for both places in one reservation and gets one (the
+    // bound), queues that task, then waits for room like `spawn`: the
+    // worker that runs the first task must free the place and wake it.
+    loom::model(|| {
+        let pool = Pool::builder()
+            .threads(Lane::FastIo, 1)
+            .queue_bound(Lane::FastIo, 1)
+            .build()
+            .unwrap();
+        run_batch(&pool);
+        let l = pool.metrics().lane(Lane::FastIo).clone();
+        assert_eq!(
+            (
+                l.submitted_total,
+                l.completed_total,
+                l.queue_depth,
+                l.rejected_total
+            ),
+            (2, 2, 0, 0)
+        );
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}

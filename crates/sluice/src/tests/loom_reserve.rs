@@ -69,3 +69,27 @@ fn loom_reserve_wakes_the_waiter() {
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
     });
 }
+
+/// A blocking `spawn` on a full lane of one place: the submitter waits on
+/// the room condvar (`wait_for_room`) while the worker runs the first task
+/// and frees the place; the room pair must not lose that wake-up.
+#[test]
+fn loom_spawn_waits_for_room() {
+    loom::model(|| {
+        let pool = Pool::builder()
+            .threads(Lane::SlowIo, 1)
+            .queue_bound(Lane::SlowIo, 1)
+            .adaptive(Lane::SlowIo, false)
+            .build()
+            .unwrap();
+        let first = pool.spawn(Lane::SlowIo, || 1);
+        let second = pool.spawn(Lane::SlowIo, || 2);
+        assert_eq!((first.wait(), second.wait()), (Ok(1), Ok(2)));
+        let lane = pool.metrics().lane(Lane::SlowIo).clone();
+        assert_eq!(
+            (lane.submitted_total, lane.queue_depth, lane.rejected_total),
+            (2, 0, 0)
+        );
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}

@@ -63,7 +63,7 @@ use crate::loom::thread;
 use crate::metrics::counters::{Gauges, LaneMetrics};
 use crate::metrics::{LaneSnapshot, Snapshot};
 use crate::park::Park;
-use crate::policy::{Admit, GaugeWords, LaneShutdown, Refused, Scheduler, Slot, Waiters};
+use crate::policy::{Admit, GaugeWords, LaneShutdown, Refused, Reserved, Scheduler, Slot, Waiters};
 use crate::task::state::Job;
 use crate::task::{Aborted, Vacated};
 use guard::Guard;
@@ -104,6 +104,11 @@ impl Lanes {
 impl Scheduler for Lanes {
     fn admit(&self, lane: Lane, how: Admit) -> Result<Slot, Refused> {
         self.lane(lane).reserve(how)
+    }
+
+    fn admit_many(&self, lane: Lane, n: usize, how: Admit) -> Result<Reserved, Refused> {
+        let (granted, prev) = self.lane(lane).reserve_many(n, how)?;
+        Ok(Reserved::new(lane, granted, prev == 0))
     }
 
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) {

@@ -9,6 +9,7 @@ use super::cpu_slots::pin_current;
 use super::sched::set_sched;
 use crate::clock;
 use crate::loom::Unpoison;
+use crate::loom::dekker_load;
 use crate::loom::lock;
 use crate::loom::sync::atomic::Ordering;
 use crate::loom::thread;
@@ -33,9 +34,24 @@ impl LaneCore {
     /// whether the queue was empty before (the only moment a submit can start
     /// a saturated interval, see `push`).
     pub(crate) fn reserve(&self, how: Admit) -> Result<Slot, Refused> {
+        let (_, prev) = self.reserve_many(1, how)?;
+        Ok(Slot {
+            lane: self.settings.lane,
+            was_empty: prev == 0,
+            first: false,
+        })
+    }
+
+    /// Reserves queue slots for up to `n` tasks (at least one) with one
+    /// read-modify-write of `depth`: a batch's part. Returns how many were
+    /// reserved (all `n` on an unbounded lane; on a bounded one no more
+    /// than its room, and at least one) and the depth before them. A full
+    /// bounded queue does what `how` says, as for one task.
+    pub(crate) fn reserve_many(&self, n: usize, how: Admit) -> Result<(usize, usize), Refused> {
+        let n = n.max(1);
         let bound = self.settings.bound;
-        let prev = if !self.is_bounded() {
-            self.depth.fetch_add(1, Ordering::SeqCst)
+        let (granted, prev) = if !self.is_bounded() {
+            (n, self.depth.fetch_add(n, Ordering::SeqCst))
         } else {
             let mut cur = self.depth.load(Ordering::SeqCst);
             loop {
@@ -54,11 +70,14 @@ impl LaneCore {
                     cur = self.depth.load(Ordering::SeqCst);
                     continue;
                 }
-                match self
-                    .depth
-                    .compare_exchange(cur, cur + 1, Ordering::SeqCst, Ordering::SeqCst)
-                {
-                    Ok(_) => break cur,
+                let granted = n.min(bound - cur);
+                match self.depth.compare_exchange(
+                    cur,
+                    cur + granted,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                ) {
+                    Ok(_) => break (granted, cur),
                     Err(actual) => cur = actual,
                 }
             }
@@ -67,14 +86,12 @@ impl LaneCore {
         // later in the SeqCst order than our increment, so the closing lane's
         // workers see depth > 0 and stay to run what we push.
         if self.park.is_closed() {
-            self.release_slot();
+            for _ in 0..granted {
+                self.release_slot();
+            }
             return Err(Refused::Closed);
         }
-        Ok(Slot {
-            lane: self.settings.lane,
-            was_empty: prev == 0,
-            first: false,
-        })
+        Ok((granted, prev))
     }
 
     /// Blocks until the queue is below its bound or the lane closes.
@@ -85,7 +102,8 @@ impl LaneCore {
             if self.park.is_closed() {
                 break Err(Refused::Closed);
             }
-            if self.depth.load(Ordering::SeqCst) < self.settings.bound {
+            // The room pair (park/README.md, "Waiting for room").
+            if dekker_load(&self.depth) < self.settings.bound {
                 break Ok(());
             }
             guard = self.room_cv.wait(guard).unpoisoned();
@@ -100,6 +118,7 @@ impl LaneCore {
     /// thread. If every thread is busy at the limit, the first to finish
     /// takes it.
     pub(crate) fn push(self: &Arc<Self>, slot: Slot, job: Arc<dyn Job>) {
+        self.metrics.submitted(1);
         let was_empty = self.enqueue(slot, job);
         self.hand_on(was_empty);
     }
@@ -112,8 +131,11 @@ impl LaneCore {
     /// the wake-ups chain from worker to worker, never from the submitter.
     pub(crate) fn push_batch(
         self: &Arc<Self>,
-        batch: impl IntoIterator<Item = (Slot, Arc<dyn Job>)>,
+        batch: impl ExactSizeIterator<Item = (Slot, Arc<dyn Job>)>,
     ) {
+        // Counted before any is queued, as `push` counts: a worker never
+        // starts a task that `submitted_total` does not hold yet.
+        self.metrics.submitted(batch.len() as u64);
         let mut was_empty = false;
         for (slot, job) in batch {
             was_empty |= self.enqueue(slot, job);
@@ -121,8 +143,9 @@ impl LaneCore {
         self.hand_on(was_empty);
     }
 
-    /// Counts and queues one task whose slot was reserved; whether the
-    /// queue was empty when the slot was taken.
+    /// Queues one task whose slot was reserved (and that the caller
+    /// counted as submitted); whether the queue was empty when the slot was
+    /// taken.
     fn enqueue(&self, slot: Slot, job: Arc<dyn Job>) -> bool {
         let Slot {
             lane,
@@ -130,7 +153,6 @@ impl LaneCore {
             first,
         } = slot;
         debug_assert_eq!(lane, self.settings.lane);
-        self.metrics.submitted();
         self.queue.push(job, first);
         was_empty
     }
@@ -234,7 +256,7 @@ impl LaneCore {
     /// Gives one reserved slot back (also for a reservation refused as closed).
     pub(crate) fn release_slot(&self) {
         let prev = self.depth.fetch_sub(1, Ordering::SeqCst);
-        if self.is_bounded() && self.room_waiters.load(Ordering::SeqCst) > 0 {
+        if self.is_bounded() && dekker_load(&self.room_waiters) > 0 {
             let _g = lock(&self.room);
             self.room_cv.notify_all();
         }
