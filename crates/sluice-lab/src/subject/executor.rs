@@ -38,6 +38,18 @@ pub trait Executor: Send + Sync {
             self.submit(lane, Box::new(f))
         }))
     }
+    /// [`run_waves`](Executor::run_waves) with each wave handed over in
+    /// one call of the pool's batch API (sluice's `Pool::spawn_batch`), or
+    /// `None` where the pool has none (tokio).
+    fn run_batched_waves(
+        &self,
+        _lane: Lane,
+        _f: fn(),
+        _in_flight: u64,
+        _total: u64,
+    ) -> Option<Waves<'_>> {
+        None
+    }
 }
 
 /// What [`Executor::run_waves`] returns: resolves once every call ran.
@@ -54,12 +66,33 @@ where
     T: Future<Output = Result<(), E>>,
     E: std::fmt::Display,
 {
+    in_batched_waves(total, in_flight, |k, wave| {
+        wave.extend((0..k).map(|_| spawn()));
+    })
+    .await
+}
+
+/// [`in_waves`], each wave made by one call of `spawn_wave(k, wave)`, which
+/// leaves the wave's `k` futures in the empty `wave` (a pool's batch API
+/// may replace it with the vector it returns).
+pub async fn in_batched_waves<T, E>(
+    total: u64,
+    in_flight: u64,
+    mut spawn_wave: impl FnMut(u64, &mut Vec<T>),
+) -> Result<(), String>
+where
+    T: Future<Output = Result<(), E>>,
+    E: std::fmt::Display,
+{
     let in_flight = in_flight.clamp(1, total.max(1));
     let mut wave = Vec::with_capacity(usize::try_from(in_flight).unwrap_or(usize::MAX));
     let mut left = total;
     while left > 0 {
         let k = in_flight.min(left);
-        wave.extend((0..k).map(|_| spawn()));
+        spawn_wave(k, &mut wave);
+        if wave.len() as u64 != k {
+            return Err(format!("a wave of {k} made {} tasks", wave.len()));
+        }
         for task in wave.drain(..) {
             task.await.map_err(|e| e.to_string())?;
         }
@@ -174,5 +207,23 @@ mod tests {
         let (log, result) = log_of(0, 1000, None);
         assert_eq!(result, Ok(()));
         assert!(log.is_empty());
+    }
+
+    #[test]
+    fn a_batched_wave_is_made_by_one_call_and_must_hold_its_tasks() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a current-thread runtime");
+        let mut calls = Vec::new();
+        let result = rt.block_on(super::in_batched_waves(5, 2, |k, wave| {
+            calls.push(k);
+            wave.extend((0..k).map(|_| async { Ok::<(), String>(()) }));
+        }));
+        assert_eq!(result, Ok(()));
+        assert_eq!(calls, [2, 2, 1]);
+        let short = rt.block_on(super::in_batched_waves(4, 4, |k, wave| {
+            wave.extend((1..k).map(|_| async { Ok::<(), String>(()) }));
+        }));
+        assert_eq!(short, Err("a wave of 4 made 3 tasks".to_string()));
     }
 }

@@ -34,7 +34,7 @@ pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
-pub use executor::{ChildContext, Done, Executor, Job, Waves, in_waves, run_on};
+pub use executor::{ChildContext, Done, Executor, Job, Waves, in_batched_waves, in_waves, run_on};
 
 use crate::PoolSize;
 use crate::lab::Lab;

@@ -2,7 +2,7 @@
 
 use super::{
     Done, Executor, Job, Need, Rules, Runtime, Setting, Subject, SubjectSpec, Tuning, Waves,
-    in_waves,
+    in_batched_waves, in_waves,
 };
 use crate::PoolSize;
 use sluice::{Lane, Pool};
@@ -39,6 +39,20 @@ impl Executor for SluicePool {
 
     fn run_waves(&self, lane: Lane, f: fn(), in_flight: u64, total: u64) -> Waves<'_> {
         Box::pin(in_waves(total, in_flight, move || self.pool.spawn(lane, f)))
+    }
+
+    fn run_batched_waves(
+        &self,
+        lane: Lane,
+        f: fn(),
+        in_flight: u64,
+        total: u64,
+    ) -> Option<Waves<'_>> {
+        Some(Box::pin(in_batched_waves(
+            total,
+            in_flight,
+            move |k, wave| *wave = self.pool.spawn_batch(lane, (0..k).map(|_| f)),
+        )))
     }
 }
 

@@ -12,12 +12,20 @@ impl crate::child::Workload for Dispatch {
         let exec = cx.exec.as_ref();
         // Each wave submitted through the subject's own typed API
         // (`Executor::run_waves`): no boxed job or future per task.
+        // BATCH_REQUEST: each wave through the pool's batch call.
+        let batched = params.request == BATCH_REQUEST;
         let timed = |in_flight: u64, n: u64| {
             cx.block_on(async {
                 let t0 = Instant::now();
-                exec.run_waves(p.lane, trivial, in_flight, n)
-                    .await
-                    .map_err(anyhow::Error::msg)?;
+                let waves = if batched {
+                    exec.run_batched_waves(p.lane, trivial, in_flight, n)
+                        .with_context(|| {
+                            format!("{} has no batch call ({BATCH_REQUEST})", exec.subject())
+                        })?
+                } else {
+                    exec.run_waves(p.lane, trivial, in_flight, n)
+                };
+                waves.await.map_err(anyhow::Error::msg)?;
                 Ok(t0.elapsed())
             })
         };

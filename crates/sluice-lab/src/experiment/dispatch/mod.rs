@@ -64,6 +64,11 @@ const PRELOAD_REQUEST: &str = "fs.stat";
 /// the loop), the pool's own round trip from JS.
 pub const PING_REQUEST: &str = "sluice.ping";
 
+/// The second request of a sluice pool (either policy): the same trivial
+/// tasks with each wave handed over in one `Pool::spawn_batch` call (one
+/// push and one wake-up per 32 tasks), beside `Pool::spawn` per task.
+const BATCH_REQUEST: &str = "Pool::spawn_batch";
+
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
         name: "rounds",
@@ -255,6 +260,7 @@ impl Experiment for Dispatch {
                 preload.is_some(),
                 preloaded,
                 request,
+                cell.subject.sluice_policy().is_some(),
             );
             let mut rows = Vec::new();
             for (i, req) in requests.iter().enumerate() {
@@ -262,7 +268,7 @@ impl Experiment for Dispatch {
                 if let Some(v) = &got.version {
                     ffi_version = Some(v.clone());
                 }
-                let request = (cell.subject.runtime() == Runtime::Node).then_some(*req);
+                let request = (!req.is_empty()).then_some(*req);
                 // The idle window of the first child only: one per subject.
                 let mut got_rows = rows_of(name, cell.pool, &p, &got, request)
                     .with_context(|| format!("reading {name}'s result ({req})"))?;
@@ -397,7 +403,7 @@ impl Dispatch {
                 p.rounds, p.rounds, p.batch, p.warmup, p.batches
             ),
             format!(
-                "Rust subjects: the task is a plain function on the {} lane, handed over with the subject's own typed call (Pool::spawn; tokio: spawn_blocking) from the child's event loop (a tokio current-thread runtime), its handle awaited there: no boxed job or future per task, as libuv-ffi's requests are allocated up front; a round trip includes waking that loop, as node's and libuv's include waking theirs",
+                "Rust subjects: the task is a plain function on the {} lane, handed over with the subject's own typed call (Pool::spawn; tokio: spawn_blocking) from the child's event loop (a tokio current-thread runtime), its handle awaited there: no boxed job or future per task, as libuv-ffi's requests are allocated up front; a round trip includes waking that loop, as node's and libuv's include waking theirs. A sluice pool runs a second child ({BATCH_REQUEST}): each wave (1 task, or the whole batch) handed over in one Pool::spawn_batch call, which queues its tasks 32 at a time with one wake-up each, the burst API libuv has no counterpart of",
                 p.lane
             ),
         ];
@@ -521,12 +527,15 @@ fn ffi_child(params: &ChildParams) -> anyhow::Result<ChildReply> {
 /// The requests a subject's children time, one child each: node+sluice the
 /// call its preload reroutes and the package's trivial task; node its
 /// `--node-request`, and the rerouted call too when node+sluice runs beside
-/// it; every other subject its own trivial task (the empty string).
+/// it; a sluice pool its trivial task one `Pool::spawn` at a time (the
+/// empty string) and in batches (`BATCH_REQUEST`); every other subject its
+/// own trivial task.
 fn requests_of(
     runtime: Runtime,
     has_preload: bool,
     preload_in_lab: bool,
     node_request: &str,
+    sluice_pool: bool,
 ) -> Vec<&str> {
     match runtime {
         Runtime::Node if has_preload => vec![PRELOAD_REQUEST, PING_REQUEST],
@@ -534,6 +543,7 @@ fn requests_of(
             vec![node_request, PRELOAD_REQUEST]
         }
         Runtime::Node => vec![node_request],
+        Runtime::Rust if sluice_pool => vec!["", BATCH_REQUEST],
         _ => vec![""],
     }
 }
@@ -642,22 +652,29 @@ mod tests {
     #[test]
     fn node_times_the_rerouted_call_beside_node_sluice() {
         assert_eq!(
-            requests_of(Runtime::Node, true, true, "fs.access"),
+            requests_of(Runtime::Node, true, true, "fs.access", false),
             ["fs.stat", "sluice.ping"]
         );
         assert_eq!(
-            requests_of(Runtime::Node, false, true, "fs.access"),
+            requests_of(Runtime::Node, false, true, "fs.access", false),
             ["fs.access", "fs.stat"]
         );
         assert_eq!(
-            requests_of(Runtime::Node, false, true, "fs.stat"),
+            requests_of(Runtime::Node, false, true, "fs.stat", false),
             ["fs.stat"]
         );
         assert_eq!(
-            requests_of(Runtime::Node, false, false, "fs.access"),
+            requests_of(Runtime::Node, false, false, "fs.access", false),
             ["fs.access"]
         );
-        assert_eq!(requests_of(Runtime::Rust, false, true, "fs.access"), [""]);
+        assert_eq!(
+            requests_of(Runtime::Rust, false, true, "fs.access", false),
+            [""]
+        );
+        assert_eq!(
+            requests_of(Runtime::Rust, false, false, "fs.access", true),
+            ["", "Pool::spawn_batch"]
+        );
     }
 
     #[test]
