@@ -34,7 +34,8 @@ fn system_libuv_present() -> bool {
 
 #[test]
 fn every_subject_gets_both_shapes_and_an_idle_row() {
-    let (v, text) = lab("dispatch --rounds 20 --batch 50 --batches 3 --warmup 1 --idle-ms 50");
+    let (v, text) =
+        lab("dispatch --rounds 20 --batch 50 --batch-time 5ms --batches 3 --warmup 1 --idle-ms 50");
     assert_schema(&v, "dispatch");
     let ffi = system_libuv_present();
     let mut subjects = SUBJECTS.to_vec();
@@ -42,14 +43,27 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
         subjects.push("libuv-ffi");
     }
     for s in &subjects {
-        for in_flight in [1, 50] {
-            let p = [("pool", json!("unset")), ("in_flight", json!(in_flight))];
-            for m in ["us_per_task", "tasks_per_s"] {
-                let x = metric(&v, s, &p, m);
-                assert!(
-                    x.is_finite() && x > 0.0,
-                    "{s} {in_flight} in flight: {m} = {x}"
-                );
+        // A sluice pool (either policy) is timed twice: one Pool::spawn per
+        // task (no request), and each wave in one Pool::spawn_batch.
+        let sluice_pool = s.starts_with("sluice");
+        let requests: &[Option<&str>] = if sluice_pool {
+            &[None, Some("Pool::spawn_batch")]
+        } else {
+            &[None]
+        };
+        for request in requests {
+            for in_flight in [1, 50] {
+                let mut p = vec![("pool", json!("unset")), ("in_flight", json!(in_flight))];
+                if s != &"node" {
+                    p.push(("request", json!(request)));
+                }
+                for m in ["us_per_task", "tasks_per_s"] {
+                    let x = metric(&v, s, &p, m);
+                    assert!(
+                        x.is_finite() && x > 0.0,
+                        "{s} {request:?} {in_flight} in flight: {m} = {x}"
+                    );
+                }
             }
         }
         let idle = [("pool", json!("unset")), ("idle_ms", json!(50))];
@@ -63,8 +77,8 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
         );
         assert_eq!(
             rows(&v, s, &[]).len(),
-            3,
-            "{s}: 1 in flight, 50 in flight, idle"
+            if sluice_pool { 5 } else { 3 },
+            "{s}: 1 in flight, 50 in flight (each per request), idle"
         );
     }
     let notes = notes(&v);
@@ -92,7 +106,14 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "{text}"
         );
     }
-    assert_contains(&text, &["tasks/s, 50 in flight", "idle CPU over 50 ms"]);
+    assert_contains(
+        &text,
+        &[
+            "tasks/s, 50 in flight",
+            "idle CPU over 50 ms",
+            "sluice (Pool::spawn_batch)",
+        ],
+    );
 }
 
 #[test]
@@ -107,7 +128,7 @@ fn a_libuv_that_cannot_load_is_skipped_with_a_note() {
         .env("SLUICE_LIBUV", &missing);
     let (v, text) = lab_run(cmd);
     assert!(rows(&v, "libuv-ffi", &[]).is_empty());
-    assert_eq!(rows(&v, "sluice", &[]).len(), 3);
+    assert_eq!(rows(&v, "sluice", &[]).len(), 5);
     let skipped = v["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     assert_eq!(skipped[0]["subject"], "libuv-ffi");
@@ -129,6 +150,11 @@ fn bad_flags_are_named() {
             "--batch",
             "1",
             "--batch \"1\" is out of range; expected 2..=1000000",
+        ),
+        (
+            "--batch-time",
+            "0ms",
+            "--batch-time \"0ms\" is out of range; expected 1ms..=1m",
         ),
         (
             "--lane",

@@ -29,10 +29,11 @@ impl crate::child::Workload for Dispatch {
                 Ok(t0.elapsed())
             })
         };
-        let (one, batch) = series(&p, |n| timed(1, n), |n| timed(n, n))?;
+        let (one, batch, tasks) = series(&p, |n| timed(1, n), || timed(p.batch, p.batch))?;
         Ok(ChildReply {
             one_wall_ns: one,
             batch_wall_ns: batch,
+            batch_tasks: tasks,
             idle: idle_window(&p)?,
             version: None,
             request: None,

@@ -2,8 +2,8 @@
 // to; the nearest thing is starting a goroutine and hearing back from it on
 // a channel. One round trip: `go` a function that sends on a channel, and
 // receive.
-// os.Args[1]: {"rounds", "batch", "batches", "warmup", "settle_ms", "idle_ms", ...}
-// Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "idle": {..}}.
+// os.Args[1]: {"rounds", "batch", "batch_ms", "batches", "warmup", "settle_ms", "idle_ms", ...}
+// Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "batch_tasks": [..], "idle": {..}}.
 package main
 
 import (
@@ -18,6 +18,7 @@ import (
 type params struct {
 	Rounds   int `json:"rounds"`
 	Batch    int `json:"batch"`
+	BatchMs  int `json:"batch_ms"`
 	Batches  int `json:"batches"`
 	Warmup   int `json:"warmup"`
 	SettleMs int `json:"settle_ms"`
@@ -35,8 +36,8 @@ func oneInFlight(rounds int) float64 {
 	return float64(time.Since(t0).Nanoseconds())
 }
 
-// batchInFlight: `batch` goroutines at once, then every answer.
-func batchInFlight(batch int) float64 {
+// wave: `batch` goroutines at once, then every answer.
+func wave(batch int) float64 {
 	done := make(chan struct{}, batch)
 	t0 := time.Now()
 	for i := 0; i < batch; i++ {
@@ -48,15 +49,18 @@ func batchInFlight(batch int) float64 {
 	return float64(time.Since(t0).Nanoseconds())
 }
 
-func series(p params, run func(int) float64, arg int) []float64 {
-	walls := []float64{}
+// series: `warmup` untimed runs, then `batches` timed ones: their walls,
+// and the tasks each ran.
+func series(p params, run func(int) (float64, int), arg int) ([]float64, []float64) {
+	walls, counts := []float64{}, []float64{}
 	for i := 0; len(walls) < p.Batches; i++ {
-		w := run(arg)
+		w, n := run(arg)
 		if i >= p.Warmup {
 			walls = append(walls, w)
+			counts = append(counts, float64(n))
 		}
 	}
-	return walls
+	return walls, counts
 }
 
 // statTicks is utime + stime of the whole process, in clock ticks.
@@ -104,8 +108,16 @@ func others() (map[string][2]float64, int) {
 func main() {
 	var p params
 	readParams(&p)
-	one := series(p, oneInFlight, p.Rounds)
-	batch := series(p, batchInFlight, p.Batch)
+	one, _ := series(p, func(rounds int) (float64, int) { return oneInFlight(rounds), rounds }, p.Rounds)
+	// Waves of `batch` until their walls add up to batch_ms.
+	batch, tasks := series(p, func(b int) (float64, int) {
+		wall, n := 0.0, 0
+		for n == 0 || wall < float64(p.BatchMs)*1e6 {
+			wall += wave(b)
+			n += b
+		}
+		return wall, n
+	}, p.Batch)
 	time.Sleep(time.Duration(p.SettleMs) * time.Millisecond)
 	before, _ := others()
 	t0 := time.Now()
@@ -124,6 +136,7 @@ func main() {
 	out, _ := json.Marshal(map[string]any{
 		"one_wall_ns":   one,
 		"batch_wall_ns": batch,
+		"batch_tasks":   tasks,
 		"idle": map[string]float64{
 			"window_ns": window, "ticks": ticks1 - ticks0, "thread_ns": ns,
 			"switches": switches, "threads": float64(threads),

@@ -7,8 +7,8 @@
 // Under the sluice preload (node+sluice) the request may also be
 // 'sluice.ping', the package's trivial task, with the package's directory in
 // argv[2].sluice_package.
-// argv[2]: {"request", "rounds", "batch", "batches", "warmup", "settle_ms", "idle_ms", "sluice_package"?}
-// Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "idle": {..}, "request": ".."}.
+// argv[2]: {"request", "rounds", "batch", "batch_ms", "batches", "warmup", "settle_ms", "idle_ms", "sluice_package"?}
+// Prints {"one_wall_ns": [..], "batch_wall_ns": [..], "batch_tasks": [..], "idle": {..}, "request": ".."}.
 'use strict';
 const fs = require('node:fs');
 const crypto = require('node:crypto');
@@ -57,8 +57,8 @@ function oneInFlight(rounds, done) {
   request(cb);
 }
 
-// `batch` requests at once, then wait for all of them.
-function batchInFlight(batch, done) {
+// `batch` requests at once, then wait for all of them: one wave.
+function wave(batch, done) {
   const t0 = process.hrtime.bigint();
   let left = batch;
   const cb = (err) => {
@@ -68,15 +68,34 @@ function batchInFlight(batch, done) {
   for (let i = 0; i < batch; i++) request(cb);
 }
 
-// `warmup` untimed runs, then `batches` timed ones; calls back with the walls.
+// Waves of `batch`, one after another, until their walls add up to
+// `batch_ms`: calls back with that sum and the tasks they ran.
+function batchInFlight(batch, done) {
+  let wall = 0;
+  let tasks = 0;
+  const next = () => wave(batch, (ns) => {
+    wall += ns;
+    tasks += batch;
+    if (wall < p.batch_ms * 1e6) next();
+    else done(wall, tasks);
+  });
+  next();
+}
+
+// `warmup` untimed runs, then `batches` timed ones; calls back with the
+// walls and what else each run reported (the tasks of a throughput batch).
 function series(run, arg, then) {
   const walls = [];
+  const counts = [];
   let i = 0;
   const step = () => {
-    run(arg, (ns) => {
-      if (i++ >= p.warmup) walls.push(ns);
+    run(arg, (ns, count) => {
+      if (i++ >= p.warmup) {
+        walls.push(ns);
+        counts.push(count);
+      }
       if (walls.length < p.batches) setImmediate(step);
-      else then(walls);
+      else then(walls, counts);
     });
   };
   step();
@@ -134,13 +153,14 @@ function idleCpu(windowMs, then) {
 }
 
 series(oneInFlight, p.rounds, (oneWalls) => {
-  series(batchInFlight, p.batch, (batchWalls) => {
+  series(batchInFlight, p.batch, (batchWalls, batchTasks) => {
     setTimeout(() => {
       idleCpu(p.idle_ms, (idle) => {
         console.log(JSON.stringify({
           request: p.request,
           one_wall_ns: oneWalls,
           batch_wall_ns: batchWalls,
+          batch_tasks: batchTasks,
           idle,
         }));
       });

@@ -3,10 +3,15 @@
 //!
 //! - **1 in flight**: submit one, wait for it, repeat (`--rounds` times per
 //!   batch): µs per round trip.
-//! - **`--batch` in flight** (1000): submit them all, wait for all: tasks/s.
+//! - **`--batch` in flight** (1000): submit them all, wait for all, and
+//!   again, for at least `--batch-time` (100 ms) per timed batch: tasks/s.
 //!
 //! Each child runs `--warmup` untimed batches of each shape, then
-//! `--batches` timed ones; the rows hold the medians. After the runs the
+//! `--batches` timed ones; the rows hold the medians. A throughput batch
+//! is timed for a while, not for one wave of 1000: a wave takes 0.2–1 ms,
+//! and a 2-core virtual machine's cores run at two speeds for 50–500 ms at
+//! a time (a plain counting loop shows it too), so nine single waves
+//! measured one speed or the other, whichever the child happened on. After the runs the
 //! child sits idle and measures its own CPU use from `/proc/self` (an idle
 //! pool should use none).
 //!
@@ -39,7 +44,12 @@ use std::time::{Duration, Instant};
 pub(super) static SPEC: ExperimentSpec = ExperimentSpec::new("dispatch", &Dispatch)
     .seed("the pool's own cost (no seed section)")
     .flags(ARGS)
-    .short(&[("rounds", "500"), ("batches", "5"), ("idle", "500ms")])
+    .short(&[
+        ("rounds", "500"),
+        ("batch-time", "20ms"),
+        ("batches", "5"),
+        ("idle", "500ms"),
+    ])
     .rust(&Dispatch)
     .libuv(&Dispatch)
     .rerouted();
@@ -91,6 +101,14 @@ const ARGS: &[ArgSpec] = &[
             min: 2,
             max: 1_000_000,
         },
+    },
+    ArgSpec {
+        name: "batch-time",
+        value_name: "DURATION",
+        help: "how long each timed batch of the throughput shape runs its waves of --batch (at least; whole waves)",
+        default: "100ms",
+        report: "100ms",
+        kind: Kind::millis(1, 60_000, "batch-time-ms"),
     },
     ArgSpec {
         name: "batches",
@@ -148,6 +166,7 @@ struct Params {
     lane: Lane,
     rounds: u64,
     batch: u64,
+    batch_ms: u64,
     batches: u64,
     warmup: u64,
     idle_ms: u64,
@@ -159,6 +178,7 @@ impl Params {
             lane: args.choice("lane")?.parse().map_err(anyhow::Error::msg)?,
             rounds: args.number("rounds")?,
             batch: args.number("batch")?,
+            batch_ms: args.millis("batch-time")?,
             batches: args.number("batches")?,
             warmup: args.number("warmup")?,
             idle_ms: args.millis("idle")?,
@@ -170,6 +190,7 @@ impl Params {
             lane: self.lane.name().to_string(),
             rounds: self.rounds,
             batch: self.batch,
+            batch_ms: self.batch_ms,
             batches: self.batches,
             warmup: self.warmup,
             settle_ms: SETTLE_MS,
@@ -184,6 +205,7 @@ impl Params {
             lane: v.lane.parse().map_err(anyhow::Error::msg)?,
             rounds: v.rounds,
             batch: v.batch,
+            batch_ms: v.batch_ms,
             batches: v.batches,
             warmup: v.warmup,
             idle_ms: v.idle_ms,
@@ -199,6 +221,9 @@ pub(crate) struct ChildParams {
     lane: String,
     rounds: u64,
     batch: u64,
+    /// The least time of a timed throughput batch: its waves of `batch`
+    /// run until their walls add up to this.
+    batch_ms: u64,
     batches: u64,
     warmup: u64,
     /// How long the child waits before the idle window.
@@ -225,7 +250,10 @@ pub(crate) struct IdleWindow {
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ChildReply {
     one_wall_ns: Vec<f64>,
+    /// Each timed throughput batch's wall (its waves' walls added up)...
     batch_wall_ns: Vec<f64>,
+    /// ...and the tasks it ran (whole waves of `batch`).
+    batch_tasks: Vec<f64>,
     idle: IdleWindow,
     /// The system libuv's version (the libuv-ffi child).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -465,13 +493,14 @@ fn trivial() {
 }
 
 /// Runs `warmup` untimed then `batches` timed batches of each shape:
-/// `one(rounds)` and `batch(batch)` return a batch's wall time. Returns the
-/// timed walls in ns.
+/// `one(rounds)` returns a batch's wall time, `wave()` one wave's of
+/// `batch` tasks, run again until the batch's waves took `batch_ms`.
+/// Returns the timed walls in ns, and each throughput batch's tasks.
 fn series(
     p: &Params,
     mut one: impl FnMut(u64) -> anyhow::Result<Duration>,
-    mut batch: impl FnMut(u64) -> anyhow::Result<Duration>,
-) -> anyhow::Result<(Vec<f64>, Vec<f64>)> {
+    mut wave: impl FnMut() -> anyhow::Result<Duration>,
+) -> anyhow::Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
     let ns = |d: Duration| d.as_nanos() as f64;
     for _ in 0..p.warmup {
         one(p.rounds)?;
@@ -479,13 +508,31 @@ fn series(
     let one_walls = (0..p.batches)
         .map(|_| one(p.rounds).map(ns))
         .collect::<anyhow::Result<_>>()?;
+    let mut batch = || waves_for(Duration::from_millis(p.batch_ms), &mut wave);
     for _ in 0..p.warmup {
-        batch(p.batch)?;
+        batch()?;
     }
-    let batch_walls = (0..p.batches)
-        .map(|_| batch(p.batch).map(ns))
-        .collect::<anyhow::Result<_>>()?;
-    Ok((one_walls, batch_walls))
+    let (mut walls, mut tasks) = (Vec::new(), Vec::new());
+    for _ in 0..p.batches {
+        let (wall, waves) = batch()?;
+        walls.push(ns(wall));
+        tasks.push((waves * p.batch) as f64);
+    }
+    Ok((one_walls, walls, tasks))
+}
+
+/// Runs `wave` until the walls it returns add up to `least` (at least
+/// once): their sum and how many waves ran.
+fn waves_for(
+    least: Duration,
+    mut wave: impl FnMut() -> anyhow::Result<Duration>,
+) -> anyhow::Result<(Duration, u64)> {
+    let (mut wall, mut waves) = (Duration::ZERO, 0);
+    while waves == 0 || wall < least {
+        wall += wave()?;
+        waves += 1;
+    }
+    Ok((wall, waves))
 }
 
 /// Sleeps `SETTLE_MS`, then measures this process's CPU use over `idle_ms`.
@@ -514,11 +561,12 @@ fn ffi_child(params: &ChildParams) -> anyhow::Result<ChildReply> {
         }
         Ok(b.wall)
     };
-    let (one, batch) = series(&p, |n| run(1, n), |n| run(n, n))?;
+    let (one, batch, tasks) = series(&p, |n| run(1, n), || run(p.batch, p.batch))?;
     Ok(ChildReply {
         version: Some(uv.version().to_string()),
         one_wall_ns: one,
         batch_wall_ns: batch,
+        batch_tasks: tasks,
         idle: idle_window(&p)?,
         request: None,
     })
@@ -564,9 +612,10 @@ fn rows_of(
         }
         Ok(v)
     };
-    let shape = |in_flight: u64, tasks: u64, walls: Vec<f64>| {
-        let us = median(walls.iter().map(|w| w / tasks as f64 / 1e3).collect());
-        let tps = median(walls.iter().map(|w| tasks as f64 * 1e9 / w).collect());
+    // Each wall with the tasks it timed.
+    let shape = |in_flight: u64, timed: Vec<(f64, f64)>| {
+        let us = median(timed.iter().map(|(w, n)| w / n / 1e3).collect());
+        let tps = median(timed.iter().map(|(w, n)| n * 1e9 / w).collect());
         Row::new(subject)
             .param("pool", pool.to_value())
             .param("in_flight", in_flight)
@@ -575,12 +624,21 @@ fn rows_of(
     };
     let idle = &got.idle;
     let tick_ms = 1e3 / procfs::clock_ticks_per_second().max(1) as f64;
+    let one = walls("one_wall_ns", &got.one_wall_ns)?;
+    let batch = walls("batch_wall_ns", &got.batch_wall_ns)?;
+    let tasks = &got.batch_tasks;
+    if tasks.len() != batch.len() || tasks.iter().any(|&n| !(n >= p.batch as f64)) {
+        bail!(
+            "batch_tasks: expected a count of at least {} for each of the {} batches, got {tasks:?}",
+            p.batch,
+            batch.len()
+        );
+    }
     let rows = vec![
-        shape(1, p.rounds, walls("one_wall_ns", &got.one_wall_ns)?),
+        shape(1, one.into_iter().map(|w| (w, p.rounds as f64)).collect()),
         shape(
             p.batch,
-            p.batch,
-            walls("batch_wall_ns", &got.batch_wall_ns)?,
+            batch.into_iter().zip(tasks.iter().copied()).collect(),
         ),
         Row::new(subject)
             .param("pool", pool.to_value())
@@ -678,6 +736,22 @@ mod tests {
     }
 
     #[test]
+    fn a_throughput_batch_runs_whole_waves_until_their_walls_reach_its_time() {
+        let ms = Duration::from_millis;
+        let mut calls = 0;
+        let got = waves_for(ms(10), || {
+            calls += 1;
+            Ok(ms(3))
+        })
+        .unwrap();
+        assert_eq!((got, calls), ((ms(12), 4), 4));
+        // A wave longer than the time: one wave, never none.
+        assert_eq!(waves_for(ms(1), || Ok(ms(20))).unwrap(), (ms(20), 1));
+        // A failing wave ends it.
+        assert!(waves_for(ms(10), || anyhow::bail!("no pool")).is_err());
+    }
+
+    #[test]
     fn rates_and_rows_are_computed_from_the_walls() {
         assert_eq!(rate(2_050_000.0), "2.05 M");
         assert_eq!(rate(812_300.0), "812 k");
@@ -685,6 +759,7 @@ mod tests {
             lane: Lane::Cpu,
             rounds: 100,
             batch: 10,
+            batch_ms: 1,
             batches: 3,
             warmup: 0,
             idle_ms: 50,
@@ -692,6 +767,7 @@ mod tests {
         let got: ChildReply = serde_json::from_value(json!({
             "one_wall_ns": [2000e3, 1000e3, 3000e3],
             "batch_wall_ns": [10e3, 20e3, 5e3],
+            "batch_tasks": [10, 40, 10],
             "idle": {"window_ns": 5e7, "ticks": 0, "thread_ns": 2e6, "switches": 3, "threads": 5},
         }))
         .unwrap();
@@ -700,7 +776,8 @@ mod tests {
         assert_eq!(rows[0].metrics["us_per_task"], 20.0);
         assert_eq!(rows[0].metrics["tasks_per_s"], 50_000.0);
         assert_eq!(rows[1].params["in_flight"], json!(10));
-        assert_eq!(rows[1].metrics["tasks_per_s"], 1e6);
+        // 1, 2 and 2 M tasks/s: the second batch ran four waves.
+        assert_eq!(rows[1].metrics["tasks_per_s"], 2e6);
         assert_eq!(rows[2].metrics["idle_thread_cpu_ms"], 2.0);
         assert_eq!(rows[2].metrics["idle_wakeups"], 3.0);
         let bad = ChildReply {
@@ -712,7 +789,13 @@ mod tests {
         assert!(node.iter().all(|r| r.params["request"] == json!("fs.stat")));
         assert_eq!(label(&node[0]), "node (fs.stat)");
         assert_eq!(label(&rows[0]), "sluice");
-        let no_idle = json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "idle": {}});
+        let short = ChildReply {
+            batch_tasks: vec![10.0, 5.0, 10.0],
+            ..got.clone()
+        };
+        assert!(rows_of("sluice", PoolSize::Unset, &p, &short, None).is_err());
+        let no_idle =
+            json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "batch_tasks": [10], "idle": {}});
         assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
     }
 }
