@@ -627,7 +627,7 @@ fn rows_of(
     let one = walls("one_wall_ns", &got.one_wall_ns)?;
     let batch = walls("batch_wall_ns", &got.batch_wall_ns)?;
     let tasks = &got.batch_tasks;
-    if tasks.len() != batch.len() || tasks.iter().any(|&n| !(n >= p.batch as f64)) {
+    if tasks.len() != batch.len() || tasks.iter().any(|&n| n.is_nan() || n < p.batch as f64) {
         bail!(
             "batch_tasks: expected a count of at least {} for each of the {} batches, got {tasks:?}",
             p.batch,
