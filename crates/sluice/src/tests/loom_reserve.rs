@@ -42,16 +42,21 @@ fn block_on<F: Future>(f: F) -> F::Output {
     }
 }
 
+/// A pool whose `SlowIo` lane has one worker and one place in its queue.
+fn one_place() -> Pool {
+    Pool::builder()
+        .threads(Lane::SlowIo, 1)
+        .queue_bound(Lane::SlowIo, 1)
+        .adaptive(Lane::SlowIo, false)
+        .build()
+        .unwrap()
+}
+
 /// A lane with one place, two reservations racing a task that holds it.
 #[test]
 fn loom_reserve_wakes_the_waiter() {
     loom::model(|| {
-        let pool = Pool::builder()
-            .threads(Lane::SlowIo, 1)
-            .queue_bound(Lane::SlowIo, 1)
-            .adaptive(Lane::SlowIo, false)
-            .build()
-            .unwrap();
+        let pool = one_place();
         let first = pool.spawn(Lane::SlowIo, || 1);
         let p = pool.clone();
         let other = thread::spawn(move || {
@@ -76,12 +81,7 @@ fn loom_reserve_wakes_the_waiter() {
 #[test]
 fn loom_spawn_waits_for_room() {
     loom::model(|| {
-        let pool = Pool::builder()
-            .threads(Lane::SlowIo, 1)
-            .queue_bound(Lane::SlowIo, 1)
-            .adaptive(Lane::SlowIo, false)
-            .build()
-            .unwrap();
+        let pool = one_place();
         let first = pool.spawn(Lane::SlowIo, || 1);
         let second = pool.spawn(Lane::SlowIo, || 2);
         assert_eq!((first.wait(), second.wait()), (Ok(1), Ok(2)));
