@@ -435,6 +435,13 @@ impl Dispatch {
                 p.lane
             ),
         ];
+        notes.push(format!(
+            "throughput: each timed batch runs waves of {} back to back until they took at least {} ms, so that it spans more than one of the moments in which a virtual machine's cores run slower or faster (docs/lab.md: the machine's two speeds)",
+            p.batch, p.batch_ms
+        ));
+        if lab.reps() == 1 {
+            notes.push("one child per subject and request, one after another: --reps N runs them all in turn N times and keeps each row's median, so that every subject meets the machine's slow and fast moments alike".into());
+        }
         for s in lab.subjects() {
             if s.node_preload().is_some() {
                 notes.push(format!(
