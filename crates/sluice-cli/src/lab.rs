@@ -196,9 +196,16 @@ pub(crate) fn command() -> Command {
                 // A duration: sluice's one grammar, checked against the
                 // flag's range as clap parses it; the former
                 // whole-milliseconds spelling still read.
-                Kind::Duration { range, old } => cmd
-                    .arg(duration_arg(a.name, a.default, a.help, range))
-                    .arg(ms_alias(old, a.name, range)),
+                Kind::Duration { range, old } => {
+                    let cmd = cmd.arg(duration_arg(a.name, a.default, a.help, range));
+                    // A flag that came with the duration grammar has no
+                    // whole-milliseconds spelling to keep.
+                    if old.is_empty() {
+                        cmd
+                    } else {
+                        cmd.arg(ms_alias(old, a.name, range))
+                    }
+                }
                 kind => cmd.arg(
                     Arg::new(a.name)
                         .long(a.name)

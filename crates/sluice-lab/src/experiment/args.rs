@@ -43,12 +43,24 @@ pub enum Kind {
         /// The values accepted.
         range: Range,
         /// The flag's former spelling, in whole milliseconds (`hold-ms`),
-        /// still read by the command line (hidden from `--help`).
+        /// still read by the command line (hidden from `--help`); empty
+        /// for a flag that never had one ([`Kind::duration`]).
         old: &'static str,
     },
 }
 
 impl Kind {
+    /// A duration of `min..=max` milliseconds for a flag that came with
+    /// the duration grammar, so has no former spelling.
+    ///
+    /// ```
+    /// use sluice_lab::experiment::Kind;
+    /// assert!(matches!(Kind::duration(1, 1000), Kind::Duration { old: "", .. }));
+    /// ```
+    pub const fn duration(min: u64, max: u64) -> Kind {
+        Kind::millis(min, max, "")
+    }
+
     /// A duration of `min..=max` milliseconds whose former spelling `old`
     /// took whole milliseconds.
     pub const fn millis(min: u64, max: u64, old: &'static str) -> Kind {

@@ -108,7 +108,7 @@ const ARGS: &[ArgSpec] = &[
         help: "how long each timed batch of the throughput shape runs its waves of --batch (at least; whole waves)",
         default: "100ms",
         report: "100ms",
-        kind: Kind::millis(1, 60_000, "batch-time-ms"),
+        kind: Kind::duration(1, 60_000),
     },
     ArgSpec {
         name: "batches",
