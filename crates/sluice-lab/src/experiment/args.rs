@@ -8,8 +8,9 @@
 //! Durations are sluice's one grammar ([`sluice_duration`]: a bare number is
 //! seconds, `300ms`, `1.5s`), held as [`Duration`]s: the command line hands
 //! them over parsed ([`Args::set_duration`]), never as text to read again.
-//! Each keeps its former whole-milliseconds spelling (`--hold-ms 300`),
-//! which the command line still reads.
+//! Each that had a whole-milliseconds spelling before keeps it (`--hold-ms
+//! 300`), which the command line still reads; a flag that came with the
+//! grammar has none ([`Kind::duration`]).
 
 use anyhow::bail;
 use sluice_duration::Range;
