@@ -109,9 +109,24 @@ fn the_libuv_policy_refuses_it() {
 
 /// Threads of this process that spin at its own policy and nice value until
 /// dropped: a neighbour that wants every core.
+///
+/// The tests of this file run in parallel, and one test's hogs would starve
+/// another test's guarded lane (and have it promoted while it is meant to
+/// be back under `SCHED_IDLE`). A test that starts hogs holds [`CORES`]
+/// for its whole run, so no guarded test sees another's hogs.
 struct Hogs {
     stop: Arc<AtomicBool>,
     threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+/// Held by each test that starts [`Hogs`], from before its pool judges
+/// anything to its end.
+static CORES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes [`CORES`] (a test that failed while holding it does not fail the
+/// others).
+fn cores_to_myself() -> std::sync::MutexGuard<'static, ()> {
+    CORES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Hogs {
@@ -164,6 +179,7 @@ fn compute_until(pool: &Pool, want: u32) -> u32 {
 
 #[test]
 fn a_guarded_lane_idles_is_promoted_while_starved_and_returns() {
+    let _cores = cores_to_myself();
     let pool = match Pool::builder().cpu_sched(CpuSched::Guarded).build() {
         Ok(pool) => pool,
         Err(e) => {
@@ -246,6 +262,7 @@ fn eventually(mut f: impl FnMut() -> bool) -> bool {
 
 #[test]
 fn a_promoted_lane_runs_its_neighbour_share_and_gives_it_back() {
+    let _cores = cores_to_myself();
     let budget = 2;
     let pool = match Pool::builder()
         .cpu_sched(CpuSched::Guarded)
