@@ -6,7 +6,6 @@ use crate::outcome::{Done, Failure, STAT_FIELDS, libc_enomem};
 use crate::pool::submit;
 use napi_derive::napi;
 use sluice::Lane;
-use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -14,7 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// refused with `ERR_FS_FILE_TOO_LARGE` before anything is allocated.
 pub(crate) const IO_MAX_LENGTH: u64 = (1 << 31) - 1;
 
-/// How much a bounded read asks the allocator for at a time.
+/// How much a bounded read asks the allocator for at a time, and the most
+/// one `read` of a known length takes.
 pub(crate) const READ_CHUNK: usize = 512 * 1024;
 
 /// A flag the caller's `AbortSignal` sets: work that has not started when
@@ -112,14 +112,14 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
             // As Node's readFile: a regular file is read to the length
             // fstat gave, or to an earlier end, and no further (one `read`
             // for a small file, not a second to see the end).
-            return match read_sized(&mut file.file(), &mut bytes, size as usize, cancel) {
+            return match read_sized(file.file(), &mut bytes, size as usize, cancel) {
                 Ok(()) => Done::Bytes(bytes),
                 Err(_) if cancelled() => Done::Fail(Failure::aborted()),
                 Err(e) => Done::Fail(Failure::sys(&e, "read", false)),
             };
         }
         let max = IO_MAX_LENGTH as usize;
-        match read_bounded(&mut file.file(), &mut bytes, max, cancel) {
+        match read_bounded(file.file(), &mut bytes, max, cancel) {
             Ok(true) => Done::Bytes(bytes),
             Ok(false) => Done::Fail(Failure::file_too_large(bytes.len() as u64)),
             Err(_) if cancelled() => Done::Fail(Failure::aborted()),
@@ -132,7 +132,7 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
 /// ends, in reads of at most [`READ_CHUNK`]; `cancel`, when set, stops it
 /// between them (`Interrupted`).
 fn read_sized(
-    reader: &mut impl Read,
+    reader: &std::fs::File,
     out: &mut Vec<u8>,
     len: usize,
     cancel: Option<&AtomicBool>,
@@ -152,7 +152,7 @@ fn read_sized(
 /// `ENOMEM` instead of aborting the process; `cancel`, when set, stops it
 /// between chunks (`Interrupted`).
 pub(crate) fn read_bounded(
-    reader: &mut impl Read,
+    reader: &std::fs::File,
     out: &mut Vec<u8>,
     max: usize,
     cancel: Option<&AtomicBool>,
@@ -174,27 +174,44 @@ pub(crate) fn read_bounded(
     }
 }
 
-/// One `read` of `reader` into `out` up to `upto` bytes (retried on
-/// `EINTR`): `out` keeps what it held plus what was read, and the count
-/// read comes back (0: the end). `cancel`, when set, stops it before the
-/// read (`Interrupted`).
+/// One `read` of `file` into `out`'s spare capacity, up to `upto` bytes in
+/// all (retried on `EINTR`): `out` keeps what it held plus what was read,
+/// and the count read comes back (0: the end). The bytes are read into the
+/// capacity the caller reserved, never zeroed first and never past it
+/// (`upto` above the capacity reads to the capacity). `cancel`, when set,
+/// stops it before the read (`Interrupted`).
+///
+/// The addon's one `unsafe` block: `Vec::resize` would zero each chunk
+/// before the read overwrites it (a 4 KiB `readFile` zeroed 4 KiB; a read
+/// of unknown length, a `/proc` file, zeroed the 512 KiB chunk it reserved,
+/// twice), and the standard library's safe read into spare capacity
+/// (`read_buf`) is not stable.
+#[allow(unsafe_code)]
 fn read_chunk(
-    reader: &mut impl Read,
+    file: &std::fs::File,
     out: &mut Vec<u8>,
     upto: usize,
     cancel: Option<&AtomicBool>,
 ) -> std::io::Result<usize> {
     let len = out.len();
+    let want = upto.min(out.capacity()).saturating_sub(len);
     loop {
         if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(std::io::ErrorKind::Interrupted.into());
         }
-        out.resize(upto, 0);
-        let got = reader.read(&mut out[len..]);
-        out.truncate(len + got.as_ref().map_or(0, |n| *n));
-        match got {
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            other => return other,
+        match rustix::io::read(file, &mut out.spare_capacity_mut()[..want]) {
+            Ok((got, _)) => {
+                let n = got.len();
+                // SAFETY: `got` is the first `n` elements of the spare
+                // capacity, which `read` initialised (rustix hands back
+                // exactly the prefix the kernel wrote), so `out`'s first
+                // `len + n` bytes are initialised, and `len + n <= len +
+                // want <= capacity`.
+                unsafe { out.set_len(len + n) };
+                return Ok(n);
+            }
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -47,6 +47,28 @@ test('readFile: results on both sides of the copy limit (64 KiB copied, larger h
   }
 });
 
+test('readFile: a file read in several chunks, and files of no length fstat knows, are Node\'s bytes', async () => {
+  // The addon reads a known length in chunks of 512 KiB, each into the
+  // buffer's reserved room (src/fs.rs read_chunk).
+  const chunk = 512 * 1024;
+  for (const size of [chunk - 1, chunk, chunk + 1, 2 * chunk + 17]) {
+    const big = path.join(dir, `chunks-${size}`);
+    const bytes = Buffer.alloc(size);
+    for (let i = 0; i < size; i++) bytes[i] = (i * 7 + (i >> 9)) & 0xff;
+    fs.writeFileSync(big, bytes);
+    assert.deepStrictEqual(await sluice.fs.readFile(big), bytes, `readFile of ${size} bytes`);
+  }
+  // fstat gives 0 for these: read to the end in chunks the size of which
+  // nothing tells in advance.
+  for (const special of ['/proc/version', '/proc/self/cmdline', '/proc/self/environ']) {
+    if (!fs.existsSync(special)) continue;
+    assert.strictEqual(fs.statSync(special).size, 0, `${special} has no length`);
+    const ours = await sluice.fs.readFile(special);
+    assert.ok(ours.length > 0, `${special} is not empty`);
+    assert.deepStrictEqual(ours, fs.readFileSync(special), special);
+  }
+});
+
 test('ping: an empty task on the FastIo lane, resolved with undefined', async () => {
   const lane = () => sluice.metricsJson().pool.lanes.find((l) => l.lane === 'fastio');
   const before = lane().submitted_total;
