@@ -181,11 +181,11 @@ pub(crate) fn read_bounded(
 /// (`upto` above the capacity reads to the capacity). `cancel`, when set,
 /// stops it before the read (`Interrupted`).
 ///
-/// The addon's one `unsafe` block: `Vec::resize` would zero each chunk
-/// before the read overwrites it (a 4 KiB `readFile` zeroed 4 KiB; a read
-/// of unknown length, a `/proc` file, zeroed the 512 KiB chunk it reserved,
-/// twice), and the standard library's safe read into spare capacity
-/// (`read_buf`) is not stable.
+/// Why `unsafe`: `Vec::resize` would zero each chunk before the read
+/// overwrites it (a 4 KiB `readFile` zeroed 4 KiB; a read of unknown
+/// length, a `/proc` file, zeroed the 512 KiB chunk it reserved, twice),
+/// and the standard library's safe read into spare capacity (`read_buf`)
+/// is not stable.
 #[allow(unsafe_code)]
 fn read_chunk(
     file: &std::fs::File,
