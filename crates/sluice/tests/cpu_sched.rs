@@ -222,10 +222,20 @@ fn a_guarded_lane_idles_is_promoted_while_starved_and_returns() {
     }
     drop(hogs);
     // The cores are free again: after its hold the lane goes back to
-    // SCHED_IDLE, at the lane's nice value, and stays there.
+    // SCHED_IDLE, at the lane's nice value, and stays there while nothing
+    // starves it.
+    let promotions = promotions_after_the_hogs(&pool);
     assert_eq!(compute_until(&pool, 5), 5, "back to SCHED_IDLE");
-    assert_eq!(pool.metrics().lane(Lane::Cpu).sched_promoted, Some(false));
-    assert_eq!(on(&pool, Lane::Cpu), (5, process_nice.max(10)));
+    let promoted = pool.metrics().lane(Lane::Cpu).sched_promoted;
+    let policy_and_nice = on(&pool, Lane::Cpu);
+    if promoted_again(&pool, promotions) {
+        eprintln!(
+            "promoted again after the hogs were gone (another process starved the lane): its return is the policy it was seen under"
+        );
+    } else {
+        assert_eq!(promoted, Some(false));
+        assert_eq!(policy_and_nice, (5, process_nice.max(10)));
+    }
     assert_eq!(pool.metrics().lane(Lane::Cpu).sched_refused_total, Some(0));
     // The I/O lanes are never moved.
     assert_eq!(on(&pool, Lane::FastIo).0, 0);
@@ -247,6 +257,23 @@ fn guarded_needs_the_adaptive_cpu_lane() {
     if let Err(e) = Builder::from_vars(env).unwrap().build() {
         assert!(e.to_string().contains("RLIMIT_NICE"), "{e}");
     }
+}
+
+/// The guarded `Cpu` lane's promotions so far, read once this test's own
+/// hogs are gone. Other test binaries run beside this one (`scripts/test`
+/// runs the slow targets, HTTP floods among them, beside the rest): where
+/// they starve the lane, the guard promotes it again, as it should.
+fn promotions_after_the_hogs(pool: &Pool) -> Option<u64> {
+    pool.metrics().lane(Lane::Cpu).sched_promotions_total
+}
+
+/// Whether the guard promoted the lane again since `promotions` was read:
+/// another process starved it. Read after a pause, so that a promotion
+/// whose flag was seen is counted by then (`guard_move` sets the flag,
+/// then counts).
+fn promoted_again(pool: &Pool, promotions: Option<u64>) -> bool {
+    std::thread::sleep(Duration::from_millis(10));
+    pool.metrics().lane(Lane::Cpu).sched_promotions_total != promotions
 }
 
 /// Polls `f` every 10 ms until it holds or 60 s pass; returns its last value.
@@ -320,10 +347,15 @@ fn a_promoted_lane_runs_its_neighbour_share_and_gives_it_back() {
     }
     assert_eq!(most.load(Ordering::SeqCst), 2 * budget);
     // The cores are free: after its hold the lane is back under
-    // SCHED_IDLE and back to its budget.
+    // SCHED_IDLE and back to its budget (or, where another process starved
+    // it again meanwhile, promoted again, and counted).
+    let promotions = promotions_after_the_hogs(&pool);
     assert_eq!(compute_until(&pool, 5), 5, "back to SCHED_IDLE");
     assert!(
-        eventually(|| pool.metrics().lane(Lane::Cpu).threads_alive.unwrap() <= budget as u64),
+        eventually(
+            || pool.metrics().lane(Lane::Cpu).threads_alive.unwrap() <= budget as u64
+                || promoted_again(&pool, promotions)
+        ),
         "{:?} threads alive after the hold",
         pool.metrics().lane(Lane::Cpu).threads_alive
     );
