@@ -200,10 +200,9 @@ pub(crate) fn command() -> Command {
                     let cmd = cmd.arg(duration_arg(a.name, a.default, a.help, range));
                     // A flag that came with the duration grammar has no
                     // whole-milliseconds spelling to keep.
-                    if old.is_empty() {
-                        cmd
-                    } else {
-                        cmd.arg(ms_alias(old, a.name, range))
+                    match old {
+                        Some(old) => cmd.arg(ms_alias(old, a.name, range)),
+                        None => cmd,
                     }
                 }
                 kind => cmd.arg(

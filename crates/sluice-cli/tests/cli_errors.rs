@@ -329,8 +329,8 @@ fn every_lab_duration_flag_refuses_huge_negative_and_junk() {
                 continue;
             };
             // A flag that came with the duration grammar has no `-ms`
-            // spelling (`old` is empty).
-            for name in [a.name, old].into_iter().filter(|n| !n.is_empty()) {
+            // spelling (`old` is `None`).
+            for name in std::iter::once(a.name).chain(old) {
                 for v in ["18446744073709551615s", "-1", "junk"] {
                     let flag = format!("--{name}={v}");
                     fails_with(&["lab", e.name, &flag], &[], &format!("--{name} "));

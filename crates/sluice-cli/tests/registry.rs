@@ -24,7 +24,7 @@ fn every_experiment_is_listed_and_has_help() {
             // whole-milliseconds spelling is hidden, still read).
             let shown = match a.kind {
                 sluice_lab::Kind::Duration { old, .. } => {
-                    if !old.is_empty() {
+                    if let Some(old) = old {
                         assert!(!text.contains(&format!("--{old} ")), "{old}");
                     }
                     format!("--{} <DURATION>", a.name)

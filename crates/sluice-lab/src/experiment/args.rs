@@ -44,9 +44,9 @@ pub enum Kind {
         /// The values accepted.
         range: Range,
         /// The flag's former spelling, in whole milliseconds (`hold-ms`),
-        /// still read by the command line (hidden from `--help`); empty
+        /// still read by the command line (hidden from `--help`); `None`
         /// for a flag that never had one ([`Kind::duration`]).
-        old: &'static str,
+        old: Option<&'static str>,
     },
 }
 
@@ -56,10 +56,13 @@ impl Kind {
     ///
     /// ```
     /// use sluice_lab::experiment::Kind;
-    /// assert!(matches!(Kind::duration(1, 1000), Kind::Duration { old: "", .. }));
+    /// assert!(matches!(Kind::duration(1, 1000), Kind::Duration { old: None, .. }));
     /// ```
     pub const fn duration(min: u64, max: u64) -> Kind {
-        Kind::millis(min, max, "")
+        Kind::Duration {
+            range: Range::new(Duration::from_millis(min), Duration::from_millis(max)),
+            old: None,
+        }
     }
 
     /// A duration of `min..=max` milliseconds whose former spelling `old`
@@ -67,7 +70,7 @@ impl Kind {
     pub const fn millis(min: u64, max: u64, old: &'static str) -> Kind {
         Kind::Duration {
             range: Range::new(Duration::from_millis(min), Duration::from_millis(max)),
-            old,
+            old: Some(old),
         }
     }
 

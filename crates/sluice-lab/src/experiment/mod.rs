@@ -603,7 +603,7 @@ mod tests {
             }
             for a in e.args {
                 if let Kind::Duration { old, .. } = a.kind {
-                    if !old.is_empty() {
+                    if let Some(old) = old {
                         assert_eq!(old, format!("{}-ms", a.name), "{}", e.name);
                     }
                     assert_eq!(a.value_name, "DURATION", "{} --{}", e.name, a.name);
