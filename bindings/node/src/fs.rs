@@ -128,31 +128,33 @@ pub(crate) fn read_whole(path: &str, cancel: Option<&AtomicBool>) -> Done {
     }
 }
 
-/// Reads `reader` into `out` until it holds `len` bytes or the reader
-/// ends, in reads of at most [`READ_CHUNK`]; `cancel`, when set, stops it
-/// between them (`Interrupted`).
+/// Reads `file` into `out` until it holds `len` bytes or the file ends, in
+/// reads of at most [`READ_CHUNK`]; `cancel`, when set, stops it between
+/// them (`Interrupted`). `out` has room for `len` bytes already (the
+/// caller reserved it): [`read_chunk`] reads into that room, never past
+/// it.
 fn read_sized(
-    reader: &std::fs::File,
+    file: &std::fs::File,
     out: &mut Vec<u8>,
     len: usize,
     cancel: Option<&AtomicBool>,
 ) -> std::io::Result<()> {
     while out.len() < len {
         let upto = len.min(out.len().saturating_add(READ_CHUNK));
-        if read_chunk(reader, out, upto, cancel)? == 0 {
+        if read_chunk(file, out, upto, cancel)? == 0 {
             break;
         }
     }
     Ok(())
 }
 
-/// Reads `reader` to its end into `out`, at most `max` bytes: `Ok(false)`
+/// Reads `file` to its end into `out`, at most `max` bytes: `Ok(false)`
 /// past `max` (nothing more is read). Memory is asked for in chunks and
 /// with `try_reserve`, so a read that no memory is left for fails with
 /// `ENOMEM` instead of aborting the process; `cancel`, when set, stops it
 /// between chunks (`Interrupted`).
 pub(crate) fn read_bounded(
-    reader: &std::fs::File,
+    file: &std::fs::File,
     out: &mut Vec<u8>,
     max: usize,
     cancel: Option<&AtomicBool>,
@@ -165,7 +167,7 @@ pub(crate) fn read_bounded(
                 .map_err(|_| std::io::Error::from_raw_os_error(libc_enomem()))?;
         }
         let upto = out.capacity();
-        if read_chunk(reader, out, upto, cancel)? == 0 {
+        if read_chunk(file, out, upto, cancel)? == 0 {
             return Ok(true);
         }
         if out.len() > max {
