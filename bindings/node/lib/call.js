@@ -9,6 +9,7 @@ const { inbox, expect, forget } = require('./inbox.js');
 const { AbortError, abortError, resultOf, addonError } = require('./errors.js');
 const { callInScope } = require('./uncaught.js');
 const requests = require('./requests.js');
+const { stepsSeen } = require('./hooks.js');
 
 // The fs and dns calls of this copy in flight (those Node lists among its
 // requests: `request.listed`), from their submission to their outcome:
@@ -75,7 +76,9 @@ function start(submit, context, shape, callback, spread, request, signal, cancel
   const resource = new AsyncResource(req.type, { requireManualDestroy: false });
   const settle = (value) => {
     if (io) ioInFlight--;
-    const more = req.after ? req.after(value) : 0;
+    // The requests after the first, stepped through only for a hook that
+    // would see them (lib/hooks.js).
+    const more = req.after !== undefined && stepsSeen() ? req.after(value) : 0;
     if (more === 0) {
       // One request (most calls): no closure for stepThrough.
       const [error, result] = resultOf(value, context, shape);

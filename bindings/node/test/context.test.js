@@ -155,6 +155,54 @@ test('async_hooks see the requests Node makes, in Node\'s order: init, before, t
   }
 });
 
+test('readFile steps through open, fstat, read and close only while a hook the package saw is enabled', () => {
+  // A hook made before the package loaded (`early`) is not seen: it counts
+  // the FSREQCALLBACKs of each readFile. Each readFile is one while no hook
+  // the package saw is enabled, Node's four while one is (`late`, made
+  // after the package loaded), one again once that is disabled; with
+  // SLUICE_READFILE_STEPS=1, four throughout; =0, one throughout.
+  const script = `
+    const asyncHooks = require('node:async_hooks');
+    const fs = require('node:fs');
+    let seen = 0;
+    asyncHooks.createHook({ init(id, type) { if (type === 'FSREQCALLBACK') seen++; } }).enable();
+    require('./patch.js');
+    const wrapped = asyncHooks.createHook;
+    // A second copy of the package finds the wrapper and shares its count.
+    for (const k of Object.keys(require.cache)) delete require.cache[k];
+    require('.');
+    const out = { sameWrapper: asyncHooks.createHook === wrapped, name: wrapped.name, length: wrapped.length };
+    try { asyncHooks.createHook({ init: 1 }); } catch (e) { out.badArgument = e.code; }
+    const readOnce = (cb) => { seen = 0; fs.readFile('package.json', (err, b) => { if (err) throw err; cb(seen); }); };
+    const late = asyncHooks.createHook({ init() {} });
+    readOnce((none) => {
+      out.none = none;
+      out.enableReturns = late.enable() === late;
+      late.enable();
+      readOnce((enabled) => {
+        out.enabled = enabled;
+        late.disable();
+        late.disable();
+        readOnce((disabled) => {
+          out.disabled = disabled;
+          ${print};
+        });
+      });
+    });`;
+  const expected = { auto: [1, 4, 1], 1: [4, 4, 4], 0: [1, 1, 1] };
+  for (const [steps, [none, enabled, disabled]] of Object.entries(expected)) {
+    const r = runChild(script, { env: { SLUICE_READFILE_STEPS: steps === 'auto' ? '' : steps } });
+    assert.strictEqual(r.status, 0, r.stderr);
+    assert.deepStrictEqual(r.json, {
+      sameWrapper: true, name: 'createHook', length: 1, badArgument: 'ERR_ASYNC_CALLBACK',
+      none, enableReturns: true, enabled, disabled,
+    }, `SLUICE_READFILE_STEPS=${steps}`);
+  }
+  const bad = runChild('require("./patch.js")', { env: { SLUICE_READFILE_STEPS: 'sometimes' } });
+  assert.notStrictEqual(bad.status, 0);
+  assert.match(bad.stderr, /SLUICE_READFILE_STEPS="sometimes"/);
+});
+
 test('dns performance entries: a patched lookup makes the entry Node makes', () => {
   const script = `
     const { PerformanceObserver } = require('node:perf_hooks');
