@@ -221,10 +221,18 @@ const cpuThreadsScript = (configure) => `
     return { threads, alive: cpu.threads_alive, promoted: cpu.sched_promoted, sched: s.metricsJson().pool.cpu_sched, own: sched(read('/proc/self/stat')).nice };
   }
   Promise.all([1, 2, 3, 4].map(() => s.crypto.pbkdf2('a', 'b', 20000, 8, 'sha256'))).then(async () => {
+    // Settled: every live worker listed, and the same answer 10 ms later.
+    // A worker in its first microseconds (started by a promotion or by
+    // compensation, not yet moved to the lane's policy) or a lane being
+    // moved between policies is a moment, not an answer; a worker left
+    // under the wrong policy stays wrong in both looks.
+    const pause = () => new Promise((res) => setTimeout(res, 10));
     let seen = look();
-    for (let i = 0; i < 200 && seen.threads.length !== seen.alive; i++) {
-      await new Promise((res) => setTimeout(res, 10));
-      seen = look();
+    for (let i = 0; i < 200; i++) {
+      await pause();
+      const again = look();
+      if (again.threads.length === again.alive && JSON.stringify(again) === JSON.stringify(seen)) break;
+      seen = again;
     }
     console.log(JSON.stringify(seen));
     process.exit(0);
