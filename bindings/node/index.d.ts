@@ -98,6 +98,12 @@ export declare function buildProfile(): 'release' | 'debug';
  * while the lanes do) or a benchmark of what the package costs beyond the work.
  */
 export declare function ping(): Promise<void>;
+/**
+ * The callback form of {@link ping}: no promise is made; `callback` is
+ * called with `null` (or the error) from the loop, in the caller's async
+ * context, once a FastIo worker has run an empty task.
+ */
+export declare function ping(callback: (err: Error | null) => void): void;
 
 /** The error a bounded lane's refusal rejects with. */
 export interface SluiceBusyError extends Error {

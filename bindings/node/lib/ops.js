@@ -244,11 +244,25 @@ const dns = {
  * Resolves once a FastIo worker has run an empty task: the pool's own round
  * trip from JavaScript (the call, a worker, the inbox, the promise). A health
  * check can await it to see the lanes answer; a benchmark, what the package
- * costs beyond the work itself.
+ * costs beyond the work itself. With a Node-style `callback`, no promise is
+ * made: it is called with `null` (or the error) from the loop, in the
+ * caller's async context, as Node calls its own callbacks, and `ping`
+ * returns `undefined`.
  */
-function ping() {
-  if (disabled() !== null) return Promise.reject(disabled());
-  return start(() => native.noop(slot));
+function ping(callback) {
+  if (callback !== undefined && typeof callback !== 'function') {
+    const err = new TypeError(
+      `The "callback" argument must be of type function. Received ${callback === null ? 'null' : `type ${typeof callback}`}`);
+    err.code = 'ERR_INVALID_ARG_TYPE';
+    throw err;
+  }
+  const refused = disabled();
+  if (refused !== null) {
+    if (callback === undefined) return Promise.reject(refused);
+    process.nextTick(callback, refused);
+    return undefined;
+  }
+  return start(() => native.noop(slot), undefined, null, callback);
 }
 
 module.exports = {

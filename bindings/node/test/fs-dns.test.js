@@ -77,6 +77,32 @@ test('ping: an empty task on the FastIo lane, resolved with undefined', async ()
   assert.strictEqual(lane().submitted_total - before, 3);
 });
 
+test('ping(callback): no promise, the callback called once with null in the caller\'s context', async () => {
+  const { AsyncLocalStorage } = require('node:async_hooks');
+  const als = new AsyncLocalStorage();
+  const lane = () => sluice.metricsJson().pool.lanes.find((l) => l.lane === 'fastio');
+  const before = lane().submitted_total;
+  const seen = await new Promise((resolve) => {
+    const calls = [];
+    als.run('the caller', () => {
+      const returned = sluice.ping((...args) => {
+        calls.push({ args, store: als.getStore() });
+        // A second call would come on a later turn: wait one before judging.
+        setImmediate(() => resolve({ returned, calls }));
+      });
+      assert.strictEqual(returned, undefined);
+    });
+  });
+  assert.strictEqual(seen.calls.length, 1);
+  assert.strictEqual(seen.calls[0].args[0], null);
+  assert.strictEqual(seen.calls[0].store, 'the caller');
+  assert.strictEqual(lane().submitted_total - before, 1);
+  for (const bad of [null, 1, 'cb', {}]) {
+    assert.throws(() => sluice.ping(bad), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
+  }
+  assert.strictEqual(lane().submitted_total - before, 1, 'a refused callback submits nothing');
+});
+
 test('readFile and stat: Node\'s error objects', async () => {
   const missing = path.join(dir, 'missing');
   const cases = [

@@ -50,7 +50,7 @@ fn node_sluice_runs_the_node_script_with_the_preload_or_says_how_to_build_it() {
             &text,
             &[
                 "node+sluice: the preloaded calls run on sluice's lanes",
-                "goal node+sluice's trivial task (sluice.ping()) <= node's cheapest pool request (fs.access), 1 in flight: ",
+                "goal node+sluice's trivial task (sluice.ping(cb)) <= node's cheapest pool request (fs.access), 1 in flight: ",
                 "fs.stat, the call both run, 1 in flight: node+sluice ",
             ],
         );

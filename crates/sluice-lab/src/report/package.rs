@@ -232,7 +232,7 @@ fn app_lines(outcomes: &[Outcome], ours: &str, node: &str) -> Vec<Line> {
 /// request, one at a time.
 fn dispatch(outcomes: &[Outcome], ours: &str, node: &str) -> Line {
     let goal =
-        "a trivial task's round trip from JS (`sluice.ping()`) <= node's cheapest pool request";
+        "a trivial task's round trip from JS (`sluice.ping(cb)`) <= node's cheapest pool request";
     let rows: Vec<TripRow> = rows(outcomes, "dispatch").unwrap_or_default();
     let one = |s: &str, request: Option<&str>| {
         rows.iter().find(|r| {

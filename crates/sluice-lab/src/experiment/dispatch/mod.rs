@@ -70,8 +70,9 @@ const NODE_REQUESTS: &[&str] = &["fs.access", "fs.fstat", "fs.stat", "crypto.ran
 const PRELOAD_REQUEST: &str = "fs.stat";
 
 /// The second request of node+sluice: the package's trivial task,
-/// `sluice.ping()` (an empty task on the FastIo lane, its promise settled on
-/// the loop), the pool's own round trip from JS.
+/// `sluice.ping(cb)` (an empty task on the FastIo lane, its callback called
+/// from the loop; no promise, like node's rows), the pool's own round trip
+/// from JS.
 pub const PING_REQUEST: &str = "sluice.ping";
 
 /// The second request of a sluice pool (either policy): the same trivial
@@ -445,7 +446,7 @@ impl Dispatch {
         for s in lab.subjects() {
             if s.node_preload().is_some() {
                 notes.push(format!(
-                    "{0}: two children. ({1}): each task is {2} with its plain callback, the cheapest call the sluice preload reroutes (fs.access and fs.fstat are not rerouted): a stat(2) on sluice's FastIo lane through the addon, the callback called from the loop when the outcome arrives, as node calls its own; node times the same call beside it. ({3}): each task is the package's trivial task, `sluice.ping()` (an empty task on the FastIo lane), its promise awaited with .then: the pool's own round trip from JS, what node cannot issue (its nearest is --node-request's call)",
+                    "{0}: two children. ({1}): each task is {2} with its plain callback, the cheapest call the sluice preload reroutes (fs.access and fs.fstat are not rerouted): a stat(2) on sluice's FastIo lane through the addon, the callback called from the loop when the outcome arrives, as node calls its own; node times the same call beside it. ({3}): each task is the package's trivial task, `sluice.ping(cb)` (an empty task on the FastIo lane) with its plain callback, no promise, like node's rows: the pool's own round trip from JS, what node cannot issue (its nearest is --node-request's call)",
                     s.name(),
                     PRELOAD_REQUEST,
                     node_request_text(PRELOAD_REQUEST),

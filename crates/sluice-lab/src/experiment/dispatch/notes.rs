@@ -49,7 +49,7 @@ pub(super) fn idle_table(o: &Outcome, pool: &Value) -> Option<Table> {
 }
 
 /// The npm package's goal, checked on this run's rows: its trivial task's
-/// round trip from JS (`sluice.ping()`) at most node's cheapest pool request
+/// round trip from JS (`sluice.ping(cb)`) at most node's cheapest pool request
 /// (`--node-request`), at 1 in flight; and the call both make (`fs.stat`)
 /// side by side.
 pub(super) fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String> {
@@ -76,7 +76,7 @@ pub(super) fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String>
     let mut notes = Vec::new();
     if let Some((ours, ping, node, base)) = both(PING_REQUEST, node_request) {
         notes.push(format!(
-            "goal {ours}'s trivial task ({PING_REQUEST}()) <= {node}'s cheapest pool request ({node_request}), 1 in flight: {} µs vs {} µs: {}",
+            "goal {ours}'s trivial task ({PING_REQUEST}(cb)) <= {node}'s cheapest pool request ({node_request}), 1 in flight: {} µs vs {} µs: {}",
             micros(ping),
             micros(base),
             if ping <= base { "met" } else { "NOT met" }
