@@ -93,7 +93,9 @@ fn submit_in(
     let id = settle.id;
     match pool.try_reserve(lane) {
         Ok(place) if first => drop(place.spawn_first(move || run_settled(settle, work))),
-        Ok(place) => drop(place.spawn(move || run_settled(settle, work))),
+        // No handle: the outcome goes to the inbox, so the worker holds the
+        // task's only reference and the loop thread never touches it again.
+        Ok(place) => place.spawn_detached(move || run_settled(settle, work)),
         Err(busy) => settle.finish(Done::Fail(Failure {
             lane: Some(lane_name(busy.lane())),
             bound: Some(busy.bound() as f64),

@@ -18,8 +18,9 @@ function scratchApp(files) {
   return dir;
 }
 
-const declared = [...fs.readFileSync(path.join(PKG, 'index.d.ts'), 'utf8')
-  .matchAll(/^export declare (?:const|function) (\w+)/gm)].map((m) => m[1]);
+// Each name once: a function with overloads is declared once per form.
+const declared = [...new Set([...fs.readFileSync(path.join(PKG, 'index.d.ts'), 'utf8')
+  .matchAll(/^export declare (?:const|function) (\w+)/gm)].map((m) => m[1]))];
 
 test('every export index.d.ts declares is importable by name from ESM', () => {
   assert.ok(declared.length >= 10, declared.join(', '));

@@ -86,6 +86,34 @@ impl Permit {
         self.inner.submit_in(slot, self.lane, deadline, f)
     }
 
+    /// Runs `f` in the reserved place with no handle: for work that hands
+    /// its outcome on by itself (a channel, an event loop's inbox), so that
+    /// no [`Task`] is made, and nothing on the submitting thread touches
+    /// the task again once it is queued. It cannot be refused as full; it
+    /// has the lane's default queue timeout, if one is set. An `f` that
+    /// never runs (the pool shut down, the deadline passed) is dropped
+    /// unrun, as a cancelled task's closure is: put what must always
+    /// happen in its captures' `Drop`.
+    ///
+    /// ```
+    /// use sluice::{Lane, Pool};
+    /// use std::sync::mpsc;
+    ///
+    /// let pool = Pool::builder().build()?;
+    /// let (tx, rx) = mpsc::channel();
+    /// pool.try_reserve(Lane::FastIo)?.spawn_detached(move || tx.send(6 * 7).unwrap());
+    /// assert_eq!(rx.recv()?, 42);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn spawn_detached<F>(mut self, f: F)
+    where
+        F: FnOnce() + Send + 'static,
+    {
+        let slot = self.slot.take();
+        let deadline = self.inner.default_deadline(self.lane);
+        self.inner.submit_detached(slot, self.lane, deadline, f);
+    }
+
     /// Runs `f` in the reserved place, ahead of the lane's tasks that were
     /// queued without `spawn_first`: a worker that finishes its task takes
     /// the oldest of these first. For short work that must not wait behind

@@ -691,16 +691,38 @@ impl Inner {
         }
     }
 
-    /// The cell of `f` and its handle; with `admitted`, the job to queue
-    /// (watched by the deadline thread if it has a deadline); without, the
-    /// task is resolved to [`TaskError::Shutdown`] at once.
-    pub(crate) fn prepare<F, T>(
+    /// [`submit_in`](Inner::submit_in) with no handle: the queue holds the
+    /// cell's only reference, so nothing on the submitting thread touches
+    /// it again, and no [`Task`] is made or dropped. What `f` returns is
+    /// dropped on the worker; an `f` that is never run (a closed pool, an
+    /// expired deadline) is dropped unrun.
+    pub(crate) fn submit_detached<F>(
         self: &Arc<Self>,
-        admitted: bool,
+        slot: Option<Slot>,
         lane: Lane,
         deadline: Option<Instant>,
         f: F,
-    ) -> (Task<T>, Option<Arc<dyn Job>>)
+    ) where
+        F: FnOnce() + Send + 'static,
+    {
+        let cell = self.cell(lane, deadline, f);
+        let job = self.admit_cell(slot.is_some(), deadline, &cell);
+        // The submitter's reference goes before the job is queued, so the
+        // worker holds the only one and frees the cell where it ran it.
+        drop(cell);
+        if let (Some(slot), Some(job)) = (slot, job) {
+            self.scheduler.enqueue(slot, job);
+        }
+    }
+
+    /// The cell of `f`, its closure wrapped for the panic hook (and
+    /// tracing).
+    fn cell<F, T>(
+        &self,
+        lane: Lane,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> Arc<Cell<impl FnOnce() -> T + Send + 'static, T>>
     where
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
@@ -720,9 +742,24 @@ impl Inner {
                 }
             },
         };
-        let cell = Arc::new(Cell::new(lane, deadline, f));
-        let job: Arc<dyn Job> = cell.clone();
-        let queued = if admitted {
+        Arc::new(Cell::new(lane, deadline, f))
+    }
+
+    /// With `admitted`, the job to queue for `cell` (watched by the
+    /// deadline thread if it has a deadline); without, the cell is resolved
+    /// to [`TaskError::Shutdown`] at once and nothing is queued.
+    fn admit_cell<F, T>(
+        &self,
+        admitted: bool,
+        deadline: Option<Instant>,
+        cell: &Arc<Cell<F, T>>,
+    ) -> Option<Arc<dyn Job>>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        if admitted {
+            let job: Arc<dyn Job> = cell.clone();
             if deadline.is_some() {
                 self.deadlines.watch(&job);
             }
@@ -734,7 +771,25 @@ impl Inner {
                 vacated.account();
             }
             None
-        };
+        }
+    }
+
+    /// The cell of `f` and its handle; with `admitted`, the job to queue
+    /// (watched by the deadline thread if it has a deadline); without, the
+    /// task is resolved to [`TaskError::Shutdown`] at once.
+    pub(crate) fn prepare<F, T>(
+        self: &Arc<Self>,
+        admitted: bool,
+        lane: Lane,
+        deadline: Option<Instant>,
+        f: F,
+    ) -> (Task<T>, Option<Arc<dyn Job>>)
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let cell = self.cell(lane, deadline, f);
+        let queued = self.admit_cell(admitted, deadline, &cell);
         let output: Arc<dyn Output<T>> = cell;
         (
             Task::new(output, Arc::clone(self) as Arc<dyn OnAborted>),

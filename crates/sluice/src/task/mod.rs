@@ -10,7 +10,10 @@
 //!
 //! Either may be dropped first. Dropping the handle does not cancel the work;
 //! dropping a [`CancelOnDrop`] (from `Task::cancel_on_drop`) does, if the
-//! task is still queued.
+//! task is still queued. A task spawned detached
+//! ([`Permit::spawn_detached`](crate::Permit::spawn_detached)) has no
+//! handle: the queue's reference is the only one, and the worker that runs
+//! it (or whoever aborts it) drops the cell. Its stages are the same.
 //!
 //! # State
 //!
