@@ -24,6 +24,10 @@
 //!   task that never blocks.
 //! - `sluice_lanes_batch` (1000 in flight): the lanes pool, the 1000 tasks
 //!   handed over in one `Pool::spawn_batch` (one notification per part of 32).
+//! - `sluice_lanes_detached` (1000 in flight): the lanes pool, each task
+//!   handed over with no handle (`Permit::spawn_detached`) and posting its
+//!   value to a `Mailbox` that unparks the bench thread once per batch of
+//!   completions; the bench thread drains them (the npm addon's way).
 //! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
 //!   `Task::wait`.
 //! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);
@@ -38,9 +42,10 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use sluice::mailbox::Mailbox;
 use sluice::{Lane, Policy, Pool};
 use std::hint::black_box;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 /// Tasks per iteration in the `1000_in_flight` shape.
@@ -106,6 +111,31 @@ fn sluice_batch(pool: &Pool, handles: &mut Vec<sluice::Task<u64>>) -> u64 {
         .drain(..)
         .map(|t| t.wait().expect("task failed"))
         .sum()
+}
+
+/// `BATCH` tasks handed over with no handle (`Permit::spawn_detached`),
+/// each posting its value to `mailbox`, whose bell unparks this thread;
+/// then every value drained, one drain per ring: completions gathered and
+/// delivered in batches, the way the npm addon hands its outcomes back.
+fn sluice_detached(pool: &Pool, mailbox: &Arc<Mailbox<u64>>) -> u64 {
+    for _ in 0..BATCH {
+        let mailbox = Arc::clone(mailbox);
+        pool.try_reserve(Lane::Cpu)
+            .expect("the Cpu lane is unbounded")
+            .spawn_detached(move || {
+                mailbox.post(work());
+            });
+    }
+    let (mut got, mut sum) = (0, 0);
+    while got < BATCH {
+        got += mailbox.drain(|v| sum += v);
+        if got < BATCH {
+            // A post that finds the mailbox unarmed unparks: a token left
+            // before this park makes it return at once (no lost wake-up).
+            std::thread::park();
+        }
+    }
+    sum
 }
 
 fn tokio_one(rt: &tokio::runtime::Runtime) -> u64 {
@@ -189,6 +219,11 @@ fn dispatch(c: &mut Criterion) {
                 .map(|t| t.wait().expect("task failed"))
                 .sum::<u64>()
         })
+    });
+    let bench_thread = std::thread::current();
+    let mailbox = Arc::new(Mailbox::new(move || bench_thread.unpark()));
+    group.bench_function("1000_in_flight/sluice_lanes_detached", |b| {
+        b.iter(|| sluice_detached(&lanes, &mailbox))
     });
     group.bench_function("1000_in_flight/sluice_lanes_fixed", |b| {
         b.iter(|| sluice_batch(&fixed, &mut handles))
