@@ -16,7 +16,7 @@ const util = require('node:util');
 const native = require('../binding.js');
 const { slot } = require('./inbox.js');
 const { start, ioInFlight } = require('./call.js');
-const { failureError } = require('./errors.js');
+const { failureError, nodeError } = require('./errors.js');
 const {
   MAX_OUTPUT, isInt, pbkdf2Shape, scryptShape, gzipShape, gunzipShape, pathShape,
   readFileOptions, statOptionsOk, lookupShape, orderAddresses,
@@ -251,10 +251,8 @@ const dns = {
  */
 function ping(callback) {
   if (callback !== undefined && typeof callback !== 'function') {
-    const err = new TypeError(
+    throw nodeError(TypeError, 'ERR_INVALID_ARG_TYPE',
       `The "callback" argument must be of type function. Received ${callback === null ? 'null' : `type ${typeof callback}`}`);
-    err.code = 'ERR_INVALID_ARG_TYPE';
-    throw err;
   }
   const refused = disabled();
   if (refused !== null) {

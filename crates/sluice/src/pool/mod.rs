@@ -697,7 +697,7 @@ impl Inner {
     /// dropped on the worker; an `f` that is never run (a closed pool, an
     /// expired deadline) is dropped unrun.
     pub(crate) fn submit_detached<F>(
-        self: &Arc<Self>,
+        &self,
         slot: Option<Slot>,
         lane: Lane,
         deadline: Option<Instant>,
