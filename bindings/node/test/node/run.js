@@ -11,7 +11,13 @@
 // any unexpected warning would otherwise fail on the build's profile, not
 // the preload's behaviour.
 //
-//   node test/node/run.js [--jobs N] [--timeout SECONDS] [--failures FILE] [NAME_PART...]
+//   node test/node/run.js [--jobs N] [--timeout SECONDS] [--plain all|failed] [--failures FILE] [NAME_PART...]
+//
+// --plain failed: runs every test under the preload, and on plain node only
+// the ones that failed under it (a test that passes under the preload is no
+// regression whatever plain node does): the same regressions found with
+// about half the runs (scripts/test uses it). --plain all (the default)
+// runs both everywhere, for the whole table.
 //
 // --failures FILE: writes the tests that fail only under the preload, with
 // the first lines of their error, to FILE (excepted ones too, marked).
@@ -41,15 +47,17 @@ const ARCHIVE = path.join(HERE, 'node-v20.11.1-test.tar.gz');
 const TESTS = path.join(HERE, 'test');
 const STAMP = path.join(TESTS, '.archive-sha256');
 const RETRIES = 2;
+// The plain run of a test that passed under the preload, with --plain failed.
+const NOT_RUN = Object.freeze({ pass: false, notRun: true });
 
 function usage(msg) {
   process.stderr.write(`run.js: ${msg}\n` +
-    'usage: node test/node/run.js [--jobs N] [--timeout SECONDS] [--failures FILE] [NAME_PART...]\n');
+    'usage: node test/node/run.js [--jobs N] [--timeout SECONDS] [--plain all|failed] [--failures FILE] [NAME_PART...]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { jobs: Math.max(2, Math.min(4, os.availableParallelism())), timeout: 120, failures: null, only: [] };
+  const opts = { jobs: Math.max(2, Math.min(4, os.availableParallelism())), timeout: 120, plain: 'all', failures: null, only: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -60,6 +68,10 @@ function parseArgs(argv) {
       const v = value();
       if (!/^[1-9][0-9]*$/.test(v) || Number(v) > 10000) usage(`${a} ${JSON.stringify(v)}: expected a whole number from 1 to 10000`);
       opts[a.slice(2)] = Number(v);
+    } else if (a === '--plain') {
+      const v = value();
+      if (v !== 'all' && v !== 'failed') usage(`--plain ${JSON.stringify(v)}: expected all or failed`);
+      opts.plain = v;
     } else if (a === '--failures') {
       opts.failures = value();
     } else if (a.startsWith('-')) {
@@ -171,17 +183,27 @@ async function main() {
   if (!files.length) usage('no test matches');
 
   const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'sluice-node-tests-'));
-  const jobs = [];
-  for (const f of files) for (const preload of [false, true]) jobs.push({ f, preload });
   const results = new Map(files.map((f) => [f, {}]));
-  let next = 0;
   const started = Date.now();
-  await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, async (_, slot) => {
-    while (next < jobs.length) {
-      const { f, preload } = jobs[next++];
-      results.get(f)[preload ? 'preload' : 'plain'] = await runOne(path.join(HERE, f), preload, opts, tmpRoot, slot);
+  const runAll = async (jobs) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(opts.jobs, jobs.length) }, async (_, slot) => {
+      while (next < jobs.length) {
+        const { f, preload } = jobs[next++];
+        results.get(f)[preload ? 'preload' : 'plain'] = await runOne(path.join(HERE, f), preload, opts, tmpRoot, slot);
+      }
+    }));
+  };
+  if (opts.plain === 'all') {
+    await runAll(files.flatMap((f) => [{ f, preload: false }, { f, preload: true }]));
+  } else {
+    // Under the preload first; plain node only where the preload failed.
+    await runAll(files.map((f) => ({ f, preload: true })));
+    await runAll(files.filter((f) => !results.get(f).preload.pass).map((f) => ({ f, preload: false })));
+    for (const f of files) {
+      if (!results.get(f).plain) results.get(f).plain = NOT_RUN;
     }
-  }));
+  }
   // A preload failure of a test that passed plain is run again, alone.
   const retried = new Map();
   for (const f of files) {
@@ -202,7 +224,7 @@ async function main() {
     if (/^node_trace\.\d+\.log$/.test(f)) fs.rmSync(path.join(HERE, f), { force: true });
   }
 
-  const yes = (r) => (r.pass ? 'pass' : r.timedOut ? 'TIMEOUT' : 'FAIL');
+  const yes = (r) => (r.notRun ? '-' : r.pass ? 'pass' : r.timedOut ? 'TIMEOUT' : 'FAIL');
   const width = Math.max(...files.map((f) => f.length));
   const rows = [];
   const regressions = [];
@@ -229,6 +251,11 @@ async function main() {
         verdict = `${verdict}REGRESSION`;
         regressions.push({ f, r: preload });
       }
+    } else if (plain.notRun) {
+      if (exceptions[f]) {
+        verdict = 'passes: its exception can go';
+        staleExceptions.push(f);
+      }
     } else if (!plain.pass) {
       verdict = 'fails on plain node (not counted)';
     } else if (exceptions[f]) {
@@ -237,10 +264,16 @@ async function main() {
     }
     rows.push(`${f.padEnd(width)}  ${yes(plain).padEnd(7)}  ${yes(preload).padEnd(7)}  ${(selection.tests[f] || []).join(',')}${verdict ? `  ${verdict}` : ''}`);
   }
-  console.log(`Node's own tests (${selection.release}, ${selection.commit.slice(0, 12)}) on ${process.version}, plain and under the preload (${opts.jobs} at a time, ${opts.timeout} s each)\n`);
+  const how = opts.plain === 'all' ? 'plain and under the preload' : 'under the preload, and on plain node where the preload failed (--plain failed; - is not run)';
+  console.log(`Node's own tests (${selection.release}, ${selection.commit.slice(0, 12)}) on ${process.version}, ${how} (${opts.jobs} at a time, ${opts.timeout} s each)\n`);
   console.log(`${'test'.padEnd(width)}  plain    preload  patched APIs it calls`);
   for (const r of rows) console.log(r);
-  console.log(`\n${files.length} tests: ${plainPass} pass on plain node, ${bothPass} of them also under the preload; ` +
+  const preloadPass = files.filter((f) => results.get(f).preload.pass).length;
+  const plainFail = files.filter((f) => !results.get(f).plain.pass && !results.get(f).plain.notRun).length;
+  const counts = opts.plain === 'all'
+    ? `${plainPass} pass on plain node, ${bothPass} of them also under the preload`
+    : `${preloadPass} pass under the preload; of the ${files.length - preloadPass} that fail under it, ${plainFail} fail on plain node too (not counted)`;
+  console.log(`\n${files.length} tests: ${counts}; ` +
     `${regressions.length} regressions, ${excepted.length} excepted (exceptions.json), ${intermittent.length} intermittent (failed, then passed on a retry), ` +
     `${staleExceptions.length} exceptions no longer needed; ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s`);
