@@ -86,6 +86,11 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
         notes.iter().any(|n| n.contains("fs.access(\"/\", cb)")),
         "{notes:?}"
     );
+    // One repetition: no spread to tell.
+    assert!(
+        !notes.iter().any(|n| n.starts_with("spread of tasks/s")),
+        "{notes:?}"
+    );
     if ffi {
         assert!(
             notes.iter().any(|n| n.contains("the system libuv 1.")),
@@ -113,6 +118,41 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "idle CPU over 50 ms",
             "sluice (Pool::spawn_batch)",
         ],
+    );
+}
+
+/// `--reps 2`: the rows are the repetitions' medians, and a note says how
+/// far each row's rate at the batch spread, with the Steady goal judged on
+/// sluice's and libuv-ffi's.
+#[test]
+fn repetitions_report_their_spread() {
+    let (v, _) = lab(
+        "dispatch --subjects sluice,libuv-ffi --reps 2 --rounds 5 --batch 20 --batch-time 2ms --batches 1 --warmup 0 --idle-ms 10",
+    );
+    let notes = notes(&v);
+    let spread: Vec<&str> = notes
+        .iter()
+        .filter(|n| n.starts_with("spread of tasks/s at 20 in flight over the 2 repetitions"))
+        .copied()
+        .collect();
+    assert_eq!(spread.len(), 1, "{notes:?}");
+    let note = spread[0];
+    assert!(note.contains(": sluice "), "{note}");
+    assert!(note.contains("sluice (Pool::spawn_batch) "), "{note}");
+    if system_libuv_present() {
+        assert!(note.contains("libuv-ffi "), "{note}");
+        assert!(
+            note.ends_with("goal sluice's spread no wider than libuv-ffi's: met")
+                || note.ends_with("goal sluice's spread no wider than libuv-ffi's: NOT met"),
+            "{note}"
+        );
+    } else {
+        assert!(!note.contains("goal"), "{note}");
+    }
+    assert_eq!(
+        rows(&v, "sluice", &[]).len(),
+        5,
+        "the repetitions merged into one row each"
     );
 }
 

@@ -180,8 +180,18 @@ impl<'l, V> Sweep<'l, V> {
     /// median.
     pub fn run(
         &self,
-        mut cell: impl FnMut(&Cell<'_, V>) -> anyhow::Result<Vec<Row>>,
+        cell: impl FnMut(&Cell<'_, V>) -> anyhow::Result<Vec<Row>>,
     ) -> anyhow::Result<Vec<Row>> {
+        Ok(median_rows(self.run_reps(cell)?))
+    }
+
+    /// [`Sweep::run`] without the merge: each repetition's rows, in the
+    /// order they ran (for an experiment that also reports how far its
+    /// repetitions spread; `median_rows` merges them).
+    pub fn run_reps(
+        &self,
+        mut cell: impl FnMut(&Cell<'_, V>) -> anyhow::Result<Vec<Row>>,
+    ) -> anyhow::Result<Vec<Vec<Row>>> {
         let per_rep = self.variants.len() * self.pools.len() * self.subjects.len();
         let bar = self
             .lab
@@ -211,7 +221,7 @@ impl<'l, V> Sweep<'l, V> {
             reps.push(rows);
         }
         bar.finish_and_clear();
-        Ok(median_rows(reps))
+        Ok(reps)
     }
 
     /// The notes every outcome of this sweep starts with: how each pool

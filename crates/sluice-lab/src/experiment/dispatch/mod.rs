@@ -35,7 +35,7 @@ use crate::report::{Chart, Point, Table, ratio, series_of};
 use crate::subject::{self, ChildContext, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
-use notes::{goal_note, idle_table, package_goal_note};
+use notes::{goal_note, idle_table, package_goal_note, spread_note};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
@@ -280,7 +280,7 @@ impl Experiment for Dispatch {
             });
         let preloaded = lab.subjects().iter().any(|s| s.node_preload().is_some());
         let mut ffi_version: Option<String> = None;
-        let rows = sweep.run(|cell| {
+        let reps = sweep.run_reps(|cell| {
             let name = cell.subject.name();
             let preload = cell.subject.node_preload();
             let package = preload.as_deref().and_then(std::path::Path::parent);
@@ -308,9 +308,12 @@ impl Experiment for Dispatch {
             }
             Ok(rows)
         })?;
+        let spread = spread_note(&reps, sweep.pools(), &p);
+        let rows = crate::outcome::median_rows(reps);
         let mut notes = sweep.notes();
         notes.extend(self.notes(lab, &p, request, ffi_version.as_deref()));
         notes.extend(goal_note(&rows, sweep.pools(), &p));
+        notes.extend(spread);
         notes.extend(package_goal_note(&rows, request));
         Ok(sweep.outcome(rows, notes))
     }
@@ -805,5 +808,67 @@ mod tests {
         let no_idle =
             json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "batch_tasks": [10], "idle": {}});
         assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
+    }
+
+    #[test]
+    fn the_repetitions_spread_is_judged_against_libuv_ffi() {
+        let p = Params {
+            lane: Lane::Cpu,
+            rounds: 100,
+            batch: 1000,
+            batch_ms: 1,
+            batches: 3,
+            warmup: 0,
+            idle_ms: 50,
+        };
+        let row = |subject: &str, request: Option<&str>, in_flight: u64, tps: f64| {
+            let r = Row::new(subject)
+                .param("pool", "unset")
+                .param("in_flight", in_flight)
+                .metric("tasks_per_s", tps);
+            match request {
+                Some(req) => r.param("request", req),
+                None => r,
+            }
+        };
+        // sluice 2-3 M (1.5x), its batch 3-3.3 M, libuv-ffi 4-5 M (1.25x);
+        // the 1-in-flight rows are not counted.
+        let rep = |s: f64, b: f64, f: f64| {
+            vec![
+                row("sluice", None, 1, 1.0),
+                row("sluice", None, 1000, s),
+                row("sluice", Some(BATCH_REQUEST), 1000, b),
+                row("libuv-ffi", None, 1000, f),
+            ]
+        };
+        let pools = [PoolSize::Unset];
+        let reps = vec![
+            rep(2e6, 3e6, 4e6),
+            rep(3e6, 3.3e6, 5e6),
+            rep(2.5e6, 3.1e6, 4.5e6),
+        ];
+        let note = spread_note(&reps, &pools, &p).unwrap();
+        assert!(note.contains("over the 3 repetitions"), "{note}");
+        assert!(note.contains("sluice 1.50x (2.00 M to 3.00 M)"), "{note}");
+        assert!(
+            note.contains(&format!(
+                "sluice ({BATCH_REQUEST}) 1.10x (3.00 M to 3.30 M)"
+            )),
+            "{note}"
+        );
+        assert!(
+            note.contains("libuv-ffi 1.25x (4.00 M to 5.00 M)"),
+            "{note}"
+        );
+        assert!(note.ends_with("NOT met"), "{note}");
+        // Narrower than libuv-ffi's: met.
+        let reps = vec![rep(2.9e6, 3e6, 4e6), rep(3e6, 3e6, 5e6)];
+        assert!(spread_note(&reps, &pools, &p).unwrap().ends_with(": met"));
+        // One repetition has no spread.
+        assert!(spread_note(&reps[..1], &pools, &p).is_none());
+        // Without libuv-ffi: the spreads, no judgement.
+        let reps: Vec<Vec<Row>> = reps.iter().map(|r| r[..3].to_vec()).collect();
+        let note = spread_note(&reps, &pools, &p).unwrap();
+        assert!(!note.contains("goal"), "{note}");
     }
 }

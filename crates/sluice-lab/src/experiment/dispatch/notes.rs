@@ -1,6 +1,8 @@
 //! `dispatch`'s judged notes and its idle table, read from the run's rows.
 
-use super::{BATCH_REQUEST, PING_REQUEST, PRELOAD_REQUEST, Params, SETTLE_MS, micros, rate, text};
+use super::{
+    BATCH_REQUEST, PING_REQUEST, PRELOAD_REQUEST, Params, SETTLE_MS, label, micros, rate, text,
+};
 use crate::PoolSize;
 use crate::outcome::{Outcome, Row};
 use crate::report::{Table, ratio};
@@ -119,5 +121,77 @@ pub(super) fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<
         micros(us),
         rate(tps),
         p.batch
+    ))
+}
+
+/// How far the repetitions (`--reps`) spread at `--batch` in flight, from
+/// each repetition's rows: every subject's and request's max / min of
+/// tasks/s at the first pool, and the goal of issue 30 judged on them:
+/// sluice's spread (its `Pool::spawn` row) no wider than libuv-ffi's. None
+/// with fewer than two repetitions.
+pub(super) fn spread_note(reps: &[Vec<Row>], pools: &[PoolSize], p: &Params) -> Option<String> {
+    if reps.len() < 2 {
+        return None;
+    }
+    let pool = pools.first()?.to_value();
+    // (subject, label) in the order they ran, each with its rates.
+    let mut seen: Vec<(String, String, Vec<f64>)> = Vec::new();
+    for rep in reps {
+        for r in rep {
+            if r.params.get("pool") != Some(&pool)
+                || r.params.get("in_flight") != Some(&json!(p.batch))
+            {
+                continue;
+            }
+            let Some(&tps) = r.metrics.get("tasks_per_s") else {
+                continue;
+            };
+            let name = label(r);
+            match seen.iter_mut().find(|(_, l, _)| *l == name) {
+                Some((_, _, v)) => v.push(tps),
+                None => seen.push((r.subject.clone(), name, vec![tps])),
+            }
+        }
+    }
+    // max / min, and the range; NaN where a rate is not positive.
+    let spread = |v: &[f64]| {
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let x = if min > 0.0 { max / min } else { f64::NAN };
+        (x, min, max)
+    };
+    let parts: Vec<String> = seen
+        .iter()
+        .map(|(_, name, v)| {
+            let (x, min, max) = spread(v);
+            format!("{name} {x:.2}x ({} to {})", rate(min), rate(max))
+        })
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
+    let ffi = subject::SUBJECTS
+        .iter()
+        .find(|s| s.runtime() == Runtime::Libuv)
+        .map(|s| s.name());
+    let of = |subject: &str| {
+        seen.iter()
+            .find(|(s, name, _)| s == subject && name == subject)
+            .map(|(_, _, v)| spread(v).0)
+    };
+    let goal = match (of(lanes), ffi.and_then(of)) {
+        (Some(ours), Some(base)) if ours.is_finite() && base.is_finite() => format!(
+            "; goal {lanes}'s spread no wider than {}'s: {}",
+            ffi.unwrap_or("libuv-ffi"),
+            if ours <= base { "met" } else { "NOT met" }
+        ),
+        _ => String::new(),
+    };
+    Some(format!(
+        "spread of tasks/s at {} in flight over the {} repetitions (max / min, the lowest to the highest): {}{goal}",
+        p.batch,
+        reps.len(),
+        parts.join(", ")
     ))
 }
