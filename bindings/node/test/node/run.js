@@ -233,10 +233,14 @@ async function main() {
   const staleExceptions = [];
   let plainPass = 0;
   let bothPass = 0;
+  let preloadPass = 0;
+  let plainFail = 0;
   for (const f of files) {
     const { plain, preload } = results.get(f);
     if (plain.pass) plainPass++;
     if (plain.pass && preload.pass) bothPass++;
+    if (preload.pass) preloadPass++;
+    if (!plain.pass && !plain.notRun) plainFail++;
     let verdict = '';
     if (plain.pass && !preload.pass) {
       const tries = retried.get(f) || [];
@@ -251,12 +255,7 @@ async function main() {
         verdict = `${verdict}REGRESSION`;
         regressions.push({ f, r: preload });
       }
-    } else if (plain.notRun) {
-      if (exceptions[f]) {
-        verdict = 'passes: its exception can go';
-        staleExceptions.push(f);
-      }
-    } else if (!plain.pass) {
+    } else if (!plain.pass && !plain.notRun) {
       verdict = 'fails on plain node (not counted)';
     } else if (exceptions[f]) {
       verdict = 'passes: its exception can go';
@@ -268,8 +267,6 @@ async function main() {
   console.log(`Node's own tests (${selection.release}, ${selection.commit.slice(0, 12)}) on ${process.version}, ${how} (${opts.jobs} at a time, ${opts.timeout} s each)\n`);
   console.log(`${'test'.padEnd(width)}  plain    preload  patched APIs it calls`);
   for (const r of rows) console.log(r);
-  const preloadPass = files.filter((f) => results.get(f).preload.pass).length;
-  const plainFail = files.filter((f) => !results.get(f).plain.pass && !results.get(f).plain.notRun).length;
   const counts = opts.plain === 'all'
     ? `${plainPass} pass on plain node, ${bothPass} of them also under the preload`
     : `${preloadPass} pass under the preload; of the ${files.length - preloadPass} that fail under it, ${plainFail} fail on plain node too (not counted)`;

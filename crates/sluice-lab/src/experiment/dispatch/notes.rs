@@ -134,8 +134,9 @@ pub(super) fn spread_note(reps: &[Vec<Row>], pools: &[PoolSize], p: &Params) -> 
         return None;
     }
     let pool = pools.first()?.to_value();
-    // (subject, label) in the order they ran, each with its rates.
-    let mut seen: Vec<(String, String, Vec<f64>)> = Vec::new();
+    // Each row's label (its subject, and its request if any) in the order
+    // they ran, with its rates.
+    let mut seen: Vec<(String, Vec<f64>)> = Vec::new();
     for rep in reps {
         for r in rep {
             if r.params.get("pool") != Some(&pool)
@@ -147,9 +148,9 @@ pub(super) fn spread_note(reps: &[Vec<Row>], pools: &[PoolSize], p: &Params) -> 
                 continue;
             };
             let name = label(r);
-            match seen.iter_mut().find(|(_, l, _)| *l == name) {
-                Some((_, _, v)) => v.push(tps),
-                None => seen.push((r.subject.clone(), name, vec![tps])),
+            match seen.iter_mut().find(|(l, _)| *l == name) {
+                Some((_, v)) => v.push(tps),
+                None => seen.push((name, vec![tps])),
             }
         }
     }
@@ -162,7 +163,7 @@ pub(super) fn spread_note(reps: &[Vec<Row>], pools: &[PoolSize], p: &Params) -> 
     };
     let parts: Vec<String> = seen
         .iter()
-        .map(|(_, name, v)| {
+        .map(|(name, v)| {
             let (x, min, max) = spread(v);
             format!("{name} {x:.2}x ({} to {})", rate(min), rate(max))
         })
@@ -175,15 +176,15 @@ pub(super) fn spread_note(reps: &[Vec<Row>], pools: &[PoolSize], p: &Params) -> 
         .iter()
         .find(|s| s.runtime() == Runtime::Libuv)
         .map(|s| s.name());
+    // A subject's row without a request: its label is its name.
     let of = |subject: &str| {
         seen.iter()
-            .find(|(s, name, _)| s == subject && name == subject)
-            .map(|(_, _, v)| spread(v).0)
+            .find(|(name, _)| name == subject)
+            .map(|(_, v)| spread(v).0)
     };
-    let goal = match (of(lanes), ffi.and_then(of)) {
-        (Some(ours), Some(base)) if ours.is_finite() && base.is_finite() => format!(
-            "; goal {lanes}'s spread no wider than {}'s: {}",
-            ffi.unwrap_or("libuv-ffi"),
+    let goal = match (of(lanes), ffi.and_then(|f| of(f).map(|x| (f, x)))) {
+        (Some(ours), Some((ffi, base))) if ours.is_finite() && base.is_finite() => format!(
+            "; goal {lanes}'s spread no wider than {ffi}'s: {}",
             if ours <= base { "met" } else { "NOT met" }
         ),
         _ => String::new(),
