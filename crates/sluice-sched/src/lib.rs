@@ -1,7 +1,8 @@
 //! Sets and reads the Linux scheduling of one thread of this process, named
 //! by its thread id (`gettid`): its policy ([`set_policy`], [`policy`]) and
-//! its nice value ([`set_nice`], [`nice`]). This crate is the one way sluice
-//! sets a thread's scheduling.
+//! its nice value ([`set_nice`], [`nice`]); and the policy of a thread
+//! that has not run yet, named by its `JoinHandle` ([`set_policy_of`]).
+//! This crate is the one way sluice sets a thread's scheduling.
 //!
 //! `sched_setscheduler(2)` on Linux takes a thread id: the policy belongs to
 //! the thread, not the process. Safe wrappers set the *calling* thread's
@@ -117,6 +118,60 @@ pub fn set_policy(tid: i32, policy: Policy) -> io::Result<()> {
     }
 }
 
+/// Sets the policy of the thread behind `thread`, keeping its nice value:
+/// for a thread that may not have run yet, so has not told anyone its id.
+/// A new thread inherits its creator's policy, and one started by a
+/// `SCHED_IDLE` thread can wait a long time for its first slice on a busy
+/// machine; this moves it before it runs. Privileges as for [`set_policy`].
+///
+/// ```
+/// # #[cfg(target_os = "linux")] {
+/// use sluice_sched::{Policy, current_tid, policy, set_policy_of};
+/// let (tx, rx) = std::sync::mpsc::channel();
+/// let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+/// let t = std::thread::spawn(move || {
+///     done_rx.recv().unwrap();
+///     tx.send(policy(current_tid()).unwrap()).unwrap();
+/// });
+/// set_policy_of(&t, Policy::Batch)?;
+/// done_tx.send(()).unwrap();
+/// assert_eq!(rx.recv().unwrap(), Policy::Batch);
+/// t.join().unwrap();
+/// # }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+///
+/// # Errors
+/// The kernel's: `ESRCH` once the thread has exited, `EPERM` as for
+/// [`set_policy`].
+#[cfg(target_os = "linux")]
+pub fn set_policy_of<T>(thread: &std::thread::JoinHandle<T>, policy: Policy) -> io::Result<()> {
+    use std::os::unix::thread::JoinHandleExt;
+    // std names the thread by an integer, libc by its own `pthread_t`: the
+    // same integer on glibc, a pointer of that value on musl (which is what
+    // std cast to an integer).
+    #[allow(clippy::unnecessary_cast)]
+    let pthread = thread.as_pthread_t() as libc::pthread_t;
+    // SAFETY: `sched_param` holds only integers (one on glibc; on musl also
+    // the unused sporadic-server fields), so all-zero bytes are a valid
+    // value: priority 0, which the normal policies require.
+    #[allow(unsafe_code)]
+    let param: libc::sched_param = unsafe { std::mem::zeroed() };
+    // SAFETY: `pthread` names a thread that has been neither joined nor
+    // detached: `thread` borrows its `JoinHandle` for this whole call, and
+    // only joining or dropping the handle ends the descriptor's life, so it
+    // is valid here (a thread that has exited keeps its descriptor until
+    // then, and glibc and musl answer ESRCH for it). `param` lives on this
+    // frame for the whole call and is only read.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::pthread_setschedparam(pthread, policy.raw(), &raw const param) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::from_raw_os_error(rc))
+    }
+}
+
 /// The kernel's `struct sched_param` (include/uapi/linux/sched/types.h): one
 /// `int`. libc's type for musl is larger (POSIX sporadic-server fields the
 /// kernel never reads), so the system calls take this one.
@@ -191,6 +246,15 @@ fn pid(tid: i32) -> io::Result<Option<rustix::process::Pid>> {
 /// Elsewhere there is no per-thread policy to set.
 #[cfg(not(target_os = "linux"))]
 pub fn set_policy(_tid: i32, _policy: Policy) -> io::Result<()> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "per-thread scheduling policies are Linux only",
+    ))
+}
+
+/// Elsewhere there is no per-thread policy to set.
+#[cfg(not(target_os = "linux"))]
+pub fn set_policy_of<T>(_thread: &std::thread::JoinHandle<T>, _policy: Policy) -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         "per-thread scheduling policies are Linux only",

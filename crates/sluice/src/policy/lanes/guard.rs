@@ -95,6 +95,9 @@ impl LaneCore {
             for slot in slots.iter() {
                 self.guard_set(g, slot.tid, promote);
             }
+            if promote {
+                self.promote_unregistered();
+            }
         }
         if promote {
             // Out of `slots`'s lock: a new worker registers under it.
@@ -106,6 +109,24 @@ impl LaneCore {
             }
         } else {
             self.shed_surplus();
+        }
+    }
+
+    /// Promotion reaches the threads not registered yet too. A thread
+    /// inherits its creator's policy, and a worker started by a worker
+    /// under `SCHED_IDLE` (a searcher handing the search on, compensation)
+    /// is idle until it registers; while the lane starves, its first slice
+    /// can be a second away. Every thread of the lane still held by its
+    /// `JoinHandle` leaves `SCHED_IDLE` now (the registered ones again,
+    /// which changes nothing); it takes the promoted nice value as it
+    /// registers. A thread started after this sees `promoted` in
+    /// `start_counted` (both under `threads`'s lock, after the store).
+    pub(super) fn promote_unregistered(&self) {
+        #[cfg(not(loom))]
+        for h in lock(&self.threads).iter() {
+            // ESRCH for one that has exited; EPERM is ruled out by
+            // `check_guard`, and such a thread stays as it was.
+            let _ = sluice_sched::set_policy_of(h, sluice_sched::Policy::Other);
         }
     }
 

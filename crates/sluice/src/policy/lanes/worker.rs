@@ -231,6 +231,16 @@ impl LaneCore {
                 let mut threads = lock(&self.threads);
                 #[cfg(not(loom))]
                 threads.retain(|h| !h.is_finished());
+                // A promotion that came before this lock was taken did
+                // not see this thread (`promote_unregistered`).
+                #[cfg(not(loom))]
+                if self
+                    .guard
+                    .as_ref()
+                    .is_some_and(|g| g.promoted.load(Ordering::SeqCst))
+                {
+                    let _ = sluice_sched::set_policy_of(&handle, sluice_sched::Policy::Other);
+                }
                 threads.push(handle);
                 true
             }
