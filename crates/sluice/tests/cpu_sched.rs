@@ -13,18 +13,23 @@ use std::time::{Duration, Instant};
 /// The calling thread's scheduling policy (`SCHED_OTHER` 0, `SCHED_BATCH`
 /// 3, `SCHED_IDLE` 5) and nice value, from `/proc`.
 fn policy_and_nice() -> (u32, i32) {
-    let sched = std::fs::read_to_string("/proc/thread-self/sched").unwrap();
-    let policy = sched
-        .lines()
-        .find(|l| l.starts_with("policy"))
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap();
+    let policy = policy_in("/proc/thread-self/sched");
     let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
     // Field 19 (nice), counted after the command name's closing parenthesis.
     let after = &stat[stat.rfind(')').unwrap() + 2..];
     let nice = after.split(' ').nth(16).unwrap().parse().unwrap();
     (policy, nice)
+}
+
+/// The `policy` line of a thread's `sched` file in `/proc`.
+fn policy_in(sched: &str) -> u32 {
+    std::fs::read_to_string(sched)
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("policy"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap()
 }
 
 /// The nice value a promoted guarded worker takes: the process's, or with
@@ -55,6 +60,21 @@ fn promoted_nice(process_nice: i32, lane_nice: i32) -> i32 {
     process_nice
         .max(20 - limit)
         .min(lane_nice.max(process_nice))
+}
+
+/// `builder` built with a guarded `Cpu` lane; `None` (the test skipped,
+/// with a note) where this process may not take a worker out of
+/// `SCHED_IDLE`, the one refusal allowed.
+fn guarded(builder: Builder) -> Option<Pool> {
+    match builder.cpu_sched(CpuSched::Guarded).build() {
+        Ok(pool) => Some(pool),
+        Err(e) => {
+            let e = e.to_string();
+            assert!(e.contains("RLIMIT_NICE"), "{e}");
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
 }
 
 fn on(pool: &Pool, lane: Lane) -> (u32, i32) {
@@ -159,36 +179,33 @@ impl Drop for Hogs {
 /// so that the lane is busy while the guard judges it. Returns the policy it
 /// ended under.
 fn compute_until(pool: &Pool, want: u32) -> u32 {
-    pool.spawn(Lane::Cpu, move || {
-        let until = Instant::now() + Duration::from_secs(60);
-        loop {
-            let (policy, _) = policy_and_nice();
-            if policy == want || Instant::now() > until {
-                return policy;
-            }
-            // A little work between reads of /proc.
-            let mut x = 0u64;
-            for i in 0..200_000u64 {
-                x = std::hint::black_box(x.wrapping_add(i));
-            }
+    pool.spawn(Lane::Cpu, move || computing_until(want))
+        .wait()
+        .unwrap()
+}
+
+/// On a worker: computes until the thread's own policy is `want` (or 60 s
+/// pass), and returns the policy it ended under.
+fn computing_until(want: u32) -> u32 {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (policy, _) = policy_and_nice();
+        if policy == want || Instant::now() > until {
+            return policy;
         }
-    })
-    .wait()
-    .unwrap()
+        // A little work between reads of /proc.
+        let mut x = 0u64;
+        for i in 0..200_000u64 {
+            x = std::hint::black_box(x.wrapping_add(i));
+        }
+    }
 }
 
 #[test]
 fn a_guarded_lane_idles_is_promoted_while_starved_and_returns() {
     let _cores = cores_to_myself();
-    let pool = match Pool::builder().cpu_sched(CpuSched::Guarded).build() {
-        Ok(pool) => pool,
-        Err(e) => {
-            // Only a process that may not leave SCHED_IDLE is refused.
-            let e = e.to_string();
-            assert!(e.contains("RLIMIT_NICE"), "{e}");
-            eprintln!("skipped: {e}");
-            return;
-        }
+    let Some(pool) = guarded(Pool::builder()) else {
+        return;
     };
     let process_nice = policy_and_nice().1;
     // A short task: SCHED_IDLE at the lane's nice value.
@@ -291,18 +308,8 @@ fn eventually(mut f: impl FnMut() -> bool) -> bool {
 fn a_promoted_lane_runs_its_neighbour_share_and_gives_it_back() {
     let _cores = cores_to_myself();
     let budget = 2;
-    let pool = match Pool::builder()
-        .cpu_sched(CpuSched::Guarded)
-        .threads(Lane::Cpu, budget)
-        .build()
-    {
-        Ok(pool) => pool,
-        Err(e) => {
-            let e = e.to_string();
-            assert!(e.contains("RLIMIT_NICE"), "{e}");
-            eprintln!("skipped: {e}");
-            return;
-        }
+    let Some(pool) = guarded(Pool::builder().threads(Lane::Cpu, budget)) else {
+        return;
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let hogs = Hogs::start(cores + 1);
@@ -363,13 +370,7 @@ fn a_promoted_lane_runs_its_neighbour_share_and_gives_it_back() {
 
 /// The policy (`/proc/self/task/TID/sched`) of thread `tid` of this process.
 fn policy_of(tid: i32) -> u32 {
-    let sched = std::fs::read_to_string(format!("/proc/self/task/{tid}/sched")).unwrap();
-    sched
-        .lines()
-        .find(|l| l.starts_with("policy"))
-        .and_then(|l| l.split(':').nth(1))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap()
+    policy_in(&format!("/proc/self/task/{tid}/sched"))
 }
 
 /// A worker started by a worker under `SCHED_IDLE` inherits `SCHED_IDLE`
@@ -389,35 +390,28 @@ fn a_promotion_reaches_a_worker_that_has_not_registered_yet() {
     }
     let held = Arc::new((Mutex::new(Held::default()), Condvar::new()));
     let hook = Arc::clone(&held);
-    let pool = match Pool::builder()
-        .cpu_sched(CpuSched::Guarded)
-        .threads(Lane::Cpu, 2)
-        .on_thread_start(move || {
-            // Only a Cpu worker born under SCHED_IDLE (started by an idle
-            // worker), and only the first.
-            if std::thread::current().name() != Some("sluice-cpu") || policy_and_nice().0 != 5 {
-                return;
-            }
-            let (lock, cv) = &*hook;
-            let mut h = lock.lock().unwrap();
-            if h.tid.is_some() {
-                return;
-            }
-            h.tid = Some(sluice_sched::current_tid());
-            cv.notify_all();
-            while !h.go {
-                h = cv.wait(h).unwrap();
-            }
-        })
-        .build()
-    {
-        Ok(pool) => pool,
-        Err(e) => {
-            let e = e.to_string();
-            assert!(e.contains("RLIMIT_NICE"), "{e}");
-            eprintln!("skipped: {e}");
-            return;
-        }
+    let Some(pool) = guarded(
+        Pool::builder()
+            .threads(Lane::Cpu, 2)
+            .on_thread_start(move || {
+                // Only a Cpu worker born under SCHED_IDLE (started by an idle
+                // worker), and only the first.
+                if std::thread::current().name() != Some("sluice-cpu") || policy_and_nice().0 != 5 {
+                    return;
+                }
+                let (lock, cv) = &*hook;
+                let mut h = lock.lock().unwrap();
+                if h.tid.is_some() {
+                    return;
+                }
+                h.tid = Some(sluice_sched::current_tid());
+                cv.notify_all();
+                while !h.go {
+                    h = cv.wait(h).unwrap();
+                }
+            }),
+    ) else {
+        return;
     };
     // Two tasks in one batch: one wake-up, so the first worker (started by
     // this thread, idle once registered) claims the first task and, the
@@ -429,19 +423,21 @@ fn a_promotion_reaches_a_worker_that_has_not_registered_yet() {
             Lane::Cpu,
             [true, false].map(|computes| {
                 move || {
-                    let until = Instant::now() + Duration::from_secs(60);
-                    while computes && policy_and_nice().0 != 0 && Instant::now() < until {
-                        let mut x = 0u64;
-                        for i in 0..200_000u64 {
-                            x = std::hint::black_box(x.wrapping_add(i));
-                        }
+                    if computes {
+                        computing_until(0)
+                    } else {
+                        policy_and_nice().0
                     }
-                    policy_and_nice().0
                 }
             }),
         )
         .into_iter();
     let (first, second) = (tasks.next().unwrap(), tasks.next().unwrap());
+    let release = || {
+        let (lock, cv) = &*held;
+        lock.lock().unwrap().go = true;
+        cv.notify_all();
+    };
     // The held worker's id; or none, where another process starved the
     // lane so that it was promoted before the first worker started the
     // second (which is then born outside SCHED_IDLE, and not held).
@@ -466,11 +462,7 @@ fn a_promotion_reaches_a_worker_that_has_not_registered_yet() {
     };
     let Some(tid) = tid else {
         eprintln!("skipped: the lane was promoted before a worker was born under SCHED_IDLE");
-        {
-            let (lock, cv) = &*held;
-            lock.lock().unwrap().go = true;
-            cv.notify_all();
-        }
+        release();
         first.wait().unwrap();
         second.wait().unwrap();
         return;
@@ -484,11 +476,7 @@ fn a_promotion_reaches_a_worker_that_has_not_registered_yet() {
     let promoted = pool.metrics().lane(Lane::Cpu).sched_promoted;
     let policy = policy_of(tid);
     drop(hogs);
-    {
-        let (lock, cv) = &*held;
-        lock.lock().unwrap().go = true;
-        cv.notify_all();
-    }
+    release();
     second.wait().unwrap();
     // Judged only where the lane was still promoted when the held worker
     // was read (a hold is 0.5 s at least, so it nearly always is).
