@@ -124,9 +124,7 @@ impl LaneCore {
     pub(super) fn promote_unregistered(&self) {
         #[cfg(not(loom))]
         for h in lock(&self.threads).iter() {
-            // ESRCH for one that has exited; EPERM is ruled out by
-            // `check_guard`, and such a thread stays as it was.
-            let _ = sluice_sched::set_policy_of(h, sluice_sched::Policy::Other);
+            promote_thread(h);
         }
     }
 
@@ -155,6 +153,14 @@ impl LaneCore {
         #[cfg(loom)]
         let _ = (g, tid, promote);
     }
+}
+
+/// Takes the thread behind `h` out of `SCHED_IDLE`, by its handle (it may
+/// not have run yet). ESRCH for one that has exited; EPERM is ruled out by
+/// `check_guard`, and such a thread stays as it was.
+#[cfg(not(loom))]
+pub(super) fn promote_thread(h: &std::thread::JoinHandle<()>) {
+    let _ = sluice_sched::set_policy_of(h, sluice_sched::Policy::Other);
 }
 
 /// `CpuSched::Guarded` needs an adaptive `Cpu` lane and the right to take

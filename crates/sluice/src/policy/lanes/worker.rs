@@ -239,7 +239,7 @@ impl LaneCore {
                     .as_ref()
                     .is_some_and(|g| g.promoted.load(Ordering::SeqCst))
                 {
-                    let _ = sluice_sched::set_policy_of(&handle, sluice_sched::Policy::Other);
+                    super::guard::promote_thread(&handle);
                 }
                 threads.push(handle);
                 true
