@@ -88,6 +88,7 @@ pub mod fd;
 mod hooks;
 mod lane;
 mod loom;
+pub mod loop_spin;
 pub mod mailbox;
 mod metrics;
 #[cfg(unix)]

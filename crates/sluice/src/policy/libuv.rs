@@ -398,6 +398,10 @@ impl Scheduler for Libuv {
         }
     }
 
+    fn queued(&self, lane: Lane) -> usize {
+        self.shared.lock().queued[lane.index()]
+    }
+
     fn resize(&self, lane: Lane, _n: usize) -> Result<(), ConfigError> {
         Err(ConfigError::Unsupported {
             setting: format!("resize(Lane::{lane:?})"),

@@ -70,6 +70,8 @@ pub(crate) trait Scheduler: Send + Sync {
     }
     /// The current concurrency budget of `lane`.
     fn limit(&self, lane: Lane) -> usize;
+    /// Tasks queued on `lane` and not yet claimed by a worker.
+    fn queued(&self, lane: Lane) -> usize;
     /// Where `lane`'s queue depth and thread counters live in memory, for
     /// a reader outside the process (`observer.rs`); `None` where they are
     /// no single words (the libuv policy counts under its lock).

@@ -816,6 +816,10 @@ impl OnAborted for Inner {
     fn on_aborted(&self, job: &dyn Job, vacated: Vacated, why: Aborted) {
         self.scheduler.abort(job, vacated, why);
     }
+
+    fn queued(&self, lane: Lane) -> usize {
+        self.scheduler.queued(lane)
+    }
 }
 
 impl Drop for Inner {

@@ -182,7 +182,11 @@ impl<T: Send + 'static> Future for Task<T> {
     type Output = Result<T, TaskError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        self.cell.poll_output(cx)
+        let poll = self.cell.poll_output(cx);
+        if poll.is_pending() {
+            crate::loop_spin::note_pending(&self.cell, &self.pool);
+        }
+        poll
     }
 }
 

@@ -39,6 +39,8 @@
 //! `cancelled`, `expired`, `abandoned`. That single rule is what makes the
 //! counters balance (see the stress test).
 
+use crate::lane::Lane;
+
 mod error;
 mod handle;
 pub(crate) mod state;
@@ -55,4 +57,8 @@ pub(crate) trait OnAborted: Send + Sync {
     /// `job` left `Queued` without running, for `why`: account for its
     /// place (`vacated`).
     fn on_aborted(&self, job: &dyn state::Job, vacated: Vacated, why: Aborted);
+
+    /// Tasks queued on `lane` and not yet claimed (for the loop's park
+    /// spin, `loop_spin.rs`).
+    fn queued(&self, lane: Lane) -> usize;
 }

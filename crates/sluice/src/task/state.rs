@@ -26,10 +26,15 @@ use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
 /// `state` values. The mirror only ever moves forward: QUEUED → RUNNING → DONE
-/// or QUEUED → DONE. Once DONE is set it is never unset.
+/// or QUEUED → DONE, then DONE → WOKEN where a waker was stored. Once DONE is
+/// set the task stays done.
 const QUEUED: u8 = 0;
 const RUNNING: u8 = 1;
 const DONE: u8 = 2;
+/// DONE, and the waker the handle stored has been woken and has returned:
+/// what an event loop's park spin waits for (`loop_spin.rs`), so that the
+/// loop's park that follows finds the wake-up already made.
+const WOKEN: u8 = 3;
 
 /// What every task carries besides its closure and result.
 pub(crate) struct Header {
@@ -55,7 +60,14 @@ impl Header {
 
     /// True once the task's output is ready (or taken).
     pub(crate) fn is_done(&self) -> bool {
-        self.state.load(Ordering::Acquire) == DONE
+        self.state.load(Ordering::Acquire) >= DONE
+    }
+
+    /// True once the task is done and the waker stored by the handle's last
+    /// pending poll has been woken (a task done with no waker stored never
+    /// gets here).
+    pub(crate) fn is_woken(&self) -> bool {
+        self.state.load(Ordering::Acquire) == WOKEN
     }
 
     /// True if the deadline has passed at `now`.
@@ -201,6 +213,7 @@ where
         hooks.finished(outcome == RunOutcome::Panicked);
         if let Some(waker) = self.transition_to_complete(result) {
             waker.wake();
+            self.header.state.store(WOKEN, Ordering::Release);
         }
         outcome
     }
@@ -220,6 +233,7 @@ where
         drop(closure);
         if let Some(waker) = waker {
             waker.wake();
+            self.header.state.store(WOKEN, Ordering::Release);
         }
         TransitionToAborted::Aborted(Vacated::new(self.header.lane))
     }

@@ -139,6 +139,10 @@ impl Scheduler for Lanes {
         Some(self.lane(lane).gauge_words())
     }
 
+    fn queued(&self, lane: Lane) -> usize {
+        self.lane(lane).depth()
+    }
+
     fn resize(&self, lane: Lane, n: usize) -> Result<(), ConfigError> {
         let core = self.lane(lane);
         let n = check_resize(lane, n)?;
