@@ -396,9 +396,7 @@ pub fn child_main(subject: &str, experiment: &str, pool: &str, params: &str) -> 
                 .rust
                 .with_context(|| format!("{experiment} has no Rust workload"))?;
             let exec = s.executor(pool)?;
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
+            let rt = subject::child_loop(true)?;
             w.run_json(&subject::ChildContext { exec, rt, pool }, params)?
         }
         subject::Runtime::Libuv => workloads

@@ -3,6 +3,7 @@
 use sluice::Lane;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 /// A boxed job for an [`Executor`].
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -119,9 +120,27 @@ where
         .map_err(|_| "job finished without a value".to_string())
 }
 
+/// How long the Rust children's event loop spins for an awaited sluice task
+/// before it sleeps ([`sluice::loop_spin::before_park`]).
+pub const LOOP_SPIN: Duration = Duration::from_micros(50);
+
+/// The Rust children's event loop: a tokio current-thread runtime with
+/// every driver, and with `spin` sluice's park hook
+/// ([`sluice::loop_spin::before_park`], [`LOOP_SPIN`]), the way the crate's
+/// docs tell a loop that awaits sluice tasks to run. It only ever waits for
+/// sluice tasks, so other subjects' children run it unchanged.
+pub fn child_loop(spin: bool) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut b = tokio::runtime::Builder::new_current_thread();
+    b.enable_all();
+    if spin {
+        b.on_thread_park(sluice::loop_spin::before_park(LOOP_SPIN));
+    }
+    b.build()
+}
+
 /// What an experiment's child side gets: the executor, the event loop
-/// (a tokio current-thread runtime, the analogue of Node's loop), and the
-/// pool size it was started with.
+/// (a tokio current-thread runtime, the analogue of Node's loop, from
+/// [`child_loop`]), and the pool size it was started with.
 pub struct ChildContext {
     /// The subject's pool.
     pub exec: Box<dyn Executor>,

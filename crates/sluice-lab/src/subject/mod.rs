@@ -34,7 +34,10 @@ pub(crate) mod sluice;
 mod sluice_compat;
 mod tokio;
 
-pub use executor::{ChildContext, Done, Executor, Job, Waves, in_batched_waves, in_waves, run_on};
+pub use executor::{
+    ChildContext, Done, Executor, Job, LOOP_SPIN, Waves, child_loop, in_batched_waves, in_waves,
+    run_on,
+};
 
 use crate::PoolSize;
 use crate::lab::Lab;

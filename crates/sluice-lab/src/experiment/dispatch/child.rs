@@ -14,8 +14,14 @@ impl crate::child::Workload for Dispatch {
         // (`Executor::run_waves`): no boxed job or future per task.
         // BATCH_REQUEST: each wave through the pool's batch call.
         let batched = params.request == BATCH_REQUEST;
+        // PLAIN_LOOP_REQUEST: the same calls on a loop without sluice's park
+        // hook, built for this child.
+        let plain = (params.request == PLAIN_LOOP_REQUEST)
+            .then(|| crate::subject::child_loop(false))
+            .transpose()?;
+        let rt = plain.as_ref().unwrap_or(&cx.rt);
         let timed = |in_flight: u64, n: u64| {
-            cx.block_on(async {
+            rt.block_on(async {
                 let t0 = Instant::now();
                 let waves = if batched {
                     exec.run_batched_waves(p.lane, trivial, in_flight, n)

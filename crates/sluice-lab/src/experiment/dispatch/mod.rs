@@ -32,7 +32,7 @@ use crate::libuv_ffi::{ENV, SONAME, SystemLibuv};
 use crate::outcome::{Outcome, Row, median};
 use crate::procfs;
 use crate::report::{Chart, Point, Table, ratio, series_of};
-use crate::subject::{self, ChildContext, Runtime};
+use crate::subject::{self, ChildContext, LOOP_SPIN, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
 use notes::{goal_note, idle_table, package_goal_note, spread_note};
@@ -79,6 +79,10 @@ pub const PING_REQUEST: &str = "sluice.ping";
 /// tasks with each wave handed over in one `Pool::spawn_batch` call (one
 /// push and one wake-up per 32 tasks), beside `Pool::spawn` per task.
 const BATCH_REQUEST: &str = "Pool::spawn_batch";
+
+/// A sluice pool's third child: `Pool::spawn` as in its first, awaited on a
+/// loop without sluice's park hook (`sluice::loop_spin`).
+const PLAIN_LOOP_REQUEST: &str = "loop without loop_spin";
 
 const ARGS: &[ArgSpec] = &[
     ArgSpec {
@@ -438,6 +442,10 @@ impl Dispatch {
                 "Rust subjects: the task is a plain function on the {} lane, handed over with the subject's own typed call (Pool::spawn; tokio: spawn_blocking) from the child's event loop (a tokio current-thread runtime), its handle awaited there: no boxed job or future per task, as libuv-ffi's requests are allocated up front; a round trip includes waking that loop, as node's and libuv's include waking theirs. A sluice pool runs a second child ({BATCH_REQUEST}): each wave (1 task, or the whole batch) handed over in one Pool::spawn_batch call, which queues its tasks 32 at a time with one wake-up each, the burst API libuv has no counterpart of",
                 p.lane
             ),
+            format!(
+                "the Rust children's loop runs sluice's park hook, sluice::loop_spin::before_park({} µs), as the crate's docs tell a loop that awaits sluice tasks to: when the loop has nothing else to do and the task it awaits is its lane's only queued one, the loop spins for that task's wake-up instead of sleeping in epoll_wait, and spins that run out the budget back off. It watches sluice tasks only, so the other Rust subjects run unchanged. A sluice pool's third child ({PLAIN_LOOP_REQUEST}) times Pool::spawn on a loop without it",
+                LOOP_SPIN.as_micros()
+            ),
         ];
         notes.push(format!(
             "throughput: each timed batch runs waves of {} back to back until they took at least {} ms, so that it spans more than one of the moments in which a virtual machine's cores run slower or faster (docs/lab.md: the machine's two speeds)",
@@ -587,7 +595,8 @@ fn ffi_child(params: &ChildParams) -> anyhow::Result<ChildReply> {
 /// call its preload reroutes and the package's trivial task; node its
 /// `--node-request`, and the rerouted call too when node+sluice runs beside
 /// it; a sluice pool its trivial task one `Pool::spawn` at a time (the
-/// empty string) and in batches (`BATCH_REQUEST`); every other subject its
+/// empty string), in batches (`BATCH_REQUEST`), and one at a time on a loop
+/// without the park hook (`PLAIN_LOOP_REQUEST`); every other subject its
 /// own trivial task.
 fn requests_of(
     runtime: Runtime,
@@ -602,7 +611,7 @@ fn requests_of(
             vec![node_request, PRELOAD_REQUEST]
         }
         Runtime::Node => vec![node_request],
-        Runtime::Rust if sluice_pool => vec!["", BATCH_REQUEST],
+        Runtime::Rust if sluice_pool => vec!["", BATCH_REQUEST, PLAIN_LOOP_REQUEST],
         _ => vec![""],
     }
 }
@@ -742,7 +751,7 @@ mod tests {
         );
         assert_eq!(
             requests_of(Runtime::Rust, false, false, "fs.access", true),
-            ["", "Pool::spawn_batch"]
+            ["", "Pool::spawn_batch", "loop without loop_spin"]
         );
     }
 
