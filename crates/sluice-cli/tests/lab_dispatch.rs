@@ -43,11 +43,16 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
         subjects.push("libuv-ffi");
     }
     for s in &subjects {
-        // A sluice pool (either policy) is timed twice: one Pool::spawn per
-        // task (no request), and each wave in one Pool::spawn_batch.
+        // A sluice pool (either policy) is timed three times: one
+        // Pool::spawn per task (no request), each wave in one
+        // Pool::spawn_batch, and Pool::spawn on a loop without the park hook.
         let sluice_pool = s.starts_with("sluice");
         let requests: &[Option<&str>] = if sluice_pool {
-            &[None, Some("Pool::spawn_batch")]
+            &[
+                None,
+                Some("Pool::spawn_batch"),
+                Some("loop without loop_spin"),
+            ]
         } else {
             &[None]
         };
@@ -77,7 +82,7 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
         );
         assert_eq!(
             rows(&v, s, &[]).len(),
-            if sluice_pool { 5 } else { 3 },
+            if sluice_pool { 7 } else { 3 },
             "{s}: 1 in flight, 50 in flight (each per request), idle"
         );
     }
@@ -117,6 +122,7 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "tasks/s, 50 in flight",
             "idle CPU over 50 ms",
             "sluice (Pool::spawn_batch)",
+            "sluice (loop without loop_spin)",
         ],
     );
 }
@@ -139,6 +145,7 @@ fn repetitions_report_their_spread() {
     let note = spread[0];
     assert!(note.contains(": sluice "), "{note}");
     assert!(note.contains("sluice (Pool::spawn_batch) "), "{note}");
+    assert!(note.contains("sluice (loop without loop_spin) "), "{note}");
     if system_libuv_present() {
         assert!(note.contains("libuv-ffi "), "{note}");
         assert!(
@@ -151,7 +158,7 @@ fn repetitions_report_their_spread() {
     }
     assert_eq!(
         rows(&v, "sluice", &[]).len(),
-        5,
+        7,
         "the repetitions merged into one row each"
     );
 }
@@ -168,7 +175,7 @@ fn a_libuv_that_cannot_load_is_skipped_with_a_note() {
         .env("SLUICE_LIBUV", &missing);
     let (v, text) = lab_run(cmd);
     assert!(rows(&v, "libuv-ffi", &[]).is_empty());
-    assert_eq!(rows(&v, "sluice", &[]).len(), 5);
+    assert_eq!(rows(&v, "sluice", &[]).len(), 7);
     let skipped = v["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
     assert_eq!(skipped[0]["subject"], "libuv-ffi");
