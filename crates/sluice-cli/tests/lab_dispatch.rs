@@ -102,6 +102,13 @@ fn every_subject_gets_both_shapes_and_an_idle_row() {
             "{notes:?}"
         );
         assert!(text.contains("x libuv-ffi (1 / 50)"), "{text}");
+        assert!(
+            notes
+                .iter()
+                .any(|n| n
+                    .starts_with("goal sluice through the loop against libuv-ffi: 1 in flight ")),
+            "{notes:?}"
+        );
     } else {
         assert!(rows(&v, "libuv-ffi", &[]).is_empty());
         let skipped = v["skipped"].as_array().unwrap();

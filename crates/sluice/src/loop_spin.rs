@@ -42,25 +42,15 @@
 //!   seldom spins.
 
 use crate::clock;
-use crate::task::OnAborted;
-use crate::task::state::{Job, Output};
-use std::cell::{Cell, RefCell};
+use crate::task::watch;
+use std::cell::Cell;
 use std::hint;
-use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 /// The most parks skipped after a run of missed spins.
 const MAX_SKIP: u32 = 64;
 
-/// A remembered task: its cell, and the pool that can say how deep its
-/// lane's queue is.
-type Watched = (Weak<dyn Job>, Weak<dyn OnAborted>);
-
 thread_local! {
-    /// Set once this thread has run a [`before_park`] hook.
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    /// The first task polled pending since the last park.
-    static WATCHED: RefCell<Option<Watched>> = const { RefCell::new(None) };
     /// Parks left to skip, and the skip after the next miss.
     static BACKOFF: Cell<(u32, u32)> = const { Cell::new((0, 1)) };
 }
@@ -79,24 +69,6 @@ enum Spun {
     Hit,
     /// Spun the whole budget.
     Missed,
-}
-
-/// Called by a task's `poll` when it returns pending: remembers the task if
-/// this thread runs a park hook and none is remembered yet.
-pub(crate) fn note_pending<T: Send + 'static>(
-    cell: &Arc<dyn Output<T>>,
-    pool: &Arc<dyn OnAborted>,
-) {
-    if !ARMED.get() {
-        return;
-    }
-    WATCHED.with(|w| {
-        let mut w = w.borrow_mut();
-        if w.is_none() {
-            let job: Weak<dyn Output<T>> = Arc::downgrade(cell);
-            *w = Some((job, Arc::downgrade(pool)));
-        }
-    });
 }
 
 /// A hook for an event loop's park: before the loop sleeps, spin up to
@@ -140,11 +112,7 @@ pub fn before_park(budget: Duration) -> impl Fn() + Send + Sync + 'static {
 
 /// One run of the hook.
 fn spin(budget_nanos: u64) -> Spun {
-    ARMED.set(true);
-    let Some((job, pool)) = WATCHED.take() else {
-        return Spun::Nothing;
-    };
-    let (Some(job), Some(pool)) = (job.upgrade(), pool.upgrade()) else {
+    let Some((job, pool)) = watch::arm_and_take() else {
         return Spun::Nothing;
     };
     let (skip, next) = BACKOFF.get();
@@ -194,8 +162,7 @@ mod tests {
 
     /// Clears this thread's state, as a fresh loop thread has it, armed.
     fn armed() {
-        ARMED.set(true);
-        WATCHED.take();
+        watch::reset(true);
         BACKOFF.set((0, 1));
     }
 
@@ -217,12 +184,11 @@ mod tests {
 
     #[test]
     fn a_thread_that_never_ran_the_hook_remembers_nothing() {
-        ARMED.set(false);
-        WATCHED.take();
+        watch::reset(false);
         let pool = Pool::builder().build().expect("pool");
         let (mut task, go) = held(&pool, Lane::FastIo);
         assert!(!poll_once(&mut task));
-        assert!(WATCHED.with(|w| w.borrow().is_none()));
+        assert_eq!(watch::remembered(), None);
         go.send(()).expect("send");
         assert_eq!(task.wait(), Ok(7));
     }
@@ -338,11 +304,7 @@ mod tests {
         // The worker drops the last reference once it has run it.
         let dropped = (0..10_000).any(|_| {
             thread::sleep(Duration::from_millis(1));
-            WATCHED.with(|w| {
-                w.borrow()
-                    .as_ref()
-                    .is_some_and(|(job, _)| job.strong_count() == 0)
-            })
+            watch::remembered() == Some(false)
         });
         assert!(dropped, "the worker let go of the task");
         assert_eq!(spin(LONG), Spun::Nothing);

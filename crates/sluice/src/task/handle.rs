@@ -184,7 +184,7 @@ impl<T: Send + 'static> Future for Task<T> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let poll = self.cell.poll_output(cx);
         if poll.is_pending() {
-            crate::loop_spin::note_pending(&self.cell, &self.pool);
+            crate::task::watch::note_pending(&self.cell, &self.pool);
         }
         poll
     }

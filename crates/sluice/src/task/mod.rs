@@ -45,6 +45,7 @@ mod error;
 mod handle;
 pub(crate) mod state;
 mod vacated;
+pub(crate) mod watch;
 
 pub use error::{Busy, TaskError};
 pub use handle::{CancelOnDrop, Task};

@@ -35,7 +35,7 @@ use crate::report::{Chart, Point, Table, ratio, series_of};
 use crate::subject::{self, ChildContext, LOOP_SPIN, Runtime};
 use crate::sweep::Sweep;
 use anyhow::{Context, bail};
-use notes::{goal_note, idle_table, package_goal_note, spread_note};
+use notes::{goal_note, idle_table, loop_goal_note, package_goal_note, spread_note};
 use serde_json::{Value, json};
 use sluice::Lane;
 use std::time::{Duration, Instant};
@@ -317,6 +317,7 @@ impl Experiment for Dispatch {
         let mut notes = sweep.notes();
         notes.extend(self.notes(lab, &p, request, ffi_version.as_deref()));
         notes.extend(goal_note(&rows, sweep.pools(), &p));
+        notes.extend(loop_goal_note(&rows, sweep.pools(), &p));
         notes.extend(spread);
         notes.extend(package_goal_note(&rows, request));
         Ok(sweep.outcome(rows, notes))
@@ -817,6 +818,60 @@ mod tests {
         let no_idle =
             json!({"one_wall_ns": [1.0], "batch_wall_ns": [1.0], "batch_tasks": [10], "idle": {}});
         assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
+    }
+
+    #[test]
+    fn the_loop_goals_are_judged_against_libuv_ffi() {
+        let p = Params {
+            lane: Lane::Cpu,
+            rounds: 100,
+            batch: 1000,
+            batch_ms: 1,
+            batches: 3,
+            warmup: 0,
+            idle_ms: 50,
+        };
+        let row = |subject: &str, request: Option<&str>, in_flight: u64, m: &str, x: f64| {
+            let r = Row::new(subject)
+                .param("pool", "unset")
+                .param("in_flight", in_flight)
+                .metric(m, x);
+            match request {
+                Some(req) => r.param("request", req),
+                None => r,
+            }
+        };
+        let rows = |us: f64, tps: f64| {
+            vec![
+                row("sluice", None, 1, "us_per_task", us),
+                row("sluice", None, 1000, "tasks_per_s", tps),
+                row("sluice", Some(BATCH_REQUEST), 1000, "tasks_per_s", 6e6),
+                row("sluice", Some(PLAIN_LOOP_REQUEST), 1, "us_per_task", 15.0),
+                row("libuv-ffi", None, 1, "us_per_task", 24.0),
+                row("libuv-ffi", None, 1000, "tasks_per_s", 4e6),
+            ]
+        };
+        let pools = [PoolSize::Unset];
+        let note = loop_goal_note(&rows(3.0, 2e6), &pools, &p).unwrap();
+        assert_eq!(
+            note,
+            format!(
+                "goal sluice through the loop against libuv-ffi: 1 in flight 3.0 µs against 24.0 µs, 8.00x ({PLAIN_LOOP_REQUEST}: 1.60x) (>= 4x: met); 1000 in flight 2.00 M against 4.00 M, 0.50x ({BATCH_REQUEST}: 1.50x) (>= 2x: NOT met)"
+            )
+        );
+        // The bounds: exactly 4x and exactly 2x are met; just short is not.
+        let note = loop_goal_note(&rows(6.0, 8e6), &pools, &p).unwrap();
+        assert!(
+            note.contains("(>= 4x: met)") && note.ends_with("(>= 2x: met)"),
+            "{note}"
+        );
+        let note = loop_goal_note(&rows(6.1, 7.9e6), &pools, &p).unwrap();
+        assert!(
+            note.contains("(>= 4x: NOT met)") && note.ends_with("(>= 2x: NOT met)"),
+            "{note}"
+        );
+        // Without libuv-ffi's rows (--libuv-ffi off, or no libuv.so.1): none.
+        assert!(loop_goal_note(&rows(3.0, 2e6)[..4], &pools, &p).is_none());
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `dispatch`'s judged notes and its idle table, read from the run's rows.
 
 use super::{
-    BATCH_REQUEST, PING_REQUEST, PRELOAD_REQUEST, Params, SETTLE_MS, label, micros, rate, text,
+    BATCH_REQUEST, PING_REQUEST, PLAIN_LOOP_REQUEST, PRELOAD_REQUEST, Params, SETTLE_MS, label,
+    micros, rate, text,
 };
 use crate::PoolSize;
 use crate::outcome::{Outcome, Row};
@@ -93,6 +94,59 @@ pub(super) fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String>
         ));
     }
     notes
+}
+
+/// Issue 30's goals for the Rust path through the loop, judged on this run's
+/// rows at the first pool: sluice's `Pool::spawn` row (its loop with the
+/// park hook) against libuv-ffi, at most a quarter of its time at 1 in
+/// flight and at least twice its rate at the batch. `spawn_batch`'s rate
+/// and the row on a loop without the hook are given beside them. None
+/// without both subjects' rows.
+pub(super) fn loop_goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<String> {
+    let pool = pools.first()?.to_value();
+    let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
+    let ffi = subject::SUBJECTS
+        .iter()
+        .find(|s| s.runtime() == Runtime::Libuv)?
+        .name();
+    let get = |subject: &str, request: Option<&str>, in_flight: u64, m: &str| {
+        rows.iter()
+            .find(|r| {
+                r.subject == subject
+                    && r.params.get("pool") == Some(&pool)
+                    && r.params.get("request").and_then(Value::as_str) == request
+                    && r.params.get("in_flight") == Some(&json!(in_flight))
+            })
+            .and_then(|r| r.metrics.get(m).copied())
+            .filter(|x| x.is_finite() && *x > 0.0)
+    };
+    let (us, base_us) = (
+        get(lanes, None, 1, "us_per_task")?,
+        get(ffi, None, 1, "us_per_task")?,
+    );
+    let (tps, base_tps) = (
+        get(lanes, None, p.batch, "tasks_per_s")?,
+        get(ffi, None, p.batch, "tasks_per_s")?,
+    );
+    let verdict = |met: bool| if met { "met" } else { "NOT met" };
+    let batched = get(lanes, Some(BATCH_REQUEST), p.batch, "tasks_per_s")
+        .map(|b| format!(" ({BATCH_REQUEST}: {:.2}x)", b / base_tps))
+        .unwrap_or_default();
+    let plain = get(lanes, Some(PLAIN_LOOP_REQUEST), 1, "us_per_task")
+        .map(|x| format!(" ({PLAIN_LOOP_REQUEST}: {:.2}x)", base_us / x))
+        .unwrap_or_default();
+    Some(format!(
+        "goal {lanes} through the loop against {ffi}: 1 in flight {} µs against {} µs, {:.2}x{plain} (>= 4x: {}); {} in flight {} against {}, {:.2}x{batched} (>= 2x: {})",
+        micros(us),
+        micros(base_us),
+        base_us / us,
+        verdict(us * 4.0 <= base_us),
+        p.batch,
+        rate(tps),
+        rate(base_tps),
+        tps / base_tps,
+        verdict(tps >= 2.0 * base_tps),
+    ))
 }
 
 /// A note comparing sluice with its dispatch goal, from the measured rows.
