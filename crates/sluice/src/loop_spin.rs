@@ -27,7 +27,9 @@
 //! is weak, and there is one per park, not one per task.
 //!
 //! The next run of the hook spins until that task's waker has been woken,
-//! or until the budget has passed, whichever comes first. The loop's park
+//! or until the budget has passed, whichever comes first. It spins as the
+//! pool's other spinners do (`park::spin_until`), giving up the core every
+//! 64 rounds so that it never starves a worker on a small machine. The loop's park
 //! that follows finds the wake-up already made and returns without sleeping.
 //!
 //! It does not spin:
@@ -41,10 +43,9 @@
 //!   parks. A hit resets it. So a loop whose tasks take milliseconds
 //!   seldom spins.
 
-use crate::clock;
+use crate::park::spin_until;
 use crate::task::watch;
 use std::cell::Cell;
-use std::hint;
 use std::time::Duration;
 
 /// The most parks skipped after a run of missed spins.
@@ -124,19 +125,12 @@ fn spin(budget_nanos: u64) -> Spun {
     if budget_nanos == 0 || header.is_woken() || pool.queued(header.lane) > 1 {
         return Spun::NotNeeded;
     }
-    let start = clock::now();
-    let mut round: u32 = 0;
-    loop {
-        hint::spin_loop();
-        if header.is_woken() {
-            BACKOFF.set((0, 1));
-            return Spun::Hit;
-        }
-        round = round.wrapping_add(1);
-        if round.is_multiple_of(64) && clock::nanos_between(start, clock::now()) > budget_nanos {
-            BACKOFF.set((next, next.saturating_mul(2).min(MAX_SKIP)));
-            return Spun::Missed;
-        }
+    if spin_until(budget_nanos, || header.is_woken()) {
+        BACKOFF.set((0, 1));
+        Spun::Hit
+    } else {
+        BACKOFF.set((next, next.saturating_mul(2).min(MAX_SKIP)));
+        Spun::Missed
     }
 }
 

@@ -70,6 +70,13 @@ impl Header {
         self.state.load(Ordering::Acquire) == WOKEN
     }
 
+    /// Wakes the waker the handle stored, taken from a done task's slot
+    /// after the lock is released, then marks the task `WOKEN`.
+    fn wake(&self, waker: Waker) {
+        waker.wake();
+        self.state.store(WOKEN, Ordering::Release);
+    }
+
     /// True if the deadline has passed at `now`.
     pub(crate) fn is_expired(&self, now: Instant) -> bool {
         self.deadline.is_some_and(|d| now >= d)
@@ -212,8 +219,7 @@ where
         };
         hooks.finished(outcome == RunOutcome::Panicked);
         if let Some(waker) = self.transition_to_complete(result) {
-            waker.wake();
-            self.header.state.store(WOKEN, Ordering::Release);
+            self.header.wake(waker);
         }
         outcome
     }
@@ -232,8 +238,7 @@ where
         // its destructor may be arbitrary user code.
         drop(closure);
         if let Some(waker) = waker {
-            waker.wake();
-            self.header.state.store(WOKEN, Ordering::Release);
+            self.header.wake(waker);
         }
         TransitionToAborted::Aborted(Vacated::new(self.header.lane))
     }
