@@ -170,6 +170,13 @@ mod tests {
         (task, go)
     }
 
+    /// A held FastIo task polled pending once on this thread.
+    fn held_pending(pool: &Pool) -> (Task<u32>, mpsc::Sender<()>) {
+        let (mut task, go) = held(pool, Lane::FastIo);
+        assert!(!poll_once(&mut task));
+        (task, go)
+    }
+
     #[test]
     fn an_idle_loop_does_not_spin() {
         armed();
@@ -180,8 +187,7 @@ mod tests {
     fn a_thread_that_never_ran_the_hook_remembers_nothing() {
         watch::reset(false);
         let pool = Pool::builder().build().expect("pool");
-        let (mut task, go) = held(&pool, Lane::FastIo);
-        assert!(!poll_once(&mut task));
+        let (task, go) = held_pending(&pool);
         assert_eq!(watch::remembered(), None);
         go.send(()).expect("send");
         assert_eq!(task.wait(), Ok(7));
@@ -201,8 +207,7 @@ mod tests {
     /// (then the wake-up was already made and it tries again).
     fn spin_until_hit(pool: &Pool) -> Task<u32> {
         for _ in 0..50 {
-            let (mut task, go) = held(pool, Lane::FastIo);
-            assert!(!poll_once(&mut task));
+            let (task, go) = held_pending(pool);
             let release = release_soon(go);
             let spun = spin(LONG);
             release.join().expect("release");
@@ -222,10 +227,8 @@ mod tests {
         let mut first = spin_until_hit(&pool);
         assert!(poll_once(&mut first), "the task is done at a hit");
         // One task remembered per park: only the first polled pending.
-        let (mut a, go_a) = held(&pool, Lane::FastIo);
-        let (mut b, go_b) = held(&pool, Lane::FastIo);
-        assert!(!poll_once(&mut a));
-        assert!(!poll_once(&mut b));
+        let (a, go_a) = held_pending(&pool);
+        let (mut b, go_b) = held_pending(&pool);
         // `b` done and woken, `a` still held: the hook waits for `a`, so it
         // misses; had it remembered `b`, there would be nothing to wait for.
         go_b.send(()).expect("send");
@@ -291,8 +294,7 @@ mod tests {
     fn a_dropped_task_is_not_waited_for() {
         armed();
         let pool = Pool::builder().build().expect("pool");
-        let (mut task, go) = held(&pool, Lane::FastIo);
-        assert!(!poll_once(&mut task));
+        let (task, go) = held_pending(&pool);
         drop(task);
         go.send(()).expect("send");
         // The worker drops the last reference once it has run it.
@@ -308,8 +310,7 @@ mod tests {
     fn a_zero_budget_never_spins() {
         armed();
         let pool = Pool::builder().build().expect("pool");
-        let (mut task, go) = held(&pool, Lane::FastIo);
-        assert!(!poll_once(&mut task));
+        let (task, go) = held_pending(&pool);
         assert_eq!(spin(0), Spun::NotNeeded);
         go.send(()).expect("send");
         assert_eq!(task.wait(), Ok(7));

@@ -820,9 +820,9 @@ mod tests {
         assert!(serde_json::from_value::<ChildReply>(no_idle).is_err());
     }
 
-    #[test]
-    fn the_loop_goals_are_judged_against_libuv_ffi() {
-        let p = Params {
+    /// The params of the judged notes' tests: a batch of 1000.
+    fn judged_params() -> Params {
+        Params {
             lane: Lane::Cpu,
             rounds: 100,
             batch: 1000,
@@ -830,17 +830,25 @@ mod tests {
             batches: 3,
             warmup: 0,
             idle_ms: 50,
-        };
-        let row = |subject: &str, request: Option<&str>, in_flight: u64, m: &str, x: f64| {
-            let r = Row::new(subject)
-                .param("pool", "unset")
-                .param("in_flight", in_flight)
-                .metric(m, x);
-            match request {
-                Some(req) => r.param("request", req),
-                None => r,
-            }
-        };
+        }
+    }
+
+    /// A row of `subject` at pool unset with one metric, and `request`'s
+    /// param where given.
+    fn row(subject: &str, request: Option<&str>, in_flight: u64, m: &str, x: f64) -> Row {
+        let r = Row::new(subject)
+            .param("pool", "unset")
+            .param("in_flight", in_flight)
+            .metric(m, x);
+        match request {
+            Some(req) => r.param("request", req),
+            None => r,
+        }
+    }
+
+    #[test]
+    fn the_loop_goals_are_judged_against_libuv_ffi() {
+        let p = judged_params();
         let rows = |us: f64, tps: f64| {
             vec![
                 row("sluice", None, 1, "us_per_task", us),
@@ -876,24 +884,9 @@ mod tests {
 
     #[test]
     fn the_repetitions_spread_is_judged_against_libuv_ffi() {
-        let p = Params {
-            lane: Lane::Cpu,
-            rounds: 100,
-            batch: 1000,
-            batch_ms: 1,
-            batches: 3,
-            warmup: 0,
-            idle_ms: 50,
-        };
+        let p = judged_params();
         let row = |subject: &str, request: Option<&str>, in_flight: u64, tps: f64| {
-            let r = Row::new(subject)
-                .param("pool", "unset")
-                .param("in_flight", in_flight)
-                .metric("tasks_per_s", tps);
-            match request {
-                Some(req) => r.param("request", req),
-                None => r,
-            }
+            row(subject, request, in_flight, "tasks_per_s", tps)
         };
         // sluice 2-3 M (1.5x), its batch 3-3.3 M, libuv-ffi 4-5 M (1.25x);
         // the 1-in-flight rows are not counted.

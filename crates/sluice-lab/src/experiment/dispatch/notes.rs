@@ -96,6 +96,26 @@ pub(super) fn package_goal_note(rows: &[Row], node_request: &str) -> Vec<String>
     notes
 }
 
+/// The metric `m` of `subject`'s row at `pool`, with `request` (None: a row
+/// without one) and `in_flight` tasks.
+fn metric_at(
+    rows: &[Row],
+    pool: &Value,
+    subject: &str,
+    request: Option<&str>,
+    in_flight: u64,
+    m: &str,
+) -> Option<f64> {
+    rows.iter()
+        .find(|r| {
+            r.subject == subject
+                && r.params.get("pool") == Some(pool)
+                && r.params.get("request").and_then(Value::as_str) == request
+                && r.params.get("in_flight") == Some(&json!(in_flight))
+        })
+        .and_then(|r| r.metrics.get(m).copied())
+}
+
 /// Issue 30's goals for the Rust path through the loop, judged on this run's
 /// rows at the first pool: sluice's `Pool::spawn` row (its loop with the
 /// park hook) against libuv-ffi, at most a quarter of its time at 1 in
@@ -110,15 +130,7 @@ pub(super) fn loop_goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Op
         .find(|s| s.runtime() == Runtime::Libuv)?
         .name();
     let get = |subject: &str, request: Option<&str>, in_flight: u64, m: &str| {
-        rows.iter()
-            .find(|r| {
-                r.subject == subject
-                    && r.params.get("pool") == Some(&pool)
-                    && r.params.get("request").and_then(Value::as_str) == request
-                    && r.params.get("in_flight") == Some(&json!(in_flight))
-            })
-            .and_then(|r| r.metrics.get(m).copied())
-            .filter(|x| x.is_finite() && *x > 0.0)
+        metric_at(rows, &pool, subject, request, in_flight, m).filter(|x| x.is_finite() && *x > 0.0)
     };
     let (us, base_us) = (
         get(lanes, None, 1, "us_per_task")?,
@@ -154,14 +166,7 @@ pub(super) fn goal_note(rows: &[Row], pools: &[PoolSize], p: &Params) -> Option<
     let pool = pools.first()?.to_value();
     let lanes = subject::SUBJECTS.iter().find(|s| s.has_lanes())?.name();
     let get = |request: Option<&str>, in_flight: u64, m: &str| {
-        rows.iter()
-            .find(|r| {
-                r.subject == lanes
-                    && r.params.get("pool") == Some(&pool)
-                    && r.params.get("request").and_then(Value::as_str) == request
-                    && r.params.get("in_flight") == Some(&json!(in_flight))
-            })
-            .and_then(|r| r.metrics.get(m).copied())
+        metric_at(rows, &pool, lanes, request, in_flight, m)
     };
     let (us, tps) = (
         get(None, 1, "us_per_task")?,
