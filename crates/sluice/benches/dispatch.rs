@@ -28,6 +28,10 @@
 //!   handed over with no handle (`Permit::spawn_detached`) and posting its
 //!   value to a `Mailbox` that unparks the bench thread once per batch of
 //!   completions; the bench thread drains them (the npm addon's way).
+//! - `sluice_lanes_detached_batch` (1000 in flight): the same, the tasks
+//!   gathered in a `Pool::detached_batch` and submitted every 32 and after
+//!   the last (one reservation and one notification per part, as the npm
+//!   addon hands over a loop turn's calls).
 //! - `sluice_libuv`: `Policy::Libuv { threads: Some(4) }`, `Lane::Cpu`,
 //!   `Task::wait`.
 //! - `tokio_spawn_blocking`: a multi-thread runtime (default worker count);
@@ -138,6 +142,30 @@ fn sluice_detached(pool: &Pool, mailbox: &Arc<Mailbox<u64>>) -> u64 {
     sum
 }
 
+/// [`sluice_detached`] with the tasks gathered in a `DetachedBatch`,
+/// submitted every 32 tasks and after the last.
+fn sluice_detached_batch(pool: &Pool, mailbox: &Arc<Mailbox<u64>>) -> u64 {
+    let mut batch = pool.detached_batch(Lane::Cpu);
+    for _ in 0..BATCH {
+        let mailbox = Arc::clone(mailbox);
+        batch.spawn(move || {
+            mailbox.post(work());
+        });
+        if batch.len() == 32 {
+            batch.submit();
+        }
+    }
+    batch.submit();
+    let (mut got, mut sum) = (0, 0);
+    while got < BATCH {
+        got += mailbox.drain(|v| sum += v);
+        if got < BATCH {
+            std::thread::park();
+        }
+    }
+    sum
+}
+
 fn tokio_one(rt: &tokio::runtime::Runtime) -> u64 {
     rt.block_on(rt.spawn_blocking(work)).expect("task failed")
 }
@@ -224,6 +252,9 @@ fn dispatch(c: &mut Criterion) {
     let mailbox = Arc::new(Mailbox::new(move || bench_thread.unpark()));
     group.bench_function("1000_in_flight/sluice_lanes_detached", |b| {
         b.iter(|| sluice_detached(&lanes, &mailbox))
+    });
+    group.bench_function("1000_in_flight/sluice_lanes_detached_batch", |b| {
+        b.iter(|| sluice_detached_batch(&lanes, &mailbox))
     });
     group.bench_function("1000_in_flight/sluice_lanes_fixed", |b| {
         b.iter(|| sluice_batch(&fixed, &mut handles))

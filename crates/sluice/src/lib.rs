@@ -119,7 +119,7 @@ pub use lane::{Lane, ParseLaneError};
 #[cfg(feature = "prometheus")]
 pub use metrics::PoolCollector;
 pub use metrics::{BUCKET_BOUNDS, HistogramSnapshot, LaneSnapshot, Snapshot};
-pub use pool::{Permit, Reserve};
+pub use pool::{DetachedBatch, Permit, Reserve};
 pub use sluice_duration::{DurationError, parse_duration};
 
 /// This crate's version, as `sluice_info{version}` exports it.

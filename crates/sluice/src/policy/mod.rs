@@ -171,7 +171,7 @@ impl Reserved {
     }
 
     /// The one place of `slot`.
-    fn one(slot: Slot) -> Reserved {
+    pub(crate) fn one(slot: Slot) -> Reserved {
         Reserved::new(slot.lane, 1, slot.was_empty)
     }
 

@@ -8,10 +8,12 @@
 //! name it.
 
 mod admission;
+mod batch;
 mod deadline;
 
 pub(crate) use admission::Alarm;
 pub use admission::{Permit, Reserve};
+pub use batch::DetachedBatch;
 
 use crate::choice::Policy;
 use crate::error::ConfigError;
@@ -384,6 +386,13 @@ impl Pool {
         }
         drop(held);
         tasks
+    }
+
+    /// An empty [`DetachedBatch`] for `lane`: detached tasks gathered on
+    /// this thread and handed to the lane together, with one reservation
+    /// and one notification per [`submit`](DetachedBatch::submit).
+    pub fn detached_batch(&self, lane: Lane) -> DetachedBatch {
+        DetachedBatch::new(Arc::clone(self.inner()), lane)
     }
 
     /// Waits, without blocking the calling thread, for a place in `lane`'s

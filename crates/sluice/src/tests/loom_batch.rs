@@ -88,3 +88,39 @@ fn loom_batch_on_a_bounded_lane_of_one_place() {
         assert!(pool.shutdown(Duration::from_secs(1)).drained);
     });
 }
+
+/// Two detached tasks gathered in a `DetachedBatch` and submitted with one
+/// reservation and one notification, on a worker that ran a first task
+/// and then searches and sleeps, racing the submit. The tasks count
+/// themselves and the second wakes the model's main thread: a lost
+/// notification leaves them queued, the main thread waiting forever, and
+/// loom reports the deadlock.
+#[test]
+fn loom_detached_batch_after_the_worker_idles() {
+    use loom::sync::Notify;
+    use loom::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    loom::model(|| {
+        let pool = Pool::builder().threads(Lane::FastIo, 1).build().unwrap();
+        assert_eq!(pool.spawn(Lane::FastIo, || 0).wait(), Ok(0));
+        let ran = Arc::new(AtomicUsize::new(0));
+        let done = Arc::new(Notify::new());
+        let mut batch = pool.detached_batch(Lane::FastIo);
+        for _ in 0..2 {
+            let (ran, done) = (Arc::clone(&ran), Arc::clone(&done));
+            batch.spawn(move || {
+                if ran.fetch_add(1, Ordering::SeqCst) == 1 {
+                    done.notify();
+                }
+            });
+        }
+        batch.submit();
+        // A loom `Notify` may wake spuriously: wait until both ran.
+        while ran.load(Ordering::SeqCst) < 2 {
+            done.wait();
+        }
+        let l = pool.metrics().lane(Lane::FastIo).clone();
+        assert_eq!((l.submitted_total, l.queue_depth), (3, 0));
+        assert!(pool.shutdown(Duration::from_secs(1)).drained);
+    });
+}
