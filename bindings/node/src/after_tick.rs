@@ -21,34 +21,9 @@
 
 use napi::Env;
 use napi::sys;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_void;
 
-/// libuv's handles, opaque: allocated with the size libuv says
-/// (`uv_handle_size`), touched only through libuv's functions.
-#[repr(C)]
-struct UvHandle {
-    _opaque: [u8; 0],
-}
-
-/// `UV_IDLE` in libuv's `uv_handle_type` (ASYNC 1, CHECK 2, FS_EVENT 3,
-/// FS_POLL 4, HANDLE 5, IDLE 6), stable across libuv 1.x, the ABI of every
-/// Node line the package supports.
-const UV_IDLE: c_int = 6;
-
-type UvCallback = unsafe extern "C" fn(*mut UvHandle);
-
-// libuv's functions, exported by the node binary that loads the addon (as
-// the napi functions are), resolved when the addon is loaded.
-unsafe extern "C" {
-    fn uv_handle_size(kind: c_int) -> usize;
-    fn uv_idle_init(event_loop: *mut sys::uv_loop_s, idle: *mut UvHandle) -> c_int;
-    fn uv_idle_start(idle: *mut UvHandle, cb: UvCallback) -> c_int;
-    fn uv_idle_stop(idle: *mut UvHandle) -> c_int;
-    fn uv_unref(handle: *mut UvHandle);
-    fn uv_close(handle: *mut UvHandle, cb: UvCallback);
-    fn uv_handle_set_data(handle: *mut UvHandle, data: *mut c_void);
-    fn uv_handle_get_data(handle: *const UvHandle) -> *mut c_void;
-}
+use crate::uv::*;
 
 /// One scheduled run: the handle's memory, the task, and the cleanup hook
 /// that closes it should the environment end first. Owned by the handle
@@ -78,11 +53,8 @@ impl Pending {
 /// `task` unrun, where libuv or napi refuses.
 pub(crate) fn schedule(env: &Env, task: Box<dyn FnOnce()>) -> napi::Result<()> {
     let event_loop = env.get_uv_event_loop()?;
-    // SAFETY: `uv_handle_size` only reads the argument, a valid handle type.
-    let size = unsafe { uv_handle_size(UV_IDLE) };
-    let words = size.div_ceil(std::mem::size_of::<u64>());
     let pending = Box::into_raw(Box::new(Pending {
-        memory: vec![0u64; words].into_boxed_slice(),
+        memory: handle_memory(UV_IDLE),
         task: Some(task),
         closing: false,
         hook: std::ptr::null_mut(),

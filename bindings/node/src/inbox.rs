@@ -177,7 +177,9 @@ impl Inbox {
     /// (Node's pipe handle): a byte arrives on it when outcomes are waiting for
     /// [`Inbox::drain`].
     #[napi(constructor)]
-    pub fn new() -> napi::Result<Inbox> {
+    pub fn new(env: Env) -> napi::Result<Inbox> {
+        // This thread's end-of-turn hand-over of gathered calls (`turn`).
+        crate::turn::install(&env);
         let io =
             |e: std::io::Error| napi::Error::from_reason(format!("sluice: opening the inbox: {e}"));
         let (wake, watched) = UnixStream::pair().map_err(io)?;

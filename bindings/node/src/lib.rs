@@ -49,6 +49,8 @@
 //! | `pool` | the process's pool, `submit`, `checkEnv`, `buildProfile`, `noop` |
 //! | `configure` | `configure(options)`: a refusal names the option (from `sluice::Knob`) |
 //! | `warm`, `after_tick` | the warm-up, once the tick that loaded the package ends (a libuv idle handle: no async resource) |
+//! | `turn` | a loop turn's calls after its first, gathered per lane in a `sluice::DetachedBatch` and handed over together (libuv prepare and check handles of the addon's own) |
+//! | `uv` | the libuv functions and handle types the addon's own handles use |
 //! | `crypto`, `zlib`, `fs`, `dns`, `hash` | the operations |
 //! | `fd` | `fs.open`/`read`/`write`/`close`/`fstat` on a descriptor (FastIo) |
 //! | `zstream` | the zlib and brotli stream handles (Cpu), on the process's own zlib and brotli |
@@ -70,6 +72,8 @@ pub mod pool;
 pub mod scope_lanes;
 #[cfg(feature = "test-hooks")]
 pub mod test_hooks;
+mod turn;
+mod uv;
 pub mod warm;
 pub mod zlib;
 pub mod zstream;

@@ -91,18 +91,52 @@ fn submit_in(
     let pool = pool()?;
     let settle = Settle::open(&inbox);
     let id = settle.id;
+    let call = Call { settle, work };
+    // After the turn's first call, an unbounded lane's calls are gathered
+    // and handed over together (`turn`).
+    let call = if first {
+        call
+    } else {
+        match crate::turn::gather(pool, lane, unbounded(pool, lane), call) {
+            Some(call) => call,
+            None => return Ok(id),
+        }
+    };
     match pool.try_reserve(lane) {
-        Ok(place) if first => drop(place.spawn_first(move || run_settled(settle, work))),
+        Ok(place) if first => drop(place.spawn_first(move || call.run())),
         // No handle: the outcome goes to the inbox, so the worker holds the
         // task's only reference and the loop thread never touches it again.
-        Ok(place) => place.spawn_detached(move || run_settled(settle, work)),
-        Err(busy) => settle.finish(Done::Fail(Failure {
+        Ok(place) => place.spawn_detached(move || call.run()),
+        Err(busy) => call.settle.finish(Done::Fail(Failure {
             lane: Some(lane_name(busy.lane())),
             bound: Some(busy.bound() as f64),
             ..Failure::new("busy")
         })),
     }
     Ok(id)
+}
+
+/// One call's work and the guard that settles it.
+pub(crate) struct Call<W> {
+    settle: Settle,
+    work: W,
+}
+
+impl<W: FnOnce() -> Done> Call<W> {
+    /// Runs the work and settles the call (`run_settled`).
+    pub(crate) fn run(self) {
+        run_settled(self.settle, self.work)
+    }
+}
+
+/// True when `lane` has no queue bound: its calls can be gathered, since a
+/// full queue can never refuse them (`turn`). Read from the pool once.
+fn unbounded(pool: &Pool, lane: Lane) -> bool {
+    static UNBOUNDED: OnceLock<[bool; 3]> = OnceLock::new();
+    UNBOUNDED.get_or_init(|| {
+        let m = pool.metrics();
+        Lane::ALL.map(|l| m.lane(l).queue_bound.is_none())
+    })[crate::turn::lane_index(lane)]
 }
 
 /// Runs `work` and settles the promise with its outcome. A panic settles
