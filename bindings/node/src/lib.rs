@@ -49,7 +49,7 @@
 //! | `pool` | the process's pool, `submit`, `checkEnv`, `buildProfile`, `noop` |
 //! | `configure` | `configure(options)`: a refusal names the option (from `sluice::Knob`) |
 //! | `warm`, `after_tick` | the warm-up, once the tick that loaded the package ends (a libuv idle handle: no async resource) |
-//! | `turn` | a loop turn's calls after its first, gathered per lane in a `sluice::DetachedBatch` and handed over together (libuv prepare and check handles of the addon's own) |
+//! | `turn` | a loop turn's calls past the lane's thread budget, gathered per lane in a `sluice::DetachedBatch` and handed over together (libuv prepare and check handles of the addon's own) |
 //! | `uv` | the libuv functions and handle types the addon's own handles use |
 //! | `crypto`, `zlib`, `fs`, `dns`, `hash` | the operations |
 //! | `fd` | `fs.open`/`read`/`write`/`close`/`fstat` on a descriptor (FastIo) |

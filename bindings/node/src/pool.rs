@@ -92,12 +92,12 @@ fn submit_in(
     let settle = Settle::open(&inbox);
     let id = settle.id;
     let call = Call { settle, work };
-    // After the turn's first call, an unbounded lane's calls are gathered
-    // and handed over together (`turn`).
+    // Past a turn's first calls (as many as the lane has threads), an
+    // unbounded lane's calls are gathered and handed over together (`turn`).
     let call = if first {
         call
     } else {
-        match crate::turn::gather(pool, lane, unbounded(pool, lane), call) {
+        match crate::turn::gather(pool, lane, at_once(pool, lane), call) {
             Some(call) => call,
             None => return Ok(id),
         }
@@ -129,13 +129,19 @@ impl<W: FnOnce() -> Done> Call<W> {
     }
 }
 
-/// True when `lane` has no queue bound: its calls can be gathered, since a
-/// full queue can never refuse them (`turn`). Read from the pool once.
-fn unbounded(pool: &Pool, lane: Lane) -> bool {
-    static UNBOUNDED: OnceLock<[bool; 3]> = OnceLock::new();
-    UNBOUNDED.get_or_init(|| {
+/// How many of a turn's calls go to `lane` at once before the rest are
+/// gathered (`turn`): the lane's thread budget, which can take that many
+/// on together. `None` for a bounded lane, which never gathers: a full
+/// queue must answer `"busy"` at the call. Read from the pool once.
+fn at_once(pool: &Pool, lane: Lane) -> Option<usize> {
+    static AT_ONCE: OnceLock<[Option<usize>; 3]> = OnceLock::new();
+    AT_ONCE.get_or_init(|| {
         let m = pool.metrics();
-        Lane::ALL.map(|l| m.lane(l).queue_bound.is_none())
+        Lane::ALL.map(|l| {
+            let l = m.lane(l);
+            let limit = usize::try_from(l.limit).unwrap_or(usize::MAX).max(1);
+            l.queue_bound.is_none().then_some(limit)
+        })
     })[crate::turn::lane_index(lane)]
 }
 

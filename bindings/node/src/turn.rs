@@ -1,7 +1,9 @@
-//! A loop turn's submissions, handed to the pool together: the first call
-//! of a turn goes to its lane at once (a lone call waits for nothing), and
-//! the calls after it in the same turn are gathered per lane in a
-//! [`sluice::DetachedBatch`], handed over 32 at a time and, for the rest,
+//! A loop turn's submissions, handed to the pool together: a turn's first
+//! calls on a lane, as many as the lane has threads, go to it at once (a
+//! lone call, or a short burst the lane's threads can take on together,
+//! waits for nothing), and the calls after them in the same turn, which
+//! would queue behind those, are gathered per lane in a
+//! [`sluice::DetachedBatch`]: handed over 32 at a time and, for the rest,
 //! when the turn ends.
 //!
 //! Why: each task handed over alone touches the lane's shared words (its
@@ -20,7 +22,10 @@
 //! alive) and running no JavaScript (no async resource: the app sees
 //! nothing). A turn's gathered calls are handed over at whichever comes
 //! first, so none waits past the loop's next sleep, and none waits for
-//! JavaScript that runs in a later phase.
+//! JavaScript that runs in a later phase. What a gathered call can wait
+//! for is the rest of its own turn: a turn that makes a burst and then
+//! runs long synchronous JavaScript starts the calls past the lane's
+//! threads (up to 31 of them) when that JavaScript is done.
 //!
 //! Only unbounded lanes gather: a bounded lane answers a full queue with a
 //! `"busy"` failure at the call, which a deferred hand-over could not give.
@@ -52,33 +57,43 @@ struct Turn {
     /// loop next blocks. False before [`install`] and once the
     /// environment's cleanup closed them.
     live: bool,
-    /// A call was submitted at once since the turn began.
-    open: bool,
+    /// The calls submitted at once since the turn began, by lane.
+    direct: [usize; 3],
     /// The calls gathered this turn, by lane.
     batches: [Option<DetachedBatch>; 3],
 }
 
 thread_local! {
     static TURN: RefCell<Turn> = const {
-        RefCell::new(Turn { live: false, open: false, batches: [None, None, None] })
+        RefCell::new(Turn { live: false, direct: [0; 3], batches: [None, None, None] })
     };
 }
 
-/// Gathers `task` for `lane` when this turn already submitted a call and
-/// the lane is unbounded; otherwise gives it back for the caller to submit
-/// at once (and, while the handles run, marks the turn open).
-pub(crate) fn gather<W>(pool: &Pool, lane: Lane, unbounded: bool, call: Call<W>) -> Option<Call<W>>
+/// Gathers `call` for `lane` when this turn already submitted `at_once`
+/// calls to the lane (`None`: a bounded lane, which never gathers);
+/// otherwise gives it back for the caller to submit at once, counting it.
+pub(crate) fn gather<W>(
+    pool: &Pool,
+    lane: Lane,
+    at_once: Option<usize>,
+    call: Call<W>,
+) -> Option<Call<W>>
 where
     W: FnOnce() -> Done + Send + 'static,
 {
+    let Some(at_once) = at_once else {
+        return Some(call);
+    };
     TURN.with_borrow_mut(|turn| {
-        if !turn.live || !unbounded {
+        if !turn.live {
             return Some(call);
         }
-        if !std::mem::replace(&mut turn.open, true) {
+        let i = lane_index(lane);
+        if turn.direct[i] < at_once {
+            turn.direct[i] += 1;
             return Some(call);
         }
-        let batch = turn.batches[lane_index(lane)].get_or_insert_with(|| pool.detached_batch(lane));
+        let batch = turn.batches[i].get_or_insert_with(|| pool.detached_batch(lane));
         batch.spawn(move || call.run());
         if batch.len() >= PART {
             batch.submit();
@@ -97,7 +112,7 @@ fn end_turn() {
     // Taken out of the cell first: a submit runs no JavaScript and never
     // calls back here, but nothing is borrowed while the pool works.
     let batches = TURN.with_borrow_mut(|turn| {
-        turn.open = false;
+        turn.direct = [0; 3];
         std::mem::take(&mut turn.batches)
     });
     let mut batches = batches;
