@@ -43,14 +43,14 @@ use sluice::{DetachedBatch, Lane, Pool};
 use std::cell::RefCell;
 use std::os::raw::c_void;
 
+use crate::uv::*;
+
 /// How many gathered calls of one lane are handed over together before the
 /// turn ends: the pool's own `spawn_batch` part, small enough that the
 /// workers start on the first ones while the loop makes the rest.
 const PART: usize = 32;
 
-use crate::uv::*;
-
-/// This thread's turn: whether the end-of-turn handles run, whether a call
+/// This thread's turn: whether the end-of-turn handles run, how many calls
 /// went out at once this turn, and what is gathered.
 struct Turn {
     /// The handles are running: a gathered call is handed over before the
@@ -107,15 +107,22 @@ pub(crate) fn lane_index(lane: Lane) -> usize {
     Lane::ALL.iter().position(|&l| l == lane).unwrap_or(0)
 }
 
-/// Hands over what this turn gathered, and begins a new turn.
+/// Hands over what this turn gathered, and begins a new turn. Runs twice
+/// per turn of the loop: a turn that gathered nothing costs one look.
 fn end_turn() {
     // Taken out of the cell first: a submit runs no JavaScript and never
     // calls back here, but nothing is borrowed while the pool works.
-    let batches = TURN.with_borrow_mut(|turn| {
+    let taken = TURN.with_borrow_mut(|turn| {
         turn.direct = [0; 3];
-        std::mem::take(&mut turn.batches)
+        let gathered = turn
+            .batches
+            .iter()
+            .any(|b| b.as_ref().is_some_and(|b| !b.is_empty()));
+        gathered.then(|| std::mem::take(&mut turn.batches))
     });
-    let mut batches = batches;
+    let Some(mut batches) = taken else {
+        return;
+    };
     for batch in batches.iter_mut().flatten() {
         batch.submit();
     }
