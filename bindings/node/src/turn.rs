@@ -112,7 +112,10 @@ pub(crate) fn lane_index(lane: Lane) -> usize {
 fn end_turn() {
     // Taken out of the cell first: a submit runs no JavaScript and never
     // calls back here, but nothing is borrowed while the pool works.
-    let taken = TURN.with_borrow_mut(|turn| {
+    // `try_with`: this runs from libuv's callbacks and the environment's
+    // cleanup, which must not panic, even at a thread's end.
+    let taken = TURN.try_with(|turn| {
+        let mut turn = turn.borrow_mut();
         turn.direct = [0; 3];
         let gathered = turn
             .batches
@@ -120,15 +123,15 @@ fn end_turn() {
             .any(|b| b.as_ref().is_some_and(|b| !b.is_empty()));
         gathered.then(|| std::mem::take(&mut turn.batches))
     });
-    let Some(mut batches) = taken else {
+    let Ok(Some(mut batches)) = taken else {
         return;
     };
     for batch in batches.iter_mut().flatten() {
         batch.submit();
     }
     // Kept for the next turn (their buffers stay allocated).
-    TURN.with_borrow_mut(|turn| {
-        for (mine, kept) in turn.batches.iter_mut().zip(batches) {
+    let _ = TURN.try_with(|turn| {
+        for (mine, kept) in turn.borrow_mut().batches.iter_mut().zip(batches) {
             if mine.is_none() {
                 *mine = kept;
             }
@@ -226,7 +229,7 @@ unsafe fn owner(handle: *mut UvHandle) -> *mut Handles {
 /// SAFETY (of the callers): `handles` is live (freed only by `on_closed`),
 /// on the loop's thread; its first `open` handles are initialised.
 unsafe fn close(handles: *mut Handles) {
-    TURN.with_borrow_mut(|turn| turn.live = false);
+    let _ = TURN.try_with(|turn| turn.borrow_mut().live = false);
     end_turn();
     // SAFETY: as the callers promise.
     unsafe {
