@@ -130,6 +130,12 @@ fn sluice_detached(pool: &Pool, mailbox: &Arc<Mailbox<u64>>) -> u64 {
                 mailbox.post(work());
             });
     }
+    drain_batch(mailbox)
+}
+
+/// Every one of `BATCH` values posted to `mailbox`, one drain per ring,
+/// parking the bench thread (the mailbox's bell unparks it) in between.
+fn drain_batch(mailbox: &Mailbox<u64>) -> u64 {
     let (mut got, mut sum) = (0, 0);
     while got < BATCH {
         got += mailbox.drain(|v| sum += v);
@@ -156,14 +162,7 @@ fn sluice_detached_batch(pool: &Pool, mailbox: &Arc<Mailbox<u64>>) -> u64 {
         }
     }
     batch.submit();
-    let (mut got, mut sum) = (0, 0);
-    while got < BATCH {
-        got += mailbox.drain(|v| sum += v);
-        if got < BATCH {
-            std::thread::park();
-        }
-    }
-    sum
+    drain_batch(mailbox)
 }
 
 fn tokio_one(rt: &tokio::runtime::Runtime) -> u64 {

@@ -4,20 +4,11 @@
 
 mod common;
 
-use common::{Gate, both_policies as both, wait_for};
+use common::{Gate, Owned, both_policies as both, wait_for};
 use sluice::{Lane, Pool};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
-
-/// Counts its drops: what a detached closure owns.
-struct Owned(Arc<AtomicUsize>);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
-    }
-}
 
 #[test]
 fn detached_tasks_from_many_threads_each_run_once_and_are_counted() {

@@ -8,20 +8,25 @@
 
 mod common;
 
-use common::{Gate, assert_lane, both_policies as both, wait_for};
-use sluice::{Lane, Pool};
+use common::{Gate, Owned, assert_lane, both_policies as both, wait_for};
+use sluice::{DetachedBatch, Lane, Pool};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::Duration;
 
-/// Counts its drops: what a detached closure owns.
-struct Owned(Arc<AtomicUsize>);
-
-impl Drop for Owned {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::SeqCst);
+/// A batch of `n` tasks for `lane` that each count themselves in the
+/// returned counter when they run.
+fn counting_batch(pool: &Pool, lane: Lane, n: usize) -> (DetachedBatch, Arc<AtomicUsize>) {
+    let ran = Arc::new(AtomicUsize::new(0));
+    let mut batch = pool.detached_batch(lane);
+    for _ in 0..n {
+        let ran = Arc::clone(&ran);
+        batch.spawn(move || {
+            ran.fetch_add(1, Ordering::SeqCst);
+        });
     }
+    (batch, ran)
 }
 
 #[test]
@@ -64,14 +69,7 @@ fn nothing_runs_until_the_batch_is_submitted_then_each_once_in_order() {
 #[test]
 fn a_bounded_lane_smaller_than_the_batch_takes_it_all() {
     let pool = common::one_cpu_bounded(2);
-    let ran = Arc::new(AtomicUsize::new(0));
-    let mut batch = pool.detached_batch(Lane::Cpu);
-    for _ in 0..50 {
-        let ran = Arc::clone(&ran);
-        batch.spawn(move || {
-            ran.fetch_add(1, Ordering::SeqCst);
-        });
-    }
+    let (mut batch, ran) = counting_batch(&pool, Lane::Cpu, 50);
     // Two places at a time: the submit waits for room, as spawn_batch does.
     batch.submit();
     wait_for(|| ran.load(Ordering::SeqCst) == 50, "every task ran");
@@ -138,14 +136,7 @@ fn a_batch_submitted_while_the_workers_are_busy_waits_its_turn_and_runs() {
     let gate = Gate::new();
     let held = gate.hold(&pool, Lane::FastIo, 2);
     gate.wait_inside(2);
-    let ran = Arc::new(AtomicUsize::new(0));
-    let mut batch = pool.detached_batch(Lane::FastIo);
-    for _ in 0..10 {
-        let ran = Arc::clone(&ran);
-        batch.spawn(move || {
-            ran.fetch_add(1, Ordering::SeqCst);
-        });
-    }
+    let (mut batch, ran) = counting_batch(&pool, Lane::FastIo, 10);
     batch.submit();
     assert_lane!(pool, Lane::FastIo, queue_depth: 10);
     gate.release(held);

@@ -7,6 +7,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// Counts its drops: what a detached closure owns, to see that a closure
+/// that never runs is still dropped.
+pub struct Owned(pub Arc<AtomicUsize>);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 /// A gate tasks block on until it is opened, counting how many are inside
 /// at once and the most ever inside.
 #[derive(Clone, Default)]
